@@ -1,0 +1,66 @@
+"""The ``mahjong-table`` command: one module per subcommand, each with ``register(subparsers)``.
+
+A subcommand raises :class:`CliError` for anything the user got wrong; it becomes one line on
+standard error and exit status 2 (FORMATS.md), never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# Subcommand modules under controller.cli, in the order the help lists them. A module that is
+# missing (work in progress) is skipped so that the rest of the command keeps working.
+SUBCOMMANDS = (
+    "score",
+    "settle",
+    "replay",
+    "export",
+    "serve",
+    "simulate",
+    "tokens",
+    "enroll",
+    "readers",
+    "monitor",
+)
+
+
+class CliError(Exception):
+    """A user error: printed as one line on standard error, exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mahjong-table",
+        description="Scoring table controller for an RFID-instrumented mahjong table.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in SUBCOMMANDS:
+        try:
+            module = importlib.import_module(f"controller.cli.{name}_cmd")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"controller.cli.{name}_cmd":
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code = args.func(args)
+    except CliError as exc:
+        print(f"mahjong-table {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return int(code or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Readers and the wire: UIDs, channels, frames. Knows nothing of mahjong."""
