@@ -1,1 +1,22 @@
+"""The rule sets by name: ``hua-bao``, ``swedish``, ``dmjl`` (RULES.md sections 6-8)."""
 
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from controller.scoring.model import ScoringError
+from controller.scoring.rules import RuleSet, RuleSetSpec, resolve_options
+from controller.scoring.rulesets import dmjl, hua_bao, swedish
+
+RULESETS: dict[str, RuleSetSpec] = {s.name: s for s in (hua_bao.SPEC, swedish.SPEC, dmjl.SPEC)}
+
+
+def get_ruleset(name: str, options: Mapping[str, Any] | None = None) -> RuleSet:
+    """The rule set ``name`` with ``options`` resolved; ScoringError names an unknown one."""
+    spec = RULESETS.get(name) if isinstance(name, str) else None
+    if spec is None:
+        raise ScoringError(
+            f"unknown rule set {name!r}: use one of {', '.join(RULESETS)}"
+        )
+    return RuleSet(spec, resolve_options(spec, options))

@@ -1,0 +1,341 @@
+"""The shared library of hand patterns that rule sets point their items at.
+
+A pattern looks at a HandView (one arrangement of one hand) and answers the tiles each
+occurrence is for: one tuple per occurrence, an empty list when it does not apply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from controller.scoring.arrange import Group
+from controller.scoring.rules import Pattern
+from controller.tiles import (
+    DRAGON_CODES,
+    WIND_CODES,
+    Tile,
+    bonus_wind,
+    is_dragon,
+    is_flower,
+    is_honour,
+    is_season,
+    is_simple,
+    is_terminal_or_honour,
+    wind_name,
+)
+
+Hit = list[tuple[Tile, ...]]
+SELF_DRAWN = ("wall", "replacement", "dealt")
+
+
+@dataclass(frozen=True)
+class HandFacts:
+    """What is true of a hand whatever its arrangement."""
+
+    tiles: tuple[Tile, ...]  # every tile except bonus tiles, sorted
+    bonus: tuple[Tile, ...]
+    seat: Tile  # seat wind code
+    prevailing: Tile  # prevailing wind code
+    mahjong: bool
+    winning_tile: Tile | None
+    win_source: str | None
+    last_tile: bool
+    first_discard: bool
+    flags: frozenset[str]
+    waits_before: int  # how many tile kinds the winner's 13 tiles waited on
+    suits: frozenset[str]  # suits present ("b", "c", "d")
+    honours: bool  # any wind or dragon present
+    exposed_melds: bool  # any set on the table that is not a concealed kong
+
+
+class HandView:
+    """One arrangement of a hand: its groups (melds first), and the facts of the hand."""
+
+    __slots__ = ("facts", "groups", "sets", "pairs", "special")
+
+    def __init__(self, facts: HandFacts, groups: tuple[Group, ...], special: str | None) -> None:
+        self.facts = facts
+        self.groups = groups
+        self.special = special
+        self.sets = tuple(g for g in groups if g.kind in ("chow", "pung", "kong"))
+        self.pairs = tuple(g for g in groups if g.kind == "pair")
+
+    @property
+    def standard(self) -> bool:
+        """Four sets and a pair (not a special hand, not a partial one)."""
+        return self.special is None and len(self.sets) == 4 and len(self.pairs) == 1
+
+    @property
+    def won_group(self) -> Group | None:
+        return next((g for g in self.groups if g.won), None)
+
+
+def _pungs(v: HandView) -> list[Group]:
+    return [g for g in v.sets if g.kind != "chow"]
+
+
+def _whole(v: HandView) -> Hit:
+    return [v.facts.tiles]
+
+
+def hand_if(test: Callable[[HandView], bool], tiles: Callable[[HandView], Hit] = _whole) -> Pattern:
+    """A whole-hand item: reported once, for all the hand's tiles (or ``tiles``) when ``test``."""
+
+    def pattern(v: HandView) -> Hit:
+        return tiles(v) if test(v) else []
+
+    return pattern
+
+
+def winning_tile(v: HandView) -> Hit:
+    return [(v.facts.winning_tile,)] if v.facts.winning_tile else [()]
+
+
+def won_if(test: Callable[[HandView], bool]) -> Pattern:
+    """A winner's item about how the hand was won: reported for the winning tile."""
+    return hand_if(test, winning_tile)
+
+
+# --- sets and pairs -----------------------------------------------------------------------------
+
+
+def sets_if(test: Callable[[HandView, Group], bool]) -> Pattern:
+    """A per-set item: one occurrence for each set that passes ``test``."""
+
+    def pattern(v: HandView) -> Hit:
+        return [g.tiles for g in v.sets if test(v, g)]
+
+    return pattern
+
+
+def pairs_if(test: Callable[[HandView, Tile], bool]) -> Pattern:
+    """A per-pair item (seven pairs has seven pairs): one occurrence per pair of a kind."""
+
+    def pattern(v: HandView) -> Hit:
+        return [g.tiles for g in v.pairs if test(v, g.tiles[0])]
+
+    return pattern
+
+
+def pung_points(kind: str, concealed: bool, simples: bool) -> Pattern:
+    """Pungs (or kongs) by exposure and by simples vs terminals-or-honours."""
+    return sets_if(
+        lambda v, g: g.kind == kind
+        and g.concealed == concealed
+        and is_simple(g.tiles[0]) == simples
+    )
+
+
+def _is_pung(g: Group) -> bool:
+    return g.kind in ("pung", "kong")
+
+
+pung_of_dragons = sets_if(lambda v, g: _is_pung(g) and is_dragon(g.tiles[0]))
+pung_of_own_wind = sets_if(lambda v, g: _is_pung(g) and g.tiles[0] == v.facts.seat)
+pung_of_prevailing_wind = sets_if(lambda v, g: _is_pung(g) and g.tiles[0] == v.facts.prevailing)
+
+pair_of_dragons = pairs_if(lambda v, t: is_dragon(t))
+pair_of_own_wind = pairs_if(lambda v, t: t == v.facts.seat)
+pair_of_prevailing_wind = pairs_if(lambda v, t: t == v.facts.prevailing)
+pair_of_own_wind_only = pairs_if(lambda v, t: t == v.facts.seat != v.facts.prevailing)
+pair_of_prevailing_wind_only = pairs_if(lambda v, t: t == v.facts.prevailing != v.facts.seat)
+pair_of_own_prevailing_wind = pairs_if(lambda v, t: t == v.facts.seat == v.facts.prevailing)
+
+
+def scoring_pair(v: HandView, t: Tile) -> bool:
+    """A pair that scores points: dragons, own wind, prevailing wind."""
+    return is_dragon(t) or t in (v.facts.seat, v.facts.prevailing)
+
+
+# --- bonus tiles --------------------------------------------------------------------------------
+
+
+def each_bonus(v: HandView) -> Hit:
+    return [(t,) for t in v.facts.bonus]
+
+
+def each_flower(v: HandView) -> Hit:
+    return [(t,) for t in v.facts.bonus if is_flower(t)]
+
+
+def each_season(v: HandView) -> Hit:
+    return [(t,) for t in v.facts.bonus if is_season(t)]
+
+
+def _own(v: HandView, test: Callable[[Tile], bool]) -> list[Tile]:
+    own = wind_name(v.facts.seat)
+    return [t for t in v.facts.bonus if test(t) and bonus_wind(t) == own]
+
+
+def _group(v: HandView, test: Callable[[Tile], bool]) -> tuple[Tile, ...]:
+    return tuple(t for t in v.facts.bonus if test(t))
+
+
+def all_of(test: Callable[[Tile], bool]) -> Pattern:
+    return lambda v: [_group(v, test)] if len(_group(v, test)) == 4 else []
+
+
+def own_of(test: Callable[[Tile], bool]) -> Pattern:
+    return lambda v: [tuple(_own(v, test))] if _own(v, test) else []
+
+
+def own_unless_all_of(test: Callable[[Tile], bool]) -> Pattern:
+    """The own tile of a group, when the group is not complete (then the group counts)."""
+    return lambda v: [tuple(_own(v, test))] if _own(v, test) and len(_group(v, test)) < 4 else []
+
+
+all_flowers = all_of(is_flower)
+all_seasons = all_of(is_season)
+own_flower = own_of(is_flower)
+own_season = own_of(is_season)
+own_flower_unless_all = own_unless_all_of(is_flower)
+own_season_unless_all = own_unless_all_of(is_season)
+all_eight_bonus = hand_if(lambda v: len(v.facts.bonus) == 8, lambda v: [v.facts.bonus])
+own_flower_and_season = hand_if(
+    lambda v: bool(_own(v, is_flower)) and bool(_own(v, is_season)),
+    lambda v: [tuple(_own(v, is_flower) + _own(v, is_season))],
+)
+
+
+# --- how the hand was won -----------------------------------------------------------------------
+
+
+def source_is(*sources: str) -> Callable[[HandView], bool]:
+    return lambda v: v.facts.win_source in sources
+
+
+going_mahjong = won_if(lambda v: True)
+robbing_kong = won_if(source_is("robbed_kong"))
+from_live_wall = won_if(source_is("wall", "dealt"))
+from_dead_wall = won_if(source_is("replacement"))
+self_drawn = won_if(source_is(*SELF_DRAWN))
+last_tile_drawn = won_if(lambda v: v.facts.last_tile and v.facts.win_source == "wall")
+last_tile_discarded = won_if(lambda v: v.facts.last_tile and v.facts.win_source == "discard")
+winner_is_dealer = won_if(lambda v: v.facts.seat == "ew")
+single_wait = won_if(lambda v: v.facts.waits_before == 1)
+
+
+def flag(name: str) -> Pattern:
+    return won_if(lambda v: name in v.facts.flags)
+
+
+def _won_kind(v: HandView) -> str | None:
+    g = v.won_group
+    return g.kind if g else None
+
+
+def _won_pair_tile(v: HandView) -> Tile | None:
+    g = v.won_group
+    return g.tiles[0] if g and g.kind == "pair" else None
+
+
+def _won_tiles(v: HandView) -> Hit:
+    g = v.won_group
+    return [g.tiles] if g else []
+
+
+completes_chow = hand_if(lambda v: _won_kind(v) == "chow", _won_tiles)
+completes_pair_of_simples = hand_if(lambda v: is_simple(_won_pair_tile(v) or "ew"), _won_tiles)
+completes_pair_of_terminals_or_honours = hand_if(
+    lambda v: _won_pair_tile(v) is not None and is_terminal_or_honour(_won_pair_tile(v) or ""),
+    _won_tiles,
+)
+no_exposed_melds = hand_if(lambda v: not v.facts.exposed_melds)
+concealed_from_wall = hand_if(
+    lambda v: not v.facts.exposed_melds and v.facts.win_source in ("wall", "dealt")
+)
+all_groups_concealed = hand_if(lambda v: all(g.concealed for g in v.groups))
+
+
+# --- the shape of the hand ----------------------------------------------------------------------
+
+
+def is_worthless(v: HandView) -> bool:
+    """Only chows and a pair that scores nothing (a standard hand)."""
+    return (
+        v.standard
+        and all(g.kind == "chow" for g in v.sets)
+        and not scoring_pair(v, v.pairs[0].tiles[0])
+    )
+
+
+worthless = hand_if(is_worthless)
+worthless_two_waits = hand_if(lambda v: is_worthless(v) and v.facts.waits_before >= 2)
+no_chow = hand_if(lambda v: v.standard and all(g.kind != "chow" for g in v.sets))
+all_simples = hand_if(lambda v: all(is_simple(t) for t in v.facts.tiles))
+only_terminals_and_honours = hand_if(lambda v: all(is_terminal_or_honour(t) for t in v.facts.tiles))
+terminal_or_honour_in_each_group = hand_if(
+    lambda v: v.standard and all(any(is_terminal_or_honour(t) for t in g.tiles) for g in v.groups)
+)
+one_suit_with_honours = hand_if(lambda v: len(v.facts.suits) == 1 and v.facts.honours)
+one_suit_only = hand_if(lambda v: len(v.facts.suits) == 1 and not v.facts.honours)
+only_honours = hand_if(lambda v: not v.facts.suits)
+only_ones_and_nines = hand_if(
+    lambda v: all(t[0] in "19" and not is_honour(t) for t in v.facts.tiles)
+)
+seven_pairs = hand_if(lambda v: v.special == "seven_pairs")
+thirteen_orphans = hand_if(lambda v: v.special == "thirteen_orphans")
+
+
+def _concealed_pungs(v: HandView) -> list[Group]:
+    return [g for g in _pungs(v) if g.concealed]
+
+
+def concealed_pungs(n: int) -> Pattern:
+    """At least ``n`` concealed pungs or kongs."""
+    return hand_if(
+        lambda v: len(_concealed_pungs(v)) >= n,
+        lambda v: [tuple(t for g in _concealed_pungs(v) for t in g.tiles)],
+    )
+
+
+def _honour_sets(v: HandView, codes: tuple[Tile, ...]) -> tuple[list[Group], list[Group]]:
+    return (
+        [g for g in _pungs(v) if g.tiles[0] in codes],
+        [g for g in v.pairs if g.tiles[0] in codes],
+    )
+
+
+def honour_pungs(codes: tuple[Tile, ...], pungs: int, pairs: int) -> Pattern:
+    """Exactly ``pungs`` pungs/kongs of ``codes`` (dragons or winds) and ``pairs`` pairs of them."""
+
+    def pattern(v: HandView) -> Hit:
+        ps, prs = _honour_sets(v, codes)
+        if len(ps) == pungs and len(prs) == pairs and v.special is None:
+            return [tuple(t for g in ps + prs for t in g.tiles)]
+        return []
+
+    return pattern
+
+
+three_little_dragons = honour_pungs(DRAGON_CODES, 2, 1)
+three_great_dragons = honour_pungs(DRAGON_CODES, 3, 0)
+little_four_winds = honour_pungs(WIND_CODES, 3, 1)
+four_winds = honour_pungs(WIND_CODES, 4, 0)
+
+
+def _chows(v: HandView) -> list[Group]:
+    return [g for g in v.sets if g.kind == "chow"]
+
+
+def _same_chow_three_suits(v: HandView) -> Hit:
+    chows = _chows(v)
+    for c in chows:
+        same = [d for d in chows if d.tiles[0][0] == c.tiles[0][0]]
+        if len({d.tiles[0][1] for d in same}) == 3:
+            firsts = {d.tiles[0][1]: d for d in same}
+            return [tuple(t for d in firsts.values() for t in d.tiles)]
+    return []
+
+
+def _straight(v: HandView) -> Hit:
+    starts = {g.tiles[0] for g in _chows(v)}
+    for s in "bcd":
+        if {f"1{s}", f"4{s}", f"7{s}"} <= starts:
+            return [tuple(f"{n}{s}" for n in range(1, 10))]
+    return []
+
+
+same_chow_three_suits: Pattern = _same_chow_three_suits
+chows_123_456_789: Pattern = _straight

@@ -1,0 +1,192 @@
+"""What a rule set is made of: Rule (one line of a score table) and RuleSet (rules plus options).
+
+A rule set module lists its Rules as data; the engine in ``engine.py`` applies any of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from controller.scoring.model import ScoringError
+
+if TYPE_CHECKING:
+    from controller.scoring.patterns import HandView
+
+#: A hand pattern: the tiles each occurrence is for (one tuple per occurrence; empty: none).
+Pattern = Callable[["HandView"], list[tuple[str, ...]]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One scoring item: base points (an int, or the name of the option that holds them),
+    doublings, or a limit (its value in limits; ``key`` is its name in ``limit_hands``)."""
+
+    name: str
+    when: Pattern
+    points: int | str = 0
+    doubles: int = 0
+    limit: float = 0.0
+    key: str | None = None
+    winner_only: bool = False
+    bonus: bool = False  # a bonus doubling: does not count as a combination doubling
+
+
+def winner(rule: Rule) -> Rule:
+    """The same rule, for the winner only."""
+    return Rule(
+        rule.name, rule.when, rule.points, rule.doubles, rule.limit, rule.key, True, rule.bonus
+    )
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule-set option: its default and a check that returns the value or raises."""
+
+    default: Any
+    check: Callable[[str, Any], Any]
+
+
+@dataclass(frozen=True)
+class RuleSetSpec:
+    """A rule set as its module declares it."""
+
+    name: str
+    rules: tuple[Rule, ...]
+    options: Mapping[str, Option]
+    settlement: str  # "winner_paid" (hua-bao, dmjl) or "pairwise" (swedish)
+    specials: frozenset[str] = frozenset()  # complete special hands: seven_pairs, thirteen_orphans
+    requires_ready: bool = False
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A rule set with its options resolved; what get_ruleset() returns."""
+
+    spec: RuleSetSpec
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        return self.spec.rules
+
+    @property
+    def bonus_tiles(self) -> bool:
+        return bool(self.options["bonus_tiles"])
+
+    @property
+    def limit(self) -> int:
+        """The limit in points (what a limit hand scores)."""
+        return int(self.options["limit"])
+
+    @property
+    def cap(self) -> int | None:
+        """The most an ordinary hand scores; None when the roof is off (dmjl ``roof_off``)."""
+        return None if self.options.get("roof_off") else self.limit
+
+    @property
+    def wrong_count(self) -> str:
+        return str(self.options["wrong_count"])
+
+    @property
+    def mahjong_tie(self) -> str:
+        return str(self.options["mahjong_tie"])
+
+    @property
+    def requires_ready(self) -> bool:
+        return self.spec.requires_ready
+
+    @property
+    def specials(self) -> frozenset[str]:
+        return self.spec.specials
+
+    @property
+    def settlement(self) -> str:
+        return self.spec.settlement
+
+    def limit_value(self, rule: Rule) -> float:
+        """A limit rule's value in limits after the ``limit_hands`` option (0 switches it off)."""
+        overrides: Mapping[str, float] = self.options.get("limit_hands") or {}
+        if rule.key is not None and rule.key in overrides:
+            return float(overrides[rule.key])
+        return rule.limit
+
+
+def resolve_options(spec: RuleSetSpec, given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Defaults overlaid with ``given``; an unknown option or a bad value raises ScoringError."""
+    if given is not None and not isinstance(given, Mapping):
+        raise ScoringError(f"options must be an object, not {given!r}")
+    out = {k: o.default for k, o in spec.options.items()}
+    for key, value in (given or {}).items():
+        if key not in spec.options:
+            known = ", ".join(sorted(spec.options))
+            raise ScoringError(
+                f"unknown option {key!r} for rule set {spec.name}: the options are {known}"
+            )
+        out[key] = spec.options[key].check(key, value)
+    return out
+
+
+# --- option checks ------------------------------------------------------------------------------
+
+
+def check_bool(key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ScoringError(f"option {key!r} must be true or false, not {value!r}")
+    return value
+
+
+def check_positive_int(key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ScoringError(f"option {key!r} must be a positive whole number, not {value!r}")
+    return value
+
+
+def check_choice(*choices: str) -> Callable[[str, Any], str]:
+    def check(key: str, value: Any) -> str:
+        if value not in choices:
+            raise ScoringError(f"option {key!r} must be one of {', '.join(choices)}, not {value!r}")
+        return str(value)
+
+    return check
+
+
+def check_limit_hands(keys: frozenset[str]) -> Callable[[str, Any], dict[str, float]]:
+    """The ``limit_hands`` option: a mapping from a limit hand's name to its value in limits."""
+
+    def check(key: str, value: Any) -> dict[str, float]:
+        if not isinstance(value, Mapping):
+            raise ScoringError(f"option {key!r} must map limit-hand names to values in limits")
+        out: dict[str, float] = {}
+        for name, v in value.items():
+            if name not in keys:
+                raise ScoringError(
+                    f"unknown limit hand {name!r} in option {key!r}: the names are "
+                    + ", ".join(sorted(keys))
+                )
+            if isinstance(v, bool) or not isinstance(v, int | float) or v < 0:
+                raise ScoringError(f"limit hand {name!r} needs a value >= 0 in limits, not {v!r}")
+            out[name] = float(v)
+        return out
+
+    return check
+
+
+def common_options(
+    rules: tuple[Rule, ...], *, limit: int, bonus_tiles: bool, wrong_count: str
+) -> dict[str, Option]:
+    """Options every rule set has: limit, bonus_tiles, wrong_count, mahjong_tie, limit_hands."""
+    keys = frozenset(r.key for r in rules if r.key)
+    return {
+        "limit": Option(limit, check_positive_int),
+        "bonus_tiles": Option(bonus_tiles, check_bool),
+        "wrong_count": Option(wrong_count, check_choice("dead_hand", "repair")),
+        "mahjong_tie": Option("turn_order", check_choice("turn_order", "highest_value")),
+        "limit_hands": Option({}, check_limit_hands(keys)),
+    }

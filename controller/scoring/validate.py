@@ -1,0 +1,147 @@
+"""Checks on a HandInput before it is scored: codes, sets, tile counts, the winner's facts.
+
+Every failure is a ScoringError whose message names the tile, set or field at fault.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from controller.scoring.model import FLAGS, WIN_SOURCES, HandInput, ScoringError
+from controller.scoring.rules import RuleSet
+from controller.tiles import (
+    WINDS,
+    Meld,
+    Tile,
+    TileError,
+    check_tile,
+    copies_allowed,
+    format_tiles,
+    is_bonus,
+    is_suited,
+    sort_tiles,
+    wind_code,
+)
+
+
+@dataclass(frozen=True)
+class CheckedHand:
+    """A HandInput that passed the checks, with melds normalised (chows sorted)."""
+
+    seat: Tile
+    prevailing: Tile
+    melds: tuple[Meld, ...]
+    hand: tuple[Tile, ...]
+    bonus: tuple[Tile, ...]
+
+
+def _tile(value: object, where: str) -> Tile:
+    try:
+        return check_tile(value)
+    except TileError as exc:
+        raise ScoringError(f"{where}: {exc}") from None
+
+
+def _wind(value: object, field: str) -> Tile:
+    if value not in WINDS:
+        raise ScoringError(f"{field} {value!r} is unknown: use east, south, west or north")
+    return wind_code(str(value))
+
+
+def check_meld(meld: Meld) -> Meld:
+    """A meld that is a chow, pung or kong (a concealed one a kong); chows come back sorted."""
+    tiles = tuple(_tile(t, "meld") for t in meld.tiles)
+    name = format_tiles(tiles) or "(empty)"
+    if any(is_bonus(t) for t in tiles):
+        raise ScoringError(f"meld {name} holds a bonus tile: flowers and seasons go in bonus")
+    same = len(set(tiles)) == 1
+    if len(tiles) == 4 and same:
+        return Meld(tiles, bool(meld.concealed))
+    if meld.concealed:
+        raise ScoringError(
+            f"meld {name} is marked concealed but is not a kong: only kongs are declared concealed"
+        )
+    if len(tiles) == 3 and same:
+        return Meld(tiles, False)
+    ordered = tuple(sort_tiles(tiles))
+    if len(tiles) == 3 and _is_chow(ordered):
+        return Meld(ordered, False)
+    raise ScoringError(f"meld {name} is not a set: a set is a chow, a pung or a kong")
+
+
+def _is_chow(t: Sequence[Tile]) -> bool:
+    if not all(is_suited(x) for x in t) or len({x[1] for x in t}) != 1:
+        return False
+    ranks = [int(x[0]) for x in t]
+    return ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1
+
+
+def check_counts(hand: Sequence[Tile], melds: Sequence[Meld], bonus: Sequence[Tile]) -> None:
+    """No tile more often than the set holds it, across rack, melds and bonus tiles."""
+    counts = Counter([*hand, *(t for m in melds for t in m.tiles), *bonus])
+    for t, n in counts.items():
+        if n > copies_allowed(t):
+            raise ScoringError(
+                f"{n} copies of {t} across hand, melds and bonus: the set holds only "
+                f"{copies_allowed(t)}"
+            )
+
+
+def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
+    """Check everything the scorer relies on; raise ScoringError naming the first problem."""
+    seat = _wind(inp.seat_wind, "seat_wind")
+    prevailing = _wind(inp.prevailing_wind, "prevailing_wind")
+    if len(inp.melds) > 4:
+        raise ScoringError(f"{len(inp.melds)} melds: a hand has at most four sets")
+    melds = tuple(check_meld(m) for m in inp.melds)
+    hand = tuple(_tile(t, "hand") for t in inp.hand)
+    for t in hand:
+        if is_bonus(t):
+            raise ScoringError(f"bonus tile {t} is in hand: flowers and seasons go in bonus")
+    bonus = tuple(_tile(t, "bonus") for t in inp.bonus)
+    for t in bonus:
+        if not is_bonus(t):
+            raise ScoringError(f"tile {t} in bonus is not a flower or season")
+    if bonus and not rs.bonus_tiles:
+        raise ScoringError(
+            f"bonus tile {bonus[0]} in rule set {rs.name} played without bonus tiles "
+            "(option bonus_tiles is false)"
+        )
+    check_counts(hand, melds, bonus)
+    _check_size(inp, hand, melds)
+    for f in inp.flags:
+        if f not in FLAGS:
+            raise ScoringError(f"unknown flag {f!r}: the flags are {', '.join(FLAGS)}")
+    if inp.mahjong:
+        _check_winner(inp, hand, seat)
+    return CheckedHand(seat, prevailing, melds, hand, bonus)
+
+
+def _check_size(inp: HandInput, hand: Sequence[Tile], melds: Sequence[Meld]) -> None:
+    full = 14 - 3 * len(melds)
+    if inp.mahjong and len(hand) != full:
+        raise ScoringError(
+            f"the winner's hand holds {len(hand)} concealed tiles; with {len(melds)} melds "
+            f"it must hold {full} (14 plus one per kong, counting the melds)"
+        )
+    if not inp.mahjong and len(hand) > full - 1:
+        raise ScoringError(
+            f"hand holds {len(hand)} concealed tiles; with {len(melds)} melds a player who did "
+            f"not win holds at most {full - 1}"
+        )
+
+
+def _check_winner(inp: HandInput, hand: Sequence[Tile], seat: Tile) -> None:
+    if inp.winning_tile is None:
+        raise ScoringError("winning_tile is missing: the winner's hand needs it")
+    wt = _tile(inp.winning_tile, "winning_tile")
+    if wt not in hand:
+        raise ScoringError(f"winning_tile {wt} is not among the winner's concealed tiles (hand)")
+    if inp.win_source not in WIN_SOURCES:
+        raise ScoringError(
+            f"win_source {inp.win_source!r} is unknown: use {', '.join(WIN_SOURCES)}"
+        )
+    if inp.win_source == "dealt" and seat != "ew":
+        raise ScoringError("win_source 'dealt' is possible only for east")
