@@ -1,0 +1,140 @@
+"""``mahjong-table score``: score a hand from JSON (FORMATS.md), many from JSON lines, or one
+written in the people's notation with a readable explanation."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from controller.cli import CliError
+
+WIN_CHOICES = ("wall", "discard", "replacement", "robbed_kong", "dealt")
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "score",
+        help="score a hand (JSON from FILE or -, or --hand in the people's notation)",
+        description="Score one player's hand. JSON in and out as FORMATS.md says, or give the "
+        "hand as --hand \"[5b5b5b] [4d5d6d] gdgdgd 1c2c3c ewew\" for a readable table.",
+    )
+    p.add_argument("file", nargs="?", help="JSON input file, - for standard input")
+    p.add_argument("--jsonl", action="store_true", help="one JSON object per line, one answer each")
+    p.add_argument("--hand", help="the hand: [..] exposed set, {..} concealed kong, bare tiles")
+    p.add_argument("--ruleset", default="hua-bao", help="hua-bao, swedish or dmjl")
+    p.add_argument("--seat", default="east", help="seat wind (east, south, west, north)")
+    p.add_argument("--prevailing", default="east", help="prevailing wind")
+    p.add_argument("--won", choices=WIN_CHOICES, help="this player won; where the tile came from")
+    p.add_argument("--winning-tile", help="the winning tile (default: the last concealed tile)")
+    p.add_argument("--last-tile", action="store_true", help="won on the last tile of the wall")
+    p.add_argument("--first-discard", action="store_true", help="won on east's first discard")
+    p.add_argument("--flag", action="append", default=[], help="original_call, twofold_fortune")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="rule-set option; VALUE is JSON (e.g. limit=300, roof_off=true)")
+    p.add_argument("--json", action="store_true", help="with --hand: print the JSON answer")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from controller.scoring import ScoringError
+
+    if args.hand is not None:
+        if args.file is not None or args.jsonl:
+            raise CliError("give either FILE or --hand, not both")
+        try:
+            return _run_people(args)
+        except ScoringError as exc:
+            raise CliError(str(exc)) from None
+    if args.file is None:
+        raise CliError("give a JSON FILE (or - for standard input), or --hand \"...\"")
+    text = _read(args.file)
+    if args.jsonl:
+        for line in text.splitlines():
+            if line.strip():
+                print(json.dumps(score_line(line), ensure_ascii=False))
+        return 0
+    try:
+        answer = score_json(_parse(text))
+    except ScoringError as exc:
+        raise CliError(str(exc)) from None
+    print(json.dumps(answer, ensure_ascii=False))
+    return 0
+
+
+def _read(path: str) -> str:
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"cannot read {path}: {exc}") from None
+
+
+def _parse(text: str) -> Any:
+    from controller.scoring import ScoringError
+
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ScoringError(f"malformed JSON: {exc}") from None
+
+
+def score_json(obj: Any) -> dict[str, Any]:
+    """The FORMATS.md answer for one ``score`` input object."""
+    from controller.scoring import score_hand
+    from controller.scoring.jsonio import hand_input
+
+    return score_hand(hand_input(obj)).to_json()
+
+
+def score_line(line: str) -> dict[str, Any]:
+    """One ``--jsonl`` line: the answer, or {"error": ...}."""
+    from controller.scoring import ScoringError
+
+    try:
+        return score_json(_parse(line))
+    except ScoringError as exc:
+        return {"error": str(exc)}
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise CliError(f"--option {pair!r} must be KEY=VALUE")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out
+
+
+def _run_people(args: argparse.Namespace) -> int:
+    from controller.scoring import HandInput, ScoringError, score_hand
+    from controller.scoring.explain import render
+    from controller.tiles import TileError, parse_hand
+
+    try:
+        parsed = parse_hand(args.hand)
+    except TileError as exc:
+        raise ScoringError(f"--hand: {exc}") from None
+    winning = args.winning_tile
+    if args.won and winning is None and parsed.concealed:
+        winning = parsed.concealed[-1]
+    inp = HandInput(
+        ruleset=args.ruleset, options=_options(args.option), seat_wind=args.seat,
+        prevailing_wind=args.prevailing, melds=parsed.melds, hand=parsed.concealed,
+        bonus=parsed.bonus, mahjong=args.won is not None, winning_tile=winning,
+        win_source=args.won, last_tile=args.last_tile, first_discard=args.first_discard,
+        flags=args.flag,
+    )
+    result = score_hand(inp)
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False))
+    else:
+        print(render(inp, result))
+    return 0
