@@ -1,0 +1,283 @@
+"""The append-only event log (Contract 6): every accepted or refused event, durable before told.
+
+One SQLite file in WAL mode with ``synchronous=FULL``: an append is committed and synced before
+it returns, and readers (export, replay, the dashboard) can read while the service writes.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from controller.store.errors import StoreError
+from controller.store.schema import inspect_log, migrate
+
+_BATCH = 500
+
+
+@dataclass(frozen=True)
+class Record:
+    """One row of the log: an event as the table or a seat produced it, and what became of it."""
+
+    seq: int
+    session_id: int
+    time: float
+    source: str
+    event: dict[str, Any]
+    accepted: bool
+    rule: str | None
+    message: str | None
+
+    @property
+    def at(self) -> float:
+        """The event's time (the name the game's ``apply`` uses)."""
+        return self.time
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A session: one sitting at the table under one rule set."""
+
+    id: int
+    started: float
+    ruleset: str
+    options: dict[str, Any]
+    ended_at: float | None = None
+
+
+class EventLog:
+    """An open event log. Use :meth:`open`; one writer process, any number of readers."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, readonly: bool) -> None:
+        self.path = path
+        self.readonly = readonly
+        self._conn = conn
+        self._lock = threading.Lock()
+
+    @classmethod
+    def open(cls, path: str | Path, *, readonly: bool = False) -> EventLog:
+        """Open (or create) the log at ``path``.
+
+        A log written by a newer schema, or a damaged file, raises :class:`StoreError` and is
+        left byte-for-byte untouched: it is only inspected read-only before anything is written.
+        """
+        path = Path(path)
+        inspection = inspect_log(path, thorough=not readonly)
+        if readonly:
+            if inspection.version == 0:
+                raise StoreError(f"there is no event log at {path}: check --db or --data-dir")
+            return cls(path, _connect(path, f"{path.absolute().as_uri()}?mode=ro"), readonly=True)
+        if not path.parent.is_dir():
+            raise StoreError(
+                f"cannot create the event log at {path}: the directory {path.parent} does not "
+                "exist; create it or choose another --data-dir"
+            )
+        conn = _connect(path, str(path))
+        try:
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise StoreError(f"the event log {path} cannot use WAL mode (got {mode}): "
+                                 "put --data-dir on a local file system")
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            migrate(conn, inspection.version)
+        except sqlite3.Error as exc:
+            conn.close()
+            raise write_error(path, exc, "the log was not opened") from exc
+        except StoreError:
+            conn.close()
+            raise
+        return cls(path, conn, readonly=False)
+
+    # --- writing ------------------------------------------------------------------------------
+
+    def start_session(self, ruleset: str, options: Mapping[str, Any], at: float) -> int:
+        """Record a new session and return its id (committed before it returns)."""
+        return self._insert(
+            "INSERT INTO sessions (started, ruleset, options) VALUES (?, ?, ?)",
+            (at, ruleset, _dumps(dict(options))),
+            "the session was not started",
+        )
+
+    def end_session(self, session_id: int, at: float) -> None:
+        """Mark a session as ended (a restart then does not resume it)."""
+        with self._lock:
+            try:
+                self._conn.execute(
+                    "UPDATE sessions SET ended = ? WHERE id = ? AND ended IS NULL", (at, session_id)
+                )
+            except sqlite3.Error as exc:
+                raise write_error(self.path, exc, "the session was not ended") from exc
+
+    def append(
+        self,
+        session_id: int,
+        event: Mapping[str, Any],
+        accepted: bool,
+        rule: str | None,
+        message: str | None,
+        source: str,
+        at: float,
+    ) -> int:
+        """Append one event and return its ``seq``; it is committed and synced when this returns."""
+        return self._insert(
+            "INSERT INTO events (session_id, time, source, event, accepted, rule, message) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (session_id, at, source, _dumps(dict(event)), int(accepted), rule, message),
+            "the event was not recorded and is not being accepted",
+        )
+
+    def _insert(self, sql: str, params: tuple[Any, ...], consequence: str) -> int:
+        with self._lock:
+            try:
+                # Autocommit: the INSERT is its own transaction, synced (synchronous=FULL)
+                # before execute() returns.
+                cursor = self._conn.execute(sql, params)
+            except sqlite3.IntegrityError as exc:
+                raise StoreError(f"the event log {self.path} refused the row: {exc}") from exc
+            except sqlite3.Error as exc:
+                raise write_error(self.path, exc, consequence) from exc
+        rowid = cursor.lastrowid
+        assert rowid is not None
+        return rowid
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def sessions(self) -> list[SessionInfo]:
+        rows = self._query(
+            "SELECT id, started, ruleset, options, ended FROM sessions ORDER BY id", ()
+        )
+        return [SessionInfo(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]
+
+    def latest_session(self) -> SessionInfo | None:
+        """The newest session, ended or not; None for an empty log."""
+        sessions = self.sessions()
+        return sessions[-1] if sessions else None
+
+    def session(self, session_id: int | None = None) -> SessionInfo:
+        """The session with ``session_id``, or the latest one when it is None."""
+        sessions = self.sessions()
+        if not sessions:
+            raise StoreError(f"the event log {self.path} has no sessions yet")
+        if session_id is None:
+            return sessions[-1]
+        for info in sessions:
+            if info.id == session_id:
+                return info
+        known = ", ".join(str(s.id) for s in sessions)
+        raise StoreError(
+            f"the event log {self.path} has no session {session_id} (sessions: {known})"
+        )
+
+    def records(self, session_id: int, after: int = 0) -> Iterator[Record]:
+        """The session's events in order, those with ``seq > after``; safe while appending."""
+        last = after
+        while True:
+            rows = self._query(
+                "SELECT seq, session_id, time, source, event, accepted, rule, message FROM events "
+                "WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                (session_id, last, _BATCH),
+            )
+            for r in rows:
+                yield Record(r[0], r[1], r[2], r[3], json.loads(r[4]), bool(r[5]), r[6], r[7])
+            if len(rows) < _BATCH:
+                return
+            last = rows[-1][0]
+
+    def last_seq(self) -> int:
+        rows = self._query("SELECT COALESCE(MAX(seq), 0) FROM events", ())
+        return int(rows[0][0])
+
+    def _query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        with self._lock:
+            try:
+                return self._conn.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(
+                    f"cannot read the event log {self.path}: {exc} ({_code(exc)}); check the "
+                    "storage, or copy the file away and run `sqlite3 FILE .recover`"
+                ) from exc
+
+    # --- lifetime -----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> EventLog:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+_TABLE_LOG_KINDS = frozenset({"move", "declare", "correct"})
+
+
+def table_log(
+    log: EventLog, session_id: int | None = None, notes: bool = False
+) -> Iterator[dict[str, Any]]:
+    """A session as table-log lines (FORMATS.md): the ``session`` line, then its events in order.
+
+    ``anomaly`` and ``timer`` notes change no tiles and are left out unless ``notes`` is set.
+    """
+    info = log.session(session_id)
+    yield {"session": {"ruleset": info.ruleset, "options": info.options}}
+    for record in log.records(info.id):
+        kind = next(iter(record.event), None)
+        if kind in _TABLE_LOG_KINDS or (notes and kind != "session"):
+            yield record.event
+
+
+def session_events(db: str | Path, session: int | None = None) -> Iterator[dict[str, Any]]:
+    """Open the log at ``db`` read-only and yield one session's table log (the latest by default).
+
+    This is what ``mahjong-table replay --db PATH [--session N]`` plays back.
+    """
+    with EventLog.open(db, readonly=True) as log:
+        yield from table_log(log, session)
+
+
+def write_error(path: Path, exc: sqlite3.Error, consequence: str) -> StoreError:
+    """Turn an SQLite write failure into a message that says what to do."""
+    name = _code(exc)
+    if name.startswith("SQLITE_FULL"):
+        what = "disk full; free space or move --data-dir"
+    elif name.startswith("SQLITE_READONLY"):
+        what = "the file or its directory is read-only; make --data-dir writable"
+    elif name.startswith("SQLITE_IOERR"):
+        what = "disk I/O error; check the storage (SD card) and --data-dir"
+    elif name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        what = "the log is locked by another process; stop the other mahjong-table process"
+    elif name.startswith("SQLITE_CANTOPEN"):
+        what = "the file cannot be opened; check that --data-dir exists and is writable"
+    else:
+        what = str(exc)
+    return StoreError(f"cannot write the event log at {path}: {what} ({name}); {consequence}")
+
+
+def _code(exc: sqlite3.Error) -> str:
+    return str(getattr(exc, "sqlite_errorname", None) or type(exc).__name__)
+
+
+def _connect(path: Path, target: str) -> sqlite3.Connection:
+    try:
+        return sqlite3.connect(
+            target, uri=target.startswith("file:"), isolation_level=None,
+            check_same_thread=False, timeout=5.0,
+        )
+    except sqlite3.Error as exc:
+        raise write_error(path, exc, "the log was not opened") from exc
+
+
+def _dumps(value: dict[str, Any]) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
