@@ -1,0 +1,273 @@
+"""Simulated players: decide discards, claims, kongs, ready calls and Mahjong from what a seat sees.
+
+A bot reads only its own seat view (its rack, melds, bonus tiles, waits, ready flag) and the
+public view inside it (discards, exposed sets, whose turn); never another seat's concealed
+tiles. It steers by shanten (tiles short of ready) and useful-tile counts, and it declares
+Mahjong only when ``players.judge`` says the engine will accept it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from controller.game.players import judge
+from controller.game.players.hand_eval import kind, shanten, to_counts, useful_tiles
+from controller.scoring import RuleSet
+from controller.tiles import (
+    KIND_INDEX,
+    is_bonus,
+    is_dragon,
+    is_honour,
+    rank,
+    wind_code,
+)
+
+View = Mapping[str, Any]
+TurnKind = Literal["mahjong", "concealed_kong", "added_kong", "discard"]
+ClaimKind = Literal["mahjong", "kong", "pung", "chow"]
+#: How claims rank (RULES.md 4): Mahjong beats kong and pung, which beat chow.
+CLAIM_RANK = {"mahjong": 3, "kong": 2, "pung": 2, "chow": 1}
+
+
+@dataclass(frozen=True)
+class TurnAction:
+    """What a bot does on its own turn; ``tile`` is the discard or the kong's tile."""
+
+    kind: TurnKind
+    tile: str | None = None
+
+
+@dataclass(frozen=True)
+class ClaimIntent:
+    """A claim on the discard; ``tiles`` are the claimant's own tiles that join it."""
+
+    kind: ClaimKind
+    tiles: tuple[str, ...] = ()
+
+
+class Bot:
+    """A shanten-driven player for one physical seat position.
+
+    ``careful`` spends more time on useful-tile counts when several discards tie; the fast
+    policy (``careful=False``) compares useful tiles only among the closest few candidates.
+    """
+
+    def __init__(self, position: int, ruleset: RuleSet, seed: int, careful: bool = True) -> None:
+        self.position = position
+        self.ruleset = ruleset
+        self.careful = careful
+        self.rng = random.Random(f"bot/{seed}/{position}")
+        self.seven_pairs = "seven_pairs" in ruleset.spec.specials
+        self.swedish = ruleset.requires_ready
+
+    # --- own turn -------------------------------------------------------------------------------
+
+    def on_turn(self, seat: View, drawn: str | None, source: str | None) -> TurnAction:
+        """Choose Mahjong, a kong or a discard for a 14-tile rack (bonus tiles already laid)."""
+        rack = [t for t in seat["hand"] if not is_bonus(t)]
+        if drawn is not None and source is not None:
+            if judge.may_go_mahjong(self.ruleset, seat, rack, drawn, source):
+                return TurnAction("mahjong", drawn)
+        live = _hand(seat).get("live_wall", 0)
+        kong = self._kong_choice(seat, rack) if live > 0 else None
+        if kong is not None:
+            return kong
+        return TurnAction("discard", self.choose_discard(seat, rack))
+
+    def _kong_choice(self, seat: View, rack: list[str]) -> TurnAction | None:
+        counts = to_counts(rack)
+        exposed = len(seat.get("melds", []))
+        keep = self._best_discard_shanten(counts, exposed)
+        for i in sorted(k for k, c in enumerate(counts) if c == 4):
+            counts[i] -= 4
+            after = shanten(counts, exposed + 1)
+            counts[i] += 4
+            if after <= keep:
+                return TurnAction("concealed_kong", kind(i))
+        pungs = sorted(
+            m["tiles"][0]
+            for m in seat.get("melds", [])
+            if len(m["tiles"]) == 3 and len(set(m["tiles"])) == 1 and not m.get("concealed")
+        )
+        for t in pungs:
+            i = KIND_INDEX[t]
+            if counts[i]:
+                counts[i] -= 1
+                after = shanten(counts, exposed, self._pairs_ok(exposed))
+                counts[i] += 1
+                if after <= keep:
+                    return TurnAction("added_kong", t)
+        return None
+
+    def choose_discard(self, seat: View, rack: Sequence[str]) -> str:
+        """The tile to throw: lowest shanten, then most useful tiles, then least value kept."""
+        counts = to_counts(rack)
+        exposed = len(seat.get("melds", []))
+        pairs_ok = self._pairs_ok(exposed)
+        options: list[tuple[int, int, str]] = []
+        for i in sorted(k for k, c in enumerate(counts) if c):
+            counts[i] -= 1
+            after = shanten(counts, exposed, pairs_ok)
+            options.append((after, -self._keep_value(seat, i), kind(i)))
+            counts[i] += 1
+        options.sort()
+        best = options[0][0]
+        ties = [o for o in options if o[0] == best]
+        if len(ties) == 1:
+            return ties[0][2]
+        if not self.careful:
+            ties = ties[:3]
+        unseen = self._unseen(seat, counts)
+        ranked = []
+        for _, value, t in ties:
+            i = KIND_INDEX[t]
+            counts[i] -= 1
+            useful = useful_tiles(counts, exposed, unseen, pairs_ok)
+            ranked.append((-useful, value, self.rng.random(), t))
+            counts[i] += 1
+        return min(ranked)[3]
+
+    def _best_discard_shanten(self, counts: list[int], exposed: int) -> int:
+        best = 99
+        for i in [k for k, c in enumerate(counts) if c]:
+            counts[i] -= 1
+            best = min(best, shanten(counts, exposed, self._pairs_ok(exposed)))
+            counts[i] += 1
+        return best
+
+    def _pairs_ok(self, exposed: int) -> bool:
+        return self.seven_pairs and exposed == 0
+
+    def _keep_value(self, seat: View, i: int) -> int:
+        """How much a tile is worth keeping beyond shape: honours that can score, middle tiles."""
+        t = kind(i)
+        if is_honour(t):
+            return 3 if self._valuable_honour(seat, t) else 0
+        r = rank(t) or 5
+        return 2 if 3 <= r <= 7 else 1
+
+    def _valuable_honour(self, seat: View, t: str) -> bool:
+        """Dragons, the own wind and the prevailing wind: their pungs give doublings."""
+        if is_dragon(t):
+            return True
+        prevailing = _hand(seat).get("prevailing_wind", "east")
+        return t in (wind_code(seat["wind"]), wind_code(prevailing))
+
+    def _unseen(self, seat: View, counts: Sequence[int]) -> list[int]:
+        """Copies of each kind this seat cannot see: 4 minus its rack and every visible tile."""
+        unseen = [4 - c for c in counts]
+        for t in _visible_tiles(seat.get("table", {})):
+            i = KIND_INDEX.get(t)
+            if i is not None:
+                unseen[i] -= 1
+        return unseen
+
+    # --- another seat's discard -----------------------------------------------------------------
+
+    def on_discard(self, seat: View, tile: str, may_chow: bool) -> ClaimIntent | None:
+        """Whether (and how) to claim a discard; Mahjong whenever the engine would accept it."""
+        if seat.get("dead"):
+            return None
+        rack = [t for t in seat["hand"] if not is_bonus(t)]
+        if tile in seat.get("waits", []):
+            if judge.may_go_mahjong(self.ruleset, seat, rack + [tile], tile, "discard"):
+                return ClaimIntent("mahjong")
+        counts = to_counts(rack)
+        i = KIND_INDEX.get(tile)
+        if i is None:
+            return None
+        exposed = len(seat.get("melds", []))
+        now = shanten(counts, exposed, self._pairs_ok(exposed))
+        options = self._set_options(counts, i, may_chow, _hand(seat).get("live_wall", 0) > 0)
+        best: tuple[int, int, ClaimIntent] | None = None
+        for intent in options:
+            after = self._after_claim(counts, intent, exposed)
+            if not self._worth_it(seat, tile, intent, now, after):
+                continue
+            key = (after, -CLAIM_RANK[intent.kind], intent)
+            if best is None or key[:2] < best[:2]:
+                best = key
+        return None if best is None else best[2]
+
+    def _set_options(
+        self, counts: list[int], i: int, may_chow: bool, kong_ok: bool
+    ) -> list[ClaimIntent]:
+        t = kind(i)
+        out = []
+        if counts[i] >= 3 and kong_ok:
+            out.append(ClaimIntent("kong", (t, t, t)))
+        if counts[i] >= 2:
+            out.append(ClaimIntent("pung", (t, t)))
+        if may_chow and i < 27:
+            r = i % 9
+            for lo in (r - 2, r - 1, r):
+                if lo < 0 or lo + 2 > 8:
+                    continue
+                others = [i - r + k for k in (lo, lo + 1, lo + 2) if k != r]
+                if all(counts[k] for k in others):
+                    out.append(ClaimIntent("chow", tuple(kind(k) for k in others)))
+        return out
+
+    def _after_claim(self, counts: list[int], intent: ClaimIntent, exposed: int) -> int:
+        """Shanten once the set is exposed (and, for a pung or chow, the best discard made)."""
+        idx = [KIND_INDEX[t] for t in intent.tiles]
+        for k in idx:
+            counts[k] -= 1
+        if intent.kind == "kong":
+            after = shanten(counts, exposed + 1)
+        else:
+            after = self._best_discard_shanten(counts, exposed + 1)
+        for k in idx:
+            counts[k] += 1
+        return after
+
+    def _worth_it(self, seat: View, tile: str, intent: ClaimIntent, now: int, after: int) -> bool:
+        valuable = is_honour(tile) and self._valuable_honour(seat, tile)
+        if self.swedish and not valuable and not self._has_open_doubling(seat):
+            # Staying concealed keeps the concealed-hand doubling that swedish Mahjong needs.
+            return False
+        if intent.kind == "kong":
+            return after <= now
+        return after < now or (valuable and after <= now)
+
+    def _has_open_doubling(self, seat: View) -> bool:
+        """An exposed pung or kong of a valuable honour already guarantees a doubling."""
+        return any(
+            is_honour(m["tiles"][0]) and self._valuable_honour(seat, m["tiles"][0])
+            for m in seat.get("melds", [])
+            if len(set(m["tiles"])) == 1
+        )
+
+    # --- robbing a kong, ready --------------------------------------------------------------------
+
+    def rob_kong(self, seat: View, tile: str) -> bool:
+        """Go Mahjong on the tile another seat adds to its pung, when that is legal."""
+        if seat.get("dead") or tile not in seat.get("waits", []):
+            return False
+        rack = [t for t in seat["hand"] if not is_bonus(t)]
+        return judge.may_go_mahjong(self.ruleset, seat, rack + [tile], tile, "robbed_kong")
+
+    def wants_ready(self, seat: View) -> bool:
+        """Call ready as soon as the hand waits, where the rule set needs the call (swedish)."""
+        return self.swedish and not seat.get("ready") and bool(seat.get("waits"))
+
+
+def _hand(view: View) -> Mapping[str, Any]:
+    table = view.get("table", view)
+    return table.get("hand") or {}
+
+
+def _visible_tiles(table: View) -> list[str]:
+    hand = table.get("hand") or {}
+    out: list[str] = []
+    for seat in (hand.get("seats") or {}).values():
+        for m in seat.get("melds", []):
+            out.extend(m["tiles"])
+        out.extend(seat.get("river", []))
+        out.extend(seat.get("forming", []))
+    if hand.get("discard"):
+        out.append(hand["discard"]["tile"])
+    return out

@@ -1,0 +1,288 @@
+"""The director: plays whole sessions with four bots by telling the table what happens next.
+
+It owns each hand's shuffled wall and, given the controller's current GameState, returns the
+next table event (FORMATS.md's table-log lines) or None when the session is over. It reads the
+state only through ``public_view`` and ``seat_view``; each bot sees only its own seat view.
+``play_session`` runs director and engine in process and ``write_log`` stores the result.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from controller.game import GameState, apply, new_game, public_view, seat_view
+from controller.game.bots import Bot, ClaimIntent
+from controller.game.players import judge
+from controller.game.players.claims import Event, claim_events, declare, move, resolve
+from controller.game.players.wall import (
+    DEAD_WALL,
+    DEAL_SIZE,
+    build_wall,
+    deal_seat,
+    next_dealer,
+    next_position,
+    turn_order,
+    wall_cursor,
+)
+from controller.scoring import get_ruleset
+from controller.tiles import is_bonus
+
+View = Mapping[str, Any]
+
+
+class DirectorError(RuntimeError):
+    """The engine refused an event the director produced, or a session did not finish."""
+
+
+class Director:
+    """Chooses every table event of a session: deal, draws, bots' moves, claims, clearing.
+
+    Deterministic: the same seed and the same sequence of states give the same events. The
+    caller applies each event and calls ``next_action`` again with the state that results.
+    """
+
+    def __init__(
+        self,
+        ruleset: str,
+        options: Mapping[str, Any] | None = None,
+        hands: int = 1,
+        seed: int = 0,
+        *,
+        careful: bool = True,
+        clear_table: bool = True,
+    ) -> None:
+        self.ruleset_name = ruleset
+        self.options = dict(options or {})
+        self.ruleset = get_ruleset(ruleset, self.options)
+        self.hands = hands
+        self.seed = seed
+        self.clear_table = clear_table
+        self.total = 144 if self.ruleset.bonus_tiles else 136
+        self.bots = {p: Bot(p, self.ruleset, seed, careful) for p in range(1, 5)}
+        self._queue: list[Event] = []
+        self._session_sent = False
+        self._cleared = 0  # number of the last hand whose table was cleared
+        self._last_draw: tuple[int, str, str] | None = None  # (position, tile, win source)
+        self._added_kong: tuple[int, str] | None = None  # a kong that may still be robbed
+        self._rngs: dict[int, random.Random] = {}
+        self._walls: dict[int, list[str]] = {}
+
+    # --- the one entry point ----------------------------------------------------------------------
+
+    def next_action(self, state: GameState) -> Event | None:
+        """The next table event given the controller's current state, or None when done."""
+        if self._queue:
+            return self._queue.pop(0)
+        if not self._session_sent:
+            self._session_sent = True
+            return {"session": {"ruleset": self.ruleset_name, "options": dict(self.options)}}
+        view = public_view(state)
+        hand = view.get("hand")
+        if hand is None or hand.get("phase") == "over":
+            return self._between_hands(state, view, hand)
+        return self._in_hand(state, hand)
+
+    def _emit(self, events: list[Event]) -> Event | None:
+        if not events:
+            return None
+        self._queue.extend(events[1:])
+        return events[0]
+
+    # --- between hands ----------------------------------------------------------------------------
+
+    def _between_hands(self, state: GameState, view: View, hand: View | None) -> Event | None:
+        finished = len(view.get("hands") or [])
+        if hand is not None and int(hand["number"]) > self._cleared:
+            self._cleared = int(hand["number"])
+            if self.clear_table and (event := self._emit(self._clearing(state, view))):
+                return event
+        if finished >= self.hands:
+            return None
+        number = (int(hand["number"]) if hand else 0) + 1
+        wall = self._wall(number)
+        dealer = next_dealer(hand)
+        self._last_draw = None
+        self._added_kong = None
+        return self._draw(wall[0], deal_seat(0, dealer), "dealt")
+
+    def _clearing(self, state: GameState, view: View) -> list[Event]:
+        """Every tile on the table back to the wall, zone by zone."""
+        events: list[Event] = []
+        hand = view["hand"]
+        for p in range(1, 5):
+            seat = seat_view(state, p)
+            events.extend(move(t, f"rack:{p}", "wall") for t in seat.get("hand", []))
+            public = hand["seats"][str(p)]
+            strip = [t for m in public.get("melds", []) for t in m["tiles"]]
+            strip += list(public.get("bonus", [])) + list(public.get("forming", []))
+            events.extend(move(t, f"melds:{p}", "wall") for t in strip)
+        if hand.get("discard"):
+            events.append(move(hand["discard"]["tile"], "discard", "wall"))
+        for p in range(1, 5):
+            events.extend(move(t, "river", "wall") for t in hand["seats"][str(p)].get("river", []))
+        return events
+
+    def _wall(self, number: int) -> list[str]:
+        if number not in self._walls:
+            self._walls = {number: build_wall(self.seed, number, self.ruleset.bonus_tiles)}
+            self._rngs = {number: random.Random(f"order/{self.seed}/{number}")}
+        return self._walls[number]
+
+    # --- during a hand ----------------------------------------------------------------------------
+
+    def _in_hand(self, state: GameState, hand: View) -> Event | None:
+        wall = self._wall(int(hand["number"]))
+        front, back = wall_cursor(hand, self.total)
+        dealer = int(hand["dealer"])
+        if front < DEAL_SIZE and self._dealing(hand):
+            seat = deal_seat(front, dealer)
+            return self._draw(wall[front], seat, "dealt" if seat == dealer else "")
+        turn = int(hand.get("turn") or dealer)
+        for p in turn_order(turn):
+            if int(hand["seats"][str(p)].get("replacements_due", 0)) > 0:
+                robbed = self._robbing(state, p)
+                if robbed:
+                    return self._emit(robbed)
+                source = "dealt" if self._dealing(hand) and p == dealer else "replacement"
+                return self._draw(wall[self.total - 1 - back], p, source)
+        if self._dealing(hand):
+            for p in turn_order(dealer):
+                if event := self._lay_bonus(state, p):
+                    return event
+        if hand.get("discard"):
+            return self._claim_window(state, hand)
+        if hand.get("step") == "draw":
+            return self._draw(wall[front], turn, "wall")
+        return self._own_turn(state, turn)
+
+    @staticmethod
+    def _dealing(hand: View) -> bool:
+        """True until east's first discard: nothing discarded, claimed or on the pad yet."""
+        return not hand.get("discard") and not any(
+            s.get("river") or any(not m.get("concealed") for m in s.get("melds", []))
+            for s in hand["seats"].values()
+        ) and hand.get("phase") == "deal"
+
+    def _draw(self, tile: str, position: int, source: str) -> Event:
+        self._last_draw = (position, tile, source) if source else None
+        return move(tile, "wall", f"rack:{position}")
+
+    def _lay_bonus(self, state: GameState, position: int) -> Event | None:
+        """A bonus tile in the rack goes to the meld strip (its replacement follows)."""
+        bonus = sorted(t for t in seat_view(state, position).get("hand", []) if is_bonus(t))
+        return move(bonus[0], f"rack:{position}", f"melds:{position}") if bonus else None
+
+    def _own_turn(self, state: GameState, position: int) -> Event | None:
+        if event := self._lay_bonus(state, position):
+            return event
+        seat = seat_view(state, position)
+        drawn, source = None, None
+        if self._last_draw is not None and self._last_draw[0] == position:
+            drawn, source = self._last_draw[1], self._last_draw[2]
+        action = self.bots[position].on_turn(seat, drawn, source)
+        rack, strip = f"rack:{position}", f"melds:{position}"
+        if action.kind == "mahjong":
+            return declare(position, "mahjong")
+        assert action.tile is not None
+        if action.kind == "concealed_kong":
+            return self._emit([move(action.tile, rack, strip)] * 4)
+        if action.kind == "added_kong":
+            self._added_kong = (position, action.tile)
+            return move(action.tile, rack, strip)
+        self._last_draw = None
+        return move(action.tile, rack, "discard")
+
+    # --- claims -----------------------------------------------------------------------------------
+
+    def _claim_window(self, state: GameState, hand: View) -> Event | None:
+        tile, discarder = hand["discard"]["tile"], int(hand["discard"]["seat"])
+        if self.bots[discarder].wants_ready(seat_view(state, discarder)):
+            return declare(discarder, "ready")
+        intents: dict[int, ClaimIntent] = {}
+        views: dict[int, View] = {}
+        for p in turn_order(discarder)[1:]:
+            views[p] = seat_view(state, p)
+            may_chow = p == next_position(discarder)
+            intent = self.bots[p].on_discard(views[p], tile, may_chow)
+            if intent is not None:
+                intents[p] = intent
+        if not intents:
+            return move(tile, "discard", "river")
+
+        def value(p: int) -> int:
+            rack = list(views[p]["hand"]) + [tile]
+            return judge.mahjong_value(self.ruleset, views[p], rack, tile, "discard")
+
+        winner = resolve(intents, discarder, self.ruleset.mahjong_tie, value)
+        rng = self._rngs[int(hand["number"])]
+        return self._emit(claim_events(intents, discarder, winner, tile, rng))
+
+    def _robbing(self, state: GameState, konger: int) -> list[Event]:
+        """Mahjong by robbing the kong just added, if a bot can and wants to."""
+        if self._added_kong is None or self._added_kong[0] != konger:
+            return []
+        tile = self._added_kong[1]
+        self._added_kong = None
+        robbers = {
+            p: ClaimIntent("mahjong")
+            for p in turn_order(konger)[1:]
+            if self.bots[p].rob_kong(seat_view(state, p), tile)
+        }
+        if not robbers:
+            return []
+        winner = resolve(robbers, konger, "turn_order")
+        return [declare(winner, "mahjong"), move(tile, f"melds:{konger}", f"rack:{winner}")]
+
+
+# --- in-process sessions --------------------------------------------------------------------------
+
+
+def run_session(
+    ruleset: str,
+    options: Mapping[str, Any] | None = None,
+    hands: int = 1,
+    seed: int = 0,
+    *,
+    careful: bool = True,
+    clear_table: bool = True,
+) -> tuple[list[Event], GameState]:
+    """Play a session with the engine in process: the events and the final state."""
+    director = Director(
+        ruleset, options, hands, seed, careful=careful, clear_table=clear_table
+    )
+    state = new_game()
+    events: list[Event] = []
+    limit = 2000 * (hands + 1)
+    while (event := director.next_action(state)) is not None:
+        outcome = apply(state, event)
+        if not outcome.accepted:
+            raise DirectorError(
+                f"the engine refused event {len(events) + 1} {json.dumps(event)}: "
+                f"{outcome.violation}"
+            )
+        state = outcome.state
+        events.append(event)
+        if len(events) > limit:
+            raise DirectorError(f"session did not finish within {limit} events")
+    return events, state
+
+
+def play_session(
+    ruleset: str, options: Mapping[str, Any] | None = None, hands: int = 1, seed: int = 0
+) -> list[Event]:
+    """Play ``hands`` hands with four bots; the table events, session line first."""
+    return run_session(ruleset, options, hands, seed)[0]
+
+
+def write_log(events: Iterable[Mapping[str, Any]], path: str | Path) -> None:
+    """Write the events as a FORMATS.md table log (JSON lines) that ``replay`` reads."""
+    with Path(path).open("w", encoding="utf-8") as out:
+        for event in events:
+            out.write(json.dumps(event, separators=(", ", ": ")) + "\n")
+
+
+__all__ = ["DEAD_WALL", "Director", "DirectorError", "play_session", "run_session", "write_log"]

@@ -1,0 +1,160 @@
+"""Fast hand evaluation for the bots: shanten (tiles short of ready) and useful-tile counts.
+
+Works on the 34 tile kinds of ``controller.tiles.KINDS``. Each suit is decomposed once into
+(sets, partial sets, pair) options and memoised, so a shanten costs a few dictionary look-ups;
+this keeps a whole simulated hand in the low milliseconds. The scorer stays the authority on
+completeness; this module only steers the bots' choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache
+
+from controller.tiles import KIND_INDEX, KINDS, Tile
+
+Counts = list[int]
+#: (sets, partial sets, pair) triples a group of tiles can be split into.
+Option = tuple[int, int, int]
+
+_SUIT_SLICES = ((0, 9), (9, 18), (18, 27))
+_HONOURS = (27, 34)
+
+
+def to_counts(tiles: Iterable[Tile]) -> Counts:
+    """Count the tiles of each of the 34 kinds (bonus tiles are ignored)."""
+    counts = [0] * 34
+    for t in tiles:
+        i = KIND_INDEX.get(t)
+        if i is not None:
+            counts[i] += 1
+    return counts
+
+
+def _prune(options: set[Option]) -> frozenset[Option]:
+    """Keep only options that no other option beats in every coordinate."""
+    kept = {
+        o
+        for o in options
+        if not any(q != o and q[0] >= o[0] and q[1] >= o[1] and q[2] >= o[2] for q in options)
+    }
+    return frozenset(kept)
+
+
+@cache
+def _decompose(counts: tuple[int, ...], sequences: bool) -> frozenset[Option]:
+    """All Pareto-best (sets, partials, pair) splits of one suit (or the honours)."""
+    i = next((k for k, c in enumerate(counts) if c), -1)
+    if i < 0:
+        return frozenset({(0, 0, 0)})
+    c = list(counts)
+    found: set[Option] = set()
+
+    def sub(removals: Sequence[int], add: Option) -> None:
+        for k in removals:
+            c[k] -= 1
+        for m, t, p in _decompose(tuple(c), sequences):
+            found.add((m + add[0], t + add[1], min(1, p + add[2])))
+        for k in removals:
+            c[k] += 1
+
+    n = len(c)
+    if c[i] >= 3:
+        sub((i, i, i), (1, 0, 0))
+    if c[i] >= 2:
+        sub((i, i), (0, 0, 1))
+        sub((i, i), (0, 1, 0))
+    if sequences and i + 2 < n and c[i + 1] and c[i + 2]:
+        sub((i, i + 1, i + 2), (1, 0, 0))
+    if sequences and i + 1 < n and c[i + 1]:
+        sub((i, i + 1), (0, 1, 0))
+    if sequences and i + 2 < n and c[i + 2]:
+        sub((i, i + 2), (0, 1, 0))
+    sub((i,), (0, 0, 0))
+    return _prune(found)
+
+
+@cache
+def _best_partials(counts: tuple[int, ...], sequences: bool) -> tuple[tuple[int, int, int], ...]:
+    """The group's options as (sets, pair, most partials) with one entry per (sets, pair)."""
+    best: dict[tuple[int, int], int] = {}
+    for m, t, p in _decompose(counts, sequences):
+        best[(m, p)] = max(best.get((m, p), 0), t)
+    return tuple((m, p, t) for (m, p), t in sorted(best.items()))
+
+
+def _groups(counts: Sequence[int]) -> list[tuple[tuple[int, int, int], ...]]:
+    groups = [_best_partials(tuple(counts[a:b]), True) for a, b in _SUIT_SLICES]
+    # Honour kinds never connect, so each is its own group; single honours add nothing.
+    groups.extend(_best_partials((c,), False) for c in counts[_HONOURS[0] : _HONOURS[1]] if c >= 2)
+    return groups
+
+
+def standard_shanten(counts: Sequence[int], exposed: int) -> int:
+    """Tiles short of ready for 4 sets + pair (-1: complete); ``exposed``: sets on the table."""
+    needed = 4 - exposed
+    combined: dict[tuple[int, int], int] = {(0, 0): 0}
+    for group in _groups(counts):
+        nxt: dict[tuple[int, int], int] = {}
+        for (m, p), t in combined.items():
+            for gm, gp, gt in group:
+                if p + gp > 1:
+                    continue
+                key = (m + gm, p + gp)
+                if nxt.get(key, -1) < t + gt:
+                    nxt[key] = t + gt
+        combined = nxt
+    best = 0
+    for (m, p), t in combined.items():
+        m = min(m, needed)
+        best = max(best, 2 * m + min(t, needed - m) + p)
+    return 2 * needed - best
+
+
+def seven_pairs_shanten(counts: Sequence[int]) -> int:
+    """Tiles short of ready for seven different pairs (only with no sets on the table)."""
+    pairs = sum(1 for c in counts if c >= 2)
+    kinds = sum(1 for c in counts if c)
+    return 6 - pairs + max(0, 7 - kinds)
+
+
+def shanten(counts: Sequence[int], exposed: int, seven_pairs: bool = False) -> int:
+    """The best shanten over the hand shapes the bot aims for."""
+    value = standard_shanten(counts, exposed)
+    if seven_pairs and exposed == 0 and sum(counts) >= 13:
+        value = min(value, seven_pairs_shanten(counts))
+    return value
+
+
+def candidate_kinds(counts: Sequence[int]) -> list[int]:
+    """Kinds whose arrival could lower the shanten: held kinds and suit neighbours within two."""
+    out: set[int] = set()
+    for i, c in enumerate(counts):
+        if not c:
+            continue
+        out.add(i)
+        if i < 27:
+            lo = (i // 9) * 9
+            for j in range(max(lo, i - 2), min(lo + 9, i + 3)):
+                out.add(j)
+    return sorted(out)
+
+
+def useful_tiles(
+    counts: Counts, exposed: int, unseen: Sequence[int], seven_pairs: bool = False
+) -> int:
+    """How many unseen tiles would lower the shanten of a 13-tile (or 10, 7, ...) hand."""
+    base = shanten(counts, exposed, seven_pairs)
+    total = 0
+    for k in candidate_kinds(counts):
+        if unseen[k] <= 0 or counts[k] >= 4:
+            continue
+        counts[k] += 1
+        if shanten(counts, exposed, seven_pairs) < base:
+            total += unseen[k]
+        counts[k] -= 1
+    return total
+
+
+def kind(i: int) -> Tile:
+    return KINDS[i]
