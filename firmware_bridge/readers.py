@@ -1,0 +1,107 @@
+"""Reader back-ends behind one small interface, chosen by name (gpiozero pin-factory style).
+
+    backend = open_backend("serial", serials=["MJT-SEAT1"])   # or "sim", "mfrc522"
+    backend.start(sink)            # sink(event) is called from reader threads
+    ...
+    backend.stop()
+
+A back-end posts immutable ChannelScan / BoardHealth objects to the sink; with no sink they
+queue up for `backend.get(timeout)`. Hardware modules are imported only by the chosen
+back-end's module, so choosing "sim" or "serial" never touches RPi.GPIO or spidev.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from firmware_bridge.types import BridgeEvent, Sink
+
+# name -> "module:factory"; imported only when chosen.
+BACKENDS: dict[str, str] = {
+    "serial": "firmware_bridge.serial_backend:SerialBackend",
+    "sim": "firmware_bridge.sim:SimBackend",
+    "mfrc522": "firmware_bridge.mfrc522_backend:Mfrc522Backend",
+}
+
+
+class ReaderBackend:
+    """Base of every back-end: sink plumbing, start/stop, counters."""
+
+    name = "base"
+
+    def __init__(self) -> None:
+        self._sink: Sink | None = None
+        self._queue: queue.Queue[BridgeEvent] = queue.Queue()
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+
+    # -- used by subclasses
+    def post(self, event: BridgeEvent) -> None:
+        """Deliver one immutable event upward (called from reader threads)."""
+        sink = self._sink
+        if sink is not None:
+            sink(event)
+        else:
+            self._queue.put(event)
+
+    def spawn(self, target: Callable[[], None], name: str) -> None:
+        """Start a daemon reader thread that stop() will join."""
+        thread = threading.Thread(target=target, name=name, daemon=True)
+        self._threads.append(thread)
+        thread.start()
+
+    # -- the interface
+    def start(self, sink: Sink | None = None) -> None:
+        """Start reading; events go to sink (from reader threads) or to the internal queue."""
+        self._sink = sink
+        self._stop.clear()
+
+    def stop(self) -> None:
+        """Stop every reader thread and release the hardware."""
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(timeout=2.0)
+        self._threads.clear()
+
+    def get(self, timeout: float | None = None) -> BridgeEvent | None:
+        """Next queued event (only when started without a sink); None on timeout."""
+        try:
+            return self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def stats(self) -> dict[str, int]:
+        """Counters (frames, bad_frames, resyncs, reconnects, ... as the back-end has them)."""
+        return {}
+
+    def __enter__(self) -> ReaderBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def open_backend(name: str, **config: Any) -> ReaderBackend:
+    """Build the back-end called name with its keyword config; not yet started."""
+    target = BACKENDS.get(name)
+    if target is None:
+        known = ", ".join(sorted(BACKENDS))
+        raise ValueError(f"unknown reader back-end {name!r}: choose one of {known}")
+    module_name, factory = target.split(":")
+    cls = getattr(importlib.import_module(module_name), factory)
+    backend: ReaderBackend = cls(**config)
+    return backend
+
+
+def asyncio_sink(loop: asyncio.AbstractEventLoop, q: asyncio.Queue[BridgeEvent]) -> Sink:
+    """A sink that hands each event to an asyncio queue owned by loop (thread-safe)."""
+
+    def sink(event: BridgeEvent) -> None:
+        loop.call_soon_threadsafe(q.put_nowait, event)
+
+    return sink

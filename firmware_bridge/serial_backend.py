@@ -1,0 +1,330 @@
+"""The "serial" back-end: microcontroller boards on USB serial (pyserial), one thread per board.
+
+    backend = SerialBackend(serials=["MJT-SEAT1"])          # found via serial.tools.list_ports
+    backend = SerialBackend(ports=["/dev/ttyACM0"])           # or explicit paths
+    backend = SerialBackend(serials=table.serials, lookup=table.lookup)   # the virtual table
+    backend.start(sink); backend.send("seat1", "buzzer", ms=200).result()
+
+Each board thread only decodes frames and posts immutable ChannelScan / BoardHealth objects;
+it keeps the per-channel UID sets needed to turn arrive/leave events into full sets.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any
+
+import serial
+
+from firmware_bridge import protocol as P
+from firmware_bridge.readers import ReaderBackend
+from firmware_bridge.types import BoardHealth, ChannelScan, uid_to_str
+
+Lookup = Callable[[str], str | None]
+
+
+def find_port(serial_number: str) -> str | None:
+    """The device path of the USB serial port with this serial number, if plugged in."""
+    from serial.tools import list_ports
+
+    for port in list_ports.comports():
+        if port.serial_number == serial_number:
+            return str(port.device)
+    return None
+
+
+class BoardDown(Exception):
+    """The board stopped answering (read error, EIO, or heartbeat silence)."""
+
+
+@dataclass
+class _Pending:
+    frame: bytes
+    future: Future[bool]
+    deadline: float
+    tries: int = 1
+
+
+@dataclass
+class LinkOptions:
+    baudrate: int = 115200
+    heartbeat_timeout: float = 0.5  # silence longer than this = board down
+    ack_timeout: float = 0.05  # retransmit an unacknowledged command after this
+    retries: int = 5  # attempts before a command's future resolves False
+    reconnect_s: float = 0.1  # pause between reconnect attempts
+    read_timeout: float = 0.01  # also the retransmit / watchdog granularity
+
+
+class BoardLink:
+    """One board: connect, decode, keep channel sets, acknowledge/retry, reconnect."""
+
+    def __init__(self, backend: SerialBackend, target: str, by_serial: bool,
+                 opts: LinkOptions, lookup: Lookup | None) -> None:
+        self.backend = backend
+        self.target = target
+        self.by_serial = by_serial
+        self.opts = opts
+        self.lookup = lookup
+        self.name: str | None = None
+        self.serial_number: str | None = target if by_serial else None
+        self.channels: dict[int, set[bytes]] = {}
+        self.counters = dict.fromkeys(
+            ("frames", "bad_frames", "resyncs", "reconnects", "gaps", "retries", "orphans"), 0)
+        self._ser: serial.Serial | None = None
+        self._wlock = threading.Lock()
+        self._tx_seq = 0
+        self._pending: dict[int, _Pending] = {}
+        self._connects = 0
+        self._down_reported = False
+
+    # ------------------------------------------------------------ thread body
+    def run(self) -> None:
+        stop = self.backend.stop_event
+        while not stop.is_set():
+            path = self._resolve()
+            if path is None:
+                self._report_down("not found")
+                stop.wait(self.opts.reconnect_s)
+                continue
+            try:
+                self._connect(path)
+                self._loop()
+            except (serial.SerialException, OSError, BoardDown) as exc:
+                self._report_down(str(exc) or type(exc).__name__)
+            finally:
+                self._disconnect()
+            stop.wait(self.opts.reconnect_s)
+
+    def _resolve(self) -> str | None:
+        if not self.by_serial:
+            return self.target
+        if self.lookup is not None:
+            return self.lookup(self.target)
+        return find_port(self.target)
+
+    def _connect(self, path: str) -> None:
+        ser = serial.Serial(path, self.opts.baudrate, timeout=self.opts.read_timeout)
+        with self._wlock:
+            self._ser = ser
+        self._decoder = P.StreamDecoder()
+        self._expect: int | None = None
+        self._snap_parts: dict[int, tuple[tuple[int, bytes], ...]] = {}
+        self._snap_id = -1
+        self._connects += 1
+        if self._connects > 1:
+            self.counters["reconnects"] += 1
+        self.send("identify")
+        self._resync()
+
+    def _disconnect(self) -> None:
+        with self._wlock:
+            ser, self._ser = self._ser, None
+            pending, self._pending = self._pending, {}
+        for p in pending.values():
+            if not p.future.done():
+                p.future.set_result(False)
+        if ser is not None:
+            try:
+                ser.close()
+            except (serial.SerialException, OSError):
+                pass
+
+    def _loop(self) -> None:
+        ser = self._ser
+        assert ser is not None
+        clock = self.backend.clock
+        last_rx = clock()
+        stop = self.backend.stop_event
+        while not stop.is_set():
+            data = ser.read(max(1, ser.in_waiting))
+            now = clock()
+            if data:
+                last_rx = now
+                self._feed(data, now)
+            elif now - last_rx > self.opts.heartbeat_timeout:
+                raise BoardDown(f"silent for {now - last_rx:.2f} s")
+            self._retransmit(now)
+
+    # ------------------------------------------------------------ receiving
+    def _feed(self, data: bytes, now: float) -> None:
+        dec = self._decoder
+        bad_before = dec.bad_frames
+        blocks = dec.feed(data)
+        self.counters["bad_frames"] += dec.bad_frames - bad_before
+        for blk in blocks:
+            if blk.direction != "board":
+                self.counters["bad_frames"] += 1
+                continue
+            self.counters["frames"] += 1
+            if self._expect is not None and blk.seq != self._expect:
+                self.counters["gaps"] += 1
+                self._snap_parts.clear()
+                self._resync()
+            self._expect = P.next_seq(blk.seq)
+            self._handle(blk.message, now)
+
+    def _handle(self, msg: P.Message, now: float) -> None:
+        kind = msg.name
+        if kind == "hello":
+            self._hello(msg, now)
+        elif kind == "ack":
+            self._acked(msg["ack_seq"], msg["status"])
+        elif self.name is None:
+            self.counters["orphans"] += 1  # before the hello we cannot name channels
+        elif kind == "scan":
+            uids = self.channels.get(msg["channel"])
+            if uids is None:
+                self.counters["orphans"] += 1
+                return
+            (uids.add if msg["present"] else uids.discard)(msg["uid"])
+            self._post_channel(msg["channel"], now)
+        elif kind == "snapshot":
+            self._snapshot_part(msg, now)
+
+    def _hello(self, msg: P.Message, now: float) -> None:
+        mask = msg["channels"]
+        wanted = {ch for ch in range(64) if mask >> ch & 1}
+        if self.name != msg["board"] or set(self.channels) != wanted:
+            self.channels = {ch: set() for ch in sorted(wanted)}
+        self.name = msg["board"]
+        self.serial_number = msg["serial"]
+        self._down_reported = False
+        self.backend.post(BoardHealth(self.name, "up", now, f"firmware {msg['firmware']}"))
+
+    def _snapshot_part(self, msg: P.Message, now: float) -> None:
+        if msg["snap"] != self._snap_id:
+            self._snap_parts.clear()
+            self._snap_id = msg["snap"]
+        self._snap_parts[msg["part"]] = msg["entries"]
+        parts = msg["parts"]
+        if len(self._snap_parts) < parts or any(i not in self._snap_parts for i in range(parts)):
+            return
+        fresh: dict[int, set[bytes]] = {ch: set() for ch in self.channels}
+        for i in range(parts):
+            for ch, uid in self._snap_parts[i]:
+                if ch in fresh:
+                    fresh[ch].add(uid)
+        self._snap_parts.clear()
+        self._snap_id = -1
+        self.channels = fresh
+        for ch in fresh:
+            self._post_channel(ch, now)
+
+    def _post_channel(self, ch: int, now: float) -> None:
+        uids = frozenset(uid_to_str(u) for u in self.channels[ch])
+        self.backend.post(ChannelScan(f"{self.name}/{ch}", uids, now))
+
+    def _resync(self) -> None:
+        self.counters["resyncs"] += 1
+        if self.name is not None:
+            self.backend.post(BoardHealth(self.name, "resync", self.backend.clock()))
+        self.send("request_snapshot")
+
+    def _report_down(self, why: str) -> None:
+        if self._down_reported:
+            return
+        self._down_reported = True
+        self.backend.post(BoardHealth(self.name or self.target, "down", self.backend.clock(),
+                                      why))
+
+    # ------------------------------------------------------------ commands, ack and retry
+    def send(self, name: str, **args: Any) -> Future[bool]:
+        """Queue a host -> board command; the future resolves True when acknowledged."""
+        fut: Future[bool] = Future()
+        with self._wlock:
+            if self._ser is None:
+                fut.set_result(False)
+                return fut
+            seq = self._tx_seq
+            self._tx_seq = P.next_seq(seq)
+            frame = P.encode(name, seq, **args)
+            old = self._pending.pop(seq, None)
+            self._pending[seq] = _Pending(frame, fut, self.backend.clock() + self.opts.ack_timeout)
+            self._write_locked(frame)
+        if old is not None and not old.future.done():
+            old.future.set_result(False)
+        return fut
+
+    def _write_locked(self, frame: bytes) -> None:
+        # A failed write is not fatal here: the reader loop sees the same fault and reconnects,
+        # and an unacknowledged command is retried or resolves False.
+        try:
+            if self._ser is not None:
+                self._ser.write(frame)
+        except (serial.SerialException, OSError):
+            pass
+
+    def _acked(self, seq: int, status: int) -> None:
+        with self._wlock:
+            pending = self._pending.pop(seq, None)
+        if pending is not None and not pending.future.done():
+            pending.future.set_result(status == P.ACK_OK)
+
+    def _retransmit(self, now: float) -> None:
+        failed: list[_Pending] = []
+        with self._wlock:
+            for seq, p in list(self._pending.items()):
+                if now < p.deadline or self._ser is None:
+                    continue
+                if p.tries >= self.opts.retries:
+                    failed.append(self._pending.pop(seq))
+                    continue
+                p.tries += 1
+                p.deadline = now + self.opts.ack_timeout
+                self.counters["retries"] += 1
+                self._write_locked(p.frame)
+        for p in failed:
+            if not p.future.done():
+                p.future.set_result(False)
+
+
+class SerialBackend(ReaderBackend):
+    """Boards on USB serial, by serial number (list_ports or lookup) or by explicit path."""
+
+    name = "serial"
+
+    def __init__(
+        self,
+        ports: Sequence[str] = (),
+        serials: Sequence[str] = (),
+        lookup: Lookup | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        if not ports and not serials:
+            raise ValueError("serial back-end needs ports=[...] or serials=[...] to open")
+        self.clock = clock
+        opts = LinkOptions(**options)
+        self.links = [BoardLink(self, p, False, opts, None) for p in ports]
+        self.links += [BoardLink(self, s, True, opts, lookup) for s in serials]
+
+    @property
+    def stop_event(self) -> threading.Event:
+        return self._stop
+
+    def start(self, sink: Any = None) -> None:
+        super().start(sink)
+        for link in self.links:
+            self.spawn(link.run, f"serial-{link.target}")
+
+    def link(self, board: str) -> BoardLink:
+        for link in self.links:
+            if board in (link.name, link.serial_number, link.target):
+                return link
+        raise ValueError(f"no board {board!r} on the serial back-end")
+
+    def send(self, board: str, name: str, **args: Any) -> Future[bool]:
+        """Send a command (see protocol.MESSAGES) to a board by name, serial or port."""
+        return self.link(board).send(name, **args)
+
+    def stats(self) -> dict[str, int]:
+        total: dict[str, int] = {}
+        for link in self.links:
+            for key, value in link.counters.items():
+                total[key] = total.get(key, 0) + value
+        return total

@@ -1,0 +1,285 @@
+"""One virtual reader board: scans a virtual field, speaks the real protocol over a pty.
+
+The board end of the pty stays open in this process; `unplug()` closes it (the host then reads
+EIO) and `plug()` opens a fresh pty, whose path the owner publishes in its registry.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import random
+import select
+import threading
+import time
+import tty
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from firmware_bridge import protocol as P
+
+FIRMWARE_VERSION = "sim-1.0"
+
+
+@dataclass
+class Faults:
+    """Fault injection knobs for one board; change them at any time."""
+
+    bit_error_rate: float = 0.0  # per bit, both directions
+    lost_byte_rate: float = 0.0  # per byte, board -> host
+    ghost_rate: float = 0.0  # per channel per scan: a random UID read for one scan
+    muted: bool = False  # board stays plugged in but sends nothing (silence)
+    drop_commands: int = 0  # ignore the next n host commands entirely (no ack)
+
+
+@dataclass(frozen=True)
+class BoardSpec:
+    """A board's name, USB serial number and channel groups (label, count), numbered in order."""
+
+    name: str
+    serial: str
+    groups: tuple[tuple[str, int], ...]
+
+    @property
+    def channels(self) -> tuple[int, ...]:
+        return tuple(range(sum(n for _, n in self.groups)))
+
+    def labels(self) -> dict[int, str]:
+        """Channel number -> group label (e.g. 0 -> "rack:1")."""
+        out: dict[int, str] = {}
+        for label, count in self.groups:
+            for _ in range(count):
+                out[len(out)] = label
+        return out
+
+
+@dataclass
+class BoardOutputs:
+    """What the host has commanded: for tests and the demo."""
+
+    leds_on: int = 0
+    leds_blink: int = 0
+    buzzer_ms: list[int] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)
+
+
+class VirtualBoard:
+    """A seat or centre board: debounced scan events, periodic snapshots, heartbeats, acks."""
+
+    def __init__(
+        self,
+        spec: BoardSpec,
+        field_view: Callable[[], dict[int, frozenset[bytes]]],
+        on_plug: Callable[[VirtualBoard], None],
+        *,
+        scan_ms: float = 5.0,
+        snapshot_ms: float = 200.0,
+        heartbeat_ms: float = 100.0,
+        debounce_scans: int = 2,
+        seed: int | None = None,
+    ) -> None:
+        self.spec = spec
+        self.faults = Faults()
+        self.outputs = BoardOutputs()
+        self.scan_s = scan_ms / 1000
+        self.snapshot_s = snapshot_ms / 1000
+        self.heartbeat_s = heartbeat_ms / 1000
+        self.debounce_scans = debounce_scans
+        self.path: str | None = None
+        self._field_view = field_view
+        self._on_plug = on_plug
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self._master = -1
+        self._slave = -1
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._boot()
+
+    # ------------------------------------------------------------ plug and power
+    def _boot(self) -> None:
+        """Power-on state: nothing reported yet, counters from zero."""
+        self.reported: dict[int, set[bytes]] = {ch: set() for ch in self.spec.channels}
+        self._missing: dict[tuple[int, bytes], int] = {}
+        self._seq = 0
+        self._snap = 0
+        self._scans = 0
+        self._boot_t = time.monotonic()
+        self._decoder = P.StreamDecoder()
+
+    def plug(self) -> str:
+        """Connect (power up) the board on a fresh pty; returns the host-side path."""
+        with self._lock:
+            self._close_fds()
+            master, slave = os.openpty()
+            tty.setraw(slave)
+            os.set_blocking(master, False)
+            self._master, self._slave = master, slave
+            self.path = os.ttyname(slave)
+            self._boot()
+            self._send_locked(self._hello())
+        self._on_plug(self)
+        return self.path
+
+    def unplug(self) -> None:
+        """Pull the USB cable: both pty ends close, the host's next read fails."""
+        with self._lock:
+            self._close_fds()
+            self.path = None
+
+    @property
+    def plugged(self) -> bool:
+        return self._master >= 0
+
+    def _close_fds(self) -> None:
+        for fd in (self._master, self._slave):
+            if fd >= 0:
+                os.close(fd)
+        self._master = self._slave = -1
+
+    # ------------------------------------------------------------ the board's main loop
+    def start(self) -> str:
+        path = self.plug()
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name=f"sim-{self.spec.name}",
+                                        daemon=True)
+        self._thread.start()
+        return path
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+        with self._lock:
+            self._close_fds()
+
+    def _run(self) -> None:
+        next_scan = next_snap = next_beat = time.monotonic()
+        while not self._stop.is_set():
+            now = time.monotonic()
+            self._poll_commands(max(0.0, min(next_scan, next_snap, next_beat) - now))
+            now = time.monotonic()
+            with self._lock:
+                if self._master < 0:
+                    continue
+                if now >= next_scan:
+                    self._scan_locked()
+                    next_scan = now + self.scan_s
+                if now >= next_snap:
+                    self._snapshot_locked()
+                    next_snap = now + self.snapshot_s
+                if now >= next_beat:
+                    uptime = int((now - self._boot_t) * 1000) & 0xFFFFFFFF
+                    self._emit_locked("heartbeat", uptime_ms=uptime, scans=self._scans)
+                    next_beat = now + self.heartbeat_s
+
+    def _poll_commands(self, timeout: float) -> None:
+        fd = self._master
+        if fd < 0:
+            time.sleep(timeout or 0.001)
+            return
+        try:
+            ready, _, _ = select.select([fd], [], [], timeout)
+            data = os.read(fd, 4096) if ready else b""
+        except OSError:  # unplugged meanwhile, or the host end is closed
+            time.sleep(0.001)
+            return
+        if data:
+            with self._lock:
+                data = self._corrupt(data)
+                for blk in self._decoder.feed(data):
+                    self._command_locked(blk)
+
+    # ------------------------------------------------------------ scanning
+    def _scan_locked(self) -> None:
+        self._scans += 1
+        seen = self._field_view()
+        for ch in self.spec.channels:
+            now_seen = set(seen.get(ch, ()))
+            if self.faults.ghost_rate and self._rng.random() < self.faults.ghost_rate:
+                now_seen.add(bytes([0x04]) + self._rng.randbytes(6))
+            reported = self.reported[ch]
+            for uid in now_seen - reported:
+                reported.add(uid)
+                self._missing.pop((ch, uid), None)
+                self._emit_locked("scan", channel=ch, present=1, uid=uid)
+            for uid in list(reported - now_seen):
+                misses = self._missing.get((ch, uid), 0) + 1
+                if misses >= self.debounce_scans:
+                    reported.discard(uid)
+                    self._missing.pop((ch, uid), None)
+                    self._emit_locked("scan", channel=ch, present=0, uid=uid)
+                else:
+                    self._missing[(ch, uid)] = misses
+            for key in [k for k in self._missing if k[0] == ch and k[1] in now_seen]:
+                del self._missing[key]
+
+    def _snapshot_locked(self) -> None:
+        entries = [(ch, uid) for ch in self.spec.channels for uid in sorted(self.reported[ch])]
+        self._snap = (self._snap + 1) & 0xFF
+        blocks = P.snapshot_blocks(self._snap, entries, self._seq)
+        self._seq = (self._seq + len(blocks)) & P.SEQ_MASK
+        for block in blocks:
+            self._send_locked(block)
+
+    # ------------------------------------------------------------ commands from the host
+    def _command_locked(self, blk: P.Block) -> None:
+        msg = blk.message
+        if blk.direction != "host":
+            return
+        if self.faults.drop_commands > 0:
+            self.faults.drop_commands -= 1
+            return
+        self.outputs.commands.append(msg.name)
+        self._emit_locked("ack", ack_seq=blk.seq, status=P.ACK_OK)
+        if msg.name == "identify":
+            self._send_locked(self._hello())
+        elif msg.name == "request_snapshot":
+            self._snapshot_locked()
+        elif msg.name == "set_leds":
+            self.outputs.leds_on, self.outputs.leds_blink = msg["on"], msg["blink"]
+        elif msg.name == "buzzer":
+            self.outputs.buzzer_ms.append(msg["ms"])
+        elif msg.name == "scan_rate":
+            self.scan_s = max(1, msg["scan_ms"]) / 1000
+            self.snapshot_s = max(10, msg["snapshot_ms"]) / 1000
+
+    def _hello(self) -> bytes:
+        mask = 0
+        for ch in self.spec.channels:
+            mask |= 1 << ch
+        block = P.encode("hello", self._seq, proto=P.PROTOCOL_VERSION,
+                         firmware=FIRMWARE_VERSION, serial=self.spec.serial,
+                         board=self.spec.name, channels=mask)
+        self._seq = P.next_seq(self._seq)
+        return block
+
+    # ------------------------------------------------------------ the wire, with faults
+    def _emit_locked(self, name: str, **args: object) -> None:
+        block = P.encode(name, self._seq, **args)
+        self._seq = P.next_seq(self._seq)
+        self._send_locked(block)
+
+    def _send_locked(self, block: bytes) -> None:
+        if self._master < 0 or self.faults.muted:
+            return
+        data = self._corrupt(block)
+        if self.faults.lost_byte_rate:
+            rate = self.faults.lost_byte_rate
+            data = bytes(b for b in data if self._rng.random() >= rate)
+        try:
+            os.write(self._master, data)
+        except OSError as exc:  # host not reading (buffer full) or gone: a real board drops too
+            if exc.errno not in (errno.EAGAIN, errno.EIO, errno.EBADF):
+                raise
+
+    def _corrupt(self, data: bytes) -> bytes:
+        ber = self.faults.bit_error_rate
+        if not ber:
+            return data
+        out = bytearray(data)
+        for i in range(len(out)):
+            for bit in range(8):
+                if self._rng.random() < ber:
+                    out[i] ^= 1 << bit
+        return bytes(out)

@@ -1,0 +1,174 @@
+"""The serial back-end over real pseudo-terminals, against the virtual boards of the sim."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from firmware_bridge.readers import open_backend
+from firmware_bridge.serial_backend import SerialBackend
+from firmware_bridge.sim import SimBackend, VirtualTable, registry_lookup
+from firmware_bridge.types import ChannelScan
+
+from .conftest import LAYOUT, Collector
+
+A = "04:A2:19:C1:5E:22:80"
+B = "DE:AD:BE:EF"
+C = "04:11:22:33:44:55:66"
+
+Link = tuple[SerialBackend, Collector]
+
+
+def test_place_move_remove(table: VirtualTable, link: Link) -> None:
+    _, sink = link
+    table.place(A, "seat1/0")
+    table.place(B, "seat1/0")
+    assert sink.wait(sink.sees("seat1/0", {A, B}))
+    table.place(A, "centre/0")  # a move: leaves seat1/0, arrives on the discard pad
+    assert sink.wait(sink.sees("centre/0", {A}))
+    assert sink.wait(sink.sees("seat1/0", {B}))
+    table.remove(B)
+    assert sink.wait(sink.sees("seat1/0", set()))
+    assert all(isinstance(s.uids, frozenset) for s in sink.scans())
+    assert {s.channel for s in sink.scans()} <= set(table.channels())
+
+
+def test_snapshots_refresh_every_channel(table: VirtualTable, link: Link) -> None:
+    _, sink = link
+    assert sink.wait(lambda: set(sink.latest) == set(table.channels()))
+
+
+def test_unplug_replug_reconnects_and_resyncs(table: VirtualTable, link: Link) -> None:
+    backend, sink = link
+    table.place(A, "seat1/1")
+    assert sink.wait(sink.sees("seat1/1", {A}))
+    resyncs = backend.stats()["resyncs"]
+    table.unplug("seat1")
+    assert sink.wait(lambda: any(h.board == "seat1" for h in sink.health("down")))
+    table.place(C, "seat1/2")  # changes while unplugged
+    table.remove(A)
+    table.replug("seat1")
+    assert sink.wait(sink.sees("seat1/2", {C}))
+    assert sink.wait(sink.sees("seat1/1", set()))
+    stats = backend.stats()
+    assert stats["reconnects"] >= 1 and stats["resyncs"] > resyncs
+
+
+def test_silence_is_detected_by_the_watchdog(table: VirtualTable, link: Link) -> None:
+    backend, sink = link
+    table.set_faults("centre", muted=True)
+    assert sink.wait(lambda: any(h.board == "centre" for h in sink.health("down")))
+    assert "silent" in [h for h in sink.health("down") if h.board == "centre"][0].detail
+    table.set_faults("centre", muted=False)
+    table.place(B, "centre/0")
+    assert sink.wait(sink.sees("centre/0", {B}))
+    assert backend.stats()["reconnects"] >= 1
+
+
+def test_commands_are_acknowledged(table: VirtualTable, link: Link) -> None:
+    backend, _ = link
+    assert backend.send("seat1", "set_leds", on=0b11, blink=0b10).result(timeout=2)
+    assert backend.send("T-CENTRE", "buzzer", ms=300).result(timeout=2)
+    assert table.board("seat1").outputs.leds_on == 0b11
+    assert table.board("centre").outputs.buzzer_ms == [300]
+
+
+def test_lost_commands_are_retried(table: VirtualTable, link: Link) -> None:
+    backend, _ = link
+    table.set_faults("seat1", drop_commands=2)
+    assert backend.send("seat1", "buzzer", ms=50).result(timeout=2)
+    assert backend.stats()["retries"] >= 2
+    assert table.board("seat1").outputs.buzzer_ms == [50]
+
+
+def test_a_dead_board_fails_the_command(table: VirtualTable, link: Link) -> None:
+    backend, _ = link
+    table.set_faults("seat1", drop_commands=1000)
+    assert backend.send("seat1", "buzzer", ms=50).result(timeout=2) is False
+    table.set_faults("seat1", drop_commands=0)
+
+
+def test_bit_errors_never_yield_a_false_scan_and_snapshots_repair(
+    table: VirtualTable, link: Link
+) -> None:
+    backend, sink = link
+    table.set_faults(bit_error_rate=2e-3, lost_byte_rate=1e-3)
+    placed: dict[str, set[str]] = {}
+    uids = [f"04:00:00:00:00:{i:02X}:{j:02X}" for i in range(4) for j in range(3)]
+    for k, uid in enumerate(uids):
+        channel = f"seat1/{k % 6}" if k % 4 else "centre/0"
+        table.place(uid, channel)
+        placed.setdefault(channel, set()).add(uid)
+        time.sleep(0.02)
+        if k % 3 == 0:
+            table.remove(uid)
+    time.sleep(0.4)
+    table.set_faults(bit_error_rate=0.0, lost_byte_rate=0.0)
+    expected = table.contents()
+    for channel in table.channels():
+        assert sink.wait(sink.sees(channel, set(expected.get(channel, ()))))
+    for scan in sink.scans():
+        assert scan.uids <= placed.get(scan.channel, set()), f"false scan {scan}"
+    stats = backend.stats()
+    assert stats["bad_frames"] > 0 and stats["resyncs"] > 2
+
+
+def test_ghost_reads_reach_the_host_as_unknown_uids(table: VirtualTable, link: Link) -> None:
+    _, sink = link
+    table.set_faults("seat1", ghost_rate=0.05)
+    assert sink.wait(lambda: any(s.uids for s in sink.scans()))
+    table.set_faults("seat1", ghost_rate=0.0)
+    ghosts = {u for s in sink.scans() for u in s.uids}
+    assert ghosts and all(len(u.split(":")) == 7 for u in ghosts)
+    assert sink.wait(lambda: all(not sink.latest.get(c) for c in table.channels()))
+
+
+def test_explicit_port_path(table: VirtualTable) -> None:
+    sink = Collector()
+    path = table.lookup("T-CENTRE")
+    assert path is not None
+    backend = SerialBackend(ports=[path])
+    backend.start(sink)
+    try:
+        table.place(A, "centre/0")
+        assert sink.wait(sink.sees("centre/0", {A}))
+    finally:
+        backend.stop()
+
+
+def test_registry_file_lookup(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    registry = tmp_path / "boards.json"
+    with VirtualTable(LAYOUT, registry_path=registry) as vt:
+        data = json.loads(registry.read_text())
+        assert set(data) == set(vt.serials)
+        assert registry_lookup(registry)("T-SEAT1") == vt.lookup("T-SEAT1")
+        vt.unplug("seat1")
+        assert registry_lookup(registry)("T-SEAT1") is None
+
+
+def test_open_backend_sim_end_to_end() -> None:
+    backend = open_backend("sim", boards=LAYOUT, scan_ms=2, snapshot_ms=100)
+    assert isinstance(backend, SimBackend)
+    backend.start()
+    try:
+        backend.table.place(B, "seat1/5")
+        end = time.monotonic() + 3
+        while time.monotonic() < end:
+            event = backend.get(timeout=0.1)
+            if isinstance(event, ChannelScan) and event.channel == "seat1/5" and event.uids:
+                break
+        else:
+            pytest.fail("no ChannelScan for seat1/5")
+        assert event.uids == frozenset({B})
+        assert backend.send("seat1", "scan_rate", scan_ms=3, snapshot_ms=150).result(2)
+    finally:
+        backend.stop()
+
+
+def test_open_backend_rejects_unknown_names() -> None:
+    with pytest.raises(ValueError, match="choose one of"):
+        open_backend("bluetooth")
+    with pytest.raises(ValueError, match="no channel"):
+        VirtualTable(LAYOUT).place(A, "seat9/0")
