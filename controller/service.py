@@ -1,0 +1,415 @@
+"""The composition root: one asyncio loop owns the game. Event sources post into a queue; the
+loop applies each event with the pure engine, appends it to the store, then updates and tells.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from controller import game
+from controller.config import Config, default_config
+from controller.store import EventLog, StoreError
+from controller.web.history import HandHistory
+from controller.web.tokens import Tokens, load_or_create_tokens
+
+log = logging.getLogger("controller.service")
+
+#: An event source: given the service, yields (event dict, source name) pairs.
+EventSource = Callable[["TableService"], AsyncIterator[tuple[dict[str, Any], str]]]
+#: Called on the loop after every change; must not block.
+Listener = Callable[["Change"], None]
+
+LOG_FILE = "events.sqlite"
+
+
+class ServiceError(Exception):
+    """A request the service cannot carry out now; the message says why and what to do."""
+
+
+class ServiceHalted(ServiceError):
+    """The store could not record an event: no more moves until the cause is fixed."""
+
+
+class NoSession(ServiceError):
+    """No session is running."""
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What became of one posted event."""
+
+    accepted: bool
+    seq: int | None
+    violation: dict[str, Any] | None
+    announcements: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Change:
+    """A state change the broadcaster pushes; ``applied`` is None for session changes."""
+
+    seq: int
+    applied: Applied | None
+
+
+@dataclass
+class _Job:
+    kind: str  # "event" | "start" | "stop"
+    payload: dict[str, Any]
+    source: str
+    future: asyncio.Future[Any] | None
+
+
+class TableService:
+    """Owns the game state, the event log, the tokens and the event sources."""
+
+    def __init__(
+        self,
+        config: Config | None = None,
+        data_dir: Path | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.config = config or default_config()
+        self.data_dir = Path(data_dir or self.config.data.dir)
+        self.clock = clock
+        self.state: Any = game.new_game()
+        self.history = HandHistory()
+        self.tokens: Tokens | None = None
+        self.halted: str | None = None
+        self.session_id: Any = None
+        self.session_active = False
+        self.seq = 0
+        self.reader_health: dict[str, dict[str, Any]] = {}
+        self.started_at = clock()
+        self._store: EventLog | None = None
+        self._queue: asyncio.Queue[_Job] = asyncio.Queue(maxsize=1000)
+        self._sources: list[tuple[str, EventSource]] = []
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._listeners: list[Listener] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._view_cache: tuple[int, dict[str, Any]] | None = None
+
+    # --- wiring ---------------------------------------------------------------------------
+
+    def add_source(self, name: str, source: EventSource) -> None:
+        """Plug in an event source (simulation, virtual table, hardware); call before start()."""
+        self._sources.append((name, source))
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    async def start(self) -> None:
+        """Open the store, make tokens, replay the log (restart = replay), start the loop."""
+        self._loop = asyncio.get_running_loop()
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.tokens = load_or_create_tokens(self.data_dir)
+        try:
+            self._store = EventLog.open(self.data_dir / LOG_FILE)
+        except StoreError as exc:  # serve the dashboard anyway, showing why nothing is recorded
+            self.halted = f"the event log cannot be opened: {exc}"
+            log.error("STOPPED accepting moves: %s", self.halted)
+        else:
+            self._resume_session()
+            if not self.session_active and self.config.session.autostart:
+                self._start_session(
+                    self.config.session.ruleset, dict(self.config.session.options)
+                )
+        self._tasks.append(asyncio.create_task(self._run(), name="game-loop"))
+        if self.config.timers.enabled:
+            self._tasks.append(asyncio.create_task(self._timers(), name="timers"))
+        for name, source in self._sources:
+            self._tasks.append(asyncio.create_task(self._pump(name, source), name=name))
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):  # noqa: PERF203 - shutting down
+                pass
+        self._tasks.clear()
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    # --- posting events -------------------------------------------------------------------
+
+    async def submit(self, event: dict[str, Any], source: str) -> Applied:
+        """Queue one event and wait until it has been recorded and applied."""
+        result: Applied = await self._enqueue("event", event, source)
+        return result
+
+    async def start_session(self, ruleset: str, options: dict[str, Any]) -> None:
+        await self._enqueue("start", {"ruleset": ruleset, "options": options}, "admin")
+
+    async def stop_session(self) -> None:
+        await self._enqueue("stop", {}, "admin")
+
+    def post_threadsafe(self, event: dict[str, Any], source: str) -> None:
+        """For reader threads: post an event without waiting (results go to the log)."""
+        if self._loop is None:
+            raise ServiceError("the service is not running")
+        job = _Job("event", event, source, None)
+        self._loop.call_soon_threadsafe(self._queue.put_nowait, job)
+
+    async def _enqueue(self, kind: str, payload: dict[str, Any], source: str) -> Any:
+        if self.halted and kind == "event":
+            raise ServiceHalted(self.halted)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self._queue.put(_Job(kind, payload, source, future))
+        return await future
+
+    # --- the loop ---------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        while True:
+            job = await self._queue.get()
+            try:
+                result = self._handle(job)
+            except ServiceError as exc:
+                if job.future is not None and not job.future.done():
+                    job.future.set_exception(exc)
+                continue
+            except Exception as exc:  # a bug must not kill the loop that owns the game
+                log.exception("internal error handling a %s from %s", job.kind, job.source)
+                if job.future is not None and not job.future.done():
+                    job.future.set_exception(ServiceError(f"internal error: {type(exc).__name__}"))
+                continue
+            if job.future is not None and not job.future.done():
+                job.future.set_result(result)
+
+    def _handle(self, job: _Job) -> Any:
+        if job.kind == "start":
+            return self._start_session(job.payload["ruleset"], job.payload["options"])
+        if job.kind == "stop":
+            return self._stop_session()
+        return self._apply(job.payload, job.source)
+
+    def _apply(self, event: dict[str, Any], source: str) -> Applied:
+        if self.halted:
+            raise ServiceHalted(self.halted)
+        if not self.session_active:
+            raise NoSession("no session is running: start one on the operator page")
+        at = self.clock()
+        outcome = game.apply(self.state, event, at)
+        violation = _violation(outcome)
+        seq = self._append(event, outcome.accepted, violation, source, at)
+        self.state = outcome.state
+        self.seq = seq
+        self._view_cache = None
+        self.history.observe(self.public_view())
+        if violation is not None:
+            log.info("refused %s from %s: %s", _kind(event), source, violation.get("rule"))
+        applied = Applied(outcome.accepted, seq, violation, list(outcome.announcements))
+        self._tell(Change(seq, applied))
+        return applied
+
+    def _append(
+        self, event: dict[str, Any], accepted: bool, violation: dict[str, Any] | None,
+        source: str, at: float,
+    ) -> int:
+        if self._store is None:
+            raise ServiceHalted(self.halted or "the event log is not open")
+        rule = violation.get("rule") if violation else None
+        message = violation.get("message") if violation else None
+        try:
+            return int(self._store.append(
+                self.session_id, event, accepted, rule, message, source, at
+            ))
+        except Exception as exc:  # any store failure: stop rather than play on unrecorded
+            self.halted = (
+                f"the event log cannot be written ({type(exc).__name__}: {exc}); no moves are "
+                f"accepted until the data directory {self.data_dir} is writable and has space, "
+                "then restart the service"
+            )
+            log.error("STOPPED accepting moves: %s", self.halted)
+            self._tell(Change(self.seq, None))
+            raise ServiceHalted(self.halted) from None
+
+    def _tell(self, change: Change) -> None:
+        self._view_cache = None
+        for listener in list(self._listeners):
+            try:
+                listener(change)
+            except Exception:
+                log.exception("a listener failed")
+
+    # --- sessions -----------------------------------------------------------------------------
+
+    def _start_session(self, ruleset: str, options: dict[str, Any]) -> None:
+        if self.halted or self._store is None:
+            raise ServiceHalted(self.halted or "the event log is not open")
+        event = {"session": {"ruleset": ruleset, "options": options}}
+        probe = game.apply(game.new_game(), event, self.clock())
+        if not probe.accepted:
+            v = _violation(probe) or {}
+            raise ServiceError(f"cannot start a session: {v.get('message') or v.get('rule')}")
+        try:
+            self.session_id = self._store.start_session(ruleset, options, self.clock())
+        except Exception as exc:
+            raise ServiceError(f"the event log cannot start a session: {exc}") from None
+        self.state = game.new_game()
+        self.history = HandHistory()
+        self.session_active = True
+        self._apply(event, "admin")
+        log.info("session %s started: %s", self.session_id, ruleset)
+
+    def _stop_session(self) -> None:
+        if not self.session_active or self._store is None:
+            raise NoSession("no session is running")
+        try:
+            self._store.end_session(self.session_id, self.clock())
+        except StoreError as exc:
+            raise ServiceError(f"the event log cannot end the session: {exc}") from None
+        self.session_active = False
+        log.info("session %s stopped", self.session_id)
+        self._tell(Change(self.seq, None))
+
+    def _resume_session(self) -> None:
+        """Replay the newest unfinished session from the log, if there is one."""
+        assert self._store is not None
+        latest = self._store.latest_session()
+        if latest is None or latest.ended_at is not None:
+            return
+        self.session_id = latest.id
+        state = game.new_game()
+        history = HandHistory()
+        seq = 0
+        for record in self._store.records(latest.id):
+            state = game.apply(state, record.event, record.at).state
+            history.observe(game.public_view(state, record.at))
+            seq = int(record.seq)
+        self.state, self.history, self.seq = state, history, seq
+        self.session_active = True
+        log.info("session %s resumed from the log (up to seq %d)", latest.id, seq)
+
+    # --- sources and timers -------------------------------------------------------------------
+
+    async def _pump(self, name: str, source: EventSource) -> None:
+        try:
+            async for event, source_name in source(self):
+                try:
+                    await self.submit(event, source_name)
+                except ServiceError as exc:
+                    log.warning("source %s: %s", name, exc)
+                    await asyncio.sleep(1.0)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("event source %s failed and stopped", name)
+            self.reader_health[name] = {"ok": False, "message": "source stopped after an error"}
+
+    async def _timers(self) -> None:
+        due = getattr(game, "due_timer_events", None)
+        if due is None:
+            return
+        while True:
+            await asyncio.sleep(0.25)
+            if not self.session_active or self.halted:
+                continue
+            for event in due(self.state, self.clock()):
+                try:
+                    await self.submit(event, "timer")
+                except ServiceError:
+                    break
+
+    # --- views --------------------------------------------------------------------------------
+
+    def public_view(self) -> dict[str, Any]:
+        """The public view (cached per change), with the service's own flags added."""
+        if self._view_cache is None or self._view_cache[0] != self.seq:
+            view = dict(game.public_view(self.state, self.clock()))
+            session = dict(view.get("session") or {})
+            session["active"] = self.session_active
+            view["session"] = session
+            view["seq"] = self.seq
+            view["service"] = self.status()
+            self._view_cache = (self.seq, view)
+        return self._view_cache[1]
+
+    def seat_view(self, position: int) -> dict[str, Any]:
+        view = dict(game.seat_view(self.state, position))
+        view["table"] = self.public_view()
+        return view
+
+    def status(self) -> dict[str, Any]:
+        return {
+            "accepting_moves": self.halted is None and self.session_active,
+            "halted": self.halted,
+            "session_active": self.session_active,
+            "server_time": self.clock(),
+            "timers": self.config.timers.enabled,
+        }
+
+    def enrollment(self) -> dict[str, Any]:
+        """Tile registration progress from the registry in the data directory (thin)."""
+        try:
+            from controller.table import registry  # type: ignore[attr-defined]
+        except ImportError:
+            return {"available": False, "message": "no tile registry in this build"}
+        progress = getattr(registry, "progress", None)
+        if progress is None:
+            return {"available": False, "message": "the tile registry reports no progress"}
+        try:
+            return {"available": True, **progress(self.data_dir)}
+        except Exception as exc:
+            return {"available": False, "message": f"cannot read the tile registry: {exc}"}
+
+    @property
+    def queue_depth(self) -> int:
+        return self._queue.qsize()
+
+
+def _violation(outcome: Any) -> dict[str, Any] | None:
+    v = getattr(outcome, "violation", None)
+    if v is None:
+        return None
+    if isinstance(v, dict):
+        return v
+    return {"rule": getattr(v, "rule", None), "seat": getattr(v, "seat", None),
+            "message": getattr(v, "message", None)}
+
+
+def _kind(event: dict[str, Any]) -> str:
+    return next(iter(event), "?")
+
+
+def simulation_source(pace: float, seed: int, hands: int | None = None) -> EventSource:
+    """The in-process simulation: the Director plays all four seats against the engine, one
+    table event every ``pace`` seconds (a longer pause after each hand, to show the result).
+    A new session (admin) gets a new Director with that session's rule set."""
+
+    async def source(service: TableService) -> AsyncIterator[tuple[dict[str, Any], str]]:
+        from controller.game.director import Director
+
+        director: Director | None = None
+        session_of: Any = None
+        while True:
+            if not service.session_active or service.halted:
+                await asyncio.sleep(0.2)
+                continue
+            if director is None or session_of != service.session_id:
+                session = service.public_view().get("session") or {}
+                director = Director(session.get("ruleset") or "hua-bao", session.get("options"),
+                                    hands=hands or 1_000_000, seed=seed)
+                session_of = service.session_id
+            event = director.next_action(service.state)
+            if event is None:  # the director's session is over
+                await asyncio.sleep(1.0)
+                continue
+            if "session" in event:  # the service has already started the session
+                continue
+            before = (service.public_view().get("hand") or {}).get("phase")
+            yield event, "simulation"
+            after = (service.public_view().get("hand") or {}).get("phase")
+            await asyncio.sleep(pace * 8 if after == "over" and before != "over" else pace)
+
+    return source

@@ -1,0 +1,177 @@
+"""Response and request models. The public view is passed through :class:`PublicView`, which
+keeps only the fields of Contract 4: a second guard, so a stray engine field never leaks.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class MeldOut(_Open):
+    tiles: list[str]
+    kind: str | None = None
+    concealed: bool = False
+
+
+class SeatPublic(_Open):
+    position: int
+    wind: str | None = None
+    name: str | None = None
+    concealed_count: int = 0
+    melds: list[MeldOut] = Field(default_factory=list)
+    forming: list[str] = Field(default_factory=list)
+    bonus: list[str] = Field(default_factory=list)
+    river: list[str] = Field(default_factory=list)
+    ready: bool = False
+    dead: bool = False
+    replacements_due: int = 0
+
+
+class DiscardOut(_Open):
+    tile: str
+    seat: int | None = None
+
+
+class ViolationOut(_Open):
+    line: int | None = None
+    seat: int | None = None
+    rule: str | None = None
+    message: str | None = None
+
+
+class HandPublic(_Open):
+    number: int | None = None
+    dealer: int | None = None
+    prevailing_wind: str | None = None
+    phase: str | None = None
+    turn: int | None = None
+    step: str | None = None
+    discard: DiscardOut | None = None
+    claim_window: bool = False
+    live_wall: int | None = None
+    dead_wall: int | None = None
+    seats: dict[str, SeatPublic] = Field(default_factory=dict)
+    timers: dict[str, float | None] = Field(default_factory=dict)
+    last_violation: ViolationOut | None = None
+    # Shown only once the hand is over (the engine sets it then): every hand with its score.
+    result: dict[str, Any] | None = None
+
+
+class HandSummary(_Open):
+    number: int | None = None
+    dealer: int | None = None
+    prevailing_wind: str | None = None
+    result: str | None = None
+    winner: int | None = None
+    scores: dict[str, int] = Field(default_factory=dict)
+    net: dict[str, int] = Field(default_factory=dict)
+
+
+class SessionOut(_Open):
+    ruleset: str | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    active: bool = False
+
+
+class ServiceStatus(_Open):
+    accepting_moves: bool
+    halted: str | None = None
+    session_active: bool
+    server_time: float
+    timers: bool = False
+
+
+class PublicView(_Open):
+    seq: int = 0
+    session: SessionOut = Field(default_factory=SessionOut)
+    hand: HandPublic | None = None
+    hands: list[HandSummary] = Field(default_factory=list)
+    totals: dict[str, int] = Field(default_factory=dict)
+    service: ServiceStatus | None = None
+
+
+class HandRecord(HandSummary):
+    details: dict[str, Any] = Field(default_factory=dict)
+    payments: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class PlayerStats(_Open):
+    won: int
+    self_drawn: int
+    dealt_in: int
+    largest: int
+    limit_hands: int
+    balance: list[int]
+
+
+class HandsOut(_Open):
+    hands: list[HandRecord]
+    totals: dict[str, int]
+    statistics: dict[str, PlayerStats]
+
+
+class SeatView(_Open):
+    position: int
+    wind: str | None = None
+    hand: list[str]
+    melds: list[MeldOut] = Field(default_factory=list)
+    bonus: list[str] = Field(default_factory=list)
+    waits: list[str] = Field(default_factory=list)
+    ready: bool = False
+    table: PublicView
+
+
+class Health(_Open):
+    ok: bool
+    accepting_moves: bool
+    halted: str | None
+    session_active: bool
+    seq: int
+    queue_depth: int
+    clients: int
+    readers: dict[str, dict[str, Any]]
+    uptime: float
+
+
+class DeclareIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    call: Literal["claim", "ready", "mahjong"]
+
+
+class EventResult(_Open):
+    accepted: bool
+    seq: int | None
+    violation: ViolationOut | None = None
+
+
+class SessionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ruleset: Literal["hua-bao", "swedish", "dmjl"] = "hua-bao"
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class UndoIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    count: int = Field(default=1, ge=1, le=50)
+
+
+class ReassignIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    zone: str = Field(pattern=r"^(rack:[1-4]|melds:[1-4]|discard|river)$")
+    tile: str
+    as_: str = Field(alias="as")
+
+
+class EndHandIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    result: Literal["washout"] = "washout"
+
+
+class Message(_Open):
+    detail: str

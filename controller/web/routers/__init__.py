@@ -1,0 +1,1 @@
+"""One router per resource: health, table, hands, seats, admin, WebSocket push, pages."""

@@ -1,0 +1,29 @@
+"""GET /api/hands and /api/hands/{n}: the session's finished hands with explained scores."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Path
+
+from controller.web.deps import ServiceDep
+from controller.web.history import statistics
+from controller.web.models import HandRecord, HandsOut
+
+router = APIRouter(tags=["hands"])
+
+
+@router.get("/api/hands", response_model=HandsOut)
+def hands(service: ServiceDep) -> Any:
+    """Every finished hand (scores, payments, every hand shown), totals and player statistics."""
+    view = service.public_view()
+    entries = service.history.hands(view)
+    return {"hands": entries, "totals": view.get("totals") or {}, "statistics": statistics(entries)}
+
+
+@router.get("/api/hands/{number}", response_model=HandRecord)
+def hand(service: ServiceDep, number: int = Path(ge=1)) -> Any:
+    entry = service.history.hand(service.public_view(), number)
+    if entry is None:
+        raise HTTPException(404, detail=f"hand {number} has not finished in this session")
+    return entry

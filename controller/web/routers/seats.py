@@ -1,0 +1,35 @@
+"""One seat's own view (its concealed tiles and waits) and its declarations; seat token only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from controller.web.deps import SeatDep, ServiceDep
+from controller.web.errors import EventRefused
+from controller.web.models import DeclareIn, EventResult, SeatView
+
+router = APIRouter(tags=["seats"])
+AUTH: dict[int | str, dict[str, Any]] = {401: {"description": "missing or wrong seat token"}}
+
+
+@router.get("/api/seats/{position}", response_model=SeatView, responses=AUTH)
+def seat(position: SeatDep, service: ServiceDep) -> Any:
+    """The seat's concealed tiles (``hand``), melds, bonus tiles and waits, and the table."""
+    return service.seat_view(position)
+
+
+@router.post(
+    "/api/seats/{position}/declare",
+    response_model=EventResult,
+    responses={**AUTH, 409: {"description": "refused: the rule it breaks"}},
+)
+async def declare(position: SeatDep, body: DeclareIn, service: ServiceDep) -> Any:
+    """Declare ``claim``, ``ready`` or ``mahjong`` for this seat (as its buttons do)."""
+    applied = await service.submit(
+        {"declare": {"seat": position, "call": body.call}}, f"seat:{position}"
+    )
+    if not applied.accepted:
+        raise EventRefused(applied)
+    return applied

@@ -1,0 +1,111 @@
+// End-of-hand and session panels: every hand with its explained score, payments, totals,
+// the running balance chart (inline SVG) and per-player statistics.
+"use strict";
+
+import { h, signed } from "./common.js";
+import { tiles } from "./tiles.js";
+
+const COLOURS = ["#e07a5f", "#3d85c6", "#81b29a", "#f2cc8f"];
+const SVGNS = "http://www.w3.org/2000/svg";
+
+function meldRow(melds) {
+  return (melds || []).map((m) => tiles(m.tiles || [], { cls: m.concealed ? "hidden-kong" : "" }));
+}
+
+function scoreItems(score) {
+  if (!score) return null;
+  const items = (score.items || []).map((it) => h("li", {},
+    h("span", { class: "item-name" }, it.name),
+    it.tiles && it.tiles.length ? tiles(it.tiles, { rowCls: "mini" }) : null,
+    h("span", { class: "item-val" },
+      it.points ? `${it.points} pts` : "", it.doubles ? ` ${it.doubles}×2` : "")));
+  return h("div", { class: "score" },
+    h("ul", { class: "items" }, items),
+    h("div", { class: "formula" }, score.limit_hand
+      ? `limit hand: ${score.limit_hand} = ${score.score}`
+      : `${score.points} points × 2^${score.doubles} = ${score.score}`));
+}
+
+/** The explained result of one hand: every player's tiles and score, payments, nets. */
+export function resultPanel(result, names) {
+  if (!result) return null;
+  const winner = result.winner;
+  const title = result.result === "washout" ? "Washout: no scores, same dealer"
+    : `Mahjong: ${names(winner)}`;
+  const seats = ["1", "2", "3", "4"].map((p) => {
+    const d = (result.details || {})[p] || {};
+    const score = (result.scores || {})[p] ?? 0;
+    const net = (result.net || {})[p] ?? 0;
+    return h("div", { class: "res-seat" + (String(winner) === p ? " winner" : "") },
+      h("div", { class: "res-head" }, h("b", {}, names(p)),
+        h("span", { class: "pill" }, `${score}`), h("span", { class: net >= 0 ? "pos" : "neg" }, signed(net))),
+      h("div", { class: "res-tiles" }, tiles(d.hand || [], { rowCls: "mini" }), meldRow(d.melds),
+        d.bonus && d.bonus.length ? tiles(d.bonus, { rowCls: "mini" }) : null),
+      scoreItems(d.score));
+  });
+  const pays = (result.payments || []).map((p) => h("li", {}, `${names(p.from)} pays ${names(p.to)} ${p.amount}`));
+  return h("section", { class: "result" }, h("h2", {}, title), h("div", { class: "res-grid" }, seats),
+    pays.length ? h("div", { class: "payments" }, h("h3", {}, "Who pays whom"), h("ul", {}, pays)) : null);
+}
+
+/** Running balance per player after each hand, as an inline SVG line chart. */
+export function balanceChart(stats, names) {
+  const series = ["1", "2", "3", "4"].map((p) => [0, ...((stats[p] || {}).balance || [])]);
+  const n = series[0].length;
+  const W = 360, H = 150, pad = 26;
+  const all = series.flat();
+  const lo = Math.min(0, ...all), hi = Math.max(0, ...all), span = hi - lo || 1;
+  const x = (i) => pad + (i * (W - pad - 8)) / Math.max(1, n - 1);
+  const y = (v) => 8 + ((hi - v) * (H - 24)) / span;
+  const svg = document.createElementNS(SVGNS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("class", "chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "running balance per player");
+  const add = (name, attrs, content) => {
+    const node = document.createElementNS(SVGNS, name);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (content !== undefined) node.textContent = content;
+    svg.appendChild(node);
+  };
+  add("line", { x1: pad, x2: W - 8, y1: y(0), y2: y(0), class: "axis" });
+  add("text", { x: 2, y: y(hi) + 4, class: "tick" }, String(hi));
+  add("text", { x: 2, y: y(lo), class: "tick" }, String(lo));
+  series.forEach((s, k) => {
+    const d = s.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+    add("path", { d, fill: "none", stroke: COLOURS[k], "stroke-width": 2.2 });
+    add("circle", { cx: x(n - 1), cy: y(s[n - 1]), r: 3, fill: COLOURS[k] });
+  });
+  const legend = h("div", { class: "legend" }, ["1", "2", "3", "4"].map((p, k) =>
+    h("span", {}, h("i", { style: `background:${COLOURS[k]}` }), names(p))));
+  return h("div", { class: "chart-box" }, svg, legend);
+}
+
+/** Totals and statistics per player. */
+export function statsTable(data, names) {
+  const rows = ["1", "2", "3", "4"].map((p) => {
+    const s = data.statistics[p] || {};
+    const total = (data.totals || {})[p] ?? 0;
+    return h("tr", {}, h("th", {}, names(p)), h("td", { class: total >= 0 ? "pos" : "neg" }, signed(total)),
+      h("td", {}, s.won ?? 0), h("td", {}, s.self_drawn ?? 0), h("td", {}, s.dealt_in ?? 0),
+      h("td", {}, s.largest ?? 0), h("td", {}, s.limit_hands ?? 0));
+  });
+  return h("table", { class: "stats" },
+    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "total"), h("th", { title: "hands won" }, "won"),
+      h("th", { title: "self-drawn wins" }, "self-drawn"), h("th", { title: "discards that gave a Mahjong" }, "dealt in"),
+      h("th", { title: "largest hand" }, "largest"), h("th", { title: "limit hands" }, "limits"))),
+    h("tbody", {}, rows));
+}
+
+/** The hand history: one line per hand, click to open its explained result. */
+export function historyList(data, names) {
+  return h("ol", { class: "history" }, data.hands.slice().reverse().map((hand) => {
+    const line = hand.result === "mahjong" ? `${names(hand.winner)} won ${(hand.scores || {})[String(hand.winner)] ?? ""}`
+      : hand.result === "washout" ? "washout" : "in play";
+    const body = h("div", { class: "hist-body" });
+    const item = h("li", {}, h("button", { class: "linkish", onclick: () => {
+      if (body.childNodes.length) body.replaceChildren(); else body.replaceChildren(resultPanel(hand, names));
+    } }, `Hand ${hand.number} · ${hand.prevailing_wind || ""} round · ${line}`), body);
+    return item;
+  }));
+}
