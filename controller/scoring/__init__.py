@@ -7,7 +7,7 @@
     is_complete(concealed, melds, ruleset) -> bool
 """
 
-from controller.scoring.engine import is_complete, score_hand, waits
+from controller.scoring.engine import arrangements, is_complete, score_hand, waits
 from controller.scoring.model import (
     HandInput,
     ScoreItem,
@@ -21,6 +21,7 @@ from controller.scoring.settlement import settle
 
 __all__ = [
     "RULESETS",
+    "arrangements",
     "HandInput",
     "Rule",
     "RuleSet",

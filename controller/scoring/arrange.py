@@ -115,7 +115,7 @@ def _can_form_set(c: Sequence[int], suited: bool) -> bool:
     return suited and any(c[i] and c[i + 1] and c[i + 2] for i in range(len(c) - 2))
 
 
-def _groups_of(split: Split, base: int) -> list[Group]:
+def _groups_of(split: Split, base: int) -> tuple[Group, ...]:
     out = []
     for kind, off in split:
         k = base + off
@@ -124,20 +124,32 @@ def _groups_of(split: Split, base: int) -> list[Group]:
         else:
             tiles = (KINDS[k],) * (3 if kind == _PUNG else 2)
         out.append(Group(kind, tiles, True))
-    return out
+    return tuple(out)
+
+
+PartSplits = tuple[tuple[tuple[Group, ...], ...], tuple[tuple[Group, ...], ...]]
+
+
+@cache
+def _part_groups(cnt: tuple[int, ...], base: int) -> PartSplits:
+    """One part's complete splits as ready-made groups: (those without a pair, those with)."""
+    splits = _complete_splits(cnt, base < 27)
+    return (
+        tuple(_groups_of(s, base) for s, p in splits if not p),
+        tuple(_groups_of(s, base) for s, p in splits if p),
+    )
 
 
 def complete_arrangements(c: Sequence[int]) -> Iterator[list[Group]]:
     """Every split of concealed counts ``c`` into sets and exactly one pair (standard form)."""
-    parts = _parts(c)
-    per_part = [_complete_splits(p, i < 3) for i, p in enumerate(parts)]
-    for combo in product(*per_part):
-        if sum(has_pair for _, has_pair in combo) != 1:
+    parts = _all_parts(c)
+    # the pair sits in exactly one part; every other part splits without one
+    for i in range(4):
+        if not parts[i][1]:
             continue
-        groups: list[Group] = []
-        for (split, _), base in zip(combo, _PART_BASE, strict=True):
-            groups.extend(_groups_of(split, base))
-        yield groups
+        lists = [parts[j][1] if j == i else parts[j][0] for j in range(4)]
+        for a, b, d, e in product(*lists):
+            yield [*a, *b, *d, *e]
 
 
 def partial_arrangements(c: Sequence[int]) -> Iterator[tuple[list[Group], list[Tile]]]:
@@ -147,38 +159,82 @@ def partial_arrangements(c: Sequence[int]) -> Iterator[tuple[list[Group], list[T
     for combo in product(*per_part):
         if sum(has_pair for _, has_pair in combo) > 1:
             continue
-        groups: list[Group] = []
-        for (split, _), base in zip(combo, _PART_BASE, strict=True):
-            groups.extend(_groups_of(split, base))
+        groups = [g for (split, _), base in zip(combo, _PART_BASE, strict=True)
+                  for g in _groups_of(split, base)]
         used = counts_of([t for g in groups for t in g.tiles])
         left = [KINDS[k] for k in range(34) for _ in range(c[k] - used[k])]
         yield groups, left
 
 
-@cache
-def _part_completable(cnt: tuple[int, ...], suited: bool) -> tuple[bool, bool]:
-    """(can be used up in sets alone, can be used up in sets and one pair)."""
-    splits = _complete_splits(cnt, suited)
-    return any(not p for _, p in splits), any(p for _, p in splits)
+def _all_parts(c: Sequence[int]) -> tuple[PartSplits, ...]:
+    return (
+        _part_groups(tuple(c[0:9]), 0),
+        _part_groups(tuple(c[9:18]), 9),
+        _part_groups(tuple(c[18:27]), 18),
+        _part_groups(tuple(c[27:34]), 27),
+    )
 
 
 def is_standard_complete(c: Sequence[int]) -> bool:
     """True if counts ``c`` split into sets and exactly one pair."""
-    if sum(c) % 3 != 2:
-        return False
-    pair_parts = 0
-    for i, p in enumerate(_parts(c)):
-        no_pair, with_pair = _part_completable(p, i < 3)
-        if not no_pair and not with_pair:
-            return False
-        if not no_pair:
-            pair_parts += 1
-        if pair_parts > 1:
-            return False
-    if pair_parts == 1:
-        return True
-    # every part can go without a pair: one of them must also be able to hold it
-    return any(_part_completable(p, i < 3)[1] for i, p in enumerate(_parts(c)))
+    parts = _all_parts(c)
+    return any(
+        parts[i][1] and all(parts[j][0] for j in range(4) if j != i) for i in range(4)
+    )
+
+
+@cache
+def _part_additions(cnt: tuple[int, ...], base: int) -> tuple[tuple[int, bool, bool], ...]:
+    """For each kind one more tile of which still lets the part split: (kind, splits without a
+    pair, splits with one). Only kinds near the tiles held can join a set or pair."""
+    out = []
+    c = list(cnt)
+    for off in range(len(cnt)):
+        near = range(max(0, off - 2), min(len(cnt), off + 3)) if base < 27 else (off,)
+        if not any(cnt[j] for j in near):
+            continue
+        c[off] += 1
+        without, with_pair = _part_groups(tuple(c), base)
+        c[off] -= 1
+        if without or with_pair:
+            out.append((base + off, bool(without), bool(with_pair)))
+    return tuple(out)
+
+
+def standard_waits(c: Sequence[int]) -> list[int]:
+    """The kinds that make counts ``c`` (13 tiles, less three per meld) split into sets and a
+    pair. One more tile changes one part only; each part's answers are cached."""
+    parts = _all_parts(c)
+    flags = [(bool(p[0]), bool(p[1])) for p in parts]
+    out = []
+    for i, base in enumerate(_PART_BASE):
+        others = [flags[j] for j in range(4) if j != i]
+        others_bare = all(f[0] for f in others)
+        # the pair may sit in this part (others bare) or in exactly one other part
+        pair_elsewhere = any(
+            others[j][1] and all(others[m][0] for m in range(3) if m != j) for j in range(3)
+        )
+        cnt = tuple(c[base : base + (7 if base == 27 else 9)])
+        for k, without, with_pair in _part_additions(cnt, base):
+            if (with_pair and others_bare) or (without and pair_elsewhere):
+                out.append(k)
+    return out
+
+
+def special_waits(c: Sequence[int], specials: frozenset[str]) -> set[int]:
+    """Waits of 13 concealed tiles (no melds) on seven pairs or thirteen orphans."""
+    out: set[int] = set()
+    if "seven_pairs" in specials and sum(c) == 13:
+        singles = [k for k in range(34) if c[k] == 1]
+        if len(singles) == 1 and all(n in (0, 1, 2) for n in c):
+            out.add(singles[0])
+    if "thirteen_orphans" in specials and sum(c[k] for k in _ORPHAN_INDEX) == 13 == sum(c):
+        missing = [k for k in _ORPHAN_INDEX if not c[k]]
+        if not missing:
+            out.update(_ORPHAN_INDEX)
+        elif len(missing) == 1:
+            out.add(missing[0])
+    return out
 
 
 def is_seven_pairs(c: Sequence[int]) -> bool:

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from controller.scoring import arrange as ar
 from controller.scoring.arrange import Group
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
 from controller.scoring.patterns import HandFacts, HandView
-from controller.scoring.rules import RuleSet
+from controller.scoring.rules import Rule, RuleSet
 from controller.scoring.rulesets import get_ruleset
 from controller.scoring.validate import CheckedHand, check_input, check_meld
-from controller.tiles import KINDS, Meld, Tile, TileError, check_tile, is_honour, sort_tiles
+from controller.tiles import KIND_INDEX, KINDS, Meld, Tile, sort_tiles
 
 # Sources after which the set the winning tile completes counts as exposed.
 _TAKEN = ("discard", "robbed_kong")
@@ -33,8 +34,11 @@ def score_hand(inp: HandInput) -> ScoreResult:
     melds = tuple(ar.meld_group(m) for m in hand.melds)
     views = _winner_views(facts, melds, hand, rs) if inp.mahjong else _partial_views(facts, melds)
     best: _Scored | None = None
+    hand_tally: _Tally | None = None
     for view, leftover in views:
-        scored = _evaluate(rs, view, inp.mahjong)
+        if hand_tally is None:
+            hand_tally = _run(rs, split_rules(rs, inp.mahjong).hand, view)
+        scored = _evaluate(rs, view, hand_tally, inp.mahjong)
         if best is None or (scored.score, scored.points) > (best.score, best.points):
             best, best_left = scored, leftover
     if best is None:
@@ -50,7 +54,8 @@ def _incomplete_message(hand: CheckedHand) -> str:
 
 
 def _facts(inp: HandInput, hand: CheckedHand, rs: RuleSet) -> HandFacts:
-    tiles = tuple(sort_tiles([*hand.hand, *(t for m in hand.melds for t in m.tiles)]))
+    c = ar.counts_of([*hand.hand, *(t for m in hand.melds for t in m.tiles)])
+    tiles = tuple(KINDS[k] for k in range(34) for _ in range(c[k]))
     waits_before = 0
     if inp.mahjong:
         rest = list(hand.hand)
@@ -68,8 +73,8 @@ def _facts(inp: HandInput, hand: CheckedHand, rs: RuleSet) -> HandFacts:
         first_discard=bool(inp.first_discard),
         flags=frozenset(inp.flags),
         waits_before=waits_before,
-        suits=frozenset(t[1] for t in tiles if not is_honour(t)),
-        honours=any(is_honour(t) for t in tiles),
+        suits=frozenset(s for i, s in enumerate("bcd") if any(c[9 * i : 9 * i + 9])),
+        honours=any(c[27:]),
         exposed_melds=any(not m.concealed for m in hand.melds),
     )
 
@@ -139,53 +144,131 @@ class _Scored:
         )
 
 
-def _evaluate(rs: RuleSet, view: HandView, is_winner: bool) -> _Scored:
-    """Apply every item of the rule set to one arrangement and add up."""
-    items: list[ScoreItem] = []
-    points = doubles = combination = 0
-    best_limit, limit_key = 0.0, None
-    for rule in rs.rules:
-        if rule.winner_only and not is_winner:
-            continue
-        hits = rule.when(view)
-        if not hits:
-            continue
+@dataclass
+class _Tally:
+    """Items and sums for part of a hand."""
+
+    items: list[ScoreItem]
+    points: int = 0
+    doubles: int = 0
+    combination: int = 0
+    limit: float = 0.0
+    limit_key: str | None = None
+
+    def add(self, rs: RuleSet, rule: Rule, hits: list[tuple[Tile, ...]]) -> None:
         if rule.limit:
             value = rs.limit_value(rule)
             if value <= 0:
-                continue
-            items.extend(ScoreItem(rule.name, t, limit=value, bonus=rule.bonus) for t in hits)
-            combination += 0 if rule.bonus else 1
-            if value > best_limit:
-                best_limit, limit_key = value, rule.key
-            continue
+                return
+            self.items.extend(ScoreItem(rule.name, t, limit=value, bonus=rule.bonus) for t in hits)
+            self.combination += 0 if rule.bonus else 1
+            if value > self.limit:
+                self.limit, self.limit_key = value, rule.key
+            return
         pts = rs.options[rule.points] if isinstance(rule.points, str) else rule.points
-        items.extend(
+        self.items.extend(
             ScoreItem(rule.name, t, points=pts, doubles=rule.doubles, bonus=rule.bonus)
             for t in hits
         )
-        points += pts * len(hits)
-        doubles += rule.doubles * len(hits)
-        combination += 0 if rule.bonus else rule.doubles * len(hits)
+        self.points += pts * len(hits)
+        self.doubles += rule.doubles * len(hits)
+        self.combination += 0 if rule.bonus else rule.doubles * len(hits)
+
+    def merge(self, other: _Tally) -> None:
+        self.items.extend(other.items)
+        self.points += other.points
+        self.doubles += other.doubles
+        self.combination += other.combination
+        if other.limit > self.limit:
+            self.limit, self.limit_key = other.limit, other.limit_key
+
+
+def _run(rs: RuleSet, rules: Sequence[Rule], view: HandView) -> _Tally:
+    tally = _Tally([])
+    for rule in rules:
+        hits = rule.when(view)
+        if hits:
+            tally.add(rs, rule, hits)
+    return tally
+
+
+# What a group earns depends only on the group and the two winds, so it is computed once per
+# rule set and kept (the domain is small: kinds x shapes x exposure x winds).
+_GROUP_MEMO: dict[tuple[object, ...], _Tally] = {}
+
+
+def _group_tally(rs: RuleSet, rules: Sequence[Rule], g: Group, facts: HandFacts) -> _Tally:
+    key = (rs.name, id(rules), g.kind, g.tiles, g.concealed, facts.seat, facts.prevailing)
+    tally = _GROUP_MEMO.get(key)
+    if tally is None:
+        tally = _GROUP_MEMO[key] = _run(rs, rules, HandView(facts, (g,), None))
+    return tally
+
+
+def _evaluate(rs: RuleSet, view: HandView, hand_tally: _Tally, is_winner: bool) -> _Scored:
+    """Apply the rule set's items to one arrangement (the hand-level ones are in hand_tally)."""
+    split = split_rules(rs, is_winner)
+    tally = _Tally([])
+    for g in view.groups:
+        tally.merge(_group_tally(rs, split.group, g, view.facts))
+    tally.merge(hand_tally)
+    tally.merge(_run(rs, split.view, view))
+    points, doubles = tally.points, tally.doubles
     score = points * 2**doubles
     if rs.cap is not None:
         score = min(score, rs.cap)
-    if best_limit:
-        limit_score = round(best_limit * rs.limit)
+    items = _in_rule_order(rs, tally.items)
+    if tally.limit:
+        limit_score = round(tally.limit * rs.limit)
         if limit_score >= score:
-            return _Scored(view, items, points, doubles, limit_key, limit_score, combination)
-    return _Scored(view, items, points, doubles, None, score, combination)
+            return _Scored(view, items, points, doubles, tally.limit_key, limit_score,
+                           tally.combination)
+    return _Scored(view, items, points, doubles, None, score, tally.combination)
+
+
+def _in_rule_order(rs: RuleSet, items: list[ScoreItem]) -> list[ScoreItem]:
+    order = _rule_order(rs.name)
+    return sorted(items, key=lambda i: order.get(i.name, 0))
+
+
+@cache
+def _rule_order(name: str) -> dict[str, int]:
+    rules = get_ruleset(name).rules
+    return {r.name: i for i, r in reversed(list(enumerate(rules)))}
+
+
+@dataclass(frozen=True)
+class _Split:
+    group: tuple[Rule, ...]
+    hand: tuple[Rule, ...]
+    view: tuple[Rule, ...]
+
+
+_SPLITS: dict[tuple[str, bool], _Split] = {}
+
+
+def split_rules(rs: RuleSet, is_winner: bool) -> _Split:
+    """The rules that apply to this player, by how much of the hand their pattern looks at."""
+    key = (rs.name, is_winner)
+    if key not in _SPLITS:
+        rules = [r for r in rs.rules if is_winner or not r.winner_only]
+        by = {s: tuple(r for r in rules if getattr(r.when, "scope", "view") == s)
+              for s in ("group", "hand", "view")}
+        _SPLITS[key] = _Split(by["group"], by["hand"], by["view"])
+    return _SPLITS[key]
 
 
 # --- waits and completeness ---------------------------------------------------------------------
 
 
-def _checked(concealed: Sequence[Tile], melds: Sequence[Meld]) -> tuple[list[Tile], list[Meld]]:
+def _checked(concealed: Sequence[Tile], melds: Sequence[Meld]) -> tuple[list[int], list[Meld]]:
+    """Counts of the concealed tiles over the 34 kinds, and the melds checked."""
     try:
-        tiles = [check_tile(t) for t in concealed]
-    except TileError as exc:
-        raise ScoringError(str(exc)) from None
-    return tiles, [check_meld(m) for m in melds]
+        c = ar.counts_of(concealed)
+    except (KeyError, TypeError):
+        bad = next(t for t in concealed if t not in KIND_INDEX)
+        raise ScoringError(f"concealed tile {bad!r} is not one of the 34 kinds") from None
+    return c, [check_meld(m) for m in melds]
 
 
 def _complete(c: list[int], has_melds: bool, rs: RuleSet) -> bool:
@@ -198,28 +281,32 @@ def _complete(c: list[int], has_melds: bool, rs: RuleSet) -> bool:
     )
 
 
+def arrangements(
+    concealed: Sequence[Tile], melds: Sequence[Meld], ruleset: RuleSet
+) -> list[tuple[list[Group], str | None]]:
+    """Every way a complete hand splits into sets and a pair (or a special hand of the rule
+    set), declared melds fixed and first: a list of (groups, special hand name or None)."""
+    c, ms = _checked(concealed, melds)
+    fixed = [ar.meld_group(m) for m in ms]
+    return [(fixed + groups, special) for groups, special in _complete_splits(c, bool(ms), ruleset)]
+
+
 def is_complete(concealed: Sequence[Tile], melds: Sequence[Meld], ruleset: RuleSet) -> bool:
     """True if the concealed tiles and melds make a complete hand (14 tiles plus one per kong)."""
-    tiles, ms = _checked(concealed, melds)
-    if len(tiles) != 14 - 3 * len(ms):
+    c, ms = _checked(concealed, melds)
+    if sum(c) != 14 - 3 * len(ms):
         return False
-    return _complete(ar.counts_of(tiles), bool(ms), ruleset)
+    return _complete(c, bool(ms), ruleset)
 
 
 def waits(concealed: Sequence[Tile], melds: Sequence[Meld], ruleset: RuleSet) -> list[Tile]:
     """The tile kinds that complete a 13-tile hand (plus one per kong), in KINDS order; a kind
     of which the hand already holds all four copies is no wait."""
-    tiles, ms = _checked(concealed, melds)
-    if len(tiles) != 13 - 3 * len(ms):
+    c, ms = _checked(concealed, melds)
+    if sum(c) != 13 - 3 * len(ms):
         return []
-    c = ar.counts_of(tiles)
-    held = ar.counts_of([*tiles, *(t for m in ms for t in m.tiles)])
-    out = []
-    for k in range(34):
-        if held[k] >= 4:
-            continue
-        c[k] += 1
-        if _complete(c, bool(ms), ruleset):
-            out.append(KINDS[k])
-        c[k] -= 1
-    return out
+    held = ar.counts_of([t for m in ms for t in m.tiles])
+    kinds = set(ar.standard_waits(c))
+    if not ms and ruleset.specials:
+        kinds |= ar.special_waits(c, ruleset.specials)
+    return [KINDS[k] for k in sorted(kinds) if c[k] + held[k] < 4]

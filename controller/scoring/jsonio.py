@@ -60,7 +60,8 @@ def hand_input(obj: Any) -> HandInput:
         raise ScoringError(f"the input must be a JSON object, not {type(obj).__name__}")
     unknown = [k for k in obj if k not in SCORE_FIELDS]
     if unknown:
-        raise ScoringError(f"unknown field {unknown[0]!r}: the fields are {', '.join(SCORE_FIELDS)}")
+        known = ", ".join(SCORE_FIELDS)
+        raise ScoringError(f"unknown field {unknown[0]!r}: the fields are {known}")
     missing = [k for k in _REQUIRED if obj.get(k) is None]
     if missing:
         raise ScoringError(f"field {missing[0]!r} is missing")

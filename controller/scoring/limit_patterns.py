@@ -5,6 +5,7 @@ from __future__ import annotations
 from controller.scoring.patterns import (
     HandView,
     concealed_pungs,
+    fact_if,
     flag,
     four_winds,
     hand_if,
@@ -79,27 +80,27 @@ def _hidden_treasure(v: HandView) -> bool:
 
 
 def _won_with(tile: str, *sources: str) -> Pattern:
-    return hand_if(
+    return fact_if(
         lambda v: v.facts.winning_tile == tile and v.facts.win_source in sources, winning_tile
     )
 
 
 all_honours = only_honours
-heavenly_hand = hand_if(lambda v: v.facts.win_source == "dealt" and v.facts.seat == "ew")
-earthly_hand = hand_if(
+heavenly_hand = fact_if(lambda v: v.facts.win_source == "dealt" and v.facts.seat == "ew")
+earthly_hand = fact_if(
     lambda v: v.facts.first_discard and v.facts.win_source == "discard" and v.facts.seat != "ew"
 )
 nine_gates = hand_if(_is_nine_gates)
 four_blessings = four_winds
 three_great_scholars = hand_if(lambda v: v.standard and bool(three_great_dragons(v)))
 four_kongs = hand_if(lambda v: sum(g.kind == "kong" for g in v.sets) == 4)
-imperial_jade = hand_if(lambda v: all(t in GREEN for t in v.facts.tiles))
+imperial_jade = fact_if(lambda v: all(t in GREEN for t in v.facts.tiles))
 writhing_snake = hand_if(_is_writhing_snake)
 cornerstone = only_ones_and_nines
 one_suit_concealed = hand_if(lambda v: _one_suit(v) and all(g.concealed for g in v.groups))
 hidden_treasure = hand_if(_hidden_treasure)
 plum_blossom = _won_with("5d", "replacement")
-moon_from_the_sea = hand_if(
+moon_from_the_sea = fact_if(
     lambda v: v.facts.winning_tile == "1d" and v.facts.last_tile and v.facts.win_source == "wall",
     winning_tile,
 )

@@ -79,6 +79,14 @@ def _whole(v: HandView) -> Hit:
     return [v.facts.tiles]
 
 
+def scoped(scope: str, pattern: Pattern) -> Pattern:
+    """Mark how much a pattern looks at, so the engine can reuse answers: ``group`` (one set or
+    pair and the seat winds: the same answer wherever the group appears) or ``hand`` (only the
+    HandFacts: the same answer for every arrangement of the hand)."""
+    pattern.scope = scope  # type: ignore[attr-defined]
+    return pattern
+
+
 def hand_if(test: Callable[[HandView], bool], tiles: Callable[[HandView], Hit] = _whole) -> Pattern:
     """A whole-hand item: reported once, for all the hand's tiles (or ``tiles``) when ``test``."""
 
@@ -88,13 +96,18 @@ def hand_if(test: Callable[[HandView], bool], tiles: Callable[[HandView], Hit] =
     return pattern
 
 
+def fact_if(test: Callable[[HandView], bool], tiles: Callable[[HandView], Hit] = _whole) -> Pattern:
+    """Like hand_if, for a test that looks only at the HandFacts (not the arrangement)."""
+    return scoped("hand", hand_if(test, tiles))
+
+
 def winning_tile(v: HandView) -> Hit:
     return [(v.facts.winning_tile,)] if v.facts.winning_tile else [()]
 
 
 def won_if(test: Callable[[HandView], bool]) -> Pattern:
     """A winner's item about how the hand was won: reported for the winning tile."""
-    return hand_if(test, winning_tile)
+    return fact_if(test, winning_tile)
 
 
 # --- sets and pairs -----------------------------------------------------------------------------
@@ -106,7 +119,7 @@ def sets_if(test: Callable[[HandView, Group], bool]) -> Pattern:
     def pattern(v: HandView) -> Hit:
         return [g.tiles for g in v.sets if test(v, g)]
 
-    return pattern
+    return scoped("group", pattern)
 
 
 def pairs_if(test: Callable[[HandView, Tile], bool]) -> Pattern:
@@ -115,7 +128,7 @@ def pairs_if(test: Callable[[HandView, Tile], bool]) -> Pattern:
     def pattern(v: HandView) -> Hit:
         return [g.tiles for g in v.pairs if test(v, g.tiles[0])]
 
-    return pattern
+    return scoped("group", pattern)
 
 
 def pung_points(kind: str, concealed: bool, simples: bool) -> Pattern:
@@ -151,16 +164,9 @@ def scoring_pair(v: HandView, t: Tile) -> bool:
 # --- bonus tiles --------------------------------------------------------------------------------
 
 
-def each_bonus(v: HandView) -> Hit:
-    return [(t,) for t in v.facts.bonus]
-
-
-def each_flower(v: HandView) -> Hit:
-    return [(t,) for t in v.facts.bonus if is_flower(t)]
-
-
-def each_season(v: HandView) -> Hit:
-    return [(t,) for t in v.facts.bonus if is_season(t)]
+each_bonus = scoped("hand", lambda v: [(t,) for t in v.facts.bonus])
+each_flower = scoped("hand", lambda v: [(t,) for t in v.facts.bonus if is_flower(t)])
+each_season = scoped("hand", lambda v: [(t,) for t in v.facts.bonus if is_season(t)])
 
 
 def _own(v: HandView, test: Callable[[Tile], bool]) -> list[Tile]:
@@ -173,16 +179,19 @@ def _group(v: HandView, test: Callable[[Tile], bool]) -> tuple[Tile, ...]:
 
 
 def all_of(test: Callable[[Tile], bool]) -> Pattern:
-    return lambda v: [_group(v, test)] if len(_group(v, test)) == 4 else []
+    return fact_if(lambda v: len(_group(v, test)) == 4, lambda v: [_group(v, test)])
 
 
 def own_of(test: Callable[[Tile], bool]) -> Pattern:
-    return lambda v: [tuple(_own(v, test))] if _own(v, test) else []
+    return fact_if(lambda v: bool(_own(v, test)), lambda v: [tuple(_own(v, test))])
 
 
 def own_unless_all_of(test: Callable[[Tile], bool]) -> Pattern:
     """The own tile of a group, when the group is not complete (then the group counts)."""
-    return lambda v: [tuple(_own(v, test))] if _own(v, test) and len(_group(v, test)) < 4 else []
+    return fact_if(
+        lambda v: bool(_own(v, test)) and len(_group(v, test)) < 4,
+        lambda v: [tuple(_own(v, test))],
+    )
 
 
 all_flowers = all_of(is_flower)
@@ -191,8 +200,8 @@ own_flower = own_of(is_flower)
 own_season = own_of(is_season)
 own_flower_unless_all = own_unless_all_of(is_flower)
 own_season_unless_all = own_unless_all_of(is_season)
-all_eight_bonus = hand_if(lambda v: len(v.facts.bonus) == 8, lambda v: [v.facts.bonus])
-own_flower_and_season = hand_if(
+all_eight_bonus = fact_if(lambda v: len(v.facts.bonus) == 8, lambda v: [v.facts.bonus])
+own_flower_and_season = fact_if(
     lambda v: bool(_own(v, is_flower)) and bool(_own(v, is_season)),
     lambda v: [tuple(_own(v, is_flower) + _own(v, is_season))],
 )
@@ -241,8 +250,8 @@ completes_pair_of_terminals_or_honours = hand_if(
     lambda v: _won_pair_tile(v) is not None and is_terminal_or_honour(_won_pair_tile(v) or ""),
     _won_tiles,
 )
-no_exposed_melds = hand_if(lambda v: not v.facts.exposed_melds)
-concealed_from_wall = hand_if(
+no_exposed_melds = fact_if(lambda v: not v.facts.exposed_melds)
+concealed_from_wall = fact_if(
     lambda v: not v.facts.exposed_melds and v.facts.win_source in ("wall", "dealt")
 )
 all_groups_concealed = hand_if(lambda v: all(g.concealed for g in v.groups))
@@ -263,15 +272,15 @@ def is_worthless(v: HandView) -> bool:
 worthless = hand_if(is_worthless)
 worthless_two_waits = hand_if(lambda v: is_worthless(v) and v.facts.waits_before >= 2)
 no_chow = hand_if(lambda v: v.standard and all(g.kind != "chow" for g in v.sets))
-all_simples = hand_if(lambda v: all(is_simple(t) for t in v.facts.tiles))
-only_terminals_and_honours = hand_if(lambda v: all(is_terminal_or_honour(t) for t in v.facts.tiles))
+all_simples = fact_if(lambda v: all(is_simple(t) for t in v.facts.tiles))
+only_terminals_and_honours = fact_if(lambda v: all(is_terminal_or_honour(t) for t in v.facts.tiles))
 terminal_or_honour_in_each_group = hand_if(
     lambda v: v.standard and all(any(is_terminal_or_honour(t) for t in g.tiles) for g in v.groups)
 )
-one_suit_with_honours = hand_if(lambda v: len(v.facts.suits) == 1 and v.facts.honours)
-one_suit_only = hand_if(lambda v: len(v.facts.suits) == 1 and not v.facts.honours)
-only_honours = hand_if(lambda v: not v.facts.suits)
-only_ones_and_nines = hand_if(
+one_suit_with_honours = fact_if(lambda v: len(v.facts.suits) == 1 and v.facts.honours)
+one_suit_only = fact_if(lambda v: len(v.facts.suits) == 1 and not v.facts.honours)
+only_honours = fact_if(lambda v: not v.facts.suits)
+only_ones_and_nines = fact_if(
     lambda v: all(t[0] in "19" and not is_honour(t) for t in v.facts.tiles)
 )
 seven_pairs = hand_if(lambda v: v.special == "seven_pairs")

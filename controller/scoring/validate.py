@@ -8,10 +8,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from controller.scoring.model import FLAGS, WIN_SOURCES, HandInput, ScoringError
 from controller.scoring.rules import RuleSet
 from controller.tiles import (
+    KIND_INDEX,
     WINDS,
     Meld,
     Tile,
@@ -52,6 +54,19 @@ def _wind(value: object, field: str) -> Tile:
 
 def check_meld(meld: Meld) -> Meld:
     """A meld that is a chow, pung or kong (a concealed one a kong); chows come back sorted."""
+    try:
+        return _checked_meld(tuple(meld.tiles), bool(meld.concealed))
+    except TypeError:  # unhashable tiles: let the full check name them
+        return _check_meld(tuple(meld.tiles), bool(meld.concealed))
+
+
+@cache
+def _checked_meld(tiles: tuple[Tile, ...], concealed: bool) -> Meld:
+    return _check_meld(tiles, concealed)
+
+
+def _check_meld(raw: tuple[Tile, ...], concealed: bool) -> Meld:
+    meld = Meld(raw, concealed)
     tiles = tuple(_tile(t, "meld") for t in meld.tiles)
     name = format_tiles(tiles) or "(empty)"
     if any(is_bonus(t) for t in tiles):
@@ -80,7 +95,10 @@ def _is_chow(t: Sequence[Tile]) -> bool:
 
 def check_counts(hand: Sequence[Tile], melds: Sequence[Meld], bonus: Sequence[Tile]) -> None:
     """No tile more often than the set holds it, across rack, melds and bonus tiles."""
-    counts = Counter([*hand, *(t for m in melds for t in m.tiles), *bonus])
+    counts = Counter(hand)
+    for m in melds:
+        counts.update(m.tiles)
+    counts.update(bonus)
     for t, n in counts.items():
         if n > copies_allowed(t):
             raise ScoringError(
@@ -96,10 +114,12 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
     if len(inp.melds) > 4:
         raise ScoringError(f"{len(inp.melds)} melds: a hand has at most four sets")
     melds = tuple(check_meld(m) for m in inp.melds)
-    hand = tuple(_tile(t, "hand") for t in inp.hand)
+    hand = tuple(inp.hand)
     for t in hand:
-        if is_bonus(t):
-            raise ScoringError(f"bonus tile {t} is in hand: flowers and seasons go in bonus")
+        if t not in KIND_INDEX:
+            if is_bonus(t):
+                raise ScoringError(f"bonus tile {t} is in hand: flowers and seasons go in bonus")
+            _tile(t, "hand")
     bonus = tuple(_tile(t, "bonus") for t in inp.bonus)
     for t in bonus:
         if not is_bonus(t):

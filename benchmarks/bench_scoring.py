@@ -1,0 +1,183 @@
+"""Benchmark: our arrangements and scoring against the PyPI ``mahjong`` package, side by side.
+
+Run by hand:  .venv/bin/pip install mahjong && .venv/bin/python benchmarks/bench_scoring.py
+One set of random complete hands (ambiguous runs like 1b1b1b2b2b2b3b3b3b, seven pairs, exposed
+sets and kongs) is timed (a) all arrangements per hand vs HandDivider.divide_hand and (b) a full
+score per hand vs HandCalculator.estimate_hand_value. Tile kind k is the same index in both
+libraries' 34-kind order (suits, then honours), so both see the same shapes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from controller.scoring import HandInput, arrangements, get_ruleset, score_hand
+from controller.tiles import KINDS, Meld, Tile
+
+try:
+    from mahjong.hand_calculating.divider import HandDivider
+    from mahjong.hand_calculating.hand import HandCalculator
+    from mahjong.meld import Meld as MjMeld
+except ImportError:  # pragma: no cover - a message for people, not a test path
+    HandDivider = None
+
+
+@dataclass
+class Case:
+    """One hand in both libraries' forms."""
+
+    concealed: list[Tile]
+    melds: list[Meld]
+    winning_tile: Tile
+    tiles_34: list[int]
+    tiles_136: list[int]
+    win_136: int
+    mj_melds: list[object]
+
+
+def _set_kinds(rng: random.Random, used: list[int]) -> tuple[str, int] | None:
+    """A random set (chow, pung or kong) that fits the four copies of each kind."""
+    shape = rng.choices(("chow", "pung", "kong"), (5, 4, 1))[0]
+    k = rng.randrange(34)
+    if shape == "chow":
+        if k >= 27 or k % 9 > 6 or any(used[k + i] >= 4 for i in range(3)):
+            return None
+    elif used[k] > 4 - (3 if shape == "pung" else 4):
+        return None
+    return shape, k
+
+
+def _standard(rng: random.Random) -> tuple[list[Tile], list[Meld]] | None:
+    used = [0] * 34
+    concealed: list[Tile] = []
+    melds: list[Meld] = []
+    for _ in range(4):
+        got = None
+        while got is None:
+            got = _set_kinds(rng, used)
+        shape, k = got
+        kinds = [k, k + 1, k + 2] if shape == "chow" else [k] * (3 if shape == "pung" else 4)
+        for i in kinds:
+            used[i] += 1
+        tiles = tuple(KINDS[i] for i in kinds)
+        if shape == "kong":
+            melds.append(Meld(tiles, concealed=rng.random() < 0.5))
+        elif rng.random() < 0.3:
+            melds.append(Meld(tiles))
+        else:
+            concealed.extend(tiles)
+    pair = rng.choice([i for i in range(34) if used[i] <= 2])
+    concealed += [KINDS[pair]] * 2
+    return concealed, melds
+
+
+def _seven_pairs(rng: random.Random) -> tuple[list[Tile], list[Meld]]:
+    kinds = rng.sample(range(34), 7)
+    return [KINDS[k] for k in kinds for _ in range(2)], []
+
+
+def _ambiguous(rng: random.Random) -> tuple[list[Tile], list[Meld]]:
+    s = rng.choice("bcd")
+    start = rng.randrange(1, 8)
+    run = [f"{start + i}{s}" for i in range(3) for _ in range(3)]
+    other, pair = rng.sample([k for k in KINDS if k[1] != s], 2)
+    return run + [other] * 3 + [pair] * 2, []
+
+
+def make_cases(n: int, seed: int) -> list[Case]:
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < n:
+        r = rng.random()
+        made = _seven_pairs(rng) if r < 0.1 else _ambiguous(rng) if r < 0.25 else _standard(rng)
+        if made is not None and _ok(*made):
+            cases.append(_case(rng, *made))
+    return cases
+
+
+def _ok(concealed: list[Tile], melds: list[Meld]) -> bool:
+    from collections import Counter
+
+    c = Counter(concealed + [t for m in melds for t in m.tiles])
+    return all(v <= 4 for v in c.values())
+
+
+def _case(rng: random.Random, concealed: list[Tile], melds: list[Meld]) -> Case:
+    copy = [0] * 34
+    ids: list[int] = []
+
+    def take(t: Tile) -> int:
+        k = KINDS.index(t)
+        copy[k] += 1
+        return k * 4 + copy[k] - 1
+
+    mj_melds = []
+    for m in melds:
+        mids = [take(t) for t in m.tiles]
+        ids += mids
+        kind = MjMeld.KAN if len(m.tiles) == 4 else (
+            MjMeld.PON if m.tiles[0] == m.tiles[1] else MjMeld.CHI)
+        mj_melds.append(MjMeld(kind, mids, opened=not m.concealed))
+    hand_ids = [take(t) for t in concealed]
+    ids += hand_ids
+    win = rng.randrange(len(concealed))
+    t34 = [0] * 34
+    for i in ids:
+        t34[i // 4] += 1
+    return Case(concealed, melds, concealed[win], t34, ids, hand_ids[win], mj_melds)
+
+
+def _time(fn: Callable[[Case], object], cases: list[Case], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for c in cases:
+            fn(c)
+        best = min(best, time.perf_counter() - t0)
+    return best / len(cases) * 1e6
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--hands", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    if HandDivider is None:
+        print("The PyPI package 'mahjong' is missing: .venv/bin/pip install mahjong "
+              "(for this benchmark only; it is not a project dependency)")
+        return 1
+    cases = make_cases(args.hands, args.seed)
+    swedish = get_ruleset("swedish")  # swedish: seven pairs count too, as in mahjong
+
+    def ours_divide(c: Case) -> object:
+        return arrangements(c.concealed, c.melds, swedish)
+
+    def theirs_divide(c: Case) -> object:
+        return HandDivider.divide_hand(c.tiles_34, c.mj_melds)
+
+    def ours_score(c: Case) -> object:
+        return score_hand(HandInput(swedish, "south", "east", c.melds, c.concealed, (), True,
+                                    c.winning_tile, "discard"))
+
+    def theirs_score(c: Case) -> object:
+        return HandCalculator.estimate_hand_value(c.tiles_136, c.win_136, c.mj_melds)
+
+    print(f"{len(cases)} hands (seed {args.seed}), best of {args.repeat} runs, µs per hand")
+    for label, ours, theirs in (
+        ("arrangements", ours_divide, theirs_divide),
+        ("full score  ", ours_score, theirs_score),
+    ):
+        a = _time(ours, cases, args.repeat)
+        b = _time(theirs, cases, args.repeat)
+        print(f"{label}  ours {a:8.1f}   mahjong {b:8.1f}   ratio {b / a:5.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
