@@ -1,0 +1,177 @@
+"""The mfrc522 back-end through the real `mfrc522` package, over fake spidev/RPi.GPIO modules."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from firmware_bridge.fakes import FakeHardware, FakeMFRC522, VirtualTag, install
+from firmware_bridge.fakes.mfrc522_chip import VERSION
+from firmware_bridge.mfrc522_backend import Mfrc522Backend
+from firmware_bridge.types import BoardHealth
+
+NTAG = bytes.fromhex("04A219C15E2280")
+CLASSIC = bytes.fromhex("DEADBEEF")
+TRIPLE = bytes.fromhex("0411223344556677889A")
+
+
+@pytest.fixture
+def hw() -> Iterator[FakeHardware]:
+    with install() as fakes:
+        yield fakes
+
+
+def two_readers(hw: FakeHardware) -> tuple[Mfrc522Backend, FakeMFRC522, FakeMFRC522]:
+    a = hw.spi.attach(0, 0, FakeMFRC522())
+    b = hw.spi.attach(0, 1, FakeMFRC522())
+    backend = Mfrc522Backend(readers=[{"bus": 0, "device": 0, "pin_rst": 25},
+                                      {"bus": 0, "device": 1, "pin_rst": 24}], board="spi")
+    backend.open()
+    return backend, a, b
+
+
+def test_reads_4_7_and_10_byte_uids(hw: FakeHardware) -> None:
+    backend, a, b = two_readers(hw)
+    a.place(VirtualTag(NTAG))
+    b.place(VirtualTag(CLASSIC, sak=0x08))
+    scans = backend.poll_once()
+    assert [(s.channel, s.uids) for s in scans] == [
+        ("spi/0", frozenset({"04:A2:19:C1:5E:22:80"})),
+        ("spi/1", frozenset({"DE:AD:BE:EF"})),
+    ]
+    a.tags.clear()
+    a.place(VirtualTag(TRIPLE))
+    assert backend.poll_once()[0].uids == frozenset({"04:11:22:33:44:55:66:77:88:9A"})
+
+
+def test_the_package_alone_sees_only_the_partial_ntag_uid(hw: FakeHardware) -> None:
+    chip = hw.spi.attach(0, 0, FakeMFRC522())
+    chip.place(VirtualTag(NTAG))
+    from mfrc522 import MFRC522
+
+    reader = MFRC522(bus=0, device=0, pin_rst=25)
+    assert reader.MFRC522_Request(reader.PICC_REQIDL)[0] == reader.MI_OK
+    status, level1 = reader.MFRC522_Anticoll()
+    assert status == reader.MI_OK
+    assert level1[:4] == [0x88, 0x04, 0xA2, 0x19]  # cascade tag + 3 bytes: not the UID
+
+
+def test_presence_is_stable_with_halt_and_wupa(hw: FakeHardware) -> None:
+    backend, a, _ = two_readers(hw)
+    tag = a.place(VirtualTag(NTAG))
+    reads = [backend.poll_once()[0].uids for _ in range(20)]
+    assert all(r == frozenset({"04:A2:19:C1:5E:22:80"}) for r in reads)
+    assert tag.state == "HALT"
+    a.take(tag)
+    assert backend.poll_once()[0].uids == frozenset()
+    a.place(tag)  # re-entering the field: powered up again
+    assert backend.poll_once()[0].uids == frozenset({"04:A2:19:C1:5E:22:80"})
+
+
+def test_without_halt_reqa_polling_flickers(hw: FakeHardware) -> None:
+    """Why the driver halts: a selected tag ignores the next REQA (the package's own poll)."""
+    chip = hw.spi.attach(0, 0, FakeMFRC522())
+    chip.place(VirtualTag(CLASSIC, sak=0x08))
+    from mfrc522 import MFRC522
+
+    reader = MFRC522(bus=0, device=0, pin_rst=25)
+    seen = []
+    for _ in range(6):
+        ok = reader.MFRC522_Request(reader.PICC_REQIDL)[0] == reader.MI_OK
+        if ok:
+            _, uid = reader.MFRC522_Anticoll()
+            reader.MFRC522_SelectTag(uid)
+        seen.append(ok)
+    assert seen == [True, False] * 3
+
+
+def test_empty_poll_is_bounded(hw: FakeHardware) -> None:
+    backend, a, _ = two_readers(hw)
+    before = a.transfers
+    backend.poll_once()
+    cost = a.transfers - before
+    assert cost < 30  # the package's own wait loop spends about 2000 transfers here
+    from mfrc522 import MFRC522
+
+    before = a.transfers
+    MFRC522(bus=0, device=0, pin_rst=25).MFRC522_Request(MFRC522.PICC_REQIDL)
+    assert a.transfers - before > 1000  # upstream issue 42, reproduced by the fake
+
+
+def test_stuck_chip_gives_up_after_the_poll_budget(hw: FakeHardware) -> None:
+    backend, a, _ = two_readers(hw)
+    a.place(VirtualTag(NTAG))
+    a.stuck = True
+    assert backend.poll_once()[0].uids == frozenset()
+    assert backend.readers[0].polls_used == 200
+
+
+def test_two_tags_in_one_field_are_not_read_as_a_garbled_uid(hw: FakeHardware) -> None:
+    backend, a, _ = two_readers(hw)
+    a.place(VirtualTag(NTAG))
+    a.place(VirtualTag(bytes.fromhex("04FFEEDDCCBBAA")))
+    assert backend.poll_once()[0].uids == frozenset()
+
+
+def test_reset_pins_are_explicit_and_cleanup_is_local(hw: FakeHardware) -> None:
+    gpio = hw.gpio
+    gpio.setmode(gpio.BCM)  # another part of the service set BCM first (upstream issue 63)
+    gpio.setup(17, gpio.IN, pull_up_down=gpio.PUD_UP)  # e.g. a seat button
+    backend, _, _ = two_readers(hw)
+    assert gpio.level(25) == 1 and gpio.level(24) == 1
+    assert 15 not in gpio.pins and 22 not in gpio.pins
+    backend.stop()
+    assert sorted(p for p in gpio.cleanups if p is not None) == [24, 25]
+    assert None not in gpio.cleanups  # never the global GPIO.cleanup()
+    assert 17 in gpio.pins
+    assert sorted(hw.spi.closed) == [(0, 0), (0, 1)]
+
+
+def test_dead_chip_gets_a_hard_reset(hw: FakeHardware) -> None:
+    backend, a, _ = two_readers(hw)
+    events = []
+    backend.start(events.append)
+    backend.stop()  # start() opened the readers again; stop the thread, keep testing by hand
+    backend.open()
+    backend._sink = events.append
+    a.regs[VERSION] = 0x00  # a brown-out: registers lost
+    hw.gpio.pins[25].history.clear()
+    backend.check_health()
+    assert [lvl for _, lvl in hw.gpio.pins[25].history][:2] == [0, 1]
+    health = [e for e in events if isinstance(e, BoardHealth)]
+    assert [(h.board, h.state) for h in health] == [("spi/0", "down"), ("spi/0", "up")]
+    assert backend.stats()["resets"] == 1
+
+
+def test_threaded_backend_posts_scans(hw: FakeHardware) -> None:
+    a = hw.spi.attach(1, 2, FakeMFRC522())
+    a.place(VirtualTag(NTAG))
+    backend = Mfrc522Backend(readers=[{"bus": 1, "device": 2, "pin_rst": 5, "channel": 7}],
+                             board="east")
+    backend.start()
+    try:
+        scan = backend.get(timeout=2)
+    finally:
+        backend.stop()
+    assert scan is not None and getattr(scan, "channel", None) == "east/7"
+    assert hw.gpio.cleanups == [5]
+
+
+def test_missing_spi_device_is_reported(hw: FakeHardware) -> None:
+    backend = Mfrc522Backend(readers=[{"bus": 0, "device": 0, "pin_rst": 25}])
+    with pytest.raises(FileNotFoundError):
+        backend.open()
+
+
+def test_importing_the_backends_touches_no_hardware_module() -> None:
+    code = (
+        "import sys, firmware_bridge, firmware_bridge.mfrc522_backend, firmware_bridge.sim, "
+        "firmware_bridge.seat_io\n"
+        "bad = [m for m in ('RPi', 'RPi.GPIO', 'spidev', 'mfrc522') if m in sys.modules]\n"
+        "print(bad)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
