@@ -1,1 +1,30 @@
+"""The game engine (architecture.md, Contract 4): events folded into an immutable game state.
 
+    new_game() -> GameState
+    apply(state, event, at=None) -> Outcome
+    replay(events) -> (GameState, [Outcome])
+    public_view(state, now=None) / seat_view(state, position) / replay_summary(state)
+    due_timer_events(state, now) -> [timer events]
+"""
+
+from controller.game.engine import apply, new_game, replay, replay_lines
+from controller.game.events import EventError, check_event
+from controller.game.state import GameState, Outcome, Violation
+from controller.game.timers import due_timer_events
+from controller.game.views import public_view, replay_summary, seat_view
+
+__all__ = [
+    "EventError",
+    "GameState",
+    "Outcome",
+    "Violation",
+    "apply",
+    "check_event",
+    "due_timer_events",
+    "new_game",
+    "public_view",
+    "replay",
+    "replay_lines",
+    "replay_summary",
+    "seat_view",
+]

@@ -1,0 +1,118 @@
+"""The end of a hand: every hand scored, settlement, the dealer's rotation and the wind rounds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.game.context import Ctx
+from controller.game.state import GameState, Hand, HandRecord, Result, Seat, evolve
+from controller.scoring import HandInput, ScoringError, score_hand, settle
+from controller.tiles import Meld, is_bonus, next_wind, sort_tiles
+
+NINE_IN_A_ROW = 9
+
+
+def _loser_input(ctx: Ctx, hand: Hand, seat: Seat) -> HandInput:
+    concealed = seat.concealed() + list(seat.forming)
+    return HandInput(
+        ruleset=ctx.ruleset,
+        seat_wind=hand.wind_of(seat.position),
+        prevailing_wind=hand.prevailing_wind,
+        melds=[Meld(m.tiles, m.concealed) for m in seat.melds],
+        hand=concealed,
+        bonus=seat.bonus + tuple(t for t in seat.rack if is_bonus(t)),
+        mahjong=False,
+    )
+
+
+def _detail(hand: Hand, seat: Seat, score: dict[str, Any] | None) -> dict[str, Any]:
+    return {
+        "wind": hand.wind_of(seat.position),
+        "hand": sort_tiles(seat.concealed() + list(seat.forming)),
+        "melds": [m.to_json() for m in seat.melds],
+        "bonus": list(seat.bonus) + [t for t in seat.rack if is_bonus(t)],
+        "dead": seat.dead,
+        "score": score,
+    }
+
+
+def finish_mahjong(ctx: Ctx, hand: Hand, winner: int, win: HandInput) -> Hand:
+    """Score all four hands (the winner with ``win``), settle, and close the hand."""
+    scores = [0, 0, 0, 0]
+    details: dict[str, Any] = {}
+    for seat in hand.seats:
+        pos = seat.position
+        score_json: dict[str, Any] | None = None
+        if pos == winner or not seat.dead:
+            try:
+                scored = score_hand(win if pos == winner else _loser_input(ctx, hand, seat))
+                scores[pos - 1] = scored.score
+                score_json = scored.to_json()
+            except ScoringError as exc:
+                ctx.notes.append(f"{hand.wind_of(pos)} could not be scored: {exc}")
+        details[str(pos)] = _detail(hand, seat, score_json)
+    details[str(winner)]["hand"] = list(win.hand)
+    if _nine_in_a_row(ctx, hand, winner):
+        scores[winner - 1] = int(ctx.ruleset.limit)
+        ctx.notes.append("East wins the ninth hand in a row: a limit, and the winds rotate")
+    st = settle(ctx.ruleset, hand.dealer, winner, {p: scores[p - 1] for p in (1, 2, 3, 4)})
+    net = tuple(int(st.net.get(p, 0)) for p in (1, 2, 3, 4))
+    result = Result(
+        "mahjong", winner, tuple(scores), net, details,  # type: ignore[arg-type]
+        tuple((int(a), int(b), int(n)) for a, b, n in st.payments),
+    )
+    return _over(hand, result)
+
+
+def _nine_in_a_row(ctx: Ctx, hand: Hand, winner: int) -> bool:
+    return (
+        getattr(ctx.ruleset, "name", "") == "dmjl"
+        and winner == hand.dealer
+        and ctx.state.streak + 1 >= NINE_IN_A_ROW
+    )
+
+
+def finish_washout(ctx: Ctx, hand: Hand) -> Hand:
+    """A washout scores nothing and pays nothing."""
+    details = {str(s.position): _detail(hand, s, None) for s in hand.seats}
+    return _over(hand, Result("washout", None, (0, 0, 0, 0), (0, 0, 0, 0), details))
+
+
+def _over(hand: Hand, result: Result) -> Hand:
+    return evolve(
+        hand, phase="over", result=result, step=None, claim=None, claimants=(), awarded=None,
+        taken=None, robbable=None, robbers=(), rob_taken=None, claim_deadline=None,
+        turn_deadline=None,
+    )
+
+
+def close(state: GameState, hand: Hand) -> GameState:
+    """Record a finished hand, add its nets to the totals and move the dealership on."""
+    result = hand.result
+    assert result is not None
+    record = HandRecord(
+        hand.number, hand.dealer, hand.prevailing_wind, result.result, result.winner,
+        result.scores, result.net,
+    )
+    totals = tuple(a + b for a, b in zip(state.totals, result.net, strict=True))
+    changes: dict[str, Any] = {"hand": hand, "hands": state.hands + (record,), "totals": totals}
+    if result.winner is None:
+        return evolve(state, **changes)
+    rotate = result.winner != hand.dealer
+    streak = 0 if rotate else state.streak + 1
+    if not rotate and getattr(state.ruleset, "name", "") == "dmjl" and streak >= NINE_IN_A_ROW:
+        rotate = True
+    if not rotate:
+        return evolve(state, streak=streak, **changes)
+    dealer = hand.dealer % 4 + 1
+    passes = state.passes + 1
+    wind = state.prevailing_wind
+    over = state.game_over
+    if passes == 4:
+        passes = 0
+        over = wind == "north"
+        wind = next_wind(wind)
+    return evolve(
+        state, dealer=dealer, passes=passes, prevailing_wind=wind, streak=0, game_over=over,
+        **changes,
+    )

@@ -1,0 +1,101 @@
+"""The shape of an event (architecture.md Contract 3), checked before the game sees it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.tiles import ALL_CODES
+
+KINDS = ("session", "move", "declare", "correct", "anomaly", "timer")
+CALLS = ("claim", "ready", "mahjong")
+_CODES = frozenset(ALL_CODES)
+_ZONES = frozenset(
+    ["discard", "river", "wall"] + [f"{z}:{n}" for z in ("rack", "melds") for n in (1, 2, 3, 4)]
+)
+
+
+class EventError(ValueError):
+    """An event that is not well formed; the message says what is wrong."""
+
+
+def check_event(event: Any) -> tuple[str, dict[str, Any]]:
+    """Return (kind, body) of a well-formed event, else raise EventError naming the problem."""
+    if not isinstance(event, dict):
+        raise EventError("an event is a JSON object such as {\"move\": {...}}")
+    kinds = [k for k in event if k in KINDS]
+    if len(kinds) != 1:
+        raise EventError(
+            f"an event has exactly one of {', '.join(KINDS)}; got {', '.join(map(str, event))}"
+        )
+    kind = kinds[0]
+    body = event[kind]
+    if not isinstance(body, dict):
+        raise EventError(f"{kind} must be an object")
+    check = _CHECKS.get(kind)
+    if check is not None:
+        check(body)
+    return kind, body
+
+
+def _check_move(body: dict[str, Any]) -> None:
+    tile = body.get("tile")
+    if tile not in _CODES:
+        raise EventError(
+            f"unknown tile code {tile!r}: use 1b-9b, 1c-9c, 1d-9d, ew sw ww nw, rd gd wd, "
+            "1f-4f, 1s-4s"
+        )
+    for end in ("from", "to"):
+        zone = body.get(end)
+        if zone not in _ZONES:
+            raise EventError(
+                f"unknown zone {zone!r} in \"{end}\": use rack:N, melds:N (N 1-4), discard, "
+                "river or wall"
+            )
+
+
+def _check_declare(body: dict[str, Any]) -> None:
+    seat = body.get("seat")
+    if isinstance(seat, bool) or seat not in (1, 2, 3, 4):
+        raise EventError(f"declare needs a seat 1-4, not {seat!r}")
+    if body.get("call") not in CALLS:
+        raise EventError(f"unknown call {body.get('call')!r}: use claim, ready or mahjong")
+
+
+def _check_correct(body: dict[str, Any]) -> None:
+    if "undo" in body:
+        n = body["undo"]
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise EventError(f"undo needs a whole number of events >= 1, not {n!r}")
+        return
+    if "end_hand" in body:
+        if body["end_hand"] != "washout":
+            raise EventError("end_hand takes \"washout\"")
+        return
+    r = body.get("reassign")
+    if not isinstance(r, dict):
+        raise EventError("correct takes undo, reassign or end_hand")
+    if r.get("zone") not in _ZONES or r.get("tile") not in _CODES or r.get("as") not in _CODES:
+        raise EventError("reassign needs a zone, a tile and the tile it really is (\"as\")")
+
+
+def _check_session(body: dict[str, Any]) -> None:
+    if not isinstance(body.get("ruleset"), str):
+        raise EventError("session needs a ruleset: hua-bao, swedish or dmjl")
+    if not isinstance(body.get("options", {}), dict):
+        raise EventError("session options must be an object")
+    if not isinstance(body.get("table", {}), dict):
+        raise EventError("session table options must be an object")
+
+
+def _check_timer(body: dict[str, Any]) -> None:
+    if body.get("kind") not in ("turn", "claim"):
+        raise EventError("a timer event's kind is turn or claim")
+
+
+_CHECKS = {
+    "move": _check_move,
+    "declare": _check_declare,
+    "correct": _check_correct,
+    "session": _check_session,
+    "timer": _check_timer,
+}

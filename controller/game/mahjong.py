@@ -1,0 +1,151 @@
+"""Mahjong: whether a declared win is allowed (complete hand, swedish ready call and doubling),
+and the three ways to win (self-drawn, on a discard, robbing a kong)."""
+
+from __future__ import annotations
+
+from controller.game.context import Ctx, Refused, name
+from controller.game.endhand import finish_mahjong
+from controller.game.state import Hand, Seat, TableSet, evolve
+from controller.scoring import HandInput, ScoreResult, ScoringError, is_complete, score_hand, waits
+from controller.tiles import Meld, Tile, is_bonus
+
+
+def melds_of(seat: Seat) -> list[Meld]:
+    return [Meld(m.tiles, m.concealed) for m in seat.melds]
+
+
+def waits_of(ctx: Ctx, seat: Seat) -> list[Tile]:
+    """The tile kinds that would complete ``seat``'s 13 tiles."""
+    try:
+        return list(waits(seat.concealed() + list(seat.forming), melds_of(seat), ctx.ruleset))
+    except ScoringError:
+        return []
+
+
+def win_input(ctx: Ctx, hand: Hand, pos: int, concealed: list[Tile], source: str) -> HandInput:
+    """The scorer's input for ``pos`` winning with ``concealed`` (winning tile included)."""
+    seat = hand.seat(pos)
+    flags = []
+    exposed = any(not m.concealed for m in seat.melds)
+    if seat.ready_at is not None and seat.ready_at <= 1 and not exposed:
+        flags.append("original_call")
+    if source == "replacement" and seat.kong_chain >= 2:
+        flags.append("twofold_fortune")
+    tile = concealed[-1]
+    return HandInput(
+        ruleset=ctx.ruleset,
+        seat_wind=hand.wind_of(pos),
+        prevailing_wind=hand.prevailing_wind,
+        melds=melds_of(seat),
+        hand=concealed,
+        bonus=seat.bonus + tuple(t for t in seat.rack if is_bonus(t)),
+        mahjong=True,
+        winning_tile=tile,
+        win_source=source,
+        last_tile=hand.live_wall <= 0 and source in ("wall", "discard", "replacement"),
+        first_discard=source == "discard" and hand.discards_total == 1,
+        flags=tuple(flags),
+    )
+
+
+def validate(
+    ctx: Ctx, hand: Hand, pos: int, concealed: list[Tile], source: str = "discard"
+) -> ScoreResult:
+    """Score ``pos``'s winning hand, or refuse the Mahjong naming the rule it breaks.
+
+    ``concealed`` lists the concealed tiles with the winning tile last.
+    """
+    seat = hand.seat(pos)
+    who = name(hand, pos)
+    melds = melds_of(seat)
+    count = len(concealed) + 3 * len(melds)
+    if count != 14 or not is_complete(concealed, melds, ctx.ruleset):
+        raise Refused(
+            "mahjong_incomplete_hand", pos,
+            f"{who}'s hand with the {concealed[-1]} is not complete ({count} tiles): play on",
+        )
+    requires_ready = bool(getattr(ctx.ruleset, "requires_ready", False))
+    if requires_ready and not seat.ready:
+        raise Refused(
+            "mahjong_without_ready", pos, f"{who} did not call ready before going Mahjong"
+        )
+    try:
+        result = score_hand(win_input(ctx, hand, pos, concealed, source))
+    except ScoringError as exc:
+        raise Refused("mahjong_incomplete_hand", pos, f"{who}'s hand cannot win: {exc}") from None
+    if requires_ready and result.combination_doubles < 1:
+        raise Refused(
+            "mahjong_without_doubling", pos,
+            f"{who}'s hand has no combination doubling: Mahjong needs at least one",
+        )
+    return result
+
+
+def _winning_order(seat: Seat, tile: Tile) -> list[Tile]:
+    """The seat's concealed tiles with one ``tile`` moved to the end (the winning tile)."""
+    concealed = seat.concealed()
+    concealed.remove(tile)
+    return concealed + [tile]
+
+
+def win_self_drawn(ctx: Ctx, hand: Hand, pos: int) -> Hand:
+    seat = hand.seat(pos)
+    if hand.phase == "deal":
+        source = "dealt"
+    else:
+        source = seat.last_source if seat.last_source in ("wall", "replacement") else "discard"
+    tile = seat.last_tile if seat.last_tile in seat.rack else None
+    if tile is None:
+        tile = seat.concealed()[-1] if seat.concealed() else ""
+    if not tile:
+        raise Refused("mahjong_incomplete_hand", pos, f"{name(hand, pos)} holds no tiles")
+    concealed = _winning_order(seat, tile)
+    validate(ctx, hand, pos, concealed, source)
+    return finish_mahjong(ctx, hand, pos, win_input(ctx, hand, pos, concealed, source))
+
+
+def win_on_discard(ctx: Ctx, hand: Hand, pos: int) -> Hand:
+    """The discard is in ``pos``'s rack and Mahjong was declared: the hand ends."""
+    assert hand.discard is not None
+    tile = hand.discard[0]
+    seat = hand.seat(pos)
+    concealed = _winning_order(seat, tile)
+    best = [p for p, c in hand.claimants if c == "mahjong"]
+    if len(best) > 1:
+        from controller.game.calls import award
+
+        winner = award(ctx, hand, [(p, "mahjong") for p in best])
+        if winner != pos:
+            raise Refused(
+                "claim_outranked", pos,
+                f"{name(hand, pos)} may not take the {tile}: Mahjong goes to {name(hand, winner)}",
+            )
+    try:
+        validate(ctx, hand, pos, concealed, "discard")
+    except Refused:
+        raise
+    inp = win_input(ctx, hand, pos, concealed, "discard")
+    ctx.notes.append(f"{name(hand, pos)} goes Mahjong on the {tile}")
+    return finish_mahjong(ctx, evolve(hand, discard=None, taken=None), pos, inp)
+
+
+def unkong(hand: Hand, owner: int, tile: Tile) -> Hand:
+    """An added kong robbed of its fourth tile is a pung again; its replacement is off."""
+    seat = hand.seat(owner)
+    melds = list(seat.melds)
+    for i, m in enumerate(melds):
+        if m.kind == "kong" and m.added and m.tiles[0] == tile:
+            melds[i] = TableSet(m.tiles[:3], "pung", claimed_from=m.claimed_from)
+            break
+    due = max(0, seat.replacements_due - 1)
+    return hand.with_seat(evolve(seat, melds=tuple(melds), replacements_due=due), robbable=None)
+
+
+def win_by_robbing(ctx: Ctx, hand: Hand, pos: int) -> Hand:
+    seat = hand.seat(pos)
+    tile = seat.rack[-1]
+    concealed = _winning_order(seat, tile)
+    validate(ctx, hand, pos, concealed, "robbed_kong")
+    ctx.notes.append(f"{name(hand, pos)} robs the kong: Mahjong on the {tile}")
+    inp = win_input(ctx, hand, pos, concealed, "robbed_kong")
+    return finish_mahjong(ctx, evolve(hand, rob_taken=None, robbers=()), pos, inp)

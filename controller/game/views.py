@@ -1,0 +1,157 @@
+"""What the table shows: the public view (no concealed tile of a hand in play), a seat's own view,
+and the ``replay`` command's summary (FORMATS.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.game.state import GameState, Hand, HandRecord, Seat
+from controller.tiles import is_bonus, sort_tiles
+
+_POS = ("1", "2", "3", "4")
+
+
+def _per_seat(values: tuple[int, ...]) -> dict[str, int]:
+    return dict(zip(_POS, values, strict=True))
+
+
+def _record_json(r: HandRecord) -> dict[str, Any]:
+    return {
+        "number": r.number, "dealer": r.dealer, "prevailing_wind": r.prevailing_wind,
+        "result": r.result, "winner": r.winner, "scores": _per_seat(r.scores),
+        "net": _per_seat(r.net),
+    }
+
+
+def _seat_public(hand: Hand, seat: Seat) -> dict[str, Any]:
+    forming = list(seat.forming)
+    claim = hand.claim
+    if claim is not None and claim.seat == seat.position and claim.discard_on_strip:
+        forming.append(claim.tile)
+    return {
+        "position": seat.position,
+        "wind": hand.wind_of(seat.position),
+        "concealed_count": sum(1 for t in seat.rack if not is_bonus(t)),
+        "rack_count": len(seat.rack),
+        "melds": [m.to_json() for m in seat.melds],
+        "forming": forming,
+        "bonus": list(seat.bonus),
+        "river": list(seat.river),
+        "ready": seat.ready,
+        "dead": seat.dead,
+        "replacements_due": seat.replacements_due,
+    }
+
+
+def _out_of_place(state: GameState) -> list[dict[str, Any]]:
+    """Tiles to put back; a tile that lies in a rack or came from the wall is not named."""
+    out = []
+    for tile, put, home in state.misplaced:
+        hidden = put.startswith("rack") or home == "wall" or home.startswith("rack")
+        out.append({"tile": None if hidden else tile, "zone": put, "back_to": home})
+    return out
+
+
+def _hand_public(state: GameState, hand: Hand, now: float | None) -> dict[str, Any]:
+    result = hand.result
+    discard = None
+    if hand.discard is not None and hand.taken is None:
+        discard = {"tile": hand.discard[0], "seat": hand.discard[1]}
+    timers: dict[str, Any] = {
+        "claim_deadline": hand.claim_deadline, "turn_deadline": hand.turn_deadline,
+    }
+    if now is not None:
+        for key in ("claim", "turn"):
+            deadline = timers[f"{key}_deadline"]
+            timers[f"{key}_remaining"] = None if deadline is None else round(deadline - now, 3)
+    return {
+        "number": hand.number,
+        "dealer": hand.dealer,
+        "prevailing_wind": hand.prevailing_wind,
+        "phase": hand.phase,
+        "turn": None if hand.phase == "over" else hand.turn,
+        "step": hand.step,
+        "discard": discard,
+        "claim_window": hand.phase == "play" and hand.discard is not None,
+        "claimants": [{"seat": p, "call": c} for p, c in hand.claimants],
+        "live_wall": hand.live_wall,
+        "dead_wall": 14,
+        "seats": {str(s.position): _seat_public(hand, s) for s in hand.seats},
+        "timers": timers,
+        "last_violation": state.last_violation.to_json() if state.last_violation else None,
+        "out_of_place": _out_of_place(state),
+        "result": None if result is None else {
+            "result": result.result, "winner": result.winner,
+            "scores": _per_seat(result.scores), "net": _per_seat(result.net),
+            "payments": [{"from": a, "to": b, "amount": n} for a, b, n in result.payments],
+            "details": result.details,
+        },
+    }
+
+
+def public_view(state: GameState, now: float | None = None) -> dict[str, Any]:
+    """Everything the players at the table can see (architecture.md, Contract 4)."""
+    return {
+        "seq": state.seq,
+        "session": {
+            "ruleset": state.ruleset_name, "options": dict(state.options),
+            "active": state.active, "dealer": state.dealer,
+            "prevailing_wind": state.prevailing_wind, "game_over": state.game_over,
+            "timers": state.table.timers,
+        },
+        "hand": None if state.hand is None else _hand_public(state, state.hand, now),
+        "hands": [_record_json(r) for r in state.hands],
+        "totals": _per_seat(state.totals),
+    }
+
+
+def seat_view(state: GameState, position: int, now: float | None = None) -> dict[str, Any]:
+    """One seat's own view: its concealed tiles and waits, and the public view."""
+    from controller.game.context import Ctx
+    from controller.game.mahjong import waits_of
+
+    table = public_view(state, now)
+    hand = state.hand
+    if hand is None:
+        return {"position": position, "wind": None, "hand": [], "melds": [], "bonus": [],
+                "waits": [], "ready": False, "table": table}
+    seat = hand.seat(position)
+    waits: list[str] = []
+    if seat.size() == 13 and state.ruleset is not None and hand.phase != "over":
+        waits = sort_tiles(waits_of(Ctx(state), seat))
+    return {
+        "position": position,
+        "wind": hand.wind_of(position),
+        "hand": sort_tiles(seat.rack),
+        "melds": [m.to_json() for m in seat.melds],
+        "bonus": list(seat.bonus),
+        "waits": waits,
+        "ready": seat.ready,
+        "table": table,
+    }
+
+
+def replay_summary(state: GameState) -> dict[str, Any]:
+    """The ``replay`` command's output (FORMATS.md)."""
+    hands = [_record_json(r) for r in state.hands]
+    hand = state.hand
+    if hand is not None and hand.phase != "over":
+        hands.append({
+            "number": hand.number, "dealer": hand.dealer,
+            "prevailing_wind": hand.prevailing_wind, "result": None, "winner": None,
+            "scores": _per_seat((0, 0, 0, 0)), "net": _per_seat((0, 0, 0, 0)),
+        })
+    in_play = hand is not None and hand.phase != "over"
+    return {
+        "hands": hands,
+        "totals": _per_seat(state.totals),
+        "violations": [v.to_json() for v in state.violations],
+        "state": {
+            "hand_over": not in_play,
+            "turn": hand.turn if in_play and hand is not None else None,
+            "live_wall": hand.live_wall if hand is not None else None,
+            "step": hand.step if in_play and hand is not None else None,
+            "dealer": state.dealer,
+            "prevailing_wind": state.prevailing_wind,
+        },
+    }
