@@ -1,1 +1,24 @@
+"""The table layer: the UID -> tile registry, enrollment, and scans -> presence -> moves."""
 
+from controller.table.enroll import Enrollment, EnrollmentProgress, ScanLike, Step
+from controller.table.presence import PresenceTracker
+from controller.table.registry import (
+    REGISTRY_FILE,
+    RegistryError,
+    TileRegistry,
+    normalize_uid,
+    progress,
+)
+
+__all__ = [
+    "REGISTRY_FILE",
+    "Enrollment",
+    "EnrollmentProgress",
+    "PresenceTracker",
+    "RegistryError",
+    "ScanLike",
+    "Step",
+    "TileRegistry",
+    "normalize_uid",
+    "progress",
+]

@@ -1,0 +1,268 @@
+"""From scans to moves (TABLE.md): debounced presence per zone, one move per tile that moved.
+
+Each scan carries its time; ``tick(now)`` handles what only the passing of time shows (a silent
+reader, a tile read in two zones for too long). Output: Contract 3 ``move`` and ``anomaly``
+events. Anomalies never move a tile; nothing here raises on bad input from the readers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.table.enroll import ScanLike
+from controller.tiles import Tile, copies_allowed
+
+WALL, DISCARD, RIVER = "wall", "discard", "river"
+ZONE_RE = re.compile(r"^(rack:[1-4]|melds:[1-4]|discard|river)$")
+Event = dict[str, Any]
+
+
+@dataclass
+class _Track:
+    """What the tracker believes about one tagged tile."""
+
+    uid: str
+    tile: Tile
+    zone: str | None = None  # where the game has it; None: off the table (the wall)
+    channel: str | None = None  # the channel that last read it in ``zone``; None: unread
+    last: float = 0.0  # when it was last read in ``zone``
+    missing: bool = False  # left a rack or meld strip for nowhere (reported once)
+    quarantined: bool = False  # a fifth copy: followed, but it never makes moves
+    other: str | None = None  # another zone reading it at the same time
+    other_channel: str = ""
+    other_last: float = 0.0
+    both_since: float | None = None
+    both_reported: bool = False
+
+
+@dataclass
+class _Channel:
+    zone: str
+    last_scan: float | None = None
+    uids: frozenset[str] = field(default_factory=frozenset)
+    silent_reported: bool = False
+
+
+class PresenceTracker:
+    """Turns ChannelScans into moves between zones.
+
+    ``absent_after``: seconds a tile must go unread (while its reader keeps scanning) before it
+    has left. ``move_window``: how long a tile may be read in two zones at once while it moves.
+    ``silent_after``: seconds without a scan before a channel is reported silent.
+    """
+
+    def __init__(
+        self, channels: Mapping[str, str], registry: Mapping[str, Tile], *,
+        absent_after: float = 0.4, move_window: float = 1.0, silent_after: float = 3.0,
+    ) -> None:
+        for channel, zone in channels.items():
+            if not ZONE_RE.match(zone):
+                raise ValueError(f"channel {channel!r}: zone {zone!r} is not rack:N, melds:N, "
+                                 "discard or river")
+        self.registry = registry
+        self.absent_after = absent_after
+        self.move_window = move_window
+        self.silent_after = silent_after
+        self.hand_over = False
+        self._channels = {name: _Channel(zone) for name, zone in channels.items()}
+        self._tracks: dict[str, _Track] = {}
+        self._ghosts: dict[tuple[str, str], float] = {}
+        self._unmapped: set[str] = set()
+        self._start: float | None = None
+
+    # --- input ----------------------------------------------------------------------------------
+
+    def scan(self, scan: ScanLike) -> list[Event]:
+        """Take one channel's full set of UIDs; return the moves and anomalies it shows."""
+        if self._start is None:
+            self._start = scan.t
+        channel = self._channels.get(scan.channel)
+        if channel is None:
+            return self._unmapped_channel(scan.channel)
+        channel.last_scan, channel.uids, channel.silent_reported = scan.t, scan.uids, False
+        events: list[Event] = []
+        for uid in sorted(scan.uids):
+            tile = self.registry.get(uid)
+            if tile is None:
+                events.extend(self._unknown(uid, channel.zone, scan.t))
+            else:
+                events.extend(self._read(uid, tile, scan.channel, channel.zone, scan.t))
+        events.extend(self._settle(scan.t))
+        return events
+
+    def scans(self, scans: Iterable[ScanLike]) -> list[Event]:
+        """Take many scans in order (a convenience for tests and replays of raw scans)."""
+        return [event for scan in scans for event in self.scan(scan)]
+
+    def tick(self, now: float) -> list[Event]:
+        """Let time pass: silent channels, tiles read in two zones too long."""
+        if self._start is None:
+            self._start = now
+        events = self._settle(now)
+        for name, channel in self._channels.items():
+            since = channel.last_scan if channel.last_scan is not None else self._start
+            if now - since >= self.silent_after and not channel.silent_reported:
+                channel.silent_reported = True
+                events.append(_anomaly("reader_silent", channel=name, zone=channel.zone,
+                                       message=f"channel {name} ({channel.zone}) has sent no "
+                                       f"scan for {now - since:.1f} s: check its reader and "
+                                       "cable; its tiles stay where they were"))
+        self._ghosts = {k: t for k, t in self._ghosts.items() if now - t < 60.0}
+        return events
+
+    def set_hand_over(self, over: bool) -> list[Event]:
+        """Told by the game: while a hand is over, tiles leaving the table go back to the wall."""
+        self.hand_over = over
+        events: list[Event] = []
+        if over:
+            for track in self._tracks.values():
+                if track.missing:
+                    events.extend(self._leave(track, WALL))
+        return events
+
+    # --- what the tracker believes ----------------------------------------------------------
+
+    def positions(self) -> dict[str, str]:
+        """UID -> zone for every tile that has been on the table (``wall`` when off it)."""
+        return {uid: t.zone or WALL for uid, t in self._tracks.items() if not t.quarantined}
+
+    def zone_tiles(self) -> dict[str, list[Tile]]:
+        """Zone -> tile codes there (what the tracker believes, for monitors and checks)."""
+        result: dict[str, list[Tile]] = {}
+        for track in self._tracks.values():
+            if track.zone is not None and not track.quarantined:
+                result.setdefault(track.zone, []).append(track.tile)
+        return {zone: sorted(tiles) for zone, tiles in sorted(result.items())}
+
+    # --- reads ----------------------------------------------------------------------------------
+
+    def _read(self, uid: str, tile: Tile, channel: str, zone: str, t: float) -> list[Event]:
+        track = self._tracks.setdefault(uid, _Track(uid, tile))
+        if track.zone == zone:
+            track.channel, track.last, track.missing = channel, t, False
+            return []
+        if track.zone is None or track.channel is None:
+            return self._appear(track, channel, zone, t)
+        track.other, track.other_channel, track.other_last = zone, channel, t
+        if not self._sees(track, t):
+            return self._move(track, channel, zone, t)
+        if track.both_since is None:
+            track.both_since = t
+        return []
+
+    def _appear(self, track: _Track, channel: str, zone: str, t: float) -> list[Event]:
+        """Read while off the table (or unread in the river): from the wall."""
+        in_play = Counter(
+            other.tile for other in self._tracks.values()
+            if other.channel is not None and other.zone not in (None, RIVER)
+            and not other.quarantined
+        )
+        if zone != RIVER and in_play[track.tile] >= copies_allowed(track.tile):
+            track.zone, track.channel, track.last, track.quarantined = zone, channel, t, True
+            return [_anomaly("fifth_copy", uid=track.uid, tile=track.tile, zone=zone,
+                             message=f"a copy too many of {track.tile} ({track.uid}) in "
+                             f"{zone}: ignored; take the tile off and check the registry")]
+        return self._move(track, channel, zone, t, origin=WALL)
+
+    def _sees(self, track: _Track, t: float) -> bool:
+        """Does the tile's own zone still read it, on its channel's latest (recent) scan?"""
+        channel = self._channels[track.channel] if track.channel else None
+        return (channel is not None and channel.last_scan is not None
+                and track.uid in channel.uids and t - channel.last_scan < self.move_window)
+
+    def _move(self, track: _Track, channel: str, zone: str, t: float,
+              origin: str | None = None) -> list[Event]:
+        source = origin or track.zone or WALL
+        quiet = track.quarantined
+        track.zone, track.channel, track.last, track.missing = zone, channel, t, False
+        track.other, track.both_since, track.both_reported = None, None, False
+        if quiet or source == zone:
+            return []
+        return [{"move": {"tile": track.tile, "from": source, "to": zone, "uid": track.uid}}]
+
+    # --- time -----------------------------------------------------------------------------------
+
+    def _settle(self, now: float) -> list[Event]:
+        events: list[Event] = []
+        for track in self._tracks.values():
+            if track.zone is None:
+                continue
+            if track.other is not None:
+                events.extend(self._two_zones(track, now))
+            if track.channel is not None and not track.missing:
+                channel = self._channels[track.channel]
+                assert channel.last_scan is not None
+                if channel.last_scan - track.last >= self.absent_after:
+                    events.extend(self._absent(track))
+        return events
+
+    def _two_zones(self, track: _Track, now: float) -> list[Event]:
+        """The tile is also read in ``track.other``: a move under way, or two tags, one UID."""
+        assert track.other is not None
+        other = self._channels[track.other_channel]
+        if other.last_scan is not None and other.last_scan - track.other_last >= self.absent_after:
+            track.other, track.both_since, track.both_reported = None, None, False
+            return []
+        if not self._sees(track, now):
+            return self._move(track, track.other_channel, track.other, track.other_last)
+        since = track.both_since if track.both_since is not None else now
+        if now - since >= self.move_window and not track.both_reported:
+            track.both_reported = True
+            return [_anomaly("seen_in_two_zones", uid=track.uid, tile=track.tile,
+                             zones=[track.zone, track.other],
+                             message=f"{track.tile} ({track.uid}) is read in {track.zone} and "
+                             f"{track.other} at once for {now - since:.1f} s: two tags with one "
+                             "UID, or an antenna reading its neighbour; it stays in "
+                             f"{track.zone}")]
+        return []
+
+    def _absent(self, track: _Track) -> list[Event]:
+        if track.quarantined:
+            track.zone, track.channel, track.quarantined = None, None, False
+            return []
+        if self.hand_over:
+            return self._leave(track, WALL)
+        if track.zone == DISCARD:
+            return self._leave(track, RIVER)
+        if track.zone == RIVER:
+            track.channel = None  # pushed off the river antenna: still out of play
+            return []
+        track.missing = True
+        return [_anomaly("tile_missing", uid=track.uid, tile=track.tile, zone=track.zone,
+                         message=f"{track.tile} ({track.uid}) left {track.zone} and was not "
+                         f"seen anywhere: put it back; the game still has it in {track.zone}")]
+
+    def _leave(self, track: _Track, to: str) -> list[Event]:
+        """The tile left the table's antennas for ``to`` (river or wall)."""
+        source = track.zone or WALL
+        track.zone = RIVER if to == RIVER else None
+        track.channel, track.missing, track.other = None, False, None
+        return [{"move": {"tile": track.tile, "from": source, "to": to, "uid": track.uid}}]
+
+    # --- noise ----------------------------------------------------------------------------------
+
+    def _unknown(self, uid: str, zone: str, t: float) -> list[Event]:
+        last = self._ghosts.get((uid, zone))
+        self._ghosts[(uid, zone)] = t
+        if last is not None and t - last < self.absent_after:
+            return []  # the same ghost, still there: reported when it appeared
+        return [_anomaly("unknown_uid", uid=uid, zone=zone,
+                         message=f"tile {uid} is not in the registry: ignored (a ghost read "
+                         "from a neighbouring antenna?); if it is a tile, run "
+                         "`mahjong-table enroll`")]
+
+    def _unmapped_channel(self, name: str) -> list[Event]:
+        if name in self._unmapped:
+            return []
+        self._unmapped.add(name)
+        return [_anomaly("unmapped_channel", channel=name,
+                         message=f"channel {name} is not in the config's channel -> zone map: "
+                         "its scans are ignored; add it under table.channels")]
+
+
+def _anomaly(kind: str, **fields: Any) -> Event:
+    return {"anomaly": {"kind": kind, **fields}}

@@ -1,0 +1,208 @@
+"""Scans -> presence -> moves, scenario by scenario (TABLE.md "From scans to moves")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from controller.table import PresenceTracker
+from firmware_bridge.types import ChannelScan
+
+CHANNELS = {
+    "seat1/0": "rack:1", "seat1/1": "rack:1", "seat1/m": "melds:1",
+    "seat3/0": "rack:3", "seat3/m": "melds:3", "centre/0": "discard",
+}
+REGISTRY = {
+    "04:00:00:01": "5b", "04:00:00:02": "5b", "04:00:00:03": "5b", "04:00:00:04": "5b",
+    "04:00:00:05": "ew", "04:00:00:06": "4c", "04:00:00:07": "6c",
+}
+A5B, B5B, C5B, D5B, EW, C4, C6 = sorted(REGISTRY)
+PERIOD = 0.1  # every channel scanned every 100 ms; absent after 0.4 s, moves within 1.0 s
+
+
+class Table:
+    """Drives a tracker the way the readers do: every channel, every period."""
+
+    def __init__(self, registry: Mapping[str, str] = REGISTRY, **options: float) -> None:
+        self.tracker = PresenceTracker(CHANNELS, registry, **options)
+        self.t = 0.0
+
+    def cycle(self, seen: Mapping[str, set[str]], order: list[str] | None = None,
+              times: int = 1) -> list[dict[str, Any]]:
+        events = []
+        for _ in range(times):
+            for channel in order or list(CHANNELS):
+                uids = frozenset(seen.get(channel, set()))
+                events += self.tracker.scan(ChannelScan(channel, uids, self.t))
+            self.t += PERIOD
+        return events
+
+
+def move(uid: str, frm: str, to: str) -> dict[str, Any]:
+    return {"move": {"tile": REGISTRY[uid], "from": frm, "to": to, "uid": uid}}
+
+
+def kinds(events: list[dict[str, Any]]) -> list[str]:
+    return [e["anomaly"]["kind"] for e in events if "anomaly" in e]
+
+
+def test_a_tile_appearing_in_a_rack_comes_from_the_wall_at_its_first_read() -> None:
+    table = Table()
+    assert table.cycle({"seat1/0": {A5B}}) == [move(A5B, "wall", "rack:1")]
+    assert table.cycle({"seat1/0": {A5B}}, times=10) == []
+
+
+def test_flicker_of_a_missed_read_or_two_makes_no_move() -> None:
+    table = Table()
+    table.cycle({"seat1/0": {A5B, EW}})
+    pattern = [set(), {A5B}, set(), set(), {A5B}, {A5B}, set(), {A5B}]
+    events = []
+    for reads in pattern * 3:
+        events += table.cycle({"seat1/0": reads | {EW}})
+    assert events == []
+    assert table.tracker.positions() == {A5B: "rack:1", EW: "rack:1"}
+
+
+def test_rack_to_discard_is_one_move_emitted_at_the_first_read_on_the_pad() -> None:
+    table = Table()
+    table.cycle({"seat1/0": {A5B, EW}})
+    table.cycle({"seat1/0": {EW}})  # lifted: the rack misses it once
+    before = table.t
+    events = table.cycle({"seat1/0": {EW}, "centre/0": {A5B}})
+    assert events == [move(A5B, "rack:1", "discard")]
+    assert before - 0.1 < 0.4  # well before the rack's absence debounce would have ended
+    assert table.cycle({"seat1/0": {EW}, "centre/0": {A5B}}, times=20) == []
+
+
+def test_pad_scanned_before_the_rack_notices_moves_once_the_rack_misses_it() -> None:
+    table = Table()
+    order = ["centre/0", *[c for c in CHANNELS if c != "centre/0"]]
+    table.cycle({"seat1/0": {A5B}}, order=order)
+    events = table.cycle({"centre/0": {A5B}}, order=order)
+    assert events == [move(A5B, "rack:1", "discard")]
+
+
+def test_sliding_between_slots_of_one_rack_is_no_move() -> None:
+    table = Table()
+    table.cycle({"seat1/0": {A5B}})
+    assert table.cycle({"seat1/1": {A5B}}, times=10) == []
+    assert table.tracker.positions() == {A5B: "rack:1"}
+
+
+def test_discard_then_claimed_to_the_meld_strip() -> None:
+    table = Table()
+    table.cycle({"seat1/0": {C5B}, "seat3/0": {A5B, B5B}})
+    table.cycle({"centre/0": {C5B}, "seat3/0": {A5B, B5B}}, times=3)
+    events = table.cycle({"seat3/m": {C5B}, "seat3/0": {A5B, B5B}}, times=2)
+    events += table.cycle({"seat3/m": {A5B, B5B, C5B}}, times=10)
+    assert events == [move(C5B, "discard", "melds:3"), move(A5B, "rack:3", "melds:3"),
+                      move(B5B, "rack:3", "melds:3")]
+    assert table.tracker.zone_tiles() == {"melds:3": ["5b", "5b", "5b"]}
+
+
+def test_a_discard_that_disappears_goes_to_the_river_once() -> None:
+    table = Table()
+    table.cycle({"seat1/0": {EW}})
+    table.cycle({"centre/0": {EW}}, times=2)
+    events = table.cycle({}, times=3)
+    assert events == []  # still within the debounce
+    events = table.cycle({}, times=10)
+    assert events == [move(EW, "discard", "river")]
+    assert table.tracker.positions() == {EW: "river"}
+
+
+def test_ghost_uids_are_reported_once_and_never_move_anything() -> None:
+    table = Table()
+    ghost = "08:BA:D0:00"
+    events = table.cycle({"seat1/0": {A5B, ghost}}, times=5)
+    assert events[0] == move(A5B, "wall", "rack:1")
+    assert kinds(events) == ["unknown_uid"]
+    anomaly = events[1]["anomaly"]
+    assert anomaly["uid"] == ghost and anomaly["zone"] == "rack:1"
+    assert "not in the registry" in anomaly["message"] and "enroll" in anomaly["message"]
+    table.cycle({"seat1/0": {A5B}}, times=10)
+    assert kinds(table.cycle({"seat1/0": {A5B, ghost}})) == ["unknown_uid"]  # a new appearance
+    assert table.tracker.positions() == {A5B: "rack:1"}
+
+
+def test_a_tile_leaving_a_rack_for_nowhere_is_an_anomaly_not_a_move() -> None:
+    table = Table()
+    table.cycle({"seat1/0": {A5B, EW}})
+    events = table.cycle({"seat1/0": {EW}}, times=20)
+    assert kinds(events) == ["tile_missing"] and not [e for e in events if "move" in e]
+    assert events[0]["anomaly"]["zone"] == "rack:1"
+    assert table.tracker.positions()[A5B] == "rack:1"
+    assert table.cycle({"seat1/0": {EW}, "centre/0": {A5B}}) == [move(A5B, "rack:1", "discard")]
+
+
+def test_a_tile_read_in_two_zones_beyond_a_move_is_an_anomaly_and_stays_put() -> None:
+    table = Table()
+    table.cycle({"seat1/0": {A5B}})
+    events = table.cycle({"seat1/0": {A5B}, "centre/0": {A5B}}, times=15)
+    assert kinds(events) == ["seen_in_two_zones"]
+    assert events[0]["anomaly"]["zones"] == ["rack:1", "discard"]
+    assert table.tracker.positions() == {A5B: "rack:1"}
+    # The rack lets go of it: now it has moved.
+    assert table.cycle({"centre/0": {A5B}}) == [move(A5B, "rack:1", "discard")]
+
+
+def test_a_silent_channel_is_reported_and_its_tiles_stay() -> None:
+    table = Table(silent_after=2.0)
+    table.cycle({"seat1/0": {A5B}, "seat3/0": {EW}})
+    quiet = [c for c in CHANNELS if c != "seat1/0"]
+    events = []
+    for _ in range(30):
+        events += table.cycle({"seat3/0": {EW}}, order=quiet)
+        events += table.tracker.tick(table.t)
+    assert kinds(events) == ["reader_silent"]
+    assert events[0]["anomaly"]["channel"] == "seat1/0"
+    assert table.tracker.positions() == {A5B: "rack:1", EW: "rack:3"}
+    assert table.cycle({"seat1/0": {A5B}, "seat3/0": {EW}}) == []
+
+
+def test_a_channel_that_never_scans_is_reported_silent() -> None:
+    tracker = PresenceTracker({"seat1/0": "rack:1"}, REGISTRY, silent_after=3.0)
+    assert tracker.tick(10.0) == []
+    assert kinds(tracker.tick(13.0)) == ["reader_silent"]
+    assert tracker.tick(14.0) == []
+
+
+def test_a_fifth_copy_is_reported_and_makes_no_move() -> None:
+    registry = dict(REGISTRY, **{"04:00:00:99": "5b"})
+    table = Table(registry)
+    events = table.cycle({"seat1/0": {A5B, B5B, C5B}, "seat3/0": {D5B}})
+    assert len([e for e in events if "move" in e]) == 4
+    events = table.cycle({"seat1/0": {A5B, B5B, C5B}, "seat3/0": {D5B, "04:00:00:99"}},
+                         times=3)
+    assert kinds(events) == ["fifth_copy"] and not [e for e in events if "move" in e]
+    events = table.cycle({"seat1/0": {A5B, B5B, C5B}, "centre/0": {"04:00:00:99"},
+                          "seat3/0": {D5B}}, times=3)
+    assert events == []
+    assert "04:00:00:99" not in table.tracker.positions()
+
+
+def test_when_the_hand_is_over_tiles_leaving_go_back_to_the_wall() -> None:
+    table = Table()
+    table.cycle({"seat1/0": {A5B, EW}})
+    table.cycle({"seat1/0": {EW}}, times=10)  # A5B went missing during the hand
+    events = table.tracker.set_hand_over(True)
+    assert events == [move(A5B, "rack:1", "wall")]
+    events = table.cycle({}, times=10)
+    assert events == [move(EW, "rack:1", "wall")]
+    table.tracker.set_hand_over(False)
+    assert table.cycle({"seat3/0": {EW}}) == [move(EW, "wall", "rack:3")]
+
+
+def test_unmapped_channel_is_reported_once() -> None:
+    tracker = PresenceTracker(CHANNELS, REGISTRY)
+    first = tracker.scan(ChannelScan("seat9/0", frozenset({A5B}), 0.0))
+    assert kinds(first) == ["unmapped_channel"]
+    assert tracker.scan(ChannelScan("seat9/0", frozenset({A5B}), 0.1)) == []
+    assert tracker.positions() == {}
+
+
+def test_a_bad_zone_in_the_channel_map_is_refused() -> None:
+    with pytest.raises(ValueError, match="zone 'table' is not rack:N"):
+        PresenceTracker({"x/0": "table"}, REGISTRY)
