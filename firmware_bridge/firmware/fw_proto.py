@@ -1,0 +1,169 @@
+# Board side of the wire protocol (hardware_docs/protocol.md), for MicroPython and CPython.
+# Same blocks as firmware_bridge/protocol.py: <len><seq><content><crc16 hi><crc16 lo><0x7E>.
+# Written for MicroPython: no dataclasses, no typing, no del on slices of bytearrays.
+
+import struct
+
+SYNC = 0x7E
+BLOCK_MIN = 5
+BLOCK_MAX = 64
+CONTENT_MAX = BLOCK_MAX - 5
+DIR_BOARD = 0x10
+DIR_HOST = 0x20
+PROTOCOL_VERSION = 1
+
+MSG_HELLO = 0x01
+MSG_SCAN = 0x02
+MSG_SNAPSHOT = 0x03
+MSG_HEARTBEAT = 0x04
+MSG_ACK = 0x05
+CMD_IDENTIFY = 0x40
+CMD_REQUEST_SNAPSHOT = 0x41
+CMD_SET_LEDS = 0x42
+CMD_BUZZER = 0x43
+CMD_SCAN_RATE = 0x44
+
+# host command id -> struct layout of its fields (after the id byte)
+COMMAND_LAYOUT = {
+    CMD_IDENTIFY: "",
+    CMD_REQUEST_SNAPSHOT: "",
+    CMD_SET_LEDS: ">BB",
+    CMD_BUZZER: ">H",
+    CMD_SCAN_RATE: ">HH",
+}
+
+
+def _make_table():
+    table = []
+    for byte in range(256):
+        crc = byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
+        table.append(crc)
+    return table
+
+
+_CRC_TABLE = _make_table()
+
+
+def crc16(data, end=None):
+    """CRC-16/MCRF4XX over data[:end]."""
+    crc = 0xFFFF
+    table = _CRC_TABLE
+    n = len(data) if end is None else end
+    for i in range(n):
+        crc = (crc >> 8) ^ table[(crc ^ data[i]) & 0xFF]
+    return crc
+
+
+def block(seq, content):
+    """Wrap content (bytes) into a board -> host block with sequence seq."""
+    out = bytearray(len(content) + 5)
+    out[0] = len(content) + 5
+    out[1] = DIR_BOARD | (seq & 0x0F)
+    out[2:2 + len(content)] = content
+    crc = crc16(out, len(content) + 2)
+    out[-3] = crc >> 8
+    out[-2] = crc & 0xFF
+    out[-1] = SYNC
+    return bytes(out)
+
+
+def _uid(uid):
+    return bytes([len(uid)]) + bytes(uid)
+
+
+def _str(text):
+    raw = text.encode()
+    return bytes([len(raw)]) + raw
+
+
+def hello(firmware, serial, board, channels):
+    mask = 0
+    for ch in channels:
+        mask |= 1 << ch
+    return (bytes([MSG_HELLO, PROTOCOL_VERSION]) + _str(firmware) + _str(serial) + _str(board)
+            + struct.pack(">Q", mask))
+
+
+def scan(channel, present, uid):
+    return bytes([MSG_SCAN, channel, 1 if present else 0]) + _uid(uid)
+
+
+def heartbeat(uptime_ms, scans):
+    return bytes([MSG_HEARTBEAT]) + struct.pack(">II", uptime_ms & 0xFFFFFFFF,
+                                                scans & 0xFFFFFFFF)
+
+
+def ack(seq, status=0):
+    return bytes([MSG_ACK, seq & 0x0F, status])
+
+
+def snapshot(snap, entries):
+    """The contents of every block of one full snapshot; entries is [(channel, uid), ...]."""
+    parts = [bytearray()]
+    room = CONTENT_MAX - 4
+    for channel, uid in entries:
+        item = bytes([channel]) + _uid(uid)
+        if len(parts[-1]) + len(item) > room:
+            parts.append(bytearray())
+        parts[-1].extend(item)
+    n = len(parts)
+    return [bytes([MSG_SNAPSHOT, snap & 0xFF, i, n]) + bytes(p) for i, p in enumerate(parts)]
+
+
+class Parser:
+    """Incremental parser of host -> board blocks; yields (seq, command id, args tuple)."""
+
+    def __init__(self):
+        self.buf = b""
+        self.bad = 0
+
+    def feed(self, data):
+        self.buf = self.buf + bytes(data)
+        out = []
+        while len(self.buf) >= BLOCK_MIN:
+            n = self._check()
+            if n == 0:
+                break
+            if n < 0:
+                self.bad += 1
+                self.buf = self.buf[-n:]
+                continue
+            cmd = self._decode(self.buf[:n])
+            self.buf = self.buf[n:]
+            if cmd is None:
+                self.bad += 1
+            else:
+                out.append(cmd)
+        return out
+
+    def _skip(self):
+        # drop through the next sync byte: the next block starts after it
+        for i in range(1, len(self.buf)):
+            if self.buf[i] == SYNC:
+                return -(i + 1)
+        return -len(self.buf)
+
+    def _check(self):
+        b = self.buf
+        length = b[0]
+        if length < BLOCK_MIN or length > BLOCK_MAX or (b[1] & 0xF0) != DIR_HOST:
+            return self._skip()
+        if len(b) < length:
+            return 0
+        crc = crc16(b, length - 3)
+        if b[length - 1] != SYNC or b[length - 3] != crc >> 8 or b[length - 2] != crc & 0xFF:
+            return self._skip()
+        return length
+
+    def _decode(self, b):
+        content = b[2:-3]
+        if not content or content[0] not in COMMAND_LAYOUT:
+            return None
+        layout = COMMAND_LAYOUT[content[0]]
+        size = struct.calcsize(layout) if layout else 0
+        if len(content) - 1 != size:
+            return None
+        args = struct.unpack(layout, content[1:]) if layout else ()
+        return (b[1] & 0x0F, content[0], args)

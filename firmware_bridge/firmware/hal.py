@@ -1,0 +1,102 @@
+# RP2040 (Raspberry Pi Pico) hardware layer for the seat board, MicroPython only.
+# Everything machine-specific lives here so that fw_board.py runs under CPython in the tests.
+# Wiring: hardware_docs/wiring.md (seat board section).
+
+import sys
+import time
+
+import machine
+import select
+
+BOARD_NAME = "seat1"  # channels are reported as "<board name>/<n>"; set one per seat
+SPI_ID = 0
+PIN_SCK, PIN_MOSI, PIN_MISO = 18, 19, 16
+PIN_RST = 20  # shared reset line of every MFRC522 on this board
+# chip selects through three 74HC138 decoders (24 outputs) driven by A0-A2 and an enable each
+DECODER_ADDRESS = (2, 3, 4)
+DECODER_ENABLES = (5, 6, 7)
+CHANNELS = 24  # e.g. 0-17 rack slots, 18-23 meld strip
+LED_PINS = (25, 14)  # LED 0: turn LED; LED 1: spare (25 is the Pico's own LED)
+BUZZER_PIN = 15
+
+
+class Hal:
+    def __init__(self):
+        self.spi = machine.SPI(SPI_ID, baudrate=4000000, polarity=0, phase=0,
+                               sck=machine.Pin(PIN_SCK), mosi=machine.Pin(PIN_MOSI),
+                               miso=machine.Pin(PIN_MISO))
+        self.addr = [machine.Pin(p, machine.Pin.OUT, value=0) for p in DECODER_ADDRESS]
+        self.enables = [machine.Pin(p, machine.Pin.OUT, value=1) for p in DECODER_ENABLES]
+        self.rst = machine.Pin(PIN_RST, machine.Pin.OUT, value=0)
+        time.sleep_ms(2)
+        self.rst.value(1)  # release every reader from hard reset
+        time.sleep_ms(5)
+        self.leds = [machine.Pin(p, machine.Pin.OUT, value=0) for p in LED_PINS]
+        self.buzz = machine.Pin(BUZZER_PIN, machine.Pin.OUT, value=0)
+        self.poll = select.poll()
+        self.poll.register(sys.stdin, select.POLLIN)
+        self.out = sys.stdout.buffer
+        self.inp = sys.stdin.buffer
+
+    # ---- identity
+    def serial(self):
+        return "MJT-" + "".join("%02X" % b for b in machine.unique_id())
+
+    def board_name(self):
+        return BOARD_NAME
+
+    # ---- time
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def ticks_diff(self, a, b):
+        return time.ticks_diff(a, b)
+
+    def ticks_add(self, a, b):
+        return time.ticks_add(a, b)
+
+    def sleep_ms(self, ms):
+        time.sleep_ms(ms)
+
+    # ---- USB CDC link
+    def read(self):
+        data = b""
+        while self.poll.poll(0):
+            data += self.inp.read(1)
+            if len(data) >= 64:
+                break
+        return data
+
+    def write(self, data):
+        self.out.write(data)
+
+    # ---- readers
+    def _select(self, ch):
+        for i, pin in enumerate(self.addr):
+            pin.value((ch >> i) & 1)
+        self.enables[ch // 8].value(0)
+
+    def _release(self, ch):
+        self.enables[ch // 8].value(1)
+
+    def reader_xfers(self):
+        def make(ch):
+            def xfer(data):
+                out = bytearray(len(data))
+                self._select(ch)
+                try:
+                    self.spi.write_readinto(bytes(data), out)
+                finally:
+                    self._release(ch)
+                return list(out)
+            return xfer
+        return {ch: make(ch) for ch in range(CHANNELS)}
+
+    # ---- outputs
+    def set_leds(self, on, blink):
+        # blinking is left to a timer in a later firmware; 'blink' LEDs are lit steadily
+        for i, led in enumerate(self.leds):
+            led.value(1 if (on | blink) >> i & 1 else 0)
+
+    def buzzer(self, on):
+        self.buzz.value(1 if on else 0)

@@ -1,0 +1,151 @@
+"""The MicroPython seat-board firmware, run under CPython with a fake hal and fake MFRC522 chips."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from firmware_bridge import protocol as P
+from firmware_bridge.fakes import FakeMFRC522, VirtualTag
+from firmware_bridge.fakes.board_hal import FakeBoardHal, FirmwareOnPty, load_firmware
+from firmware_bridge.serial_backend import SerialBackend
+
+from .conftest import Collector
+
+fw_proto: Any = load_firmware("fw_proto")
+fw_scan: Any = load_firmware("fw_scan")
+fw_rc522: Any = load_firmware("fw_rc522")
+fw_board: Any = load_firmware("fw_board")
+
+NTAG = bytes.fromhex("04A219C15E2280")
+uids = st.sampled_from([4, 7, 10]).flatmap(lambda n: st.binary(min_size=n, max_size=n))
+
+
+def decode_all(data: bytes) -> list[P.Message]:
+    dec = P.StreamDecoder()
+    out = [b.message for b in dec.feed(data)]
+    assert dec.bad_frames == 0
+    return out
+
+
+def test_firmware_crc_matches_the_host() -> None:
+    assert fw_proto.crc16(b"123456789") == P.crc16_mcrf4xx(b"123456789") == 0x6F91
+
+
+@given(st.integers(0, 63), st.booleans(), uids, st.integers(0, 15))
+def test_firmware_scan_blocks_decode_on_the_host(ch: int, present: bool, uid: bytes,
+                                                 seq: int) -> None:
+    raw = fw_proto.block(seq, fw_proto.scan(ch, present, uid))
+    assert raw == P.encode("scan", seq, channel=ch, present=int(present), uid=uid)
+
+
+@given(st.lists(st.tuples(st.integers(0, 63), uids), max_size=40), st.integers(0, 255))
+def test_firmware_snapshot_matches_the_host_split(entries: list[tuple[int, bytes]],
+                                                  snap: int) -> None:
+    fw = b"".join(fw_proto.block(i, c) for i, c in enumerate(fw_proto.snapshot(snap, entries)))
+    assert fw == b"".join(P.snapshot_blocks(snap, entries, 0))
+
+
+def test_firmware_hello_heartbeat_ack_decode() -> None:
+    data = (fw_proto.block(0, fw_proto.hello("1.0.0", "MJT-X", "seat2", [0, 1, 5]))
+            + fw_proto.block(1, fw_proto.heartbeat(1234, 56)) + fw_proto.block(2, fw_proto.ack(9)))
+    hello, beat, ack = decode_all(data)
+    assert hello.args == {"proto": 1, "firmware": "1.0.0", "serial": "MJT-X", "board": "seat2",
+                          "channels": 0b100011}
+    assert beat.args == {"uptime_ms": 1234, "scans": 56}
+    assert ack.args == {"ack_seq": 9, "status": 0}
+
+
+def test_firmware_parser_reads_every_host_command_through_garbage() -> None:
+    cmds = [("identify", {}), ("request_snapshot", {}), ("set_leds", {"on": 3, "blink": 1}),
+            ("buzzer", {"ms": 500}), ("scan_rate", {"scan_ms": 7, "snapshot_ms": 300})]
+    stream = b"\x7e\x00junk\x7e"
+    for i, (name, args) in enumerate(cmds):
+        stream += P.encode(name, i, **args)
+    bad = bytearray(P.encode("buzzer", 9, ms=1))
+    bad[3] ^= 4  # a corrupted command must not be executed
+    stream += bytes(bad) + P.encode("scan", 1, channel=0, present=1, uid=NTAG)  # wrong direction
+    parser = fw_proto.Parser()
+    got = []
+    for k in range(0, len(stream), 5):
+        got += parser.feed(stream[k : k + 5])
+    ids = [P.BY_NAME[name].msg_id for name, _ in cmds]
+    assert [(s, c) for s, c, _ in got] == list(zip(range(5), ids, strict=True))
+    assert [a for _, _, a in got] == [(), (), (3, 1), (500,), (7, 300)]
+    assert parser.bad >= 2
+
+
+def test_tracker_debounces_leaving_but_not_arriving() -> None:
+    tracker = fw_scan.ChannelTracker([0, 1], debounce=3)
+    assert tracker.update(0, {NTAG}) == [(0, True, NTAG)]
+    assert tracker.update(0, set()) == []
+    assert tracker.update(0, {NTAG}) == []  # a flicker is not a move
+    assert tracker.update(0, set()) == [] and tracker.update(0, set()) == []
+    assert tracker.update(0, set()) == [(0, False, NTAG)]
+    assert tracker.entries() == []
+
+
+@pytest.mark.parametrize("uid", [NTAG, bytes.fromhex("DEADBEEF"), bytes(range(1, 11))])
+def test_firmware_driver_reads_every_uid_size(uid: bytes) -> None:
+    chip = FakeMFRC522()
+    tag = chip.place(VirtualTag(uid))
+    reader = fw_rc522.RC522(chip.transfer)
+    assert reader.init() == 0x92
+    assert [reader.read_uid() for _ in range(5)] == [uid] * 5
+    assert tag.state == "HALT"
+    chip.take(tag)
+    before = chip.transfers
+    assert reader.read_uid() is None
+    assert chip.transfers - before < 30
+
+
+def make_board(**kw: Any) -> tuple[Any, FakeBoardHal, dict[int, FakeMFRC522]]:
+    chips = {ch: FakeMFRC522() for ch in range(4)}
+    hal = FakeBoardHal("seat3", "MJT-SEAT3", chips)
+    hal.now_ms = 0
+    return fw_board.Board(hal, **kw), hal, chips
+
+
+def test_board_reports_arrivals_and_answers_commands_offline() -> None:
+    board, hal, chips = make_board(scan_ms=10, debounce=2)
+    board.start()
+    chips[2].place(VirtualTag(NTAG))
+    for t in range(0, 50):
+        hal.now_ms = t
+        board.step()
+    msgs = decode_all(bytes(hal.written))
+    assert msgs[0].name == "hello" and msgs[0]["board"] == "seat3"
+    assert [m.args for m in msgs if m.name == "scan"] == [
+        {"channel": 2, "present": 1, "uid": NTAG}]
+    hal.written.clear()
+    hal.inbox += P.encode("buzzer", 4, ms=20) + P.encode("set_leds", 5, on=1, blink=0)
+    board.step()
+    acks = [m["ack_seq"] for m in decode_all(bytes(hal.written)) if m.name == "ack"]
+    assert acks == [4, 5] and hal.buzzes == [True] and hal.leds == (1, 0)
+    hal.now_ms = 100
+    board.step()
+    assert hal.buzzes == [True, False]
+
+
+def test_firmware_on_a_pty_through_the_serial_backend() -> None:
+    board, hal, chips = make_board(scan_ms=2, snapshot_ms=100, heartbeat_ms=50)
+    hal.now_ms = None
+    runner = FirmwareOnPty(board).start()
+    sink = Collector()
+    backend = SerialBackend(ports=[runner.path], heartbeat_timeout=0.5)
+    backend.start(sink)
+    try:
+        tag = chips[1].place(VirtualTag(NTAG))
+        assert sink.wait(sink.sees("seat3/1", {"04:A2:19:C1:5E:22:80"}))
+        chips[1].take(tag)
+        assert sink.wait(sink.sees("seat3/1", set()))
+        assert backend.send("seat3", "set_leds", on=1, blink=0).result(timeout=2)
+        assert hal.leds == (1, 0)
+        assert sink.wait(lambda: set(sink.latest) == {f"seat3/{n}" for n in range(4)})
+    finally:
+        backend.stop()
+        runner.stop()
+    assert backend.stats()["bad_frames"] == 0
