@@ -20,16 +20,33 @@ def register(subparsers: Any) -> None:
         "the hands with their scores and nets, the session totals, every violation with its "
         "line number, and the state at the end of the log, as JSON.",
     )
-    p.add_argument("file", help="the table log, - for standard input")
+    p.add_argument("file", nargs="?", help="the table log, - for standard input")
+    p.add_argument("--db", help="replay a session of the service's event log (events.sqlite)")
+    p.add_argument("--session", type=int, help="with --db: the session id (default: latest)")
     p.add_argument("--indent", type=int, default=None, help="indent the JSON output")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    text = _read(args.file)
-    summary = summarize(parse_lines(text.splitlines()))
+    if (args.file is None) == (args.db is None):
+        raise CliError("give a table log FILE (- for standard input) or --db PATH, not both")
+    if args.db is not None:
+        summary = summarize(_stored(args.db, args.session))
+    else:
+        summary = summarize(parse_lines(_read(args.file).splitlines()))
     print(json.dumps(summary, indent=args.indent, ensure_ascii=False))
     return 0
+
+
+def _stored(db: str, session: int | None) -> Iterator[tuple[int, dict[str, Any], float | None]]:
+    """A stored session as the lines `mahjong-table export --format jsonl` would write."""
+    from controller.store import StoreError, session_events
+
+    try:
+        for number, event in enumerate(session_events(db, session), start=1):
+            yield number, event, None
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
 
 
 def _read(path: str) -> str:
