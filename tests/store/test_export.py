@@ -91,3 +91,26 @@ def test_csv_export_has_one_row_per_hand(tmp_path: Path) -> None:
     assert len(rows) == 1
     assert rows[0]["session"] == "1" and rows[0]["hand"] == "1" and rows[0]["result"] == ""
     assert rows[0]["payments"] == ""
+
+
+def test_replay_from_the_db_equals_replay_of_the_exported_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, out = tmp_path / "events.sqlite", tmp_path / "game.jsonl"
+    _log(db)
+    assert main(["export", "--db", str(db), "--format", "jsonl", "-o", str(out)]) == 0
+    assert main(["replay", str(out)]) == 0
+    from_file = json.loads(capsys.readouterr().out)
+    assert main(["replay", "--db", str(db)]) == 0
+    from_db = json.loads(capsys.readouterr().out)
+    assert from_db == from_file
+    assert from_db["state"]["hand_over"] is False
+
+
+def test_replay_db_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "events.sqlite"
+    _log(db)
+    assert main(["replay", "--db", str(db), "--session", "5"]) == 2
+    assert "has no session 5" in capsys.readouterr().err
+    assert main(["replay", "--db", str(db), "x.jsonl"]) == 2
+    assert "not both" in capsys.readouterr().err
