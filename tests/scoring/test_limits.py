@@ -35,7 +35,8 @@ HUA_BAO = [
     *COMMON,
     ("four_kongs", h("[1b1b1b1b] [2c2c2c2c] [3d3d3d3d] {ewewewew} 5b5b"),
      h("[1b1b1b1b] [2c2c2c2c] [3d3d3d3d] ewewew 5b5b")),
-    ("writhing_snake", h("1b1b1b 2b3b4b 5b6b7b 8b8b 9b9b9b"), h("1b1b1b 2b3b4b 5b6b7b 7b7b 9b9b9b")),
+    ("writhing_snake", h("1b1b1b 2b3b4b 5b6b7b 8b8b 9b9b9b"),
+     h("1b1b1b 2b3b4b 5b6b7b 7b7b 9b9b9b")),
     ("cornerstone", h("1b1b1b 9b9b9b 1c1c1c 9c9c9c 1d1d"), h("1b1b1b 9b9b9b 1c1c1c 9c9c9c ewew")),
 ]
 DMJL = [
@@ -68,7 +69,8 @@ SWEDISH = [
      h("1b1b1b 5c5c5c 7d7d7d 2c2c2c 9d9d", won="discard", tile="2c")),
     ("three_great_dragons", h("[rdrdrd] gdgdgd wdwdwd 1b2b3b 9d9d"),
      h("[rdrdrd] gdgdgd wdwd 1b2b3b 9d9d9d")),
-    ("four_winds", h("[ewewew] swswsw wwwwww nwnwnw 1b1b"), h("[ewewew] swswsw wwwwww nwnw 1b1b1b")),
+    ("four_winds", h("[ewewew] swswsw wwwwww nwnwnw 1b1b"),
+     h("[ewewew] swswsw wwwwww nwnw 1b1b1b")),
     ("all_eight_bonus", h("1b2b3b 4b5b6b 7c8c9c 3d4d5d nwnw 1f2f3f4f1s2s3s4s"),
      h("1b2b3b 4b5b6b 7c8c9c 3d4d5d nwnw 1f2f3f4f1s2s3s")),
 ]
