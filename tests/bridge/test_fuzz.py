@@ -71,13 +71,14 @@ def test_bit_flips_never_accepted(msgs: list[P.Message], data: st.DataObject) ->
             bits = {start, start + width - 1} | inner
         for bit in bits:
             frame[bit // 8] ^= 1 << (bit % 8)
-    tail = [P.Message("heartbeat", {"uptime_ms": 7, "scans": k}) for k in (1, 2)]
+    # a corrupted length byte may claim up to 64 bytes: the checker waits for them, then skips
+    tail = [P.Message("heartbeat", {"uptime_ms": 7, "scans": k}) for k in range(6)]
     whole = msgs + tail
     stream = b"".join(frames) + b"".join(encode_all(whole)[len(msgs) :])
     out, dec = feed_in_chunks(stream, data.draw(st.integers(1, 70)))
     sent = [(i % 16, m) for i, m in enumerate(whole) if i not in corrupted]
     assert is_subsequence([(b.seq, b.message) for b in out], sent)
-    assert out[-1].message == tail[-1]  # recovered by the second clean frame at the latest
+    assert out[-1].message == tail[-1]  # recovered within 64 bytes of the damage
     assert dec.bad_frames >= (1 if corrupted else 0)
 
 
