@@ -1,0 +1,110 @@
+"""Properties of the scorer over random complete hands (hypothesis)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from controller.scoring import HandInput, score_hand
+from controller.tiles import KINDS, Meld
+
+RULESETS = ("hua-bao", "swedish", "dmjl")
+SOURCES = ("wall", "discard", "replacement", "robbed_kong")
+
+
+@st.composite
+def sets(draw: st.DrawFn, used: Counter[str]) -> tuple[str, ...]:
+    """A chow, pung or kong that still fits the four copies of each kind."""
+    while True:
+        shape = draw(st.sampled_from(("chow", "chow", "pung", "pung", "kong")))
+        k = draw(st.integers(0, 33))
+        if shape == "chow":
+            if k >= 27 or k % 9 > 6:
+                continue
+            tiles = tuple(KINDS[k + i] for i in range(3))
+        else:
+            tiles = (KINDS[k],) * (3 if shape == "pung" else 4)
+        if all(used[t] + tiles.count(t) <= 4 for t in set(tiles)):
+            used.update(tiles)
+            return tiles
+
+
+@st.composite
+def winning_hands(draw: st.DrawFn) -> HandInput:
+    used: Counter[str] = Counter()
+    melds: list[Meld] = []
+    concealed: list[str] = []
+    for _ in range(4):
+        tiles = draw(sets(used))
+        if len(tiles) == 4:
+            melds.append(Meld(tiles, concealed=draw(st.booleans())))
+        elif draw(st.booleans()):
+            melds.append(Meld(tiles))
+        else:
+            concealed.extend(tiles)
+    pair = draw(st.sampled_from([k for k in KINDS if used[k] <= 2]))
+    concealed += [pair, pair]
+    concealed = draw(st.permutations(concealed))
+    source = draw(st.sampled_from(SOURCES))
+    seat = draw(st.sampled_from(("east", "south", "west", "north")))
+    return HandInput(
+        ruleset=draw(st.sampled_from(RULESETS)), seat_wind=seat,
+        prevailing_wind=draw(st.sampled_from(("east", "south", "west", "north"))),
+        melds=melds, hand=concealed, mahjong=True, winning_tile=draw(st.sampled_from(concealed)),
+        win_source=source, last_tile=draw(st.booleans()),
+    )
+
+
+def _all_tiles(inp: HandInput) -> Counter[str]:
+    return Counter([*inp.hand, *(t for m in inp.melds for t in m.tiles)])
+
+
+@given(winning_hands(), st.randoms())
+def test_score_does_not_depend_on_tile_order(inp: HandInput, rnd: Any) -> None:
+    hand = list(inp.hand)
+    melds = list(inp.melds)
+    rnd.shuffle(hand)
+    rnd.shuffle(melds)
+    a, b = score_hand(inp), score_hand(replace(inp, hand=hand, melds=melds))
+    assert (a.score, a.points, a.doubles) == (b.score, b.points, b.doubles)
+
+
+@given(winning_hands())
+def test_arrangement_uses_exactly_the_hands_tiles(inp: HandInput) -> None:
+    r = score_hand(inp)
+    assert Counter(t for g in r.arrangement for t in g) == _all_tiles(inp)
+
+
+@given(winning_hands(), st.integers(0, 12))
+def test_non_winner_arrangement_and_leftovers_use_exactly_the_tiles(
+    inp: HandInput, drop: int
+) -> None:
+    hand = list(inp.hand)[: max(0, len(inp.hand) - 1 - drop)]
+    loser = replace(inp, hand=hand, mahjong=False, winning_tile=None, win_source=None)
+    r = score_hand(loser)
+    assert Counter([*(t for g in r.arrangement for t in g), *r.leftover]) == _all_tiles(loser)
+
+
+@given(winning_hands())
+def test_concealing_a_kong_never_scores_less(inp: HandInput) -> None:
+    exposed = [i for i, m in enumerate(inp.melds) if len(m.tiles) == 4 and not m.concealed]
+    for i in exposed:
+        melds = list(inp.melds)
+        melds[i] = Meld(melds[i].tiles, concealed=True)
+        assert score_hand(replace(inp, melds=melds)).score >= score_hand(inp).score
+
+
+@settings(max_examples=50)
+@given(winning_hands())
+def test_concealing_a_pung_never_scores_less_in_hua_bao(inp: HandInput) -> None:
+    inp = replace(inp, ruleset="hua-bao")
+    pungs = [i for i, m in enumerate(inp.melds) if len(m.tiles) == 3]
+    for i in pungs:
+        melds = list(inp.melds)
+        moved = melds.pop(i)
+        hidden = replace(inp, melds=melds, hand=[*inp.hand, *moved.tiles])
+        assert score_hand(hidden).score >= score_hand(inp).score
