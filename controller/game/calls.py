@@ -106,8 +106,12 @@ def award(ctx: Ctx, hand: Hand, entries: list[tuple[int, str]]) -> int:
 
 
 def _with_tile(hand: Hand, pos: int, tile: str) -> list[str]:
+    """The seat's concealed tiles with the discard last (it may already be in the rack)."""
     seat = hand.seat(pos)
-    return seat.concealed() + list(seat.forming) + [tile]
+    tiles = seat.concealed() + list(seat.forming)
+    if hand.taken == pos:
+        tiles.remove(tile)
+    return tiles + [tile]
 
 
 def declare(ctx: Ctx, hand: Hand, pos: int, call: str) -> Hand:

@@ -139,6 +139,8 @@ def _move(ctx: Ctx, state: GameState, tile: str, src: str, dst: str) -> tuple[Ga
         return state, False
     ctx.resolved_src = resolved
     hand = state.hand
+    if hand is None and resolved != "wall":
+        raise Refused("tile_not_there", None, f"no hand has begun: {src} holds no {tile}")
     if hand is None or hand.phase == "over":
         if resolved != "wall" or dst == "wall":
             return state, False  # table clearing between hands
@@ -169,7 +171,7 @@ def _declare(ctx: Ctx, state: GameState, pos: int, call: str) -> tuple[GameState
 
 def _correct(ctx: Ctx, state: GameState, body: dict[str, Any]) -> tuple[GameState, bool]:
     if "undo" in body:
-        return _undo(state, int(body["undo"])), False
+        return _undo(ctx, state, int(body["undo"])), False
     if "end_hand" in body:
         hand = state.hand
         if hand is None or hand.phase == "over":
@@ -179,18 +181,16 @@ def _correct(ctx: Ctx, state: GameState, body: dict[str, Any]) -> tuple[GameStat
     return _reassign(ctx, state, body["reassign"]), True
 
 
-def _undo(state: GameState, n: int) -> GameState:
+def _undo(ctx: Ctx, state: GameState, n: int) -> GameState:
     target = state
     for _ in range(n):
         if target.prev is None:
             raise Refused("undo_too_far", None, f"only {state.depth} events can be taken back")
         target = target.prev
     bonus = bool(state.ruleset.bonus_tiles) if state.ruleset is not None else False
-    misplaced = misplaced_after_undo(state.hand, target.hand, bonus)
-    return evolve(
-        target, violations=state.violations, timers_noted=state.timers_noted,
-        misplaced=tuple(misplaced),
-    )
+    ctx.misplaced = misplaced_after_undo(state.hand, target.hand, bonus)
+    ctx.notes.append(f"{n} event(s) taken back")
+    return evolve(target, violations=state.violations, timers_noted=state.timers_noted)
 
 
 def _reassign(ctx: Ctx, state: GameState, body: dict[str, Any]) -> GameState:

@@ -191,19 +191,19 @@ def _diagnose(
     hand: Hand, pos: int, claim: Claim, f: Counter[str], feasible: list[tuple[str, tuple[str, ...]]]
 ) -> Refused:
     tile, who = claim.tile, name(hand, pos)
-    if any(k == "chow" for k, _ in feasible):
-        nxt = next_live(hand, claim.discarder)
-        return Refused(
-            "chow_not_from_previous", pos,
-            f"{who} may not chow {tile}: only {name(hand, nxt)}, who plays after "
-            f"{name(hand, claim.discarder)}, may",
-        )
     only_tile = set(f) <= {tile}
     seat = hand.seat(pos)
     if only_tile and any(m.kind == "pung" and m.tiles[0] == tile for m in seat.melds):
         return Refused(
             "kong_claim_on_exposed_pung", pos,
             f"{who} may not claim the {tile} to make the exposed pung a kong",
+        )
+    if any(k == "chow" for k, _ in feasible):
+        nxt = next_live(hand, claim.discarder)
+        return Refused(
+            "chow_not_from_previous", pos,
+            f"{who} may not chow {tile}: only {name(hand, nxt)}, who plays after "
+            f"{name(hand, claim.discarder)}, may",
         )
     if only_tile:
         return Refused(

@@ -121,10 +121,8 @@ def _deal(ctx: Ctx, hand: Hand, seat: Seat, tile: str, out: tuple[int, ...]) -> 
             "wrong_tile_count", seat.position,
             f"{name(hand, seat.position)} already holds {limit} tiles: put the {tile} back",
         )
-    due = seat.replacements_due
-    if due and not is_bonus(tile):
-        due -= 1
-    seat = evolve(seat, replacements_due=due)
+    # any tile drawn while a replacement is due is that replacement (a bonus one is laid again)
+    seat = evolve(seat, replacements_due=max(0, seat.replacements_due - 1))
     deadline = hand.turn_deadline
     if ctx.at is not None and ctx.state.table.timers:
         deadline = ctx.at + ctx.state.table.first_turn_seconds
