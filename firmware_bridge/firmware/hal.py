@@ -12,10 +12,10 @@ BOARD_NAME = "seat1"  # channels are reported as "<board name>/<n>"; set one per
 SPI_ID = 0
 PIN_SCK, PIN_MOSI, PIN_MISO = 18, 19, 16
 PIN_RST = 20  # shared reset line of every MFRC522 on this board
-# chip selects through three 74HC138 decoders (24 outputs) driven by A0-A2 and an enable each
+# chip selects through five 74HC138 decoders (40 outputs) driven by A0-A2 and an enable each
 DECODER_ADDRESS = (2, 3, 4)
-DECODER_ENABLES = (5, 6, 7)
-CHANNELS = 24  # e.g. 0-17 rack slots, 18-23 meld strip
+DECODER_ENABLES = (5, 6, 7, 8, 9)
+CHANNELS = 34  # 0-17 rack slots, 18-33 meld strip (the sim's default layout too)
 LED_PINS = (25, 14)  # LED 0: turn LED; LED 1: spare (25 is the Pico's own LED)
 BUZZER_PIN = 15
 

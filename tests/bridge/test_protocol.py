@@ -125,3 +125,14 @@ def test_docs_list_every_message() -> None:
     doc = (Path(__file__).parents[2] / "hardware_docs" / "protocol.md").read_text()
     for fmt in P.MESSAGES:
         assert f"`{fmt.name}`" in doc and f"0x{fmt.msg_id:02X}" in doc
+
+
+def test_service_unit_runs_the_documented_command() -> None:
+    from pathlib import Path
+
+    unit = (Path(__file__).parents[2] / "hardware_docs" / "mahjong-table.service").read_text()
+    exec_lines = [ln for ln in unit.splitlines() if ln.startswith("ExecStart=")]
+    assert len(exec_lines) == 1
+    assert exec_lines[0].endswith("mahjong-table serve --config /etc/mahjong-table/table.toml "
+                                  "--data-dir /var/lib/mahjong-table")
+    assert "[Install]" in unit and "Restart=on-failure" in unit
