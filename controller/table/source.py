@@ -1,0 +1,132 @@
+"""The table as an event source of the service: reader back-end -> presence tracker -> events.
+
+``plug(service, config, simulate)`` is the hook ``mahjong-table serve`` calls; the async
+generator of :func:`table_source` runs on the service's loop, reader threads only post scans.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from controller.table.presence import PresenceTracker
+from controller.table.registry import RegistryError, TileRegistry
+
+log = logging.getLogger("controller.table")
+
+SOURCE = "table"
+#: Seat buttons (firmware_bridge ButtonPress.button) -> the declaration they make.
+BUTTON_CALLS = {"call": "claim", "ready": "ready", "mahjong": "mahjong"}
+Event = dict[str, Any]
+
+
+def plug(service: Any, config: Any, simulate: bool) -> bool:
+    """Add the readers of ``config`` as the service's table source; False when not plugged.
+
+    With ``simulate`` the service plays the table itself (its in-process simulation), so
+    nothing is plugged here.
+    """
+    if simulate:
+        return False
+    try:
+        registry = TileRegistry.open(service.data_dir)
+    except RegistryError as exc:
+        log.error("no table source: %s", exc)
+        return False
+    if not len(registry):
+        log.warning("no tiles are enrolled in %s: every read is an unknown UID; run "
+                    "`mahjong-table enroll --data-dir %s`", service.data_dir, service.data_dir)
+    readers = config.readers
+    channels = dict(config.table.channels) or _sim_channels(readers.backend)
+    if not channels:
+        log.error("no table source: the config maps no reader channel to a zone; add "
+                  "[table.channels], e.g. \"centre/0\" = \"discard\"")
+        return False
+    tracker = PresenceTracker(channels, registry,
+                              absent_after=readers.absent_after,
+                              move_window=max(1.0, 4 * readers.absent_after),
+                              silent_after=max(3.0, 20 * readers.scan_interval))
+    service.add_source(SOURCE, table_source(lambda: open_reader(readers), tracker,
+                                            tick_every=readers.scan_interval))
+    return True
+
+
+def _sim_channels(backend: str) -> dict[str, str]:
+    """The virtual table's own channel -> zone map, when the config gives none."""
+    if backend != "sim":
+        return {}
+    from firmware_bridge.sim import default_layout
+
+    return {f"{b.name}/{n}": label for b in default_layout() for n, label in b.labels().items()}
+
+
+def open_reader(readers: Any) -> Any:
+    """The configured firmware_bridge back-end (not started); ValueError when it cannot be."""
+    from firmware_bridge.readers import open_backend
+
+    if readers.backend == "serial":
+        return open_backend("serial", ports=list(readers.serial.ports),
+                            baudrate=readers.serial.baudrate)
+    if readers.backend == "sim":
+        return open_backend("sim", seed=readers.sim.seed)
+    raise ValueError(f"the {readers.backend} back-end is not wired to the table source yet: "
+                     "use the serial back-end, or --simulate")
+
+
+def table_source(
+    open_backend: Callable[[], Any], tracker: PresenceTracker, tick_every: float = 0.1,
+    clock: Callable[[], float] = time.monotonic,
+) -> Callable[[Any], AsyncIterator[tuple[Event, str]]]:
+    """An EventSource: scans from the back-end through ``tracker``; moves, anomalies and
+    button declarations go to the service. ``clock`` must be the back-end's scan clock."""
+
+    async def source(service: Any) -> AsyncIterator[tuple[Event, str]]:
+        from firmware_bridge.readers import asyncio_sink
+
+        queue: asyncio.Queue[Any] = asyncio.Queue()
+        backend = open_backend()
+        backend.start(asyncio_sink(asyncio.get_running_loop(), queue))
+        last_tick = clock()
+        try:
+            while True:
+                try:
+                    item = await asyncio.wait_for(queue.get(), timeout=tick_every)
+                except TimeoutError:
+                    item = None
+                events = _take(item, tracker, service)
+                if clock() - last_tick >= tick_every:
+                    last_tick = clock()
+                    events += tracker.tick(last_tick)
+                for event in events:
+                    yield event, SOURCE
+                    for cleared in _follow_hand(service, tracker):
+                        yield cleared, SOURCE
+        finally:
+            backend.stop()
+
+    return source
+
+
+def _take(item: Any, tracker: PresenceTracker, service: Any) -> list[Event]:
+    """One thing from the bridge: a scan, a board's health, a seat button."""
+    from firmware_bridge.types import BoardHealth, ButtonPress, ChannelScan
+
+    if isinstance(item, ChannelScan):
+        return tracker.scan(item)
+    if isinstance(item, BoardHealth):
+        service.reader_health[item.board] = {"ok": item.state == "up", "state": item.state,
+                                             "message": item.detail}
+        return []
+    if isinstance(item, ButtonPress) and item.button in BUTTON_CALLS:
+        return [{"declare": {"seat": item.seat, "call": BUTTON_CALLS[item.button]}}]
+    return []
+
+
+def _follow_hand(service: Any, tracker: PresenceTracker) -> list[Event]:
+    """Tell the tracker whether a hand is over (tiles then leave for the wall, not missing)."""
+    hand = service.public_view().get("hand") or {}
+    over = hand.get("phase") in (None, "over")
+    return tracker.set_hand_over(over) if over != tracker.hand_over else []

@@ -1,0 +1,73 @@
+"""The table source end to end: virtual boards on ptys -> serial back-end -> tracker -> service."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from controller.config import default_config
+from controller.service import TableService
+from controller.store import EventLog
+from controller.table import PresenceTracker, TileRegistry
+from controller.table.source import _sim_channels, plug, table_source
+from firmware_bridge.sim import SimBackend
+
+TILES = {"04:00:00:00:00:00:01": "5b", "04:00:00:00:00:00:02": "ew"}
+A, B = TILES
+
+
+async def _until(check: Any, timeout: float = 8.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not check():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+
+
+def _logged(data_dir: Path) -> list[dict[str, Any]]:
+    with EventLog.open(data_dir / "events.sqlite", readonly=True) as log:
+        return [r.event for r in log.records(log.session().id)]
+
+
+async def test_tiles_on_the_virtual_table_become_moves_in_the_log(tmp_path: Path) -> None:
+    registry = TileRegistry.open(tmp_path, 136)
+    registry.add_all(TILES.items())
+    service = TableService(default_config(), data_dir=tmp_path)
+    backend = SimBackend(seed=1)
+    tracker = PresenceTracker(_sim_channels("sim"), registry, absent_after=0.5)
+    service.add_source("table", table_source(lambda: backend, tracker, tick_every=0.05))
+    await service.start()
+    try:
+        await _until(lambda: bool(backend.table.serials))
+        backend.table.place(A, "seat1/3")
+        backend.table.place("04:BA:D0:00", "seat2/0")  # a ghost: not enrolled
+        await _until(lambda: any("move" in e for e in _logged(tmp_path)))
+        backend.table.remove(A)
+        backend.table.place(A, "centre/0")
+        await _until(lambda: len([e for e in _logged(tmp_path) if "move" in e]) == 2)
+    finally:
+        await service.stop()
+    events = _logged(tmp_path)
+    moves = [(e["move"]["tile"], e["move"]["from"], e["move"]["to"]) for e in events
+             if "move" in e]
+    assert moves == [("5b", "wall", "rack:1"), ("5b", "rack:1", "discard")]
+    ghosts = [e["anomaly"] for e in events if e.get("anomaly", {}).get("kind") == "unknown_uid"]
+    assert ghosts and ghosts[0]["uid"] == "04:BA:D0:00" and ghosts[0]["zone"] == "rack:2"
+
+
+def test_plug_adds_the_table_source_unless_simulated(tmp_path: Path) -> None:
+    config = default_config()  # the sim back-end, no channels: the virtual table's own map
+    service = TableService(config, data_dir=tmp_path)
+    assert plug(service, config, simulate=True) is False
+    assert plug(service, config, simulate=False) is True
+    assert [name for name, _ in service._sources] == ["table"]
+    assert (tmp_path / "registry.sqlite").exists()
+
+
+def test_plug_refuses_a_back_end_without_channels(tmp_path: Path) -> None:
+    config = default_config()
+    serial = config.model_copy(update={"readers": config.readers.model_copy(
+        update={"backend": "serial"})})
+    service = TableService(serial, data_dir=tmp_path)
+    assert plug(service, serial, simulate=False) is False
+    assert service._sources == []
