@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -125,13 +126,17 @@ _json = st.recursive(
 )
 
 
+@pytest.fixture(scope="module")
+def shared_log(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EventLog]:
+    with EventLog.open(tmp_path_factory.mktemp("prop") / "events.sqlite") as log:
+        yield log
+
+
 @given(st.lists(st.dictionaries(st.sampled_from(["move", "declare", "correct", "timer"]), _json,
                                 min_size=1, max_size=1), max_size=8))
-def test_any_json_event_comes_back_equal(tmp_path_factory: pytest.TempPathFactory,
+def test_any_json_event_comes_back_equal(shared_log: EventLog,
                                          events: list[dict[str, object]]) -> None:
-    db = tmp_path_factory.mktemp("prop") / "events.sqlite"
-    with EventLog.open(db) as log:
-        sid = log.start_session("hua-bao", {}, 0.0)
-        for e in events:
-            log.append(sid, e, True, None, None, "table", 0.0)
-        assert [r.event for r in log.records(sid)] == events
+    sid = shared_log.start_session("hua-bao", {}, 0.0)  # a session per example, one file
+    for e in events:
+        shared_log.append(sid, e, True, None, None, "table", 0.0)
+    assert [r.event for r in shared_log.records(sid)] == events
