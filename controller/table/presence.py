@@ -53,11 +53,14 @@ class PresenceTracker:
     ``absent_after``: seconds a tile must go unread (while its reader keeps scanning) before it
     has left. ``move_window``: how long a tile may be read in two zones at once while it moves.
     ``silent_after``: seconds without a scan before a channel is reported silent.
+    ``ghost_quiet``: at most one ``unknown_uid`` report per zone in this many seconds (garbled
+    reads come in bursts; the next report counts the ones held back).
     """
 
     def __init__(
         self, channels: Mapping[str, str], registry: Mapping[str, Tile], *,
         absent_after: float = 0.4, move_window: float = 1.0, silent_after: float = 3.0,
+        ghost_quiet: float = 5.0,
     ) -> None:
         for channel, zone in channels.items():
             if not ZONE_RE.match(zone):
@@ -67,10 +70,12 @@ class PresenceTracker:
         self.absent_after = absent_after
         self.move_window = move_window
         self.silent_after = silent_after
+        self.ghost_quiet = ghost_quiet
         self.hand_over = False
         self._channels = {name: _Channel(zone) for name, zone in channels.items()}
         self._tracks: dict[str, _Track] = {}
         self._ghosts: dict[tuple[str, str], float] = {}
+        self._ghost_reports: dict[str, tuple[float, int]] = {}  # zone -> (last report, held)
         self._unmapped: set[str] = set()
         self._start: float | None = None
 
@@ -250,10 +255,16 @@ class PresenceTracker:
         self._ghosts[(uid, zone)] = t
         if last is not None and t - last < self.absent_after:
             return []  # the same ghost, still there: reported when it appeared
-        return [_anomaly("unknown_uid", uid=uid, zone=zone,
+        reported, held = self._ghost_reports.get(zone, (None, 0))
+        if reported is not None and t - reported < self.ghost_quiet:
+            self._ghost_reports[zone] = (reported, held + 1)
+            return []
+        self._ghost_reports[zone] = (t, 0)
+        also = f" ({held} more unknown UIDs read there since the last report)" if held else ""
+        return [_anomaly("unknown_uid", uid=uid, zone=zone, held_back=held,
                          message=f"tile {uid} is not in the registry: ignored (a ghost read "
                          "from a neighbouring antenna?); if it is a tile, run "
-                         "`mahjong-table enroll`")]
+                         f"`mahjong-table enroll`{also}")]
 
     def _unmapped_channel(self, name: str) -> list[Event]:
         if name in self._unmapped:

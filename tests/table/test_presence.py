@@ -114,7 +114,7 @@ def test_a_discard_that_disappears_goes_to_the_river_once() -> None:
 
 
 def test_ghost_uids_are_reported_once_and_never_move_anything() -> None:
-    table = Table()
+    table = Table(ghost_quiet=0.5)
     ghost = "08:BA:D0:00"
     events = table.cycle({"seat1/0": {A5B, ghost}}, times=5)
     assert events[0] == move(A5B, "wall", "rack:1")
@@ -125,6 +125,19 @@ def test_ghost_uids_are_reported_once_and_never_move_anything() -> None:
     table.cycle({"seat1/0": {A5B}}, times=10)
     assert kinds(table.cycle({"seat1/0": {A5B, ghost}})) == ["unknown_uid"]  # a new appearance
     assert table.tracker.positions() == {A5B: "rack:1"}
+
+
+def test_bursts_of_garbled_uids_are_reported_at_most_once_per_quiet_time_per_zone() -> None:
+    table = Table(ghost_quiet=5.0)
+    events = []
+    for n in range(30):  # 30 different garbled UIDs in 3 s, on the rack; one on the pad
+        events += table.cycle({"seat1/0": {f"08:00:00:{n:02X}"}, "centre/0": {"09:00:00:00"}})
+    assert [(e["anomaly"]["zone"], e["anomaly"]["held_back"]) for e in events] == [
+        ("rack:1", 0), ("discard", 0)]
+    table.cycle({}, times=25)
+    later = table.cycle({"seat1/0": {"08:00:00:FF"}})
+    assert [(e["anomaly"]["zone"], e["anomaly"]["held_back"]) for e in later] == [("rack:1", 29)]
+    assert "29 more unknown UIDs" in later[0]["anomaly"]["message"]
 
 
 def test_a_tile_leaving_a_rack_for_nowhere_is_an_anomaly_not_a_move() -> None:
