@@ -49,11 +49,10 @@ def apply(state: GameState, event: dict[str, Any], at: float | None = None, *,
     if flagged:
         violations += flagged
     misplaced = tuple(ctx.misplaced)
-    if changed:
-        new = evolve(new, prev=state, depth=state.depth + 1)
+    extra: dict[str, Any] = {"prev": state, "depth": state.depth + 1} if changed else {}
     new = evolve(
         new, seq=seq, violations=violations, misplaced=misplaced,
-        last_violation=flagged[0] if flagged else None,
+        last_violation=flagged[0] if flagged else None, **extra,
     )
     return Outcome(True, new, flagged[0] if flagged else None, tuple(ctx.notes))
 

@@ -13,17 +13,28 @@ from controller.tiles import ALL_CODES, WINDS, Tile, is_bonus
 
 CODE_INDEX = {code: i for i, code in enumerate(ALL_CODES)}
 
-_NEW = object.__new__
-_SET = object.__setattr__
+_EVOLVERS: dict[type, Any] = {}
+
+
+def _make_evolver(cls: type) -> Any:
+    """Generate a copy-with-changes function for one slotted frozen dataclass (the fold's hot
+    path: a generated function is several times faster than dataclasses.replace())."""
+    lines = ["def evolve(obj, ch):", "    new = NEW(cls)"]
+    for name in cls.__slots__:  # type: ignore[attr-defined]
+        lines.append(f"    SET(new, {name!r}, ch[{name!r}] if {name!r} in ch else obj.{name})")
+    lines.append("    return new")
+    namespace: dict[str, Any] = {"NEW": object.__new__, "SET": object.__setattr__, "cls": cls}
+    exec("\n".join(lines), namespace)  # noqa: S102 - generated from the class's own slot names
+    return namespace["evolve"]
 
 
 def evolve(obj: Any, **changes: Any) -> Any:
-    """A copy of a slotted frozen dataclass with some fields changed (faster than replace())."""
+    """A copy of a slotted frozen dataclass with some fields changed."""
     cls = type(obj)
-    new = _NEW(cls)
-    for name in cls.__slots__:
-        _SET(new, name, changes[name] if name in changes else getattr(obj, name))
-    return new
+    fn = _EVOLVERS.get(cls)
+    if fn is None:
+        fn = _EVOLVERS[cls] = _make_evolver(cls)
+    return fn(obj, changes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,9 +143,9 @@ class Hand:
         return self.seats[position - 1]
 
     def with_seat(self, seat: Seat, **changes: Any) -> Hand:
-        seats = list(self.seats)
-        seats[seat.position - 1] = seat
-        return evolve(self, seats=tuple(seats), **changes)
+        i = seat.position - 1
+        changes["seats"] = self.seats[:i] + (seat,) + self.seats[i + 1 :]
+        return evolve(self, **changes)
 
     def wind_of(self, position: int) -> str:
         return WINDS[(position - self.dealer) % 4]

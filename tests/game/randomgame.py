@@ -7,8 +7,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from controller.scoring import get_ruleset, is_complete
-from controller.tiles import is_bonus, tile_set
+from controller.scoring import HandInput, get_ruleset, is_complete, score_hand, waits
+from controller.tiles import Meld, is_bonus, next_wind, tile_set
 
 
 class RandomTable:
@@ -20,6 +20,9 @@ class RandomTable:
         self.events: list[dict[str, Any]] = [{"session": {"ruleset": ruleset, "options": {}}}]
         self.claims = claims
         self.dealer = 1
+        self.wind = "east"
+        self.passes = 0
+        self.drew = True
 
     def move(self, tile: str, src: str, dst: str) -> None:
         self.events.append({"move": {"tile": tile, "from": src, "to": dst}})
@@ -29,8 +32,12 @@ class RandomTable:
         wall = tile_set(self.ruleset.bonus_tiles)
         self.rng.shuffle(wall)
         self.wall = wall[:130 if self.ruleset.bonus_tiles else 122]
+        # the very last tile must not need a replacement: no bonus tile there
+        k = next(i for i, t in enumerate(self.wall) if not is_bonus(t))
+        self.wall[0], self.wall[k] = self.wall[k], self.wall[0]
         self.racks: dict[int, list[str]] = {p: [] for p in (1, 2, 3, 4)}
         self.melds: dict[int, list[tuple[str, ...]]] = {p: [] for p in (1, 2, 3, 4)}
+        self.ready: set[int] = set()
         seats = [(self.dealer + i - 1) % 4 + 1 for i in range(4)]
         for p in seats:
             for _ in range(14 if p == self.dealer else 13):
@@ -40,9 +47,10 @@ class RandomTable:
             if self.complete(turn):
                 self.events.append({"declare": {"seat": turn, "call": "mahjong"}})
                 return self.finish(turn)
-            tile = self.rng.choice(self.racks[turn])
+            tile = self.pick_discard(turn)
             self.racks[turn].remove(tile)
             self.move(tile, f"rack:{turn}", "discard")
+            self.maybe_ready(turn)
             claimer = self.claimer(turn, tile)
             if claimer is not None:
                 self.move(tile, "discard", f"melds:{claimer}")
@@ -50,6 +58,7 @@ class RandomTable:
                     self.racks[claimer].remove(tile)
                     self.move(tile, f"rack:{claimer}", f"melds:{claimer}")
                 self.melds[claimer].append((tile,) * 3)
+                self.drew = False
                 turn = claimer
                 continue
             if not self.wall:
@@ -59,6 +68,21 @@ class RandomTable:
                 self.move(tile, "discard", "river")
             turn = turn % 4 + 1
             self.draw(turn)
+            self.drew = True
+
+    def pick_discard(self, p: int) -> str:
+        """A loose tile: few copies and few neighbours (ties broken at random)."""
+        rack = self.racks[p]
+        counts = Counter(rack)
+
+        def keep(t: str) -> float:
+            near = 0
+            if t[0].isdigit():
+                n, s = int(t[0]), t[1]
+                near = sum(counts[f"{n + d}{s}"] for d in (-2, -1, 1, 2) if 1 <= n + d <= 9)
+            return 3 * counts[t] + near + self.rng.random()
+
+        return min(rack, key=keep)
 
     def draw(self, p: int) -> None:
         tile = self.wall.pop()
@@ -78,15 +102,36 @@ class RandomTable:
                 return p
         return None
 
-    def complete(self, p: int) -> bool:
-        from controller.tiles import Meld
+    def maybe_ready(self, p: int) -> None:
+        """swedish: call ready as soon as the 13 tiles wait on something."""
+        if self.ruleset.requires_ready and p not in self.ready:
+            if waits(self.racks[p], [Meld(m) for m in self.melds[p]], self.ruleset):
+                self.ready.add(p)
+                self.events.append({"declare": {"seat": p, "call": "ready"}})
 
+    def complete(self, p: int) -> bool:
         melds = [Meld(m) for m in self.melds[p]]
-        return is_complete(self.racks[p], melds, self.ruleset)
+        if not is_complete(self.racks[p], melds, self.ruleset):
+            return False
+        if not self.ruleset.requires_ready:
+            return True
+        if p not in self.ready:
+            return False
+        seat_wind = ("east", "south", "west", "north")[(p - self.dealer) % 4]
+        result = score_hand(HandInput(
+            ruleset=self.ruleset, seat_wind=seat_wind, prevailing_wind=self.wind, melds=melds,
+            hand=self.racks[p], mahjong=True, winning_tile=self.racks[p][-1],
+            win_source="wall" if self.drew else "discard",
+        ))
+        return result.combination_doubles >= 1
 
     def finish(self, winner: int | None) -> str:
         if winner is not None and winner != self.dealer:
             self.dealer = self.dealer % 4 + 1
+            self.passes += 1
+            if self.passes == 4:
+                self.passes = 0
+                self.wind = next_wind(self.wind)
         for p in (1, 2, 3, 4):  # clear the table
             for t in self.racks[p]:
                 self.move(t, f"rack:{p}", "wall")
