@@ -204,19 +204,19 @@ def _part_additions(cnt: tuple[int, ...], base: int) -> tuple[tuple[int, bool, b
 def standard_waits(c: Sequence[int]) -> list[int]:
     """The kinds that make counts ``c`` (13 tiles, less three per meld) split into sets and a
     pair. One more tile changes one part only; each part's answers are cached."""
-    parts = _all_parts(c)
-    flags = [(bool(p[0]), bool(p[1])) for p in parts]
+    keys = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]), tuple(c[27:34]))
+    bare = [bool(_part_groups(k, b)[0]) for k, b in zip(keys, _PART_BASE, strict=True)]
+    paired = [bool(_part_groups(k, b)[1]) for k, b in zip(keys, _PART_BASE, strict=True)]
+    not_bare = 4 - sum(bare)
     out = []
     for i, base in enumerate(_PART_BASE):
-        others = [flags[j] for j in range(4) if j != i]
-        others_bare = all(f[0] for f in others)
-        # the pair may sit in this part (others bare) or in exactly one other part
+        rest = not_bare - (not bare[i])  # parts other than i that need the pair
+        # the pair sits in this part (all others bare) or in one other part j (the rest bare)
         pair_elsewhere = any(
-            others[j][1] and all(others[m][0] for m in range(3) if m != j) for j in range(3)
+            paired[j] and rest - (not bare[j]) == 0 for j in range(4) if j != i
         )
-        cnt = tuple(c[base : base + (7 if base == 27 else 9)])
-        for k, without, with_pair in _part_additions(cnt, base):
-            if (with_pair and others_bare) or (without and pair_elsewhere):
+        for k, without, with_pair in _part_additions(keys[i], base):
+            if (with_pair and rest == 0) or (without and pair_elsewhere):
                 out.append(k)
     return out
 
@@ -237,9 +237,9 @@ def special_waits(c: Sequence[int], specials: frozenset[str]) -> set[int]:
     return out
 
 
-def is_seven_pairs(c: Sequence[int]) -> bool:
+def is_seven_pairs(c: list[int]) -> bool:
     """Seven different pairs (four of a kind is not two pairs)."""
-    return sum(c) == 14 and all(n in (0, 2) for n in c)
+    return c.count(2) == 7 and sum(c) == 14
 
 
 def is_thirteen_orphans(c: Sequence[int]) -> bool:

@@ -10,7 +10,7 @@ from functools import cache
 from controller.scoring import arrange as ar
 from controller.scoring.arrange import Group
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
-from controller.scoring.patterns import HandFacts, HandView
+from controller.scoring.patterns import HandFacts, HandView, Situation
 from controller.scoring.rules import Rule, RuleSet
 from controller.scoring.rulesets import get_ruleset
 from controller.scoring.validate import CheckedHand, check_input, check_meld
@@ -32,18 +32,19 @@ def score_hand(inp: HandInput) -> ScoreResult:
     hand = check_input(inp, rs)
     facts = _facts(inp, hand, rs)
     melds = tuple(ar.meld_group(m) for m in hand.melds)
+    split = split_rules(rs, inp.mahjong, situation_of(facts, hand.counts, bool(melds)))
     views = _winner_views(facts, melds, hand, rs) if inp.mahjong else _partial_views(facts, melds)
     best: _Scored | None = None
     hand_tally: _Tally | None = None
     for view, leftover in views:
         if hand_tally is None:
-            hand_tally = _run(rs, split_rules(rs, inp.mahjong).hand, view)
-        scored = _evaluate(rs, view, hand_tally, inp.mahjong)
+            hand_tally = _run(rs, split.hand, view)
+        scored = _evaluate(rs, view, hand_tally, split)
         if best is None or (scored.score, scored.points) > (best.score, best.points):
             best, best_left = scored, leftover
     if best is None:
         raise ScoringError(_incomplete_message(hand))
-    return best.result(hand.hand, best_left)
+    return best.result(rs.name, best_left, hand)
 
 
 def _incomplete_message(hand: CheckedHand) -> str:
@@ -53,17 +54,21 @@ def _incomplete_message(hand: CheckedHand) -> str:
     )
 
 
+_MAJORS = (0, 8, 9, 17, 18, 26, *range(27, 34))
+_ONES_NINES = (0, 8, 9, 17, 18, 26)
+
+
 def _facts(inp: HandInput, hand: CheckedHand, rs: RuleSet) -> HandFacts:
-    c = ar.counts_of([*hand.hand, *(t for m in hand.melds for t in m.tiles)])
-    tiles = tuple(KINDS[k] for k in range(34) for _ in range(c[k]))
+    c = hand.counts
     waits_before = 0
     if inp.mahjong:
-        rest = list(hand.hand)
-        rest.remove(str(inp.winning_tile))
-        waits_before = len(waits(rest, hand.melds, rs))
+        rest = hand.concealed_counts.copy()
+        rest[KIND_INDEX[str(inp.winning_tile)]] -= 1
+        waits_before = len(_wait_kinds(rest, c, bool(hand.melds), rs))
     return HandFacts(
-        tiles=tiles,
-        bonus=tuple(sort_tiles(hand.bonus)),
+        tiles=tuple(sorted([*hand.hand, *(t for m in hand.melds for t in m.tiles)],
+                           key=KIND_INDEX.__getitem__)),
+        bonus=tuple(sort_tiles(hand.bonus)) if hand.bonus else (),
         seat=hand.seat,
         prevailing=hand.prevailing,
         mahjong=inp.mahjong,
@@ -76,11 +81,14 @@ def _facts(inp: HandInput, hand: CheckedHand, rs: RuleSet) -> HandFacts:
         suits=frozenset(s for i, s in enumerate("bcd") if any(c[9 * i : 9 * i + 9])),
         honours=any(c[27:]),
         exposed_melds=any(not m.concealed for m in hand.melds),
+        majors=sum(c[k] for k in _MAJORS),
+        ones_nines=sum(c[k] for k in _ONES_NINES),
+        size=sum(c),
     )
 
 
 def _complete_splits(
-    c: Sequence[int], has_melds: bool, rs: RuleSet
+    c: list[int], has_melds: bool, rs: RuleSet
 ) -> Iterator[tuple[list[Group], str | None]]:
     for groups in ar.complete_arrangements(c):
         yield groups, None
@@ -96,14 +104,12 @@ def _winner_views(
     """Every complete arrangement, with every choice of the group the winning tile completed."""
     wt = facts.winning_tile
     taken = facts.win_source in _TAKEN
-    order = {t: i for i, t in reversed(list(enumerate(hand.hand)))}
-    for groups, special in _complete_splits(ar.counts_of(hand.hand), bool(melds), rs):
-        groups.sort(key=lambda g: (g.kind == "pair", order[g.tiles[0]]))
-        seen: set[tuple[str, tuple[Tile, ...]]] = set()
+    for groups, special in _complete_splits(hand.concealed_counts, bool(melds), rs):
+        seen: list[tuple[str, tuple[Tile, ...]]] = []
         for i, g in enumerate(groups):
             if wt not in g.tiles or (g.kind, g.tiles) in seen:
                 continue
-            seen.add((g.kind, g.tiles))
+            seen.append((g.kind, g.tiles))
             won = g._replace(won=True, concealed=g.concealed and not taken)
             yield HandView(facts, (*melds, *groups[:i], won, *groups[i + 1 :]), special), []
 
@@ -116,7 +122,6 @@ def _partial_views(
         for t in m.tiles:
             concealed.remove(t)
     for groups, left in ar.partial_arrangements(ar.counts_of(concealed)):
-        groups.sort(key=lambda g: (g.kind == "pair", KINDS.index(g.tiles[0])))
         yield HandView(facts, (*melds, *groups), None), left
 
 
@@ -130,14 +135,14 @@ class _Scored:
     score: int
     combination: int
 
-    def result(self, hand: Sequence[Tile], leftover: list[Tile]) -> ScoreResult:
+    def result(self, rs_name: str, leftover: list[Tile], hand: CheckedHand) -> ScoreResult:
         return ScoreResult(
             points=self.points,
             doubles=self.doubles,
             limit_hand=self.limit_hand,
             score=self.score,
-            items=self.items,
-            arrangement=[list(g.tiles) for g in self.view.groups],
+            items=_in_rule_order(rs_name, self.items),
+            arrangement=_arrangement(self.view.groups, hand),
             combination_doubles=self.combination,
             special=self.view.special,
             leftover=leftover,
@@ -175,6 +180,8 @@ class _Tally:
         self.combination += 0 if rule.bonus else rule.doubles * len(hits)
 
     def merge(self, other: _Tally) -> None:
+        if not other.items:
+            return
         self.items.extend(other.items)
         self.points += other.points
         self.doubles += other.doubles
@@ -205,29 +212,36 @@ def _group_tally(rs: RuleSet, rules: Sequence[Rule], g: Group, facts: HandFacts)
     return tally
 
 
-def _evaluate(rs: RuleSet, view: HandView, hand_tally: _Tally, is_winner: bool) -> _Scored:
+def _evaluate(rs: RuleSet, view: HandView, hand_tally: _Tally, split: _Split) -> _Scored:
     """Apply the rule set's items to one arrangement (the hand-level ones are in hand_tally)."""
-    split = split_rules(rs, is_winner)
-    tally = _Tally([])
+    tally = _run(rs, split.view, view)
+    tally.merge(hand_tally)
     for g in view.groups:
         tally.merge(_group_tally(rs, split.group, g, view.facts))
-    tally.merge(hand_tally)
-    tally.merge(_run(rs, split.view, view))
     points, doubles = tally.points, tally.doubles
-    score = points * 2**doubles
-    if rs.cap is not None:
-        score = min(score, rs.cap)
-    items = _in_rule_order(rs, tally.items)
+    score = points << doubles if doubles >= 0 else points
+    if rs.cap is not None and score > rs.cap:
+        score = rs.cap
     if tally.limit:
         limit_score = round(tally.limit * rs.limit)
         if limit_score >= score:
-            return _Scored(view, items, points, doubles, tally.limit_key, limit_score,
+            return _Scored(view, tally.items, points, doubles, tally.limit_key, limit_score,
                            tally.combination)
-    return _Scored(view, items, points, doubles, None, score, tally.combination)
+    return _Scored(view, tally.items, points, doubles, None, score, tally.combination)
 
 
-def _in_rule_order(rs: RuleSet, items: list[ScoreItem]) -> list[ScoreItem]:
-    order = _rule_order(rs.name)
+def _arrangement(groups: Sequence[Group], hand: CheckedHand) -> list[list[Tile]]:
+    """Melds first as given, then concealed sets in the order their tiles were written, pairs
+    last."""
+    order = {t: i for i, t in reversed(list(enumerate(hand.hand)))}
+    melds = [list(g.tiles) for g in groups if g.melded]
+    rest = sorted((g for g in groups if not g.melded),
+                  key=lambda g: (g.kind == "pair", order.get(g.tiles[0], 99)))
+    return melds + [list(g.tiles) for g in rest]
+
+
+def _in_rule_order(name: str, items: list[ScoreItem]) -> list[ScoreItem]:
+    order = _rule_order(name)
     return sorted(items, key=lambda i: order.get(i.name, 0))
 
 
@@ -244,18 +258,53 @@ class _Split:
     view: tuple[Rule, ...]
 
 
-_SPLITS: dict[tuple[str, bool], _Split] = {}
+_SPLITS: dict[tuple[str, bool, Situation], _Split] = {}
 
 
-def split_rules(rs: RuleSet, is_winner: bool) -> _Split:
-    """The rules that apply to this player, by how much of the hand their pattern looks at."""
-    key = (rs.name, is_winner)
-    if key not in _SPLITS:
-        rules = [r for r in rs.rules if is_winner or not r.winner_only]
+def split_rules(rs: RuleSet, is_winner: bool, situation: Situation) -> _Split:
+    """The rules worth trying for this player in this situation (their gates pass), by how
+    much of the hand their pattern looks at. Situations take few values: kept per rule set."""
+    key = (rs.name, is_winner, situation)
+    split = _SPLITS.get(key)
+    if split is None:
+        rules = [
+            r for r in rs.rules
+            if (is_winner or not r.winner_only) and getattr(r.when, "gate", _always)(situation)
+        ]
         by = {s: tuple(r for r in rules if getattr(r.when, "scope", "view") == s)
               for s in ("group", "hand", "view")}
-        _SPLITS[key] = _Split(by["group"], by["hand"], by["view"])
-    return _SPLITS[key]
+        split = _SPLITS[key] = _Split(by["group"], by["hand"], by["view"])
+    return split
+
+
+def _always(situation: Situation) -> bool:
+    return True
+
+
+_GREEN = tuple(KIND_INDEX[t] for t in ("2b", "3b", "4b", "6b", "8b", "gd"))
+
+
+def situation_of(f: HandFacts, c: Sequence[int], melds: bool) -> Situation:
+    return Situation(
+        source=f.win_source if f.mahjong else None,
+        bonus=bool(f.bonus),
+        last_tile=f.last_tile,
+        first_discard=f.first_discard,
+        flags=f.flags,
+        dealer=f.seat == "ew",
+        melds=melds,
+        exposed=f.exposed_melds,
+        suits=f.suits,
+        honours=f.honours,
+        simples_only=f.majors == 0,
+        majors_only=f.majors == f.size,
+        ones_nines_only=f.ones_nines == f.size,
+        green_only=sum(c[k] for k in _GREEN) == f.size,
+        dragons=c[31] + c[32] + c[33],
+        winds=c[27] + c[28] + c[29] + c[30],
+        single_wait=f.waits_before == 1,
+        multi_wait=f.waits_before >= 2,
+    )
 
 
 # --- waits and completeness ---------------------------------------------------------------------
@@ -305,8 +354,13 @@ def waits(concealed: Sequence[Tile], melds: Sequence[Meld], ruleset: RuleSet) ->
     c, ms = _checked(concealed, melds)
     if sum(c) != 13 - 3 * len(ms):
         return []
-    held = ar.counts_of([t for m in ms for t in m.tiles])
-    kinds = set(ar.standard_waits(c))
-    if not ms and ruleset.specials:
-        kinds |= ar.special_waits(c, ruleset.specials)
-    return [KINDS[k] for k in sorted(kinds) if c[k] + held[k] < 4]
+    held = ar.counts_of([*concealed, *(t for m in ms for t in m.tiles)])
+    return [KINDS[k] for k in _wait_kinds(c, held, bool(ms), ruleset)]
+
+
+def _wait_kinds(c: list[int], held: Sequence[int], has_melds: bool, rs: RuleSet) -> list[int]:
+    """Kinds completing concealed counts ``c``, leaving out kinds ``held`` four times."""
+    kinds = ar.standard_waits(c)
+    if not has_melds and rs.specials:
+        kinds = sorted(set(kinds) | ar.special_waits(c, rs.specials))
+    return [k for k in kinds if held[k] < 4]

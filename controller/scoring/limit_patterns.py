@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from controller.scoring.patterns import (
+    SELF_DRAWN,
     HandView,
+    Situation,
     concealed_pungs,
     fact_if,
     flag,
     four_winds,
+    gated,
     hand_if,
     only_honours,
     only_ones_and_nines,
@@ -80,29 +83,39 @@ def _hidden_treasure(v: HandView) -> bool:
 
 
 def _won_with(tile: str, *sources: str) -> Pattern:
-    return fact_if(
-        lambda v: v.facts.winning_tile == tile and v.facts.win_source in sources, winning_tile
+    return gated(
+        lambda s: s.source in sources,
+        fact_if(lambda v: v.facts.winning_tile == tile, winning_tile),
     )
 
 
+def _one_suit_gate(s: Situation) -> bool:
+    return len(s.suits) == 1 and not s.honours
+
+
 all_honours = only_honours
-heavenly_hand = fact_if(lambda v: v.facts.win_source == "dealt" and v.facts.seat == "ew")
-earthly_hand = fact_if(
-    lambda v: v.facts.first_discard and v.facts.win_source == "discard" and v.facts.seat != "ew"
+heavenly_hand = gated(lambda s: s.source == "dealt" and s.dealer, fact_if(lambda v: True))
+earthly_hand = gated(
+    lambda s: s.first_discard and s.source == "discard" and not s.dealer, fact_if(lambda v: True)
 )
-nine_gates = hand_if(_is_nine_gates)
+nine_gates = gated(lambda s: _one_suit_gate(s) and not s.melds, hand_if(_is_nine_gates))
 four_blessings = four_winds
-three_great_scholars = hand_if(lambda v: v.standard and bool(three_great_dragons(v)))
+three_great_scholars = gated(
+    lambda s: s.dragons >= 9, hand_if(lambda v: v.standard and bool(three_great_dragons(v)))
+)
 four_kongs = hand_if(lambda v: sum(g.kind == "kong" for g in v.sets) == 4)
-imperial_jade = fact_if(lambda v: all(t in GREEN for t in v.facts.tiles))
-writhing_snake = hand_if(_is_writhing_snake)
+imperial_jade = gated(lambda s: s.green_only, fact_if(lambda v: True))
+writhing_snake = gated(_one_suit_gate, hand_if(_is_writhing_snake))
 cornerstone = only_ones_and_nines
-one_suit_concealed = hand_if(lambda v: _one_suit(v) and all(g.concealed for g in v.groups))
-hidden_treasure = hand_if(_hidden_treasure)
+one_suit_concealed = gated(
+    lambda s: _one_suit_gate(s) and not s.exposed,
+    hand_if(lambda v: all(g.concealed for g in v.groups)),
+)
+hidden_treasure = gated(lambda s: s.source in SELF_DRAWN, hand_if(_hidden_treasure))
 plum_blossom = _won_with("5d", "replacement")
-moon_from_the_sea = fact_if(
-    lambda v: v.facts.winning_tile == "1d" and v.facts.last_tile and v.facts.win_source == "wall",
-    winning_tile,
+moon_from_the_sea = gated(
+    lambda s: s.last_tile and s.source == "wall",
+    fact_if(lambda v: v.facts.winning_tile == "1d", winning_tile),
 )
 scratching_pole = _won_with("2b", "robbed_kong")
 twofold_fortune = flag("twofold_fortune")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
 from controller.tiles import Meld, Tile
 
@@ -47,8 +47,7 @@ class HandInput:
     options: Mapping[str, Any] | None = None
 
 
-@dataclass(frozen=True)
-class ScoreItem:
+class ScoreItem(NamedTuple):
     """One line of a score's explanation: base points, doublings, or a limit (in limits)."""
 
     name: str

@@ -7,18 +7,18 @@ occurrence is for: one tuple per occurrence, an empty list when it does not appl
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from controller.scoring.arrange import Group
 from controller.scoring.rules import Pattern
 from controller.tiles import (
     DRAGON_CODES,
+    KINDS,
     WIND_CODES,
     Tile,
     bonus_wind,
     is_dragon,
     is_flower,
-    is_honour,
     is_season,
     is_simple,
     is_terminal_or_honour,
@@ -29,8 +29,7 @@ Hit = list[tuple[Tile, ...]]
 SELF_DRAWN = ("wall", "replacement", "dealt")
 
 
-@dataclass(frozen=True)
-class HandFacts:
+class HandFacts(NamedTuple):
     """What is true of a hand whatever its arrangement."""
 
     tiles: tuple[Tile, ...]  # every tile except bonus tiles, sorted
@@ -47,6 +46,42 @@ class HandFacts:
     suits: frozenset[str]  # suits present ("b", "c", "d")
     honours: bool  # any wind or dragon present
     exposed_melds: bool  # any set on the table that is not a concealed kong
+    majors: int  # how many terminals and honours
+    ones_nines: int  # how many 1s and 9s
+    size: int  # how many tiles (bonus tiles aside)
+
+
+class Situation(NamedTuple):
+    """The few facts of a hand that decide whether an item can apply at all. It takes few
+    values, so the engine keeps, per situation, the list of items worth trying (see gated)."""
+
+    source: str | None
+    bonus: bool
+    last_tile: bool
+    first_discard: bool
+    flags: frozenset[str]
+    dealer: bool
+    melds: bool  # any sets on the table
+    exposed: bool  # any exposed ones
+    suits: frozenset[str]
+    honours: bool
+    simples_only: bool
+    majors_only: bool
+    ones_nines_only: bool
+    green_only: bool
+    dragons: int  # dragon tiles
+    winds: int  # wind tiles
+    single_wait: bool
+    multi_wait: bool
+
+
+Gate = Callable[[Situation], bool]
+
+
+def gated(gate: Gate, pattern: Pattern) -> Pattern:
+    """Mark a pattern as able to apply only in situations that pass ``gate``."""
+    pattern.gate = gate  # type: ignore[attr-defined]
+    return pattern
 
 
 class HandView:
@@ -105,9 +140,10 @@ def winning_tile(v: HandView) -> Hit:
     return [(v.facts.winning_tile,)] if v.facts.winning_tile else [()]
 
 
-def won_if(test: Callable[[HandView], bool]) -> Pattern:
-    """A winner's item about how the hand was won: reported for the winning tile."""
-    return fact_if(test, winning_tile)
+def won_if(gate: Gate) -> Pattern:
+    """A winner's item about how the hand was won (decided by the situation alone): reported
+    for the winning tile."""
+    return gated(gate, fact_if(lambda v: True, winning_tile))
 
 
 # --- sets and pairs -----------------------------------------------------------------------------
@@ -178,20 +214,26 @@ def _group(v: HandView, test: Callable[[Tile], bool]) -> tuple[Tile, ...]:
     return tuple(t for t in v.facts.bonus if test(t))
 
 
+def _has_bonus(s: Situation) -> bool:
+    return s.bonus
+
+
 def all_of(test: Callable[[Tile], bool]) -> Pattern:
-    return fact_if(lambda v: len(_group(v, test)) == 4, lambda v: [_group(v, test)])
+    every = fact_if(lambda v: len(_group(v, test)) == 4, lambda v: [_group(v, test)])
+    return gated(_has_bonus, every)
 
 
 def own_of(test: Callable[[Tile], bool]) -> Pattern:
-    return fact_if(lambda v: bool(_own(v, test)), lambda v: [tuple(_own(v, test))])
+    own = fact_if(lambda v: bool(_own(v, test)), lambda v: [tuple(_own(v, test))])
+    return gated(_has_bonus, own)
 
 
 def own_unless_all_of(test: Callable[[Tile], bool]) -> Pattern:
     """The own tile of a group, when the group is not complete (then the group counts)."""
-    return fact_if(
+    return gated(_has_bonus, fact_if(
         lambda v: bool(_own(v, test)) and len(_group(v, test)) < 4,
         lambda v: [tuple(_own(v, test))],
-    )
+    ))
 
 
 all_flowers = all_of(is_flower)
@@ -200,33 +242,35 @@ own_flower = own_of(is_flower)
 own_season = own_of(is_season)
 own_flower_unless_all = own_unless_all_of(is_flower)
 own_season_unless_all = own_unless_all_of(is_season)
-all_eight_bonus = fact_if(lambda v: len(v.facts.bonus) == 8, lambda v: [v.facts.bonus])
-own_flower_and_season = fact_if(
+all_eight_bonus = gated(
+    _has_bonus, fact_if(lambda v: len(v.facts.bonus) == 8, lambda v: [v.facts.bonus])
+)
+own_flower_and_season = gated(_has_bonus, fact_if(
     lambda v: bool(_own(v, is_flower)) and bool(_own(v, is_season)),
     lambda v: [tuple(_own(v, is_flower) + _own(v, is_season))],
-)
+))
 
 
 # --- how the hand was won -----------------------------------------------------------------------
 
 
-def source_is(*sources: str) -> Callable[[HandView], bool]:
-    return lambda v: v.facts.win_source in sources
+def source_is(*sources: str) -> Gate:
+    return lambda s: s.source in sources
 
 
-going_mahjong = won_if(lambda v: True)
+going_mahjong = won_if(lambda s: True)
 robbing_kong = won_if(source_is("robbed_kong"))
 from_live_wall = won_if(source_is("wall", "dealt"))
 from_dead_wall = won_if(source_is("replacement"))
 self_drawn = won_if(source_is(*SELF_DRAWN))
-last_tile_drawn = won_if(lambda v: v.facts.last_tile and v.facts.win_source == "wall")
-last_tile_discarded = won_if(lambda v: v.facts.last_tile and v.facts.win_source == "discard")
-winner_is_dealer = won_if(lambda v: v.facts.seat == "ew")
-single_wait = won_if(lambda v: v.facts.waits_before == 1)
+last_tile_drawn = won_if(lambda s: s.last_tile and s.source == "wall")
+last_tile_discarded = won_if(lambda s: s.last_tile and s.source == "discard")
+winner_is_dealer = won_if(lambda s: s.dealer)
+single_wait = won_if(lambda s: s.single_wait)
 
 
 def flag(name: str) -> Pattern:
-    return won_if(lambda v: name in v.facts.flags)
+    return won_if(lambda s: name in s.flags)
 
 
 def _won_kind(v: HandView) -> str | None:
@@ -250,11 +294,14 @@ completes_pair_of_terminals_or_honours = hand_if(
     lambda v: _won_pair_tile(v) is not None and is_terminal_or_honour(_won_pair_tile(v) or ""),
     _won_tiles,
 )
-no_exposed_melds = fact_if(lambda v: not v.facts.exposed_melds)
-concealed_from_wall = fact_if(
-    lambda v: not v.facts.exposed_melds and v.facts.win_source in ("wall", "dealt")
+no_exposed_melds = gated(lambda s: not s.exposed, fact_if(lambda v: True))
+concealed_from_wall = gated(
+    lambda s: not s.exposed and s.source in ("wall", "dealt"), fact_if(lambda v: True)
 )
-all_groups_concealed = hand_if(lambda v: all(g.concealed for g in v.groups))
+all_groups_concealed = gated(
+    lambda s: not s.exposed and s.source in SELF_DRAWN,
+    hand_if(lambda v: all(g.concealed for g in v.groups)),
+)
 
 
 # --- the shape of the hand ----------------------------------------------------------------------
@@ -270,21 +317,25 @@ def is_worthless(v: HandView) -> bool:
 
 
 worthless = hand_if(is_worthless)
-worthless_two_waits = hand_if(lambda v: is_worthless(v) and v.facts.waits_before >= 2)
+worthless_two_waits = gated(lambda s: s.multi_wait, hand_if(is_worthless))
 no_chow = hand_if(lambda v: v.standard and all(g.kind != "chow" for g in v.sets))
-all_simples = fact_if(lambda v: all(is_simple(t) for t in v.facts.tiles))
-only_terminals_and_honours = fact_if(lambda v: all(is_terminal_or_honour(t) for t in v.facts.tiles))
+all_simples = gated(lambda s: s.simples_only, fact_if(lambda v: True))
+only_terminals_and_honours = gated(lambda s: s.majors_only, fact_if(lambda v: True))
+_MAJOR = frozenset(t for t in KINDS if is_terminal_or_honour(t))
 terminal_or_honour_in_each_group = hand_if(
-    lambda v: v.standard and all(any(is_terminal_or_honour(t) for t in g.tiles) for g in v.groups)
+    lambda v: v.standard and all(g.tiles[0] in _MAJOR or g.tiles[-1] in _MAJOR for g in v.groups)
 )
-one_suit_with_honours = fact_if(lambda v: len(v.facts.suits) == 1 and v.facts.honours)
-one_suit_only = fact_if(lambda v: len(v.facts.suits) == 1 and not v.facts.honours)
-only_honours = fact_if(lambda v: not v.facts.suits)
-only_ones_and_nines = fact_if(
-    lambda v: all(t[0] in "19" and not is_honour(t) for t in v.facts.tiles)
+one_suit_with_honours = gated(
+    lambda s: len(s.suits) == 1 and s.honours, fact_if(lambda v: True)
 )
-seven_pairs = hand_if(lambda v: v.special == "seven_pairs")
-thirteen_orphans = hand_if(lambda v: v.special == "thirteen_orphans")
+one_suit_only = gated(lambda s: len(s.suits) == 1 and not s.honours, fact_if(lambda v: True))
+only_honours = gated(lambda s: not s.suits, fact_if(lambda v: True))
+only_ones_and_nines = gated(lambda s: s.ones_nines_only, fact_if(lambda v: True))
+seven_pairs = gated(lambda s: not s.melds, hand_if(lambda v: v.special == "seven_pairs"))
+thirteen_orphans = gated(
+    lambda s: not s.melds and s.majors_only,
+    hand_if(lambda v: v.special == "thirteen_orphans"),
+)
 
 
 def _concealed_pungs(v: HandView) -> list[Group]:
@@ -318,10 +369,10 @@ def honour_pungs(codes: tuple[Tile, ...], pungs: int, pairs: int) -> Pattern:
     return pattern
 
 
-three_little_dragons = honour_pungs(DRAGON_CODES, 2, 1)
-three_great_dragons = honour_pungs(DRAGON_CODES, 3, 0)
-little_four_winds = honour_pungs(WIND_CODES, 3, 1)
-four_winds = honour_pungs(WIND_CODES, 4, 0)
+three_little_dragons = gated(lambda s: s.dragons >= 8, honour_pungs(DRAGON_CODES, 2, 1))
+three_great_dragons = gated(lambda s: s.dragons >= 9, honour_pungs(DRAGON_CODES, 3, 0))
+little_four_winds = gated(lambda s: s.winds >= 11, honour_pungs(WIND_CODES, 3, 1))
+four_winds = gated(lambda s: s.winds >= 12, honour_pungs(WIND_CODES, 4, 0))
 
 
 def _chows(v: HandView) -> list[Group]:
@@ -346,5 +397,5 @@ def _straight(v: HandView) -> Hit:
     return []
 
 
-same_chow_three_suits: Pattern = _same_chow_three_suits
+same_chow_three_suits = gated(lambda s: len(s.suits) == 3, _same_chow_three_suits)
 chows_123_456_789: Pattern = _straight

@@ -37,6 +37,8 @@ class CheckedHand:
     melds: tuple[Meld, ...]
     hand: tuple[Tile, ...]
     bonus: tuple[Tile, ...]
+    counts: list[int]  # rack and melds over the 34 kinds
+    concealed_counts: list[int]  # rack only
 
 
 def _tile(value: object, where: str) -> Tile:
@@ -93,18 +95,26 @@ def _is_chow(t: Sequence[Tile]) -> bool:
     return ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1
 
 
-def check_counts(hand: Sequence[Tile], melds: Sequence[Meld], bonus: Sequence[Tile]) -> None:
-    """No tile more often than the set holds it, across rack, melds and bonus tiles."""
-    counts = Counter(hand)
+def check_counts(
+    hand: Sequence[Tile], melds: Sequence[Meld], bonus: Sequence[Tile]
+) -> tuple[list[int], list[int]]:
+    """No tile more often than the set holds it, across rack, melds and bonus tiles; returns
+    the counts over the 34 kinds of rack and melds, and of the rack alone."""
+    counts = [0] * 34
+    for t in hand:
+        counts[KIND_INDEX[t]] += 1
+    concealed = counts.copy()
     for m in melds:
-        counts.update(m.tiles)
-    counts.update(bonus)
-    for t, n in counts.items():
-        if n > copies_allowed(t):
-            raise ScoringError(
-                f"{n} copies of {t} across hand, melds and bonus: the set holds only "
-                f"{copies_allowed(t)}"
-            )
+        for t in m.tiles:
+            counts[KIND_INDEX[t]] += 1
+    if max(counts) > 4 or len(set(bonus)) != len(bonus):
+        for t, n in Counter([*hand, *(t for m in melds for t in m.tiles), *bonus]).items():
+            if n > copies_allowed(t):
+                raise ScoringError(
+                    f"{n} copies of {t} across hand, melds and bonus: the set holds only "
+                    f"{copies_allowed(t)}"
+                )
+    return counts, concealed
 
 
 def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
@@ -120,23 +130,23 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
             if is_bonus(t):
                 raise ScoringError(f"bonus tile {t} is in hand: flowers and seasons go in bonus")
             _tile(t, "hand")
-    bonus = tuple(_tile(t, "bonus") for t in inp.bonus)
+    bonus = tuple(inp.bonus)
     for t in bonus:
-        if not is_bonus(t):
+        if not is_bonus(_tile(t, "bonus")):
             raise ScoringError(f"tile {t} in bonus is not a flower or season")
     if bonus and not rs.bonus_tiles:
         raise ScoringError(
             f"bonus tile {bonus[0]} in rule set {rs.name} played without bonus tiles "
             "(option bonus_tiles is false)"
         )
-    check_counts(hand, melds, bonus)
+    counts, concealed = check_counts(hand, melds, bonus)
     _check_size(inp, hand, melds)
     for f in inp.flags:
         if f not in FLAGS:
             raise ScoringError(f"unknown flag {f!r}: the flags are {', '.join(FLAGS)}")
     if inp.mahjong:
         _check_winner(inp, hand, seat)
-    return CheckedHand(seat, prevailing, melds, hand, bonus)
+    return CheckedHand(seat, prevailing, melds, hand, bonus, counts, concealed)
 
 
 def _check_size(inp: HandInput, hand: Sequence[Tile], melds: Sequence[Meld]) -> None:
