@@ -122,8 +122,7 @@ class TableService:
                     self.config.session.ruleset, dict(self.config.session.options)
                 )
         self._tasks.append(asyncio.create_task(self._run(), name="game-loop"))
-        if self.config.timers.enabled:
-            self._tasks.append(asyncio.create_task(self._timers(), name="timers"))
+        self._tasks.append(asyncio.create_task(self._timers(), name="timers"))
         for name, source in self._sources:
             self._tasks.append(asyncio.create_task(self._pump(name, source), name=name))
 
@@ -205,7 +204,7 @@ class TableService:
         self.state = outcome.state
         self.seq = seq
         self._view_cache = None
-        self.history.observe(self.public_view())
+        self.history.observe(self.public_view(), _win_facts(self.state))
         if violation is not None:
             log.info("refused %s from %s: %s", _kind(event), source, violation.get("rule"))
         applied = Applied(outcome.accepted, seq, violation, list(outcome.announcements))
@@ -247,7 +246,10 @@ class TableService:
     def _start_session(self, ruleset: str, options: dict[str, Any]) -> None:
         if self.halted or self._store is None:
             raise ServiceHalted(self.halted or "the event log is not open")
-        event = {"session": {"ruleset": ruleset, "options": options}}
+        t = self.config.timers
+        table = {"timers": t.enabled, "claim_seconds": t.claim_seconds,
+                 "turn_seconds": t.turn_seconds, "first_turn_seconds": t.first_turn_seconds}
+        event = {"session": {"ruleset": ruleset, "options": options, "table": table}}
         probe = game.apply(game.new_game(), event, self.clock())
         if not probe.accepted:
             v = _violation(probe) or {}
@@ -285,7 +287,7 @@ class TableService:
         seq = 0
         for record in self._store.records(latest.id):
             state = game.apply(state, record.event, record.at).state
-            history.observe(game.public_view(state, record.at))
+            history.observe(game.public_view(state, record.at), _win_facts(state))
             seq = int(record.seq)
         self.state, self.history, self.seq = state, history, seq
         self.session_active = True
@@ -308,14 +310,13 @@ class TableService:
             self.reader_health[name] = {"ok": False, "message": "source stopped after an error"}
 
     async def _timers(self) -> None:
-        due = getattr(game, "due_timer_events", None)
-        if due is None:
-            return
+        """Overruns of the call timers become timer events (the session's table options say
+        whether timers run; the engine reports each deadline once)."""
         while True:
             await asyncio.sleep(0.25)
             if not self.session_active or self.halted:
                 continue
-            for event in due(self.state, self.clock()):
+            for event in game.due_timer_events(self.state, self.clock()):
                 try:
                     await self.submit(event, "timer")
                 except ServiceError:
@@ -332,8 +333,26 @@ class TableService:
             view["session"] = session
             view["seq"] = self.seq
             view["service"] = self.status()
+            view["players"] = self.players()
+            _name_seats(view, view["players"])
+            self._explain_result(view)
             self._view_cache = (self.seq, view)
         return self._view_cache[1]
+
+    def _explain_result(self, view: dict[str, Any]) -> None:
+        """Add how the hand was won (history's facts) to the finished hand's result."""
+        hand = view.get("hand") or {}
+        if not hand.get("result"):
+            return
+        known = self.history.facts(hand.get("number"))
+        if known:
+            view["hand"] = {**hand, "result": {**hand["result"], **known}}
+
+    def players(self) -> dict[str, str]:
+        """Player names by position, from ``[table.seats.N] name``."""
+        seats = self.config.table.seats
+        return {p: (seats[p].name if p in seats else None) or f"Seat {p}"
+                for p in ("1", "2", "3", "4")}
 
     def seat_view(self, position: int) -> dict[str, Any]:
         view = dict(game.seat_view(self.state, position))
@@ -376,6 +395,32 @@ def _violation(outcome: Any) -> dict[str, Any] | None:
         return v
     return {"rule": getattr(v, "rule", None), "seat": getattr(v, "seat", None),
             "message": getattr(v, "message", None)}
+
+
+def _name_seats(view: dict[str, Any], players: dict[str, str]) -> None:
+    hand = view.get("hand")
+    if not hand:
+        return
+    seats = {p: {**seat, "name": players.get(p)} for p, seat in (hand.get("seats") or {}).items()}
+    view["hand"] = {**hand, "seats": seats}
+
+
+def _win_facts(state: Any) -> dict[str, Any]:
+    """How a finished hand was won (win_source, discarder), for the statistics; the result in
+    the public view does not carry it. Empty when unknown."""
+    hand: Any = getattr(state, "hand", None)
+    result: Any = getattr(hand, "result", None)
+    if result is None or result.result != "mahjong" or result.winner is None:
+        return {}
+    try:
+        if hand.rob_taken is not None and hand.robbable is not None:
+            return {"win_source": "robbed_kong", "discarder": hand.robbable[1]}
+        if hand.taken is not None and hand.discard is not None:
+            return {"win_source": "discard", "discarder": hand.discard[1]}
+        source = hand.seat(result.winner).last_source
+        return {"win_source": source if source in ("wall", "replacement") else "dealt"}
+    except (AttributeError, IndexError, TypeError):
+        return {}
 
 
 def _kind(event: dict[str, Any]) -> str:

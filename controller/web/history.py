@@ -16,17 +16,23 @@ class HandHistory:
     def __init__(self) -> None:
         self._hands: dict[int, dict[str, Any]] = {}
 
-    def observe(self, view: dict[str, Any]) -> None:
+    def observe(self, view: dict[str, Any], facts: dict[str, Any] | None = None) -> None:
         """Keep the current hand's result once it is over; forget hands an undo reopened."""
         hand = view.get("hand") or {}
         result = hand.get("result")
         finished = {h.get("number") for h in view.get("hands") or []}
         if hand.get("phase") == "over" and result and hand.get("number") is not None:
             finished.add(hand["number"])
-            self._hands[hand["number"]] = _entry(hand, result, view)
+            if hand["number"] not in self._hands:
+                self._hands[hand["number"]] = {**_entry(hand, result, view), **(facts or {})}
         for number in list(self._hands):
             if number not in finished:
                 del self._hands[number]
+
+    def facts(self, number: Any) -> dict[str, Any]:
+        """win_source and discarder of a finished hand, where known."""
+        entry = self._hands.get(number) or {}
+        return {k: entry[k] for k in ("win_source", "discarder") if k in entry}
 
     def hands(self, view: dict[str, Any]) -> list[dict[str, Any]]:
         """Every finished hand of the session, oldest first, with details where known."""
@@ -55,41 +61,18 @@ def _entry(hand: dict[str, Any], result: dict[str, Any], view: dict[str, Any]) -
         "prevailing_wind": hand.get("prevailing_wind"),
     }
     entry.update(result)
-    entry.setdefault("payments", _payments(view, hand, result))
+    entry.setdefault("payments", [])
     return entry
-
-
-def _payments(view: dict[str, Any], hand: dict[str, Any], result: dict[str, Any]) -> list[Any]:
-    """Who pays whom, from the rule set's settlement (the result carries only the nets)."""
-    if result.get("result") != "mahjong":
-        return []
-    try:
-        from controller import scoring
-
-        session = view.get("session") or {}
-        ruleset = scoring.get_ruleset(session.get("ruleset", "hua-bao"), session.get("options"))
-        scores = {int(k): int(v) for k, v in (result.get("scores") or {}).items()}
-        settlement = scoring.settle(ruleset, int(hand["dealer"]), int(result["winner"]), scores)
-    except Exception:  # the nets are still shown; payments are an explanation only
-        return []
-    return [
-        {"from": str(p[0]), "to": str(p[1]), "amount": p[2]}
-        if isinstance(p, tuple | list) else _payment_obj(p)
-        for p in settlement.payments
-    ]
-
-
-def _payment_obj(p: Any) -> dict[str, Any]:
-    if isinstance(p, dict):
-        return {"from": str(p.get("from")), "to": str(p.get("to")), "amount": p.get("amount")}
-    return {"from": str(p.from_), "to": str(p.to), "amount": p.amount}
 
 
 def statistics(hands: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per player: hands won, self-drawn wins, discards that gave a Mahjong, largest hand,
     limit hands, and the running balance after each hand (for the chart)."""
-    stats: dict[str, dict[str, Any]] = {p: {"won": 0, "self_drawn": 0, "dealt_in": 0, "largest": 0, "limit_hands": 0,
-                 "balance": []} for p in POSITIONS}
+    stats: dict[str, dict[str, Any]] = {
+        p: {"won": 0, "self_drawn": 0, "dealt_in": 0, "largest": 0, "limit_hands": 0,
+            "balance": []}
+        for p in POSITIONS
+    }
     totals = dict.fromkeys(POSITIONS, 0)
     for entry in hands:
         for p in POSITIONS:

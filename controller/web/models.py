@@ -24,6 +24,7 @@ class SeatPublic(_Open):
     wind: str | None = None
     name: str | None = None
     concealed_count: int = 0
+    rack_count: int | None = None
     melds: list[MeldOut] = Field(default_factory=list)
     forming: list[str] = Field(default_factory=list)
     bonus: list[str] = Field(default_factory=list)
@@ -36,6 +37,19 @@ class SeatPublic(_Open):
 class DiscardOut(_Open):
     tile: str
     seat: int | None = None
+
+
+class ClaimantOut(_Open):
+    seat: int
+    call: str | None = None
+
+
+class OutOfPlaceOut(_Open):
+    """A tile to put back; ``tile`` is null when naming it would reveal a concealed tile."""
+
+    tile: str | None = None
+    zone: str
+    back_to: str
 
 
 class ViolationOut(_Open):
@@ -54,11 +68,13 @@ class HandPublic(_Open):
     step: str | None = None
     discard: DiscardOut | None = None
     claim_window: bool = False
+    claimants: list[ClaimantOut] = Field(default_factory=list)
     live_wall: int | None = None
     dead_wall: int | None = None
     seats: dict[str, SeatPublic] = Field(default_factory=dict)
     timers: dict[str, float | None] = Field(default_factory=dict)
     last_violation: ViolationOut | None = None
+    out_of_place: list[OutOfPlaceOut] = Field(default_factory=list)
     # Shown only once the hand is over (the engine sets it then): every hand with its score.
     result: dict[str, Any] | None = None
 
@@ -77,6 +93,10 @@ class SessionOut(_Open):
     ruleset: str | None = None
     options: dict[str, Any] = Field(default_factory=dict)
     active: bool = False
+    dealer: int | None = None
+    prevailing_wind: str | None = None
+    game_over: bool = False
+    timers: bool = False
 
 
 class ServiceStatus(_Open):
@@ -94,6 +114,7 @@ class PublicView(_Open):
     hands: list[HandSummary] = Field(default_factory=list)
     totals: dict[str, int] = Field(default_factory=dict)
     service: ServiceStatus | None = None
+    players: dict[str, str] = Field(default_factory=dict)
 
 
 class HandRecord(HandSummary):
@@ -136,6 +157,7 @@ class Health(_Open):
     queue_depth: int
     clients: int
     readers: dict[str, dict[str, Any]]
+    push: dict[str, int] = Field(default_factory=dict)
     uptime: float
 
 

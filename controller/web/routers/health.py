@@ -22,5 +22,6 @@ def health(service: ServiceDep, broadcaster: BroadcasterDep) -> Health:
         queue_depth=service.queue_depth,
         clients=len(broadcaster.clients),
         readers=service.reader_health,
+        push=broadcaster.stats(),
         uptime=round(service.clock() - service.started_at, 1),
     )

@@ -115,6 +115,6 @@ export function signed(n) {
 export function seatLabel(view, pos) {
   const seat = view && view.hand && view.hand.seats && view.hand.seats[String(pos)];
   const wind = seat && seat.wind ? seat.wind : "";
-  const name = seat && seat.name ? seat.name : `Seat ${pos}`;
+  const name = (view && view.players && view.players[String(pos)]) || `Seat ${pos}`;
   return wind ? `${name} · ${wind}` : name;
 }

@@ -3,8 +3,10 @@
 "use strict";
 
 import { h, signed } from "./common.js";
-import { tiles } from "./tiles.js";
+import { sortTiles, tiles } from "./tiles.js";
 
+const SOURCES = { wall: "self-drawn", replacement: "on a replacement tile", dealt: "dealt complete",
+  discard: "on a discard", robbed_kong: "robbing a kong" };
 const COLOURS = ["#e07a5f", "#3d85c6", "#81b29a", "#f2cc8f"];
 const SVGNS = "http://www.w3.org/2000/svg";
 
@@ -26,12 +28,25 @@ function scoreItems(score) {
       : `${score.points} points × 2^${score.doubles} = ${score.score}`));
 }
 
+/** A player's concealed tiles: arranged into sets as scored when possible, else sorted. */
+function handTiles(d) {
+  const arrangement = (d.score && d.score.arrangement) || [];
+  const exposed = new Set((d.melds || []).map((m) => [...m.tiles].sort().join()));
+  const concealedGroups = arrangement.filter((g) => !exposed.delete([...g].sort().join()));
+  const leftover = (d.score && d.score.leftover) || [];
+  if (concealedGroups.length) {
+    return [...concealedGroups.map((g) => tiles(g, { rowCls: "mini group" })),
+      leftover.length ? tiles(sortTiles(leftover), { rowCls: "mini leftover" }) : null];
+  }
+  return tiles(sortTiles(d.hand || []), { rowCls: "mini" });
+}
+
 /** The explained result of one hand: every player's tiles and score, payments, nets. */
 export function resultPanel(result, names) {
   if (!result) return null;
   const winner = result.winner;
   const title = result.result === "washout" ? "Washout: no scores, same dealer"
-    : `Mahjong: ${names(winner)}`;
+    : `Mahjong: ${names(winner)}${result.win_source ? ` (${SOURCES[result.win_source] || result.win_source}${result.discarder ? ", discard of " + names(result.discarder) : ""})` : ""}`;
   const seats = ["1", "2", "3", "4"].map((p) => {
     const d = (result.details || {})[p] || {};
     const score = (result.scores || {})[p] ?? 0;
@@ -39,7 +54,7 @@ export function resultPanel(result, names) {
     return h("div", { class: "res-seat" + (String(winner) === p ? " winner" : "") },
       h("div", { class: "res-head" }, h("b", {}, names(p)),
         h("span", { class: "pill" }, `${score}`), h("span", { class: net >= 0 ? "pos" : "neg" }, signed(net))),
-      h("div", { class: "res-tiles" }, tiles(d.hand || [], { rowCls: "mini" }), meldRow(d.melds),
+      h("div", { class: "res-tiles" }, handTiles(d), meldRow(d.melds),
         d.bonus && d.bonus.length ? tiles(d.bonus, { rowCls: "mini" }) : null),
       scoreItems(d.score));
   });
@@ -77,16 +92,17 @@ export function balanceChart(stats, names) {
     add("circle", { cx: x(n - 1), cy: y(s[n - 1]), r: 3, fill: COLOURS[k] });
   });
   const legend = h("div", { class: "legend" }, ["1", "2", "3", "4"].map((p, k) =>
-    h("span", {}, h("i", { style: `background:${COLOURS[k]}` }), names(p))));
+    h("span", {}, h("i", { style: `background:${COLOURS[k]}` }), names(p).split(" · ")[0])));
   return h("div", { class: "chart-box" }, svg, legend);
 }
 
 /** Totals and statistics per player. */
 export function statsTable(data, names) {
+  const short = (p) => names(p).split(" · ")[0];
   const rows = ["1", "2", "3", "4"].map((p) => {
     const s = data.statistics[p] || {};
     const total = (data.totals || {})[p] ?? 0;
-    return h("tr", {}, h("th", {}, names(p)), h("td", { class: total >= 0 ? "pos" : "neg" }, signed(total)),
+    return h("tr", {}, h("th", {}, short(p)), h("td", { class: total >= 0 ? "pos" : "neg" }, signed(total)),
       h("td", {}, s.won ?? 0), h("td", {}, s.self_drawn ?? 0), h("td", {}, s.dealt_in ?? 0),
       h("td", {}, s.largest ?? 0), h("td", {}, s.limit_hands ?? 0));
   });

@@ -126,4 +126,16 @@ export function backs(count, show = 14) {
   return row;
 }
 
+const ORDER = ["b", "c", "d"];
+const HONOURS = ["ew", "sw", "ww", "nw", "rd", "gd", "wd"];
+/** Tiles in the usual order: bamboo, characters, dots, winds, dragons, bonus tiles. */
+export function sortTiles(codes) {
+  const key = (c) => {
+    if (HONOURS.includes(c)) return 100 + HONOURS.indexOf(c);
+    if (c[1] === "f" || c[1] === "s") return 200 + (c[1] === "s" ? 10 : 0) + Number(c[0]);
+    return ORDER.indexOf(c[1]) * 10 + Number(c[0]);
+  };
+  return [...codes].sort((a, b) => key(a) - key(b));
+}
+
 export { tileName };
