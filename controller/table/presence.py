@@ -78,6 +78,7 @@ class PresenceTracker:
         self._ghost_reports: dict[str, tuple[float, int]] = {}  # zone -> (last report, held)
         self._unmapped: set[str] = set()
         self._start: float | None = None
+        self._expected: dict[str, Counter[Tile]] = {}  # adopted after a restart, not yet read
 
     # --- input ----------------------------------------------------------------------------------
 
@@ -119,11 +120,18 @@ class PresenceTracker:
         self._ghosts = {k: t for k, t in self._ghosts.items() if now - t < 60.0}
         return events
 
+    def adopt(self, zones: Mapping[str, Iterable[Tile]]) -> None:
+        """After a restart: the tiles the game has in each zone, by code. A tile first read
+        where the game has an unread copy of its code is taken as already there (no move);
+        read elsewhere, it moves from a zone where the game has one, else from the wall."""
+        self._expected = {zone: Counter(tiles) for zone, tiles in zones.items()}
+
     def set_hand_over(self, over: bool) -> list[Event]:
         """Told by the game: while a hand is over, tiles leaving the table go back to the wall."""
         self.hand_over = over
         events: list[Event] = []
         if over:
+            self._expected = {}  # the table is being cleared: nothing left to adopt
             for track in self._tracks.values():
                 if track.missing:
                     events.extend(self._leave(track, WALL))
@@ -161,6 +169,9 @@ class PresenceTracker:
 
     def _appear(self, track: _Track, channel: str, zone: str, t: float) -> list[Event]:
         """Read while off the table (or unread in the river): from the wall."""
+        origin = self._adopted(track.tile, zone)
+        if origin is not None:
+            return self._move(track, channel, zone, t, origin=origin)
         in_play = Counter(
             other.tile for other in self._tracks.values()
             if other.channel is not None and other.zone not in (None, RIVER)
@@ -172,6 +183,16 @@ class PresenceTracker:
                              message=f"a copy too many of {track.tile} ({track.uid}) in "
                              f"{zone}: ignored; take the tile off and check the registry")]
         return self._move(track, channel, zone, t, origin=WALL)
+
+    def _adopted(self, tile: Tile, zone: str) -> str | None:
+        """The zone where the game has an unread copy of ``tile`` (``zone`` itself first)."""
+        candidates = [zone] + [z for z in self._expected if z not in (zone, RIVER)]
+        for candidate in candidates:
+            counts = self._expected.get(candidate)
+            if counts and counts[tile] > 0:
+                counts[tile] -= 1
+                return candidate
+        return None
 
     def _sees(self, track: _Track, t: float) -> bool:
         """Does the tile's own zone still read it, on its channel's latest (recent) scan?"""

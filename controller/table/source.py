@@ -87,6 +87,8 @@ def table_source(
         from firmware_bridge.readers import asyncio_sink
 
         queue: asyncio.Queue[Any] = asyncio.Queue()
+        tracker.adopt(game_zones(service))  # a restarted service: the tiles are already out
+        tracker.set_hand_over(_hand_over(service))
         backend = open_backend()
         backend.start(asyncio_sink(asyncio.get_running_loop(), queue))
         last_tick = clock()
@@ -127,6 +129,29 @@ def _take(item: Any, tracker: PresenceTracker, service: Any) -> list[Event]:
 
 def _follow_hand(service: Any, tracker: PresenceTracker) -> list[Event]:
     """Tell the tracker whether a hand is over (tiles then leave for the wall, not missing)."""
-    hand = service.public_view().get("hand") or {}
-    over = hand.get("phase") in (None, "over")
+    over = _hand_over(service)
     return tracker.set_hand_over(over) if over != tracker.hand_over else []
+
+
+def _hand_over(service: Any) -> bool:
+    hand = service.public_view().get("hand") or {}
+    return hand.get("phase") in (None, "over")
+
+
+def game_zones(service: Any) -> dict[str, list[str]]:
+    """Zone -> tile codes where the service's game has them (empty between hands)."""
+    from controller.game import public_view, seat_view
+
+    hand = public_view(service.state).get("hand")
+    if not hand or hand.get("phase") == "over":
+        return {}
+    zones: dict[str, list[str]] = {"river": []}
+    for p in range(1, 5):
+        seat = hand["seats"][str(p)]
+        zones[f"rack:{p}"] = list(seat_view(service.state, p).get("hand", []))
+        zones[f"melds:{p}"] = ([t for m in seat.get("melds", []) for t in m["tiles"]]
+                               + list(seat.get("bonus", [])) + list(seat.get("forming", [])))
+        zones["river"] += list(seat.get("river", []))
+    if hand.get("discard"):
+        zones["discard"] = [hand["discard"]["tile"]]
+    return zones

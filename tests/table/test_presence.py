@@ -219,3 +219,25 @@ def test_unmapped_channel_is_reported_once() -> None:
 def test_a_bad_zone_in_the_channel_map_is_refused() -> None:
     with pytest.raises(ValueError, match="zone 'table' is not rack:N"):
         PresenceTracker({"x/0": "table"}, REGISTRY)
+
+
+def test_after_a_restart_tiles_where_the_game_has_them_are_adopted_without_moves() -> None:
+    table = Table()
+    table.tracker.adopt({"rack:1": ["5b", "5b", "ew"], "discard": ["4c"], "melds:3": []})
+    events = table.cycle({"seat1/0": {A5B, EW}, "centre/0": {C4}}, times=5)
+    assert events == []
+    assert table.tracker.positions() == {A5B: "rack:1", EW: "rack:1", C4: "discard"}
+    # The other 5b the game has in rack:1 turns up on a meld strip: it moved from the rack.
+    events = table.cycle({"seat1/0": {A5B, EW}, "centre/0": {C4}, "seat1/m": {B5B}})
+    assert events == [move(B5B, "rack:1", "melds:1")]
+    # A tile the game does not have on the table comes from the wall.
+    events = table.cycle({"seat1/0": {A5B, EW, C6}, "centre/0": {C4}, "seat1/m": {B5B}})
+    assert events == [move(C6, "wall", "rack:1")]
+
+
+def test_adoption_ends_when_the_hand_is_over() -> None:
+    table = Table()
+    table.tracker.adopt({"rack:1": ["5b"]})
+    table.tracker.set_hand_over(True)
+    table.tracker.set_hand_over(False)
+    assert table.cycle({"seat1/0": {A5B}}) == [move(A5B, "wall", "rack:1")]

@@ -55,6 +55,34 @@ async def test_tiles_on_the_virtual_table_become_moves_in_the_log(tmp_path: Path
     assert ghosts and ghosts[0]["uid"] == "04:BA:D0:00" and ghosts[0]["zone"] == "rack:2"
 
 
+async def _run(tmp_path: Path, registry: TileRegistry, placed: list[tuple[str, str]],
+               moves_wanted: int) -> None:
+    """One life of the service: lay tiles on a fresh virtual table, wait for the moves."""
+    service = TableService(default_config(), data_dir=tmp_path)
+    backend = SimBackend(seed=2)
+    tracker = PresenceTracker(_sim_channels("sim"), registry, absent_after=0.5)
+    service.add_source("table", table_source(lambda: backend, tracker, tick_every=0.05))
+    await service.start()
+    try:
+        await _until(lambda: bool(backend.table.serials))
+        for uid, channel in placed:
+            backend.table.place(uid, channel)
+            await asyncio.sleep(0.3)
+        await _until(lambda: len([e for e in _logged(tmp_path) if "move" in e]) >= moves_wanted)
+    finally:
+        await service.stop()
+
+
+async def test_after_a_restart_the_tiles_already_out_make_no_moves(tmp_path: Path) -> None:
+    registry = TileRegistry.open(tmp_path, 136)
+    registry.add_all(TILES.items())
+    await _run(tmp_path, registry, [(A, "seat1/3")], 1)
+    await _run(tmp_path, registry, [(A, "seat1/3"), (B, "seat1/4")], 2)
+    moves = [(e["move"]["tile"], e["move"]["from"], e["move"]["to"])
+             for e in _logged(tmp_path) if "move" in e]
+    assert moves == [("5b", "wall", "rack:1"), ("ew", "wall", "rack:1")]
+
+
 def test_plug_adds_the_table_source_unless_simulated(tmp_path: Path) -> None:
     config = default_config()  # the sim back-end, no channels: the virtual table's own map
     service = TableService(config, data_dir=tmp_path)
