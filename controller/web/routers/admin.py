@@ -95,7 +95,7 @@ def seat_qr(request: Request, service: ServiceDep, position: int = POSITION) -> 
     buf = io.BytesIO()
     segno.make(_seat_url(request, service, position), error="m").save(
         buf, kind="svg", scale=4, border=2, dark="#1b1b1b", light="#ffffff", xmldecl=False,
-        svgns=True, nl=False,
+        svgns=True, nl=False, omitsize=True,
     )
     return Response(buf.getvalue(), media_type="image/svg+xml",
                     headers={"Cache-Control": "no-store"})
