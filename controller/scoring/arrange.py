@@ -140,16 +140,22 @@ def _part_groups(cnt: tuple[int, ...], base: int) -> PartSplits:
     )
 
 
-def complete_arrangements(c: Sequence[int]) -> Iterator[list[Group]]:
+def complete_arrangements(c: Sequence[int]) -> list[list[Group]]:
     """Every split of concealed counts ``c`` into sets and exactly one pair (standard form)."""
     parts = _all_parts(c)
+    out: list[list[Group]] = []
     # the pair sits in exactly one part; every other part splits without one
     for i in range(4):
         if not parts[i][1]:
             continue
-        lists = [parts[j][1] if j == i else parts[j][0] for j in range(4)]
-        for a, b, d, e in product(*lists):
-            yield [*a, *b, *d, *e]
+        a, b, d, e = (parts[j][j == i] for j in range(4))
+        if not (a and b and d and e):
+            continue
+        if len(a) == len(b) == len(d) == len(e) == 1:
+            out.append([*a[0], *b[0], *d[0], *e[0]])
+        else:
+            out.extend([*w, *x, *y, *z] for w, x, y, z in product(a, b, d, e))
+    return out
 
 
 def partial_arrangements(c: Sequence[int]) -> Iterator[tuple[list[Group], list[Tile]]]:
@@ -166,7 +172,7 @@ def partial_arrangements(c: Sequence[int]) -> Iterator[tuple[list[Group], list[T
         yield groups, left
 
 
-def _all_parts(c: Sequence[int]) -> tuple[PartSplits, ...]:
+def _all_parts(c: Sequence[int]) -> tuple[PartSplits, PartSplits, PartSplits, PartSplits]:
     return (
         _part_groups(tuple(c[0:9]), 0),
         _part_groups(tuple(c[9:18]), 9),

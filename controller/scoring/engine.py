@@ -13,7 +13,7 @@ from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringE
 from controller.scoring.patterns import HandFacts, HandView, Situation
 from controller.scoring.rules import Rule, RuleSet
 from controller.scoring.rulesets import get_ruleset
-from controller.scoring.validate import CheckedHand, check_input, check_meld
+from controller.scoring.validate import CheckedHand, check_input, check_meld, checked_group
 from controller.tiles import KIND_INDEX, KINDS, Meld, Tile, sort_tiles
 
 # Sources after which the set the winning tile completes counts as exposed.
@@ -54,6 +54,12 @@ def _incomplete_message(hand: CheckedHand) -> str:
     )
 
 
+@cache
+def _needs_waits(name: str) -> bool:
+    """Whether any item of the rule set looks at how many tile kinds the winner waited on."""
+    return any(getattr(r.when, "needs_waits", False) for r in get_ruleset(name).rules)
+
+
 _MAJORS = (0, 8, 9, 17, 18, 26, *range(27, 34))
 _ONES_NINES = (0, 8, 9, 17, 18, 26)
 
@@ -61,7 +67,7 @@ _ONES_NINES = (0, 8, 9, 17, 18, 26)
 def _facts(inp: HandInput, hand: CheckedHand, rs: RuleSet) -> HandFacts:
     c = hand.counts
     waits_before = 0
-    if inp.mahjong:
+    if inp.mahjong and _needs_waits(rs.name):
         rest = hand.concealed_counts.copy()
         rest[KIND_INDEX[str(inp.winning_tile)]] -= 1
         waits_before = len(_wait_kinds(rest, c, bool(hand.melds), rs))
@@ -335,9 +341,18 @@ def arrangements(
 ) -> list[tuple[list[Group], str | None]]:
     """Every way a complete hand splits into sets and a pair (or a special hand of the rule
     set), declared melds fixed and first: a list of (groups, special hand name or None)."""
-    c, ms = _checked(concealed, melds)
-    fixed = [ar.meld_group(m) for m in ms]
-    return [(fixed + groups, special) for groups, special in _complete_splits(c, bool(ms), ruleset)]
+    try:
+        c = ar.counts_of(concealed)
+        fixed = [checked_group(tuple(m.tiles), bool(m.concealed)) for m in melds]
+    except (KeyError, TypeError):
+        _checked(concealed, melds)  # names the culprit
+        raise
+    out: list[tuple[list[Group], str | None]] = [
+        (fixed + groups, None) for groups in ar.complete_arrangements(c)
+    ]
+    if not fixed and ruleset.specials:
+        out += [(g, s) for g, s in _complete_splits(c, False, ruleset) if s is not None]
+    return out
 
 
 def is_complete(concealed: Sequence[Tile], melds: Sequence[Meld], ruleset: RuleSet) -> bool:

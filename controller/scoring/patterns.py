@@ -267,6 +267,7 @@ last_tile_drawn = won_if(lambda s: s.last_tile and s.source == "wall")
 last_tile_discarded = won_if(lambda s: s.last_tile and s.source == "discard")
 winner_is_dealer = won_if(lambda s: s.dealer)
 single_wait = won_if(lambda s: s.single_wait)
+single_wait.needs_waits = True  # type: ignore[attr-defined]
 
 
 def flag(name: str) -> Pattern:
@@ -318,6 +319,7 @@ def is_worthless(v: HandView) -> bool:
 
 worthless = hand_if(is_worthless)
 worthless_two_waits = gated(lambda s: s.multi_wait, hand_if(is_worthless))
+worthless_two_waits.needs_waits = True  # type: ignore[attr-defined]
 no_chow = hand_if(lambda v: v.standard and all(g.kind != "chow" for g in v.sets))
 all_simples = gated(lambda s: s.simples_only, fact_if(lambda v: True))
 only_terminals_and_honours = gated(lambda s: s.majors_only, fact_if(lambda v: True))

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from controller.scoring.arrange import Group, meld_group
 from controller.scoring.model import FLAGS, WIN_SOURCES, HandInput, ScoringError
 from controller.scoring.rules import RuleSet
 from controller.tiles import (
@@ -60,6 +61,12 @@ def check_meld(meld: Meld) -> Meld:
         return _checked_meld(tuple(meld.tiles), bool(meld.concealed))
     except TypeError:  # unhashable tiles: let the full check name them
         return _check_meld(tuple(meld.tiles), bool(meld.concealed))
+
+
+@cache
+def checked_group(tiles: tuple[Tile, ...], concealed: bool) -> Group:
+    """A meld's tiles checked and made a Group (kept: melds repeat from hand to hand)."""
+    return meld_group(_check_meld(tiles, concealed))
 
 
 @cache
