@@ -266,8 +266,11 @@ def check_block(buf: bytes | bytearray) -> int:
 
 
 def _skip(buf: bytes | bytearray) -> int:
-    """How many bytes to drop after a bad block: through the next sync byte, or everything."""
-    idx = buf.find(SYNC, 1)
+    """How many bytes to drop after a bad block: through the next sync byte, or everything.
+
+    A block never starts with 0x7E (lengths are 5..64), so a leading sync is dropped alone.
+    """
+    idx = buf.find(SYNC)
     return idx + 1 if idx >= 0 else len(buf)
 
 
@@ -300,6 +303,7 @@ class StreamDecoder:
 
     def __init__(self) -> None:
         self.buf = bytearray()
+        self.hunting = False  # dropped bytes without finding a sync: drop through the next one
         self.frames = 0
         self.bad_frames = 0
         self.discarded_bytes = 0
@@ -309,6 +313,8 @@ class StreamDecoder:
         self.buf += data
         out: list[Block] = []
         while True:
+            if self.hunting and not self._hunt():
+                return out
             n = check_block(self.buf)
             if n == 0:
                 return out
@@ -325,11 +331,22 @@ class StreamDecoder:
     def _drop(self, n: int) -> None:
         self.bad_frames += 1
         self.discarded_bytes += n
+        self.hunting = n == len(self.buf) and self.buf[-1] != SYNC
         del self.buf[:n]
+
+    def _hunt(self) -> bool:
+        """Drop bytes through the next sync; False if none has arrived yet."""
+        idx = self.buf.find(SYNC)
+        n = idx + 1 if idx >= 0 else len(self.buf)
+        self.discarded_bytes += n
+        del self.buf[:n]
+        self.hunting = idx < 0
+        return not self.hunting
 
     def reset(self) -> None:
         """Forget any partial block (after a reconnect)."""
         self.buf.clear()
+        self.hunting = False
 
 
 def next_seq(seq: int) -> int:

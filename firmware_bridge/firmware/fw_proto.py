@@ -118,16 +118,27 @@ class Parser:
     def __init__(self):
         self.buf = b""
         self.bad = 0
+        self.hunting = False  # bytes were dropped without a sync: drop through the next one
 
     def feed(self, data):
         self.buf = self.buf + bytes(data)
         out = []
-        while len(self.buf) >= BLOCK_MIN:
+        while len(self.buf) >= 1:
+            if self.hunting:
+                i = self._find_sync()
+                self.buf = self.buf[i + 1:] if i >= 0 else b""
+                self.hunting = i < 0
+                if self.hunting:
+                    break
+                continue
+            if len(self.buf) < BLOCK_MIN:
+                break
             n = self._check()
             if n == 0:
                 break
             if n < 0:
                 self.bad += 1
+                self.hunting = -n == len(self.buf) and self.buf[-1] != SYNC
                 self.buf = self.buf[-n:]
                 continue
             cmd = self._decode(self.buf[:n])
@@ -138,12 +149,17 @@ class Parser:
                 out.append(cmd)
         return out
 
-    def _skip(self):
-        # drop through the next sync byte: the next block starts after it
-        for i in range(1, len(self.buf)):
+    def _find_sync(self):
+        for i in range(len(self.buf)):
             if self.buf[i] == SYNC:
-                return -(i + 1)
-        return -len(self.buf)
+                return i
+        return -1
+
+    def _skip(self):
+        # drop through the next sync byte: the next block starts after it (a block never
+        # starts with 0x7E, so a leading sync is dropped alone)
+        i = self._find_sync()
+        return -(i + 1) if i >= 0 else -len(self.buf)
 
     def _check(self):
         b = self.buf

@@ -149,3 +149,39 @@ def test_firmware_on_a_pty_through_the_serial_backend() -> None:
         backend.stop()
         runner.stop()
     assert backend.stats()["bad_frames"] == 0
+
+
+commands = st.one_of(
+    st.builds(lambda ms: ("buzzer", {"ms": ms}), st.integers(0, 65535)),
+    st.builds(lambda a, b: ("set_leds", {"on": a, "blink": b}), st.integers(0, 255),
+              st.integers(0, 255)),
+    st.just(("request_snapshot", {})),
+)
+
+
+@given(st.lists(commands, min_size=1, max_size=10), st.data())
+def test_firmware_parser_never_executes_a_corrupted_command(
+    cmds: list[tuple[str, dict[str, int]]], data: st.DataObject
+) -> None:
+    frames = [bytearray(P.encode(name, i, **args)) for i, (name, args) in enumerate(cmds)]
+    hit = set()
+    for i, frame in enumerate(frames):
+        if data.draw(st.booleans()):
+            hit.add(i)
+            for bit in data.draw(st.sets(st.integers(0, len(frame) * 8 - 1), min_size=1,
+                                         max_size=3)):
+                frame[bit // 8] ^= 1 << (bit % 8)
+    tail = [P.encode("identify", 0)] * 12  # > 64 bytes: outlasts a corrupted length byte
+    stream = b"".join(frames) + b"".join(tail)
+    chunk = data.draw(st.integers(1, 70))
+    parser = fw_proto.Parser()
+    got = []
+    for k in range(0, len(stream), chunk):
+        got += parser.feed(stream[k : k + chunk])
+    expected = [
+        (i % 16, P.BY_NAME[name].msg_id, tuple(args.values()))
+        for i, (name, args) in enumerate(cmds) if i not in hit
+    ]
+    it = iter(expected + [(0, P.BY_NAME["identify"].msg_id, ())] * 12)
+    assert all(any(g == e for e in it) for g in got)
+    assert got[-1] == (0, P.BY_NAME["identify"].msg_id, ())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from firmware_bridge import protocol as P
@@ -50,7 +50,6 @@ def test_clean_stream_decodes_everything_in_any_chunking(msgs: list[P.Message], 
     assert dec.bad_frames == 0
 
 
-@settings(max_examples=80)
 @given(messages, st.data())
 def test_bit_flips_never_accepted(msgs: list[P.Message], data: st.DataObject) -> None:
     """Up to 3 flipped bits, or one burst of up to 16 bits, per frame: CRC-16 catches all."""
@@ -82,7 +81,6 @@ def test_bit_flips_never_accepted(msgs: list[P.Message], data: st.DataObject) ->
     assert dec.bad_frames >= (1 if corrupted else 0)
 
 
-@settings(max_examples=60)
 @given(messages, st.data())
 def test_lost_bytes_never_accepted(msgs: list[P.Message], data: st.DataObject) -> None:
     frames = [bytearray(f) for f in encode_all(msgs)]

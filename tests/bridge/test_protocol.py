@@ -136,3 +136,15 @@ def test_service_unit_runs_the_documented_command() -> None:
     assert exec_lines[0].endswith("mahjong-table serve --config /etc/mahjong-table/table.toml "
                                   "--data-dir /var/lib/mahjong-table")
     assert "[Install]" in unit and "Restart=on-failure" in unit
+
+
+def test_bad_block_found_before_its_sync_arrives_does_not_lose_lock() -> None:
+    """Regression: a damaged length byte, bytes fed 7 at a time; later blocks must decode."""
+    frames = [bytearray(P.encode("scan", i, channel=0, present=0, uid=UID4)) for i in range(8)]
+    frames[1][0] ^= 1  # 13 -> 12: the checker rejects the block before seeing its own sync
+    stream = b"".join(frames)
+    dec = P.StreamDecoder()
+    out = []
+    for i in range(0, len(stream), 7):
+        out += dec.feed(stream[i : i + 7])
+    assert [b.seq for b in out] == [0, 2, 3, 4, 5, 6, 7]
