@@ -118,6 +118,8 @@ class PublicView(_Open):
 
 
 class HandRecord(HandSummary):
+    win_source: str | None = None
+    discarder: int | None = None
     details: dict[str, Any] = Field(default_factory=dict)
     payments: list[dict[str, Any]] = Field(default_factory=list)
 
