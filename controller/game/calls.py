@@ -10,7 +10,7 @@ from collections import Counter
 
 from controller.game import mahjong
 from controller.game.context import Ctx, Refused, name
-from controller.game.state import Hand, Violation, distance, evolve, next_live
+from controller.game.state import Hand, TableSet, Violation, distance, evolve, next_live
 from controller.tiles import is_suited
 
 RANK = {"mahjong": 3, "kong": 2, "pung": 2, "chow": 1}
@@ -227,7 +227,6 @@ def declare_mahjong(ctx: Ctx, hand: Hand, pos: int) -> Hand:
         ctx.notes.append(f"{who} declares Mahjong on the {hand.robbable[0]}: robbing the kong")
         return evolve(hand, robbers=hand.robbers + (pos,))
     if hand.discard is not None and hand.phase == "play" and pos != hand.discard[1]:
-        check_may_claim_mahjong(hand, pos)
         mahjong.validate(ctx, hand, pos, _with_tile(hand, pos, hand.discard[0]))
         ctx.notes.append(f"{who} declares Mahjong on the {hand.discard[0]}")
         hand = note_late_claim(ctx, hand, pos)
@@ -240,14 +239,6 @@ def declare_mahjong(ctx: Ctx, hand: Hand, pos: int) -> Hand:
         "mahjong_incomplete_hand", pos,
         f"{who} holds {seat.size()} tiles and has no tile to win on: not a complete hand",
     )
-
-
-def check_may_claim_mahjong(hand: Hand, pos: int) -> None:
-    if hand.claim is not None and hand.claim.seat != pos and hand.claim.discard_on_strip:
-        raise Refused(
-            "claim_too_late", pos,
-            f"the {hand.claim.tile} is already on {name(hand, hand.claim.seat)}'s meld strip",
-        )
 
 
 def take_discard(ctx: Ctx, hand: Hand, pos: int) -> Hand:
@@ -274,8 +265,10 @@ def rob_take(ctx: Ctx, hand: Hand, pos: int) -> Hand:
     """An added kong's tile moves to another seat's rack: robbing the kong."""
     assert hand.robbable is not None
     tile, owner = hand.robbable
-    if hand.robbers and pos not in hand.robbers:
-        raise Refused("claim_outranked", pos, f"{name(hand, hand.robbers[0])} robs this kong")
+    if hand.robbers:
+        first = min(hand.robbers, key=lambda p: distance(owner, p))
+        if pos != first:
+            raise Refused("claim_outranked", pos, f"{name(hand, first)} robs this kong")
     hand = mahjong.unkong(hand, owner, tile)
     seat = hand.seat(pos)
     hand = hand.with_seat(evolve(seat, rack=seat.rack + (tile,)), rob_taken=pos)
@@ -290,16 +283,35 @@ def while_taken(
     """After a tile was taken for Mahjong only the declaration or putting it back may follow."""
     taker = hand.taken if hand.taken is not None else hand.rob_taken
     assert taker is not None
+    seat = hand.seat(taker)
     if hand.taken is not None and hand.discard is not None:
         if src == ("rack", taker) and dst == ("discard", 0) and tile == hand.discard[0]:
-            seat = hand.seat(taker)
             rack = list(seat.rack)
             rack.remove(tile)
             return hand.with_seat(evolve(seat, rack=tuple(rack)), taken=None)
+    if hand.rob_taken is not None and src == ("rack", taker) and dst[0] == "melds":
+        kong = [m for m in hand.seat(dst[1]).melds if m.kind == "pung" and m.tiles[0] == tile]
+        if kong and tile == seat.rack[-1]:
+            return _rob_put_back(hand, taker, dst[1], tile)
     raise Refused(
         "mahjong_not_declared", taker,
         f"{name(hand, taker)} took a tile for Mahjong: declare mahjong, or put the tile back",
     )
+
+
+def _rob_put_back(hand: Hand, taker: int, owner: int, tile: str) -> Hand:
+    """The robbed tile goes back onto its kong: the added kong stands again."""
+    seat = hand.seat(taker)
+    hand = hand.with_seat(evolve(seat, rack=seat.rack[:-1]), rob_taken=None)
+    kong_seat = hand.seat(owner)
+    melds = list(kong_seat.melds)
+    for i, m in enumerate(melds):
+        if m.kind == "pung" and m.tiles[0] == tile:
+            melds[i] = TableSet(m.tiles + (tile,), "kong", claimed_from=m.claimed_from, added=True)
+            break
+    due = kong_seat.replacements_due + 1
+    kong_seat = evolve(kong_seat, melds=tuple(melds), replacements_due=due)
+    return hand.with_seat(kong_seat, robbable=(tile, owner))
 
 
 def check_deal_complete(ctx: Ctx, hand: Hand) -> Hand:

@@ -117,29 +117,54 @@ def _session(state: GameState, body: dict[str, Any]) -> GameState:
     )
 
 
-def _resolve_misplaced(ctx: Ctx, tile: str, src: str, dst: str) -> str | None:
-    """A put-back returns None; else the zone the move really starts from in the game."""
+Entry = tuple[str, str, str]
+
+
+def _sources(ctx: Ctx, tile: str, src: str, dst: str) -> list[tuple[Entry | None, str]] | None:
+    """None for a put-back; else the zones the move may really start from in the game, each
+    with the out-of-place note it settles (several when identical tiles lie out of place)."""
     mis = ctx.misplaced
-    for i, (t, put, home) in enumerate(mis):
-        if t == tile and put == src:
-            del mis[i]
-            return None if dst == home else home
-    for i, (t, _put, home) in enumerate(mis):
-        if t == tile and home == src:
-            del mis[i]  # the log left the put-back out: the tile moves on from where it is
+    for entry in mis:
+        if entry == (tile, src, dst):
+            mis.remove(entry)
+            return None
+    found: list[tuple[Entry | None, str]] = [(e, e[2]) for e in mis if e[:2] == (tile, src)]
+    if found:
+        return found
+    for entry in mis:
+        if entry[0] == tile and entry[2] == src:
+            mis.remove(entry)  # the log left the put-back out: the tile moves on from where it is
             break
-    return src
+    return [(None, src)]
 
 
 def _move(ctx: Ctx, state: GameState, tile: str, src: str, dst: str) -> tuple[GameState, bool]:
-    resolved = _resolve_misplaced(ctx, tile, src, dst)
-    ctx.base_misplaced = list(ctx.misplaced)
-    if resolved is None:
+    sources = _sources(ctx, tile, src, dst)
+    if sources is None:
+        ctx.base_misplaced = list(ctx.misplaced)
         return state, False
+    first: Refused | None = None
+    for entry, source in sources:
+        if entry is not None:
+            ctx.misplaced.remove(entry)
+        ctx.base_misplaced = list(ctx.misplaced)
+        try:
+            return _move_from(ctx, state, tile, source, dst)
+        except Refused as exc:
+            first = first or exc
+            if entry is not None:
+                ctx.misplaced.append(entry)
+    assert first is not None
+    raise first
+
+
+def _move_from(
+    ctx: Ctx, state: GameState, tile: str, resolved: str, dst: str
+) -> tuple[GameState, bool]:
     ctx.resolved_src = resolved
     hand = state.hand
     if hand is None and resolved != "wall":
-        raise Refused("tile_not_there", None, f"no hand has begun: {src} holds no {tile}")
+        raise Refused("tile_not_there", None, f"no hand has begun: {resolved} holds no {tile}")
     if hand is None or hand.phase == "over":
         if resolved != "wall" or dst == "wall":
             return state, False  # table clearing between hands

@@ -55,7 +55,8 @@ def _out_of_place(state: GameState) -> list[dict[str, Any]]:
 def _hand_public(state: GameState, hand: Hand, now: float | None) -> dict[str, Any]:
     result = hand.result
     discard = None
-    if hand.discard is not None and hand.taken is None:
+    on_strip = hand.claim is not None and hand.claim.discard_on_strip
+    if hand.discard is not None and hand.taken is None and not on_strip:
         discard = {"tile": hand.discard[0], "seat": hand.discard[1]}
     timers: dict[str, Any] = {
         "claim_deadline": hand.claim_deadline, "turn_deadline": hand.turn_deadline,
