@@ -15,6 +15,7 @@ import statistics
 import threading
 import time
 import tty
+from typing import Any
 
 from firmware_bridge import protocol as P
 from firmware_bridge.serial_backend import SerialBackend
@@ -54,24 +55,21 @@ class PtyBoard:
         return len(blocks)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--events", type=int, default=2000)
-    ap.add_argument("--with-sim", action="store_true",
-                    help="also run a 5-board virtual table (5 ms scans) through its own backend")
-    args = ap.parse_args()
-    sim = None
-    if args.with_sim:
-        from firmware_bridge.sim import SimBackend
+def start_sim() -> Any:
+    """A five-board virtual table with 100 tiles, read by its own back-end: background load."""
+    from firmware_bridge.sim import SimBackend
 
-        sim = SimBackend(seed=3)
-        sim.start(lambda event: None)
-        for k, channel in enumerate(sim.table.channels()[:100]):
-            sim.table.place(f"04:00:00:00:00:{k >> 8:02X}:{k & 0xFF:02X}", channel)
+    sim = SimBackend(seed=3)
+    sim.start(lambda event: None)
+    for k, channel in enumerate(sim.table.channels()[:100]):
+        sim.table.place(f"04:00:00:00:00:{k >> 8:02X}:{k & 0xFF:02X}", channel)
+    return sim
 
-    board = PtyBoard()
+
+def measure(board: PtyBoard, events: int) -> tuple[list[float], dict[str, int]]:
+    """Write one scan event at a time; milliseconds from write to delivery, and the counters."""
     delivered = threading.Event()
-    stamp: list[float] = [0.0]
+    stamp = [0.0]
 
     def sink(event: BridgeEvent) -> None:
         if isinstance(event, ChannelScan):
@@ -83,10 +81,8 @@ def main() -> None:
     end = time.monotonic() + 0.5
     while time.monotonic() < end:
         board.serve_commands(0.05)
-    delivered.clear()
-
     latencies = []
-    for i in range(args.events):
+    for i in range(events):
         uid = bytes([4, 0, 0, 0, 0, i >> 8 & 0xFF, i & 0xFF])
         delivered.clear()
         frame = P.encode("scan", board.seq, channel=i % 34, present=(i + 1) % 2, uid=uid)
@@ -98,9 +94,19 @@ def main() -> None:
         latencies.append((stamp[0] - written) * 1000)
         time.sleep(0.001)
     backend.stop()
+    return latencies, backend.stats()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--events", type=int, default=2000)
+    ap.add_argument("--with-sim", action="store_true",
+                    help="also run a 5-board virtual table (5 ms scans) through its own backend")
+    args = ap.parse_args()
+    sim = start_sim() if args.with_sim else None
+    latencies, stats = measure(PtyBoard(), args.events)
     if sim is not None:
         sim.stop()
-
     latencies.sort()
     p50 = statistics.median(latencies)
     p99 = latencies[int(len(latencies) * 0.99) - 1]
@@ -108,7 +114,7 @@ def main() -> None:
           f"max {latencies[-1]:.3f} ms")
     print(f"p99 is {p99 / FLOOR_MS * 100:.2f} % of the {FLOOR_MS:.0f} ms physical floor "
           f"(target <= 5 %: {'met' if p99 <= 0.05 * FLOOR_MS else 'NOT met'})")
-    print(f"host counters: {backend.stats()}")
+    print(f"host counters: {stats}")
 
 
 if __name__ == "__main__":

@@ -174,3 +174,25 @@ def test_open_backend_rejects_unknown_names() -> None:
         open_backend("bluetooth")
     with pytest.raises(ValueError, match="no channel"):
         VirtualTable(LAYOUT).place(A, "seat9/0")
+
+
+class _PortInfo:
+    def __init__(self, device: str, serial_number: str | None) -> None:
+        self.device = device
+        self.serial_number = serial_number
+
+
+def test_boards_found_by_usb_serial_number(table: VirtualTable, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Without a lookup, the back-end asks serial.tools.list_ports (the USB enumeration)."""
+    from serial.tools import list_ports
+
+    ports = [_PortInfo("/dev/ttyS0", None), _PortInfo(str(table.lookup("T-SEAT1")), "T-SEAT1")]
+    monkeypatch.setattr(list_ports, "comports", lambda: ports)
+    sink = Collector()
+    backend = SerialBackend(serials=["T-SEAT1"])
+    backend.start(sink)
+    try:
+        table.place(C, "seat1/4")
+        assert sink.wait(sink.sees("seat1/4", {C}))
+    finally:
+        backend.stop()
