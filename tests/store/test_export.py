@@ -114,3 +114,29 @@ def test_replay_db_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFix
     assert "has no session 5" in capsys.readouterr().err
     assert main(["replay", "--db", str(db), "x.jsonl"]) == 2
     assert "not both" in capsys.readouterr().err
+
+
+def test_csv_of_a_played_session_reconciles_payments_with_nets(tmp_path: Path) -> None:
+    from controller.game import apply, new_game
+    from controller.game.director import Director
+
+    db, out = tmp_path / "events.sqlite", tmp_path / "hands.csv"
+    director, state = Director("hua-bao", {}, hands=2, seed=5), new_game()
+    with EventLog.open(db) as log:
+        sid = log.start_session("hua-bao", {}, 0.0)
+        while (event := director.next_action(state)) is not None:
+            outcome = apply(state, event, None)
+            log.append(sid, event, outcome.accepted, None, None, "test", 0.0)
+            state = outcome.state
+    assert main(["export", "--db", str(db), "--format", "csv", "-o", str(out)]) == 0
+    rows = list(csv.DictReader(out.read_text().splitlines()))
+    assert [r["hand"] for r in rows] == ["1", "2"]
+    for row in rows:
+        net = {s: 0 for s in "1234"}
+        for payment in filter(None, row["payments"].split("; ")):
+            route, amount = payment.split()
+            payer, payee = route.split("->")
+            net[payer] -= int(amount)
+            net[payee] += int(amount)
+        assert net == {s: int(row[f"net_{s}"]) for s in "1234"}
+        assert row["result"] in ("mahjong", "washout")
