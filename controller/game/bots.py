@@ -80,26 +80,29 @@ class Bot:
     def _kong_choice(self, seat: View, rack: list[str]) -> TurnAction | None:
         counts = to_counts(rack)
         exposed = len(seat.get("melds", []))
+        fours = sorted(k for k, c in enumerate(counts) if c == 4)
+        pungs = sorted(
+            m["tiles"][0]
+            for m in seat.get("melds", [])
+            if len(m["tiles"]) == 3 and len(set(m["tiles"])) == 1 and not m.get("concealed")
+            and counts[KIND_INDEX[m["tiles"][0]]]
+        )
+        if not fours and not pungs:
+            return None
         keep = self._best_discard_shanten(counts, exposed)
-        for i in sorted(k for k, c in enumerate(counts) if c == 4):
+        for i in fours:
             counts[i] -= 4
             after = shanten(counts, exposed + 1)
             counts[i] += 4
             if after <= keep:
                 return TurnAction("concealed_kong", kind(i))
-        pungs = sorted(
-            m["tiles"][0]
-            for m in seat.get("melds", [])
-            if len(m["tiles"]) == 3 and len(set(m["tiles"])) == 1 and not m.get("concealed")
-        )
         for t in pungs:
             i = KIND_INDEX[t]
-            if counts[i]:
-                counts[i] -= 1
-                after = shanten(counts, exposed, self._pairs_ok(exposed))
-                counts[i] += 1
-                if after <= keep:
-                    return TurnAction("added_kong", t)
+            counts[i] -= 1
+            after = shanten(counts, exposed, self._pairs_ok(exposed))
+            counts[i] += 1
+            if after <= keep:
+                return TurnAction("added_kong", t)
         return None
 
     def choose_discard(self, seat: View, rack: Sequence[str]) -> str:
@@ -111,14 +114,17 @@ class Bot:
         for i in sorted(k for k, c in enumerate(counts) if c):
             counts[i] -= 1
             after = shanten(counts, exposed, pairs_ok)
-            options.append((after, -self._keep_value(seat, i), kind(i)))
             counts[i] += 1
+            options.append((after, -self._keep_value(seat, counts, i), kind(i)))
         options.sort()
         best = options[0][0]
         ties = [o for o in options if o[0] == best]
         if len(ties) == 1:
             return ties[0][2]
         if not self.careful:
+            # Fast policy: shape and value decide far from ready; near it, wait quality.
+            if best > 1:
+                return ties[0][2]
             ties = ties[:3]
         unseen = self._unseen(seat, counts)
         ranked = []
@@ -141,13 +147,17 @@ class Bot:
     def _pairs_ok(self, exposed: int) -> bool:
         return self.seven_pairs and exposed == 0
 
-    def _keep_value(self, seat: View, i: int) -> int:
-        """How much a tile is worth keeping beyond shape: honours that can score, middle tiles."""
+    def _keep_value(self, seat: View, counts: Sequence[int], i: int) -> int:
+        """How much a tile is worth keeping beyond shape: copies and suit neighbours held,
+        honours whose pung scores a doubling, middle tiles over terminals."""
         t = kind(i)
+        held = 2 * (counts[i] - 1)
         if is_honour(t):
-            return 3 if self._valuable_honour(seat, t) else 0
+            return held + (3 if self._valuable_honour(seat, t) else 0)
         r = rank(t) or 5
-        return 2 if 3 <= r <= 7 else 1
+        lo, hi = i - r + 1, i - r + 9
+        near = sum(counts[k] for k in range(max(lo, i - 2), min(hi, i + 2) + 1) if k != i)
+        return held + near + (1 if 3 <= r <= 7 else 0)
 
     def _valuable_honour(self, seat: View, t: str) -> bool:
         """Dragons, the own wind and the prevailing wind: their pungs give doublings."""
@@ -179,9 +189,11 @@ class Bot:
         i = KIND_INDEX.get(tile)
         if i is None:
             return None
+        options = self._set_options(counts, i, may_chow, _hand(seat).get("live_wall", 0) > 0)
+        if not options:
+            return None
         exposed = len(seat.get("melds", []))
         now = shanten(counts, exposed, self._pairs_ok(exposed))
-        options = self._set_options(counts, i, may_chow, _hand(seat).get("live_wall", 0) > 0)
         best: tuple[int, int, ClaimIntent] | None = None
         for intent in options:
             after = self._after_claim(counts, intent, exposed)

@@ -147,11 +147,15 @@ class Director:
                 robbed = self._robbing(state, p)
                 if robbed:
                     return self._emit(robbed)
+                if int(hand["live_wall"]) <= 0:
+                    # The last live tile was a bonus tile: no replacement can come and nothing
+                    # else is legal (see docs/players.md); the operator calls the washout.
+                    return {"correct": {"end_hand": "washout"}}
                 source = "dealt" if self._dealing(hand) and p == dealer else "replacement"
                 return self._draw(wall[self.total - 1 - back], p, source)
         if self._dealing(hand):
             for p in turn_order(dealer):
-                if event := self._lay_bonus(state, p):
+                if event := self._lay_bonus(seat_view(state, p), p):
                     return event
         if hand.get("discard"):
             return self._claim_window(state, hand)
@@ -171,15 +175,16 @@ class Director:
         self._last_draw = (position, tile, source) if source else None
         return move(tile, "wall", f"rack:{position}")
 
-    def _lay_bonus(self, state: GameState, position: int) -> Event | None:
+    @staticmethod
+    def _lay_bonus(seat: View, position: int) -> Event | None:
         """A bonus tile in the rack goes to the meld strip (its replacement follows)."""
-        bonus = sorted(t for t in seat_view(state, position).get("hand", []) if is_bonus(t))
+        bonus = sorted(t for t in seat.get("hand", []) if is_bonus(t))
         return move(bonus[0], f"rack:{position}", f"melds:{position}") if bonus else None
 
     def _own_turn(self, state: GameState, position: int) -> Event | None:
-        if event := self._lay_bonus(state, position):
-            return event
         seat = seat_view(state, position)
+        if event := self._lay_bonus(seat, position):
+            return event
         drawn, source = None, None
         if self._last_draw is not None and self._last_draw[0] == position:
             drawn, source = self._last_draw[1], self._last_draw[2]
@@ -200,7 +205,8 @@ class Director:
 
     def _claim_window(self, state: GameState, hand: View) -> Event | None:
         tile, discarder = hand["discard"]["tile"], int(hand["discard"]["seat"])
-        if self.bots[discarder].wants_ready(seat_view(state, discarder)):
+        needs_ready = self.ruleset.requires_ready
+        if needs_ready and self.bots[discarder].wants_ready(seat_view(state, discarder)):
             return declare(discarder, "ready")
         intents: dict[int, ClaimIntent] = {}
         views: dict[int, View] = {}

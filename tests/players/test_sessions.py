@@ -50,7 +50,10 @@ def tiles_on_table(state: GameState, view: Mapping[str, Any]) -> Counter[str]:
         counts.update(seat.get("forming", []))
         counts.update(seat["bonus"])
         counts.update(seat["river"])
-    if hand.get("discard"):
+    # During a claim the public view lists the discard both as the live discard and among the
+    # claimant's forming tiles once it is on the strip; the engine's Claim says which.
+    claim = state.hand.claim if state.hand is not None else None
+    if hand.get("discard") and not (claim is not None and claim.discard_on_strip):
         counts[hand["discard"]["tile"]] += 1
     return counts
 
@@ -70,12 +73,18 @@ def check_hand_sizes(state: GameState, view: Mapping[str, Any]) -> None:
     hand = view["hand"]
     if hand["phase"] != "play" or hand.get("discard") is not None:
         return
+    engine_hand = state.hand
+    if engine_hand is not None and (engine_hand.taken or engine_hand.rob_taken):
+        return  # a tile taken for Mahjong, the declaration still to come
     seats = hand["seats"]
     if any(s.get("forming") or s.get("replacements_due") for s in seats.values()):
         return
     for p in range(1, 5):
         seat = seats[str(p)]
-        held = [t for t in rack_of(state, p) if not is_bonus(t)]
+        rack = rack_of(state, p)
+        if any(is_bonus(t) for t in rack):
+            continue  # a drawn bonus tile not laid yet: its replacement is still to come
+        held = rack
         kongs = sum(1 for m in seat["melds"] if len(m["tiles"]) == 4)
         size = len(held) + sum(len(m["tiles"]) for m in seat["melds"])
         own = p == hand["turn"] and hand["step"] == "discard"

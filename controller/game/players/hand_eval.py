@@ -9,7 +9,7 @@ completeness; this module only steers the bots' choices.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from controller.tiles import KIND_INDEX, KINDS, Tile
 
@@ -17,8 +17,6 @@ Counts = list[int]
 #: (sets, partial sets, pair) triples a group of tiles can be split into.
 Option = tuple[int, int, int]
 
-_SUIT_SLICES = ((0, 9), (9, 18), (18, 27))
-_HONOURS = (27, 34)
 
 
 def to_counts(tiles: Iterable[Tile]) -> Counts:
@@ -83,38 +81,51 @@ def _best_partials(counts: tuple[int, ...], sequences: bool) -> tuple[tuple[int,
     return tuple((m, p, t) for (m, p), t in sorted(best.items()))
 
 
-def _groups(counts: Sequence[int]) -> list[tuple[tuple[int, int, int], ...]]:
-    groups = [_best_partials(tuple(counts[a:b]), True) for a, b in _SUIT_SLICES]
-    # Honour kinds never connect, so each is its own group; single honours add nothing.
-    groups.extend(_best_partials((c,), False) for c in counts[_HONOURS[0] : _HONOURS[1]] if c >= 2)
-    return groups
+GroupOptions = tuple[tuple[int, int, int], ...]
 
 
-def standard_shanten(counts: Sequence[int], exposed: int) -> int:
-    """Tiles short of ready for 4 sets + pair (-1: complete); ``exposed``: sets on the table."""
-    needed = 4 - exposed
-    combined: dict[tuple[int, int], int] = {(0, 0): 0}
-    for group in _groups(counts):
-        nxt: dict[tuple[int, int], int] = {}
-        for (m, p), t in combined.items():
-            for gm, gp, gt in group:
-                if p + gp > 1:
-                    continue
-                key = (m + gm, p + gp)
-                if nxt.get(key, -1) < t + gt:
-                    nxt[key] = t + gt
-        combined = nxt
+@lru_cache(maxsize=1 << 16)
+def _merge(a: GroupOptions, b: GroupOptions) -> GroupOptions:
+    """Options of two groups together (at most one pair), one entry per (sets, pair).
+
+    Memoised: between one candidate discard and the next only one suit changes, so the
+    merged options of the other groups are found again.
+    """
+    best: dict[tuple[int, int], int] = {}
+    for m1, p1, t1 in a:
+        for m2, p2, t2 in b:
+            if p1 + p2 > 1:
+                continue
+            key = (m1 + m2, p1 + p2)
+            if best.get(key, -1) < t1 + t2:
+                best[key] = t1 + t2
+    return tuple((m, p, t) for (m, p), t in sorted(best.items()))
+
+
+@lru_cache(maxsize=1 << 12)
+def _score(options: GroupOptions, needed: int) -> int:
     best = 0
-    for (m, p), t in combined.items():
+    for m, p, t in options:
         m = min(m, needed)
         best = max(best, 2 * m + min(t, needed - m) + p)
     return 2 * needed - best
 
 
+def standard_shanten(counts: Sequence[int], exposed: int) -> int:
+    """Tiles short of ready for 4 sets + pair (-1: complete); ``exposed``: sets on the table."""
+    # Honour kinds never connect: only how many hold two or three-plus matters.
+    honours = _best_partials(tuple(sorted(c for c in counts[27:34] if c >= 2)), False)
+    rest = _merge(_best_partials(tuple(counts[18:27]), True), honours)
+    rest = _merge(_best_partials(tuple(counts[9:18]), True), rest)
+    rest = _merge(_best_partials(tuple(counts[0:9]), True), rest)
+    return _score(rest, 4 - exposed)
+
+
 def seven_pairs_shanten(counts: Sequence[int]) -> int:
     """Tiles short of ready for seven different pairs (only with no sets on the table)."""
-    pairs = sum(1 for c in counts if c >= 2)
-    kinds = sum(1 for c in counts if c)
+    counts = list(counts)
+    kinds = len(counts) - counts.count(0)
+    pairs = kinds - counts.count(1)
     return 6 - pairs + max(0, 7 - kinds)
 
 
