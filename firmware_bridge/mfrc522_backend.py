@@ -34,12 +34,36 @@ GOOD_VERSIONS = (0x88, 0x90, 0x91, 0x92, 0xB2)  # MFRC522 v1/v2 and common clone
 
 @dataclass(frozen=True)
 class ReaderSpec:
-    """One chip: SPI bus and hardware chip select (device), its reset GPIO (BCM), its channel."""
+    """One chip: SPI bus and hardware chip select (device), its reset GPIO (BCM), its channel.
+
+    pin_cs: a GPIO used as this chip's chip select instead of the hardware one (more readers
+    than CE lines); such readers share `device` with each other and nothing else.
+    """
 
     bus: int
     device: int
     pin_rst: int
     channel: int | None = None
+    pin_cs: int | None = None
+
+
+class GpioChipSelect:
+    """Wraps a SpiDev so that every transaction drives this reader's chip-select GPIO low."""
+
+    def __init__(self, spi: Any, gpio: Any, pin: int) -> None:
+        self.spi, self.gpio, self.pin = spi, gpio, pin
+        spi.no_cs = True
+
+    def xfer2(self, data: list[int]) -> list[int]:
+        self.gpio.output(self.pin, 0)
+        try:
+            out: list[int] = self.spi.xfer2(data)
+        finally:
+            self.gpio.output(self.pin, 1)
+        return out
+
+    def close(self) -> None:
+        self.spi.close()
 
 
 class TagReader:
@@ -58,6 +82,10 @@ class TagReader:
         # when other code set BCM numbering first (upstream issue 63).
         self.chip = MFRC522(bus=spec.bus, device=spec.device, spd=speed_hz,
                             pin_mode=gpio.BCM, pin_rst=spec.pin_rst)
+        if spec.pin_cs is not None:
+            # the package's own init went out on the hardware CE line; redo it on ours
+            self.chip.spi = GpioChipSelect(self.chip.spi, gpio, spec.pin_cs)
+            self.chip.MFRC522_Init()
         self._set_timeout(timeout_ms)
 
     def _set_timeout(self, timeout_ms: int) -> None:
@@ -147,7 +175,8 @@ class TagReader:
             self.chip.AntennaOff()
         finally:
             self.chip.spi.close()
-            self.gpio.cleanup(self.spec.pin_rst)  # never GPIO.cleanup(): other readers' pins
+            own = [self.spec.pin_rst] + ([self.spec.pin_cs] if self.spec.pin_cs is not None else [])
+            self.gpio.cleanup(own)  # never GPIO.cleanup(): other readers' and buttons' pins
 
 
 class Mfrc522Backend(ReaderBackend):
@@ -187,6 +216,11 @@ class Mfrc522Backend(ReaderBackend):
         if GPIO.getmode() not in (None, GPIO.BCM):
             raise RuntimeError("RPi.GPIO is in BOARD numbering; reader pins are BCM numbers")
         GPIO.setwarnings(False)
+        if GPIO.getmode() is None:
+            GPIO.setmode(GPIO.BCM)
+        cs_pins = [s.pin_cs for s in self.specs if s.pin_cs is not None]
+        if cs_pins:  # every GPIO chip select high (deselected) before the first transaction
+            GPIO.setup(cs_pins, GPIO.OUT, initial=GPIO.HIGH)
         speed, polls, timeout = self.options
         self.readers = [TagReader(spec, speed, polls, timeout, GPIO) for spec in self.specs]
 

@@ -18,6 +18,9 @@ class FakeSpiBus:
     """The wiring: which fake chip answers which chip select."""
 
     def __init__(self, cs_level: Callable[[int], int | None] | None = None) -> None:
+        # False models cheap RC522 boards without the tri-state buffer (wiring.md): every
+        # unselected chip on the bus keeps driving MISO low, so reads come back as zeros.
+        self.miso_buffered = True
         self.chips: dict[tuple[int, int], Chip] = {}
         self.gpio_chips: dict[tuple[int, int], Chip] = {}  # (bus, cs pin) -> chip
         self.cs_level = cs_level
@@ -33,6 +36,10 @@ class FakeSpiBus:
         """Wire chip to SPI `bus` with its chip select on GPIO `pin` (active low)."""
         self.gpio_chips[(bus, pin)] = chip
         return chip
+
+    def chips_on(self, bus: int) -> int:
+        return sum(1 for b, _ in self.chips if b == bus) + sum(
+            1 for b, _ in self.gpio_chips if b == bus)
 
     def route(self, bus: int, device: int, no_cs: bool) -> list[Chip]:
         if not no_cs:
@@ -74,7 +81,10 @@ class SpiDev:
         chips = type(self).bus_wiring.route(self._dev[0], self._dev[1], self.no_cs)
         if not chips:
             return [0xFF] * len(data)  # nobody drives MISO: the pull-up reads all ones
+        wiring = type(self).bus_wiring
         replies = [chip.transfer(list(data)) for chip in chips]
+        if not wiring.miso_buffered and wiring.chips_on(self._dev[0]) > len(chips):
+            replies.append([0] * len(data))  # an unselected chip still pulls MISO low
         out = replies[0]
         for other in replies[1:]:  # two chips driving MISO at once: wired-AND garbage
             out = [a & b for a, b in zip(out, other, strict=True)]

@@ -175,3 +175,34 @@ def test_importing_the_backends_touches_no_hardware_module() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_gpio_chip_selects_for_more_readers_than_ce_lines(hw: FakeHardware) -> None:
+    chips = [hw.spi.attach_gpio_cs(0, pin, FakeMFRC522()) for pin in (5, 6, 13)]
+    uids = [NTAG, CLASSIC, bytes.fromhex("04112233445566")]
+    for chip, uid in zip(chips, uids, strict=True):
+        chip.place(VirtualTag(uid))
+    backend = Mfrc522Backend(readers=[
+        {"bus": 0, "device": 1, "pin_rst": 25, "pin_cs": 5},
+        {"bus": 0, "device": 1, "pin_rst": 24, "pin_cs": 6},
+        {"bus": 0, "device": 1, "pin_rst": 23, "pin_cs": 13},
+    ])
+    backend.open()
+    scans = backend.poll_once()
+    assert [next(iter(s.uids)) for s in scans] == [
+        "04:A2:19:C1:5E:22:80", "DE:AD:BE:EF", "04:11:22:33:44:55:66"]
+    assert all(hw.gpio.level(pin) == 1 for pin in (5, 6, 13))  # all deselected between reads
+    backend.stop()
+    assert sorted(p for p in hw.gpio.cleanups if p is not None) == [5, 6, 13, 23, 24, 25]
+
+
+def test_unbuffered_miso_breaks_reads_and_the_buffer_fixes_them(hw: FakeHardware) -> None:
+    backend, a, b = two_readers(hw)
+    a.place(VirtualTag(NTAG))
+    hw.spi.miso_buffered = False  # cheap boards that never release MISO (wiring.md)
+    assert backend.poll_once()[0].uids == frozenset()
+    assert not backend.readers[0].alive()
+    hw.spi.miso_buffered = True  # one 74LVC125 gate per module
+    # the aborted read left the tag READY: the next WUPA resets it, the one after reads it
+    reads = [backend.poll_once()[0].uids for _ in range(3)]
+    assert reads[1:] == [frozenset({"04:A2:19:C1:5E:22:80"})] * 2
