@@ -79,10 +79,6 @@ def test_export_errors_are_one_line_and_status_2(
 
 
 def test_csv_export_has_one_row_per_hand(tmp_path: Path) -> None:
-    from controller import game
-
-    if not hasattr(game, "replay_summary"):
-        pytest.skip("the game engine (Contract 4) is not in this tree yet")
     db, out = tmp_path / "events.sqlite", tmp_path / "hands.csv"
     _log(db)
     assert main(["export", "--db", str(db), "--format", "csv", "-o", str(out)]) == 0
