@@ -1,0 +1,93 @@
+"""The dashboard in a real browser: the service with a fast simulation on a free port, headless
+Chromium through Playwright; tiles appear, a hand ends, the seat and operator pages work."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.config import Config
+from controller.service import TableService, simulation_source
+from controller.web.app import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+pytestmark = pytest.mark.browser
+
+if not Path(CHROMIUM).exists() and os.environ.get("CI") != "true":
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium); in CI this test runs",
+                allow_module_level=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, TableService]]:
+    import uvicorn
+
+    service = TableService(Config(), tmp_path / "data")
+    service.add_source("simulation", simulation_source(0.01, 11, hands=1))
+    port = _free_port()
+    config = uvicorn.Config(create_app(service), host="127.0.0.1", port=port, log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not srv.started and time.time() < deadline:
+        time.sleep(0.05)
+    assert srv.started, "the service did not start"
+    yield f"http://127.0.0.1:{port}", service
+    srv.should_exit = True
+    thread.join(10)
+
+
+def test_dashboard_shows_tiles_and_the_end_of_a_hand(server: tuple[str, TableService]) -> None:
+    from playwright.sync_api import sync_playwright
+
+    base, service = server
+    ARTIFACTS.mkdir(exist_ok=True)
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 800, "height": 480})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(base + "/")
+            page.wait_for_selector("#conn.ok", timeout=15000)
+            page.wait_for_selector(".seat .tiles.backs .tile", timeout=15000)
+            page.wait_for_selector(".result h2", timeout=60000)
+            page.wait_for_selector("#history li", timeout=15000)
+            title = page.inner_text(".result h2")
+            assert title.startswith(("Mahjong", "Washout"))
+            assert page.locator(".res-seat").count() == 4
+            page.screenshot(path=str(ARTIFACTS / "dashboard-800x480.png"))
+            page.screenshot(path=str(ARTIFACTS / "dashboard-full.png"), full_page=True)
+
+            assert service.tokens is not None
+            seat = browser.new_page(viewport={"width": 390, "height": 844})
+            seat.on("pageerror", lambda e: errors.append(str(e)))
+            seat.goto(f"{base}/seat/2#token={service.tokens.seats[2]}")
+            seat.wait_for_selector("#conn.ok", timeout=15000)
+            assert "#token" not in seat.url  # the token leaves the address bar
+            seat.screenshot(path=str(ARTIFACTS / "seat-phone.png"))
+
+            operator = browser.new_page(viewport={"width": 800, "height": 480})
+            operator.goto(f"{base}/operator#token={service.tokens.admin}")
+            operator.wait_for_selector(".qr svg", timeout=15000)
+            assert operator.locator(".qr svg").count() == 4
+        finally:
+            browser.close()
+    assert errors == []
