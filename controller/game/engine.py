@@ -44,12 +44,22 @@ def apply(state: GameState, event: dict[str, Any], at: float | None = None, *,
         if isinstance(exc, EventError):
             exc = Refused("malformed_event", None, str(exc))
         return _refused(ctx, state, event, exc, seq, line or seq)
+    except Exception as exc:  # a bug must not stop the table: refuse the event, keep the game
+        refusal = Refused(
+            "engine_error", None,
+            f"the engine could not apply this event ({type(exc).__name__}: {exc}): "
+            "please report it with the log",
+        )
+        return _refused(ctx, state, {}, refusal, seq, line or seq)
     violations = state.violations
     flagged = tuple(evolve(v, line=line or seq) for v in ctx.flagged)
     if flagged:
         violations += flagged
     misplaced = tuple(ctx.misplaced)
     extra: dict[str, Any] = {"prev": state, "depth": state.depth + 1} if changed else {}
+    if isinstance(new, Hand):  # the common case: only the hand changed, one copy of the state
+        extra["hand"] = new
+        new = state
     new = evolve(
         new, seq=seq, violations=violations, misplaced=misplaced,
         last_violation=flagged[0] if flagged else None, **extra,
@@ -71,7 +81,9 @@ def _refused(ctx: Ctx, state: GameState, event: dict[str, Any], exc: Refused, se
     return Outcome(False, new, v, tuple(ctx.notes))
 
 
-def _dispatch(ctx: Ctx, state: GameState, kind: str, body: Any) -> tuple[GameState, bool]:
+def _dispatch(
+    ctx: Ctx, state: GameState, kind: str, body: Any
+) -> tuple[GameState | Hand, bool]:
     if kind in ("anomaly", "timer"):
         return _note(state, kind, body), False
     if kind == "session":
@@ -138,7 +150,9 @@ def _sources(ctx: Ctx, tile: str, src: str, dst: str) -> list[tuple[Entry | None
     return [(None, src)]
 
 
-def _move(ctx: Ctx, state: GameState, tile: str, src: str, dst: str) -> tuple[GameState, bool]:
+def _move(
+    ctx: Ctx, state: GameState, tile: str, src: str, dst: str
+) -> tuple[GameState | Hand, bool]:
     sources = _sources(ctx, tile, src, dst)
     if sources is None:
         ctx.base_misplaced = list(ctx.misplaced)
@@ -160,7 +174,7 @@ def _move(ctx: Ctx, state: GameState, tile: str, src: str, dst: str) -> tuple[Ga
 
 def _move_from(
     ctx: Ctx, state: GameState, tile: str, resolved: str, dst: str
-) -> tuple[GameState, bool]:
+) -> tuple[GameState | Hand, bool]:
     ctx.resolved_src = resolved
     hand = state.hand
     if hand is None and resolved != "wall":
@@ -177,13 +191,14 @@ def _move_from(
     return _with_hand(state, hand, new_hand_), True
 
 
-def _with_hand(state: GameState, old: Hand | None, hand: Hand) -> GameState:
+def _with_hand(state: GameState, old: Hand | None, hand: Hand) -> GameState | Hand:
+    """The new hand, or the whole new state when the hand has just ended."""
     if hand.phase == "over" and (old is None or old.phase != "over"):
         return endhand.close(state, hand)
-    return evolve(state, hand=hand)
+    return hand
 
 
-def _declare(ctx: Ctx, state: GameState, pos: int, call: str) -> tuple[GameState, bool]:
+def _declare(ctx: Ctx, state: GameState, pos: int, call: str) -> tuple[GameState | Hand, bool]:
     hand = state.hand
     if hand is None or hand.phase == "over":
         raise Refused("no_hand", pos, f"no hand is in play: seat {pos}'s {call} changes nothing")
@@ -193,7 +208,9 @@ def _declare(ctx: Ctx, state: GameState, pos: int, call: str) -> tuple[GameState
     return _with_hand(state, hand, new), True
 
 
-def _correct(ctx: Ctx, state: GameState, body: dict[str, Any]) -> tuple[GameState, bool]:
+def _correct(
+    ctx: Ctx, state: GameState, body: dict[str, Any]
+) -> tuple[GameState | Hand, bool]:
     if "undo" in body:
         return _undo(ctx, state, int(body["undo"])), False
     if "end_hand" in body:

@@ -42,7 +42,7 @@ def win_input(ctx: Ctx, hand: Hand, pos: int, concealed: list[Tile], source: str
         mahjong=True,
         winning_tile=tile,
         win_source=source,
-        last_tile=hand.live_wall <= 0 and source in ("wall", "discard", "replacement"),
+        last_tile=hand.live_wall <= 0 and source in ("wall", "discard"),
         first_discard=source == "discard" and hand.discards_total == 1,
         flags=tuple(flags),
     )

@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.tiles import ALL_CODES, WINDS, Tile, is_bonus
+from controller.tiles import ALL_CODES, BONUS_CODES, WINDS, Tile
+
+_BONUS = frozenset(BONUS_CODES)
 
 CODE_INDEX = {code: i for i, code in enumerate(ALL_CODES)}
 
@@ -72,14 +74,12 @@ class Seat:
 
     def size(self) -> int:
         """Tiles that count toward the hand: 13, or 14 during the own turn."""
-        n = len(self.forming) + 3 * len(self.melds)
-        for t in self.rack:
-            if not is_bonus(t):
-                n += 1
-        return n
+        return len(self.forming) + 3 * len(self.melds) + sum(
+            1 for t in self.rack if t not in _BONUS
+        )
 
     def concealed(self) -> list[Tile]:
-        return [t for t in self.rack if not is_bonus(t)]
+        return [t for t in self.rack if t not in _BONUS]
 
 
 @dataclass(frozen=True, slots=True)
