@@ -211,16 +211,18 @@ def standard_waits(c: Sequence[int]) -> list[int]:
     """The kinds that make counts ``c`` (13 tiles, less three per meld) split into sets and a
     pair. One more tile changes one part only; each part's answers are cached."""
     keys = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]), tuple(c[27:34]))
-    bare = [bool(_part_groups(k, b)[0]) for k, b in zip(keys, _PART_BASE, strict=True)]
-    paired = [bool(_part_groups(k, b)[1]) for k, b in zip(keys, _PART_BASE, strict=True)]
-    not_bare = 4 - sum(bare)
+    parts = [_part_groups(k, b) for k, b in zip(keys, _PART_BASE, strict=True)]
+    needy = [not p[0] for p in parts]  # parts that cannot do without the pair
+    paired = [bool(p[1]) for p in parts]
+    n_needy = sum(needy)
     out = []
     for i, base in enumerate(_PART_BASE):
-        rest = not_bare - (not bare[i])  # parts other than i that need the pair
-        # the pair sits in this part (all others bare) or in one other part j (the rest bare)
-        pair_elsewhere = any(
-            paired[j] and rest - (not bare[j]) == 0 for j in range(4) if j != i
-        )
+        rest = n_needy - needy[i]  # other parts that need the pair
+        if rest > 1:
+            continue
+        # the pair sits in this part (no other part needs it) or in the one other part j
+        # that does (or, if none does, in any other part that can hold it)
+        pair_elsewhere = any(paired[j] and rest - needy[j] == 0 for j in range(4) if j != i)
         for k, without, with_pair in _part_additions(keys[i], base):
             if (with_pair and rest == 0) or (without and pair_elsewhere):
                 out.append(k)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
+from operator import attrgetter
 
 from controller.scoring import arrange as ar
 from controller.scoring.arrange import Group
@@ -36,10 +37,11 @@ def score_hand(inp: HandInput) -> ScoreResult:
     views = _winner_views(facts, melds, hand, rs) if inp.mahjong else _partial_views(facts, melds)
     best: _Scored | None = None
     hand_tally: _Tally | None = None
+    memo = group_memo(rs, inp.mahjong, facts)
     for view, leftover in views:
         if hand_tally is None:
             hand_tally = _run(rs, split.hand, view)
-        scored = _evaluate(rs, view, hand_tally, split)
+        scored = _evaluate(rs, view, hand_tally, split, memo)
         if best is None or (scored.score, scored.points) > (best.score, best.points):
             best, best_left = scored, leftover
     if best is None:
@@ -60,8 +62,13 @@ def _needs_waits(name: str) -> bool:
     return any(getattr(r.when, "needs_waits", False) for r in get_ruleset(name).rules)
 
 
-_MAJORS = (0, 8, 9, 17, 18, 26, *range(27, 34))
-_ONES_NINES = (0, 8, 9, 17, 18, 26)
+_SUITS = {
+    (b, c, d): frozenset(s for s, present in zip("bcd", (b, c, d), strict=True) if present)
+    for b in (False, True) for c in (False, True) for d in (False, True)
+}
+
+
+_NO_FLAGS: frozenset[str] = frozenset()
 
 
 def _facts(inp: HandInput, hand: CheckedHand, rs: RuleSet) -> HandFacts:
@@ -71,25 +78,30 @@ def _facts(inp: HandInput, hand: CheckedHand, rs: RuleSet) -> HandFacts:
         rest = hand.concealed_counts.copy()
         rest[KIND_INDEX[str(inp.winning_tile)]] -= 1
         waits_before = len(_wait_kinds(rest, c, bool(hand.melds), rs))
-    return HandFacts(
-        tiles=tuple(sorted([*hand.hand, *(t for m in hand.melds for t in m.tiles)],
-                           key=KIND_INDEX.__getitem__)),
-        bonus=tuple(sort_tiles(hand.bonus)) if hand.bonus else (),
-        seat=hand.seat,
-        prevailing=hand.prevailing,
-        mahjong=inp.mahjong,
-        winning_tile=inp.winning_tile,
-        win_source=inp.win_source,
-        last_tile=bool(inp.last_tile),
-        first_discard=bool(inp.first_discard),
-        flags=frozenset(inp.flags),
-        waits_before=waits_before,
-        suits=frozenset(s for i, s in enumerate("bcd") if any(c[9 * i : 9 * i + 9])),
-        honours=any(c[27:]),
-        exposed_melds=any(not m.concealed for m in hand.melds),
-        majors=sum(c[k] for k in _MAJORS),
-        ones_nines=sum(c[k] for k in _ONES_NINES),
-        size=sum(c),
+    tiles = list(hand.hand)
+    for m in hand.melds:
+        tiles.extend(m.tiles)
+    tiles.sort(key=KIND_INDEX.__getitem__)
+    ones_nines = c[0] + c[8] + c[9] + c[17] + c[18] + c[26]
+    honours = sum(c[27:])
+    return HandFacts(  # positional: this runs for every hand
+        tuple(tiles),
+        tuple(sort_tiles(hand.bonus)) if hand.bonus else (),
+        hand.seat,
+        hand.prevailing,
+        inp.mahjong,
+        inp.winning_tile,
+        inp.win_source,
+        bool(inp.last_tile),
+        bool(inp.first_discard),
+        frozenset(inp.flags) if inp.flags else _NO_FLAGS,
+        waits_before,
+        _SUITS[any(c[0:9]), any(c[9:18]), any(c[18:27])],
+        honours > 0,
+        any(not m.concealed for m in hand.melds),
+        ones_nines + honours,
+        ones_nines,
+        len(tiles),
     )
 
 
@@ -116,7 +128,7 @@ def _winner_views(
             if wt not in g.tiles or (g.kind, g.tiles) in seen:
                 continue
             seen.append((g.kind, g.tiles))
-            won = g._replace(won=True, concealed=g.concealed and not taken)
+            won = Group(g.kind, g.tiles, g.concealed and not taken, g.melded, True)
             yield HandView(facts, (*melds, *groups[:i], won, *groups[i + 1 :]), special), []
 
 
@@ -147,7 +159,7 @@ class _Scored:
             doubles=self.doubles,
             limit_hand=self.limit_hand,
             score=self.score,
-            items=_in_rule_order(rs_name, self.items),
+            items=sorted(self.items, key=_POINTS_FIRST),
             arrangement=_arrangement(self.view.groups, hand),
             combination_doubles=self.combination,
             special=self.view.special,
@@ -205,25 +217,27 @@ def _run(rs: RuleSet, rules: Sequence[Rule], view: HandView) -> _Tally:
     return tally
 
 
-# What a group earns depends only on the group and the two winds, so it is computed once per
-# rule set and kept (the domain is small: kinds x shapes x exposure x winds).
-_GROUP_MEMO: dict[tuple[object, ...], _Tally] = {}
+# What a group earns depends only on the group and the two winds (group items are never gated
+# and their points never come from options), so it is computed once and kept per rule set,
+# player kind and winds: the domain is small (kinds x shapes x exposure).
+_GROUP_MEMO: dict[tuple[str, bool, Tile, Tile], dict[Group, _Tally]] = {}
 
 
-def _group_tally(rs: RuleSet, rules: Sequence[Rule], g: Group, facts: HandFacts) -> _Tally:
-    key = (rs.name, id(rules), g.kind, g.tiles, g.concealed, facts.seat, facts.prevailing)
-    tally = _GROUP_MEMO.get(key)
-    if tally is None:
-        tally = _GROUP_MEMO[key] = _run(rs, rules, HandView(facts, (g,), None))
-    return tally
+def group_memo(rs: RuleSet, is_winner: bool, facts: HandFacts) -> dict[Group, _Tally]:
+    return _GROUP_MEMO.setdefault((rs.name, is_winner, facts.seat, facts.prevailing), {})
 
 
-def _evaluate(rs: RuleSet, view: HandView, hand_tally: _Tally, split: _Split) -> _Scored:
+def _evaluate(
+    rs: RuleSet, view: HandView, hand_tally: _Tally, split: _Split, memo: dict[Group, _Tally]
+) -> _Scored:
     """Apply the rule set's items to one arrangement (the hand-level ones are in hand_tally)."""
     tally = _run(rs, split.view, view)
     tally.merge(hand_tally)
     for g in view.groups:
-        tally.merge(_group_tally(rs, split.group, g, view.facts))
+        known = memo.get(g)
+        if known is None:
+            known = memo[g] = _run(rs, split.group, HandView(view.facts, (g,), None))
+        tally.merge(known)
     points, doubles = tally.points, tally.doubles
     score = points << doubles if doubles >= 0 else points
     if rs.cap is not None and score > rs.cap:
@@ -239,22 +253,15 @@ def _evaluate(rs: RuleSet, view: HandView, hand_tally: _Tally, split: _Split) ->
 def _arrangement(groups: Sequence[Group], hand: CheckedHand) -> list[list[Tile]]:
     """Melds first as given, then concealed sets in the order their tiles were written, pairs
     last."""
-    order = {t: i for i, t in reversed(list(enumerate(hand.hand)))}
+    where = hand.hand.index
     melds = [list(g.tiles) for g in groups if g.melded]
     rest = sorted((g for g in groups if not g.melded),
-                  key=lambda g: (g.kind == "pair", order.get(g.tiles[0], 99)))
+                  key=lambda g: (g.kind == "pair", where(g.tiles[0])))
     return melds + [list(g.tiles) for g in rest]
 
 
-def _in_rule_order(name: str, items: list[ScoreItem]) -> list[ScoreItem]:
-    order = _rule_order(name)
-    return sorted(items, key=lambda i: order.get(i.name, 0))
-
-
-@cache
-def _rule_order(name: str) -> dict[str, int]:
-    rules = get_ruleset(name).rules
-    return {r.name: i for i, r in reversed(list(enumerate(rules)))}
+# Items are listed points first, then doublings (a stable sort keeps the table's order within).
+_POINTS_FIRST = attrgetter("doubles")
 
 
 @dataclass(frozen=True)
@@ -287,29 +294,26 @@ def _always(situation: Situation) -> bool:
     return True
 
 
-_GREEN = tuple(KIND_INDEX[t] for t in ("2b", "3b", "4b", "6b", "8b", "gd"))
-
-
 def situation_of(f: HandFacts, c: Sequence[int], melds: bool) -> Situation:
-    return Situation(
-        source=f.win_source if f.mahjong else None,
-        bonus=bool(f.bonus),
-        last_tile=f.last_tile,
-        first_discard=f.first_discard,
-        flags=f.flags,
-        dealer=f.seat == "ew",
-        melds=melds,
-        exposed=f.exposed_melds,
-        suits=f.suits,
-        honours=f.honours,
-        simples_only=f.majors == 0,
-        majors_only=f.majors == f.size,
-        ones_nines_only=f.ones_nines == f.size,
-        green_only=sum(c[k] for k in _GREEN) == f.size,
-        dragons=c[31] + c[32] + c[33],
-        winds=c[27] + c[28] + c[29] + c[30],
-        single_wait=f.waits_before == 1,
-        multi_wait=f.waits_before >= 2,
+    return Situation(  # positional, in field order: this runs for every hand
+        f.win_source if f.mahjong else None,
+        bool(f.bonus),
+        f.last_tile,
+        f.first_discard,
+        f.flags,
+        f.seat == "ew",
+        melds,
+        f.exposed_melds,
+        f.suits,
+        f.honours,
+        f.majors == 0,
+        f.majors == f.size,
+        f.ones_nines == f.size,
+        c[1] + c[2] + c[3] + c[5] + c[7] + c[32] == f.size,  # 2b 3b 4b 6b 8b gd
+        c[31] + c[32] + c[33],
+        c[27] + c[28] + c[29] + c[30],
+        f.waits_before == 1,
+        f.waits_before >= 2,
     )
 
 

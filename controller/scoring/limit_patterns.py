@@ -103,7 +103,7 @@ four_blessings = four_winds
 three_great_scholars = gated(
     lambda s: s.dragons >= 9, hand_if(lambda v: v.standard and bool(three_great_dragons(v)))
 )
-four_kongs = hand_if(lambda v: sum(g.kind == "kong" for g in v.sets) == 4)
+four_kongs = hand_if(lambda v: sum(g.kind == "kong" for g in v.pungs) == 4)
 imperial_jade = gated(lambda s: s.green_only, fact_if(lambda v: True))
 writhing_snake = gated(_one_suit_gate, hand_if(_is_writhing_snake))
 cornerstone = only_ones_and_nines

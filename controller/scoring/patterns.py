@@ -87,27 +87,36 @@ def gated(gate: Gate, pattern: Pattern) -> Pattern:
 class HandView:
     """One arrangement of a hand: its groups (melds first), and the facts of the hand."""
 
-    __slots__ = ("facts", "groups", "sets", "pairs", "special")
+    __slots__ = ("facts", "groups", "special", "sets", "pairs", "chows", "pungs",
+                 "concealed_pungs", "standard", "won_group")
 
     def __init__(self, facts: HandFacts, groups: tuple[Group, ...], special: str | None) -> None:
         self.facts = facts
         self.groups = groups
         self.special = special
-        self.sets = tuple(g for g in groups if g.kind in ("chow", "pung", "kong"))
-        self.pairs = tuple(g for g in groups if g.kind == "pair")
-
-    @property
-    def standard(self) -> bool:
-        """Four sets and a pair (not a special hand, not a partial one)."""
-        return self.special is None and len(self.sets) == 4 and len(self.pairs) == 1
-
-    @property
-    def won_group(self) -> Group | None:
-        return next((g for g in self.groups if g.won), None)
+        chows, pungs, pairs = [], [], []
+        self.won_group: Group | None = None
+        for g in groups:
+            kind = g.kind
+            if kind == "chow":
+                chows.append(g)
+            elif kind == "pair":
+                pairs.append(g)
+            elif kind != "thirteen_orphans":
+                pungs.append(g)
+            if g.won:
+                self.won_group = g
+        self.chows: list[Group] = chows
+        self.pungs: list[Group] = pungs  # pungs and kongs
+        self.concealed_pungs = [g for g in pungs if g.concealed]
+        self.sets = chows + pungs
+        self.pairs = pairs
+        #: four sets and a pair (not a special hand, not a partial one)
+        self.standard = special is None and len(self.sets) == 4 and len(pairs) == 1
 
 
 def _pungs(v: HandView) -> list[Group]:
-    return [g for g in v.sets if g.kind != "chow"]
+    return v.pungs
 
 
 def _whole(v: HandView) -> Hit:
@@ -311,16 +320,14 @@ all_groups_concealed = gated(
 def is_worthless(v: HandView) -> bool:
     """Only chows and a pair that scores nothing (a standard hand)."""
     return (
-        v.standard
-        and all(g.kind == "chow" for g in v.sets)
-        and not scoring_pair(v, v.pairs[0].tiles[0])
+        v.standard and len(v.chows) == 4 and not scoring_pair(v, v.pairs[0].tiles[0])
     )
 
 
 worthless = hand_if(is_worthless)
 worthless_two_waits = gated(lambda s: s.multi_wait, hand_if(is_worthless))
 worthless_two_waits.needs_waits = True  # type: ignore[attr-defined]
-no_chow = hand_if(lambda v: v.standard and all(g.kind != "chow" for g in v.sets))
+no_chow = hand_if(lambda v: v.standard and not v.chows)
 all_simples = gated(lambda s: s.simples_only, fact_if(lambda v: True))
 only_terminals_and_honours = gated(lambda s: s.majors_only, fact_if(lambda v: True))
 _MAJOR = frozenset(t for t in KINDS if is_terminal_or_honour(t))
@@ -340,15 +347,11 @@ thirteen_orphans = gated(
 )
 
 
-def _concealed_pungs(v: HandView) -> list[Group]:
-    return [g for g in _pungs(v) if g.concealed]
-
-
 def concealed_pungs(n: int) -> Pattern:
     """At least ``n`` concealed pungs or kongs."""
     return hand_if(
-        lambda v: len(_concealed_pungs(v)) >= n,
-        lambda v: [tuple(t for g in _concealed_pungs(v) for t in g.tiles)],
+        lambda v: len(v.concealed_pungs) >= n,
+        lambda v: [tuple(t for g in v.concealed_pungs for t in g.tiles)],
     )
 
 
@@ -377,12 +380,10 @@ little_four_winds = gated(lambda s: s.winds >= 11, honour_pungs(WIND_CODES, 3, 1
 four_winds = gated(lambda s: s.winds >= 12, honour_pungs(WIND_CODES, 4, 0))
 
 
-def _chows(v: HandView) -> list[Group]:
-    return [g for g in v.sets if g.kind == "chow"]
-
-
 def _same_chow_three_suits(v: HandView) -> Hit:
-    chows = _chows(v)
+    chows = v.chows
+    if len(chows) < 3:
+        return []
     for c in chows:
         same = [d for d in chows if d.tiles[0][0] == c.tiles[0][0]]
         if len({d.tiles[0][1] for d in same}) == 3:
@@ -392,7 +393,9 @@ def _same_chow_three_suits(v: HandView) -> Hit:
 
 
 def _straight(v: HandView) -> Hit:
-    starts = {g.tiles[0] for g in _chows(v)}
+    if len(v.chows) < 3:
+        return []
+    starts = {g.tiles[0] for g in v.chows}
     for s in "bcd":
         if {f"1{s}", f"4{s}", f"7{s}"} <= starts:
             return [tuple(f"{n}{s}" for n in range(1, 10))]

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from controller.scoring.arrange import Group, meld_group
 from controller.scoring.model import FLAGS, WIN_SOURCES, HandInput, ScoringError
@@ -29,8 +29,7 @@ from controller.tiles import (
 )
 
 
-@dataclass(frozen=True)
-class CheckedHand:
+class CheckedHand(NamedTuple):
     """A HandInput that passed the checks, with melds normalised (chows sorted)."""
 
     seat: Tile
