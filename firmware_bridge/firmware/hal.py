@@ -6,6 +6,7 @@ import sys
 import time
 
 import machine
+import micropython
 import select
 
 BOARD_NAME = "seat1"  # channels are reported as "<board name>/<n>"; set one per seat
@@ -33,6 +34,9 @@ class Hal:
         time.sleep_ms(5)
         self.leds = [machine.Pin(p, machine.Pin.OUT, value=0) for p in LED_PINS]
         self.buzz = machine.Pin(BUZZER_PIN, machine.Pin.OUT, value=0)
+        # Binary frames arrive on the REPL's USB CDC: without this a 0x03 byte (Ctrl-C) in a
+        # host command would raise KeyboardInterrupt and stop the firmware.
+        micropython.kbd_intr(-1)
         self.poll = select.poll()
         self.poll.register(sys.stdin, select.POLLIN)
         self.out = sys.stdout.buffer

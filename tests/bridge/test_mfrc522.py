@@ -206,3 +206,27 @@ def test_unbuffered_miso_breaks_reads_and_the_buffer_fixes_them(hw: FakeHardware
     # the aborted read left the tag READY: the next WUPA resets it, the one after reads it
     reads = [backend.poll_once()[0].uids for _ in range(3)]
     assert reads[1:] == [frozenset({"04:A2:19:C1:5E:22:80"})] * 2
+
+
+def test_fake_tag_follows_iso14443_states() -> None:
+    from firmware_bridge.fakes import crc_a
+
+    tag = VirtualTag(NTAG)
+    assert tag.handle(b"\x26", 7) == bytes([0x44, 0x00])  # REQA in IDLE: ATQA, double size
+    cl1 = tag.handle(b"\x93\x20", 0)
+    assert cl1 == bytes([0x88, 0x04, 0xA2, 0x19, 0x88 ^ 0x04 ^ 0xA2 ^ 0x19])
+    sel = b"\x93\x70" + cl1
+    assert tag.handle(sel + crc_a(sel), 0) == bytes([0x04]) + crc_a([0x04])  # cascade bit
+    cl2 = tag.handle(b"\x95\x20", 0)
+    assert cl2 is not None and cl2[:4] == NTAG[3:]
+    sel2 = b"\x95\x70" + cl2
+    assert tag.handle(sel2 + crc_a(sel2), 0) == bytes([0x00]) + crc_a([0x00])
+    assert tag.state == "ACTIVE"
+    assert tag.handle(b"\x50\x00" + crc_a(b"\x50\x00"), 0) is None and tag.state == "HALT"
+    assert tag.handle(b"\x26", 7) is None  # a halted tag ignores REQA...
+    assert tag.handle(b"\x52", 7) == bytes([0x44, 0x00])  # ...but answers WUPA
+    bad = b"\x93\x70" + cl1
+    assert tag.handle(bad + b"\x00\x00", 0) is None  # wrong CRC_A: silence, back to HALT
+    assert tag.state == "HALT"
+    tag.power_up()  # leaving and re-entering the field
+    assert tag.handle(b"\x26", 7) is not None
