@@ -72,7 +72,7 @@ class EventLog:
         if readonly:
             if inspection.version == 0:
                 raise StoreError(f"there is no event log at {path}: check --db or --data-dir")
-            return cls(path, _connect(path, f"{path.absolute().as_uri()}?mode=ro"), readonly=True)
+            return cls(path, _reader(path), readonly=True)
         if not path.parent.is_dir():
             raise StoreError(
                 f"cannot create the event log at {path}: the directory {path.parent} does not "
@@ -87,6 +87,7 @@ class EventLog:
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
             migrate(conn, inspection.version)
+            _probe_writable(conn)
         except sqlite3.Error as exc:
             conn.close()
             raise write_error(path, exc, "the log was not opened") from exc
@@ -267,6 +268,34 @@ def write_error(path: Path, exc: sqlite3.Error, consequence: str) -> StoreError:
 
 def _code(exc: sqlite3.Error) -> str:
     return str(getattr(exc, "sqlite_errorname", None) or type(exc).__name__)
+
+
+def _probe_writable(conn: sqlite3.Connection) -> None:
+    """Fail at open, not at the first move: on a read-only file system SQLite quietly opens
+    the file read-only. Rewriting the schema version (same value, rolled back) tells."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        conn.execute(f"PRAGMA user_version = {version}")
+    finally:
+        conn.execute("ROLLBACK")
+
+
+def _reader(path: Path) -> sqlite3.Connection:
+    """A read-only connection that sees the writer's appends; on a read-only medium (where
+    the -shm index cannot be created) and with no WAL left, an immutable one."""
+    conn: sqlite3.Connection | None = None
+    try:
+        conn = _connect(path, f"{path.absolute().as_uri()}?mode=ro")
+        conn.execute("SELECT 1 FROM sessions LIMIT 1").fetchall()
+        return conn
+    except (StoreError, sqlite3.Error) as exc:
+        if conn is not None:
+            conn.close()
+        if Path(f"{path}-wal").exists():
+            raise StoreError(f"cannot read the event log {path}: {exc}; check that the "
+                             "service's data directory is readable") from exc
+    return _connect(path, f"{path.absolute().as_uri()}?mode=ro&immutable=1")
 
 
 def _connect(path: Path, target: str) -> sqlite3.Connection:
