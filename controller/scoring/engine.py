@@ -36,17 +36,20 @@ def score_hand(inp: HandInput) -> ScoreResult:
     split = split_rules(rs, inp.mahjong, situation_of(facts, hand.counts, bool(melds)))
     views = _winner_views(facts, melds, hand, rs) if inp.mahjong else _partial_views(facts, melds)
     best: _Scored | None = None
+    best_rank: tuple[int, int, int] = (0, 0, 0)
     hand_tally: _Tally | None = None
     memo = group_memo(rs, inp.mahjong, facts)
     for view, leftover in views:
         if hand_tally is None:
             hand_tally = _run(rs, split.hand, view)
         scored = _evaluate(rs, view, hand_tally, split, memo)
-        if best is None or (scored.score, scored.points) > (best.score, best.points):
-            best, best_left = scored, leftover
+        # higher score, then more base points, then (a loser) fewer tiles left over
+        rank = (scored.score, scored.points, -len(leftover))
+        if best is None or rank > best_rank:
+            best, best_left, best_rank = scored, leftover, rank
     if best is None:
         raise ScoringError(_incomplete_message(hand))
-    return best.result(rs.name, best_left, hand)
+    return best.result(best_left, hand)
 
 
 def _incomplete_message(hand: CheckedHand) -> str:
@@ -153,7 +156,7 @@ class _Scored:
     score: int
     combination: int
 
-    def result(self, rs_name: str, leftover: list[Tile], hand: CheckedHand) -> ScoreResult:
+    def result(self, leftover: list[Tile], hand: CheckedHand) -> ScoreResult:
         return ScoreResult(
             points=self.points,
             doubles=self.doubles,

@@ -97,3 +97,9 @@ def test_non_winner_scores_best_partial_arrangement_with_leftovers() -> None:
     assert ["1b", "1b", "1b"] in r.arrangement and ["2b", "2b", "2b"] in r.arrangement
     assert sorted(r.leftover) == ["9c"]
     assert r.points == 4 + 8 + 4  # exposed dragon pung, concealed pungs of 1b and 2b
+
+
+def test_a_loser_whose_sets_score_nothing_still_shows_them() -> None:
+    r = play("hua-bao", "1b2b3b4b5b6b7b8b9b1b2b3b4b", won=None)
+    assert r.score == 0
+    assert len(r.leftover) == 1 and len(r.arrangement) == 4
