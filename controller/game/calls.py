@@ -32,6 +32,15 @@ def check_no_pending_claim(hand: Hand, pos: int | None) -> None:
         )
 
 
+def too_late(hand: Hand, pos: int, tile: str) -> str:
+    """Why a discard can no longer be claimed."""
+    if any(t == tile for t, _ in hand.pad_dead):
+        why = f"{name(hand, hand.turn)} has already drawn"
+    else:
+        why = "it has gone to the river"
+    return f"{name(hand, pos)} may not claim the {tile}: {why}"
+
+
 def check_may_claim(ctx: Ctx, hand: Hand, pos: int) -> None:
     """Refuse a claim by ``pos`` that another seat's claim or call outranks."""
     assert hand.discard is not None
@@ -130,11 +139,7 @@ def declare_claim(ctx: Ctx, hand: Hand, pos: int) -> Hand:
         raise Refused("claim_too_late", pos, f"{taker} took the discard for Mahjong")
     if hand.discard is None or hand.phase != "play":
         if hand.died is not None and pos != hand.died[1]:
-            raise Refused(
-                "claim_too_late", pos,
-                f"{who} may not claim the {hand.died[0]}: "
-                f"{name(hand, hand.turn)} has already drawn",
-            )
+            raise Refused("claim_too_late", pos, too_late(hand, pos, hand.died[0]))
         raise Refused("nothing_to_claim", pos, f"there is no discard for {who} to claim")
     tile, discarder = hand.discard
     if pos == discarder:

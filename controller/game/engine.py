@@ -179,16 +179,34 @@ def _move_from(
     hand = state.hand
     if hand is None and resolved != "wall":
         raise Refused("tile_not_there", None, f"no hand has begun: {resolved} holds no {tile}")
+    changed = False
+    if hand is not None and _washout_due(hand, resolved, dst):
+        ctx.notes.append("The live wall is used up and the last discard went unclaimed: washout")
+        closed = endhand.close(state, endhand.finish_washout(ctx, moves.bury_discard(hand)))
+        state, hand, changed = closed, closed.hand, True
     if hand is None or hand.phase == "over":
         if resolved != "wall" or dst == "wall":
-            return state, False  # table clearing between hands
+            return state, changed  # table clearing between hands
         if state.game_over:
             raise Refused("session_over", None, "four wind rounds are played: the game is over")
         bonus = bool(state.ruleset.bonus_tiles)
         hand = new_hand(len(state.hands) + 1, state.dealer, state.prevailing_wind, bonus)
         ctx.notes.append(f"Hand {hand.number} begins; dealer: seat {hand.dealer}")
-    new_hand_ = moves.route(ctx, hand, tile, resolved, dst)
-    return _with_hand(state, hand, new_hand_), True
+    result = _with_hand(state, hand, moves.route(ctx, hand, tile, resolved, dst))
+    if changed and isinstance(result, Hand):  # the washout changed the state itself
+        result = evolve(state, hand=result)
+    return result, True
+
+
+def _washout_due(hand: Hand, src: str, dst: str) -> bool:
+    """With the live wall used up and the last discard unclaimed, the table being cleared (or
+    the next deal starting) ends the hand as a washout even if the discard was not pushed to
+    the river first."""
+    return (
+        hand.phase == "play" and hand.live_wall <= 0 and hand.discard is not None
+        and hand.claim is None and not hand.claimants and hand.taken is None
+        and (src == "wall" or dst == "wall")
+    )
 
 
 def _with_hand(state: GameState, old: Hand | None, hand: Hand) -> GameState | Hand:

@@ -31,11 +31,7 @@ def from_rack(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:
     if own_turn:
         return _own_turn(ctx, hand, tile, pos)
     if hand.died is not None and hand.discard is None and pos != hand.died[1]:
-        raise Refused(
-            "claim_too_late", pos,
-            f"{name(hand, pos)} may not claim the {hand.died[0]}: "
-            f"{name(hand, hand.turn)} has already drawn",
-        )
+        raise Refused("claim_too_late", pos, calls.too_late(hand, pos, hand.died[0]))
     raise Refused(
         "meld_out_of_turn", pos,
         f"{name(hand, pos)} may lay tiles out only on the own turn or to claim a discard",

@@ -230,11 +230,7 @@ def from_pad(ctx: Ctx, hand: Hand, tile: str, dkind: str, dpos: int) -> Hand:
         return evolve(hand, pad_dead=tuple(pad))
     if dkind in ("melds", "rack"):
         if not live:
-            raise Refused(
-                "claim_too_late", dpos,
-                f"{name(hand, dpos)} may not claim the {tile}: "
-                f"{name(hand, hand.turn)} has already drawn",
-            )
+            raise Refused("claim_too_late", dpos, calls.too_late(hand, dpos, tile))
         if dkind == "melds":
             return melds.discard_to_strip(ctx, hand, dpos)
         return calls.take_discard(ctx, hand, dpos)
@@ -254,6 +250,17 @@ def to_river(ctx: Ctx, hand: Hand) -> Hand:
         ctx.notes.append("The live wall is used up and the last discard went unclaimed: washout")
         return finish_washout(ctx, hand)
     return hand
+
+
+def bury_discard(hand: Hand) -> Hand:
+    """The live discard counts as dead (it stays on the pad)."""
+    assert hand.discard is not None
+    tile, pos = hand.discard
+    seat = hand.seat(pos)
+    return hand.with_seat(
+        evolve(seat, river=seat.river + (tile,)), discard=None, died=hand.discard,
+        pad_dead=hand.pad_dead + (hand.discard,),
+    )
 
 
 def return_to_wall(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:

@@ -202,12 +202,11 @@ def test_a_called_claim_holds_up_the_next_draw() -> None:
 
 
 def test_the_last_wall_tile_cannot_be_followed_by_a_draw() -> None:
-    log = Log()
-    log.events = [json.loads(line) for line in SCENARIOS["washout"]().log.jsonl().splitlines()]
-    log.events.pop()  # the last discard stays on the pad
-    state = fold(log.events)
+    events = SCENARIOS["washout"]().log.events[:-2]  # the last tile is drawn, not discarded
+    state = fold(events)
     assert state.hand is not None and state.hand.live_wall == 0
-    out = apply(state, {"move": {"tile": "9d", "from": "wall", "to": f"rack:{state.hand.turn}"}})
+    other = state.hand.turn % 4 + 1
+    out = apply(state, {"move": {"tile": "9d", "from": "wall", "to": f"rack:{other}"}})
     assert out.violation is not None and out.violation.rule == "wall_empty"
 
 
@@ -239,3 +238,21 @@ def test_dmjl_east_winning_nine_in_a_row_scores_a_limit_and_rotates() -> None:
     assert [h.dealer for h in state.hands] == [1] * 9
     assert state.hands[-1].scores[0] == 500 and state.hands[-2].scores[0] < 500
     assert state.dealer == 2
+
+
+def test_clearing_the_table_after_the_last_discard_is_a_washout() -> None:
+    events = SCENARIOS["washout"]().log.events[:-1]  # the last discard is never pushed away
+    state = fold(events)
+    assert state.hand is not None and state.hand.phase == "play"
+    out = apply(state, {"move": {"tile": "1c", "from": "rack:1", "to": "wall"}})
+    assert out.accepted and out.state.hands[0].result == "washout"
+    out = apply(state, {"move": {"tile": "5b", "from": "wall", "to": "rack:1"}})
+    assert out.accepted and out.state.hands[0].result == "washout"
+    assert out.state.hand is not None and out.state.hand.number == 2
+
+
+def test_public_and_seat_views_are_json() -> None:
+    state = fold(SCENARIOS["kongs_and_robbing"]().log.events)
+    json.dumps(public_view(state))
+    json.dumps(seat_view(state, 3))
+    assert public_view(state)["hand"]["result"]["details"]["1"]["score"]["score"] > 0
