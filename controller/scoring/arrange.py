@@ -140,21 +140,27 @@ def _part_groups(cnt: tuple[int, ...], base: int) -> PartSplits:
     )
 
 
-def complete_arrangements(c: Sequence[int]) -> list[list[Group]]:
-    """Every split of concealed counts ``c`` into sets and exactly one pair (standard form)."""
-    parts = _all_parts(c)
+def complete_arrangements(c: Sequence[int], fixed: Sequence[Group] = ()) -> list[list[Group]]:
+    """Every split of concealed counts ``c`` into sets and exactly one pair (standard form),
+    each after the groups ``fixed`` (the melds). Hot path: plain loops, no generators."""
+    p0 = _part_groups(tuple(c[0:9]), 0)
+    p1 = _part_groups(tuple(c[9:18]), 9)
+    p2 = _part_groups(tuple(c[18:27]), 18)
+    p3 = _part_groups(tuple(c[27:34]), 27)
     out: list[list[Group]] = []
     # the pair sits in exactly one part; every other part splits without one
-    for i in range(4):
-        if not parts[i][1]:
-            continue
-        a, b, d, e = (parts[j][j == i] for j in range(4))
-        if not (a and b and d and e):
-            continue
-        if len(a) == len(b) == len(d) == len(e) == 1:
-            out.append([*a[0], *b[0], *d[0], *e[0]])
-        else:
-            out.extend([*w, *x, *y, *z] for w, x, y, z in product(a, b, d, e))
+    for i, a, b, d, e in (
+        (0, p0[1], p1[0], p2[0], p3[0]),
+        (1, p0[0], p1[1], p2[0], p3[0]),
+        (2, p0[0], p1[0], p2[1], p3[0]),
+        (3, p0[0], p1[0], p2[0], p3[1]),
+    ):
+        if a and b and d and e:
+            for w in a:
+                for x in b:
+                    for y in d:
+                        for z in e:
+                            out.append([*fixed, *w, *x, *y, *z])
     return out
 
 
@@ -207,23 +213,40 @@ def _part_additions(cnt: tuple[int, ...], base: int) -> tuple[tuple[int, bool, b
     return tuple(out)
 
 
+@cache
+def _part_summary(
+    cnt: tuple[int, ...], base: int
+) -> tuple[bool, bool, tuple[tuple[int, bool, bool], ...]]:
+    """(needs the pair or cannot split at all, can hold the pair, additions) of one part."""
+    without, with_pair = _part_groups(cnt, base)
+    return not without, bool(with_pair), _part_additions(cnt, base)
+
+
 def standard_waits(c: Sequence[int]) -> list[int]:
     """The kinds that make counts ``c`` (13 tiles, less three per meld) split into sets and a
     pair. One more tile changes one part only; each part's answers are cached."""
-    keys = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]), tuple(c[27:34]))
-    parts = [_part_groups(k, b) for k, b in zip(keys, _PART_BASE, strict=True)]
-    needy = [not p[0] for p in parts]  # parts that cannot do without the pair
-    paired = [bool(p[1]) for p in parts]
-    n_needy = sum(needy)
+    parts = (
+        _part_summary(tuple(c[0:9]), 0),
+        _part_summary(tuple(c[9:18]), 9),
+        _part_summary(tuple(c[18:27]), 18),
+        _part_summary(tuple(c[27:34]), 27),
+    )
+    n_needy = parts[0][0] + parts[1][0] + parts[2][0] + parts[3][0]
+    if n_needy > 2:  # one more tile mends one part only
+        return []
     out = []
-    for i, base in enumerate(_PART_BASE):
-        rest = n_needy - needy[i]  # other parts that need the pair
-        if rest > 1:
+    for i in range(4):
+        needy, _, additions = parts[i]
+        if not additions:
             continue
-        # the pair sits in this part (no other part needs it) or in the one other part j
-        # that does (or, if none does, in any other part that can hold it)
-        pair_elsewhere = any(paired[j] and rest - needy[j] == 0 for j in range(4) if j != i)
-        for k, without, with_pair in _part_additions(keys[i], base):
+        rest = n_needy - needy  # other parts that need the pair
+        if rest == 2:
+            continue
+        # with one other needy part the pair must sit there; with none, in any that can hold it
+        pair_elsewhere = any(
+            p[1] and (p[0] or rest == 0) for j, p in enumerate(parts) if j != i
+        )
+        for k, without, with_pair in additions:
             if (with_pair and rest == 0) or (without and pair_elsewhere):
                 out.append(k)
     return out

@@ -348,17 +348,22 @@ def arrangements(
 ) -> list[tuple[list[Group], str | None]]:
     """Every way a complete hand splits into sets and a pair (or a special hand of the rule
     set), declared melds fixed and first: a list of (groups, special hand name or None)."""
+    c = [0] * 34
     try:
-        c = ar.counts_of(concealed)
+        for t in concealed:
+            c[KIND_INDEX[t]] += 1
         fixed = [checked_group(tuple(m.tiles), bool(m.concealed)) for m in melds]
     except (KeyError, TypeError):
         _checked(concealed, melds)  # names the culprit
         raise
     out: list[tuple[list[Group], str | None]] = [
-        (fixed + groups, None) for groups in ar.complete_arrangements(c)
+        (groups, None) for groups in ar.complete_arrangements(c, fixed)
     ]
     if not fixed and ruleset.specials:
-        out += [(g, s) for g, s in _complete_splits(c, False, ruleset) if s is not None]
+        if "seven_pairs" in ruleset.specials and ar.is_seven_pairs(c):
+            out.append((ar.seven_pairs_groups(c), "seven_pairs"))
+        if "thirteen_orphans" in ruleset.specials and ar.is_thirteen_orphans(c):
+            out.append(([ar.thirteen_orphans_group(c)], "thirteen_orphans"))
     return out
 
 

@@ -108,3 +108,18 @@ def test_concealing_a_pung_never_scores_less_in_hua_bao(inp: HandInput) -> None:
         moved = melds.pop(i)
         hidden = replace(inp, melds=melds, hand=[*inp.hand, *moved.tiles])
         assert score_hand(hidden).score >= score_hand(inp).score
+
+
+@given(winning_hands())
+def test_waits_are_exactly_the_kinds_that_complete(inp: HandInput) -> None:
+    from controller.scoring import get_ruleset, is_complete, waits
+
+    rs = get_ruleset(str(inp.ruleset))
+    rest = list(inp.hand)
+    rest.remove(str(inp.winning_tile))
+    held = _all_tiles(inp)
+    expected = [k for k in KINDS if held[k] - (k == inp.winning_tile) < 4
+                and is_complete([*rest, k], inp.melds, rs)]
+    got = waits(rest, inp.melds, rs)
+    assert got == expected
+    assert inp.winning_tile in got or held[str(inp.winning_tile)] == 4
