@@ -149,11 +149,11 @@ def complete_arrangements(c: Sequence[int], fixed: Sequence[Group] = ()) -> list
     p3 = _part_groups(tuple(c[27:34]), 27)
     out: list[list[Group]] = []
     # the pair sits in exactly one part; every other part splits without one
-    for i, a, b, d, e in (
-        (0, p0[1], p1[0], p2[0], p3[0]),
-        (1, p0[0], p1[1], p2[0], p3[0]),
-        (2, p0[0], p1[0], p2[1], p3[0]),
-        (3, p0[0], p1[0], p2[0], p3[1]),
+    for a, b, d, e in (
+        (p0[1], p1[0], p2[0], p3[0]),
+        (p0[0], p1[1], p2[0], p3[0]),
+        (p0[0], p1[0], p2[1], p3[0]),
+        (p0[0], p1[0], p2[0], p3[1]),
     ):
         if a and b and d and e:
             for w in a:
