@@ -323,8 +323,12 @@ def check_deal_complete(ctx: Ctx, hand: Hand) -> Hand:
     """At east's first discard every seat must hold 13 tiles (east 14)."""
     for seat in hand.seats:
         needed = 14 if seat.position == hand.dealer else 13
-        if not seat.dead and (seat.size() != needed or seat.replacements_due):
+        if seat.dead:
+            continue
+        if seat.size() != needed:
             hand = wrong_count(ctx, hand, seat.position, needed)
+        elif seat.replacements_due:  # the replacement was drawn before the bonus tile was laid
+            hand = hand.with_seat(evolve(seat, replacements_due=0))
     return hand
 
 
@@ -333,8 +337,6 @@ def wrong_count(ctx: Ctx, hand: Hand, pos: int, needed: int) -> Hand:
     seat = hand.seat(pos)
     who = name(hand, pos)
     msg = f"{who} holds {seat.size()} tiles, not {needed}"
-    if seat.replacements_due:
-        msg += f", and {seat.replacements_due} replacement tile(s) are due"
     if ctx.option("wrong_count", "dead_hand") == "repair":
         raise Refused("wrong_tile_count", pos, msg + ": draw or return tiles to repair the hand")
     ctx.flagged.append(Violation("wrong_tile_count", pos, msg + ": the hand is dead"))

@@ -69,9 +69,16 @@ def apply(state: GameState, event: dict[str, Any], at: float | None = None, *,
 
 def _refused(ctx: Ctx, state: GameState, event: dict[str, Any], exc: Refused, seq: int,
              line: int) -> Outcome:
-    v = Violation(exc.rule, exc.seat, exc.message, line)
-    misplaced = state.misplaced
     move = event.get("move") if isinstance(event, dict) else None
+    seat = exc.seat
+    if seat is None and isinstance(move, dict):  # name the seat whose zone the tile left or reached
+        for zone in (move.get("from"), move.get("to")):
+            kind, _, pos = str(zone).partition(":")
+            if pos and kind in ("rack", "melds"):
+                seat = int(pos)
+                break
+    v = Violation(exc.rule, seat, exc.message, line)
+    misplaced = state.misplaced
     if isinstance(move, dict) and exc.rule not in _NO_TRACE and state.hand is not None:
         src = ctx.resolved_src if ctx.resolved_src else str(move.get("from"))
         if move.get("to") != src:

@@ -35,7 +35,7 @@ def route(ctx: Ctx, hand: Hand, tile: str, src: str, dst: str) -> Hand:
         if dkind == "melds" and is_bonus(tile):
             return melds.lay_bonus_from_wall(ctx, draw(ctx, hand, tile, dpos), tile, dpos)
     elif skind == "rack":
-        _check_holds(hand.seat(spos).rack, tile, src)
+        _check_holds(hand.seat(spos).rack, tile, f"{name(hand, spos)}'s rack")
         if dkind == "discard":
             return discard(ctx, hand, tile, spos)
         if dkind == "melds" and dpos == spos:

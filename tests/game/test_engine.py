@@ -256,3 +256,24 @@ def test_public_and_seat_views_are_json() -> None:
     json.dumps(public_view(state))
     json.dumps(seat_view(state, 3))
     assert public_view(state)["hand"]["result"]["details"]["1"]["score"]["score"] > 0
+
+
+def test_a_replacement_drawn_before_its_bonus_tile_is_laid_is_fine_in_the_deal() -> None:
+    log = Log("dmjl")
+    log.deal({**JUNK, 2: "2c3c4c 5c6c7c 2d3d4d 5d6d7d 1f"})
+    log.draw(2, "9d")
+    log.move("1f", "rack:2", "melds:2")
+    log.discard(1, "rd")
+    state, outs = replay(log.events)
+    assert all(o.violation is None for o in outs)
+    assert state.hand is not None and state.hand.seat(2).replacements_due == 0
+
+
+def test_violations_name_the_seat_of_the_zone() -> None:
+    log = dealt()
+    log.discard(1, "rd")
+    log.discard(2, "rd")
+    _, outs = replay(log.events)
+    v = outs[-1].violation
+    assert v is not None and v.rule == "tile_not_there" and v.seat == 2
+    assert v.message.startswith("South's rack holds no rd")
