@@ -1,5 +1,10 @@
 """WebSocket push: every change becomes one message per audience (public, or one seat), queued
 per client in a bounded queue; a slow client loses stale states, never grows memory.
+
+Flow control: a client that connects with ``?flow=ack`` and answers each message with
+``{"ack": 1}`` has at most ``WINDOW`` messages unacknowledged; the rest wait in its queue, where
+newer states replace older ones. So a slow phone gets the latest state next, not a backlog
+buffered in the network stack. Other clients are sent whatever their connection accepts.
 """
 
 from __future__ import annotations
@@ -19,17 +24,25 @@ log = logging.getLogger("controller.web.broadcaster")
 
 #: Messages a client may have waiting; each is a full state, so dropping old ones is safe.
 QUEUE_BOUND = 4
+#: Messages an acknowledging client may have in flight.
+WINDOW = 2
 
 
 class Client:
     """One connected WebSocket: its audience (None = public, else a seat) and its queue."""
 
-    def __init__(self, ws: WebSocket, seat: int | None, bound: int = QUEUE_BOUND) -> None:
+    def __init__(self, ws: WebSocket, seat: int | None, bound: int = QUEUE_BOUND,
+                 acking: bool = False) -> None:
         self.ws = ws
         self.seat = seat
         self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=bound)
         self.dropped = 0
         self.high_water = 0
+        self.sent = 0
+        self.acked = 0
+        self.acking = acking
+        self._window = asyncio.Event()
+        self._window.set()
 
     def offer(self, message: str) -> None:
         """Queue a message; when full, drop the oldest (it is superseded by this one)."""
@@ -39,10 +52,23 @@ class Client:
         self.queue.put_nowait(message)
         self.high_water = max(self.high_water, self.queue.qsize())
 
+    def ack(self) -> None:
+        """The client has handled one more message: the window may open again."""
+        self.acked = min(self.acked + 1, self.sent)
+        if self.sent - self.acked < WINDOW:
+            self._window.set()
+
     async def send_forever(self) -> None:
         while True:
+            await self._window.wait()
             message = await self.queue.get()
+            while not self.queue.empty():  # only the newest full state is worth sending
+                message = self.queue.get_nowait()
+                self.dropped += 1
             await self.ws.send_text(message)
+            self.sent += 1
+            if self.acking and self.sent - self.acked >= WINDOW:
+                self._window.clear()
 
 
 def public_message(service: TableService) -> str:
@@ -75,8 +101,8 @@ class Broadcaster:
             self._unsubscribe()
             self._unsubscribe = None
 
-    def add(self, ws: WebSocket, seat: int | None) -> Client:
-        client = Client(ws, seat, self.bound)
+    def add(self, ws: WebSocket, seat: int | None, acking: bool = False) -> Client:
+        client = Client(ws, seat, self.bound, acking)
         self.clients.add(client)
         client.offer(self._message_for(seat, {}))
         return client

@@ -54,6 +54,24 @@ def test_unknown_seat_socket_is_closed(table: Table) -> None:
     assert info.value.code == 4404
 
 
+def test_an_acknowledging_client_gets_the_newest_state_after_falling_behind(
+    table: Table,
+) -> None:
+    table.play_until(in_play)
+    with table.client.websocket_connect("/ws?flow=ack") as ws:
+        first = ws.receive_json()["table"]["seq"]
+        for _ in range(12):  # the client reads nothing and acknowledges nothing meanwhile
+            table.step()
+        second = ws.receive_json()["table"]["seq"]  # sent before the window closed
+        assert first < second < table.service.seq
+        ws.send_json({"ack": 1})
+        ws.send_json({"ack": 1})
+        newest = ws.receive_json()["table"]["seq"]
+        assert newest == table.service.seq  # the states in between were dropped, not queued
+    stats = table.client.get("/api/health").json()["push"]
+    assert stats["dropped"] >= 9 and stats["high_water"] <= stats["bound"]
+
+
 def test_slow_client_keeps_only_the_latest_states() -> None:
     client = Client(None, None, bound=4)  # type: ignore[arg-type]
     for i in range(100):

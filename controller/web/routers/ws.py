@@ -1,7 +1,9 @@
 """WebSocket push: /ws (public view) and /ws/seats/{position} (one seat's view).
 
-A seat socket authenticates with ``?token=TOKEN`` or, preferred (it never reaches a log), with
-a first message ``{"token": "TOKEN"}``; a wrong token closes the socket with code 4401.
+Every message is a complete state; a client that connects with ``?flow=ack`` answers each with
+``{"ack": 1}`` and so always gets the latest state, however slow it is (see the broadcaster).
+A seat socket authenticates with ``?token=TOKEN`` or, preferred (it never reaches a log), with a
+first message ``{"token": "TOKEN"}``; a wrong token closes the socket with code 4401.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ async def _first_message_token(ws: WebSocket) -> str | None:
 
 async def _serve(ws: WebSocket, seat: int | None) -> None:
     broadcaster: Broadcaster = ws.app.state.broadcaster
-    client = broadcaster.add(ws, seat)
+    client = broadcaster.add(ws, seat, acking=ws.query_params.get("flow") == "ack")
     sender = asyncio.create_task(client.send_forever())
     receiver = asyncio.create_task(_drain(ws, client))
     try:
@@ -68,8 +70,11 @@ async def _serve(ws: WebSocket, seat: int | None) -> None:
 
 
 async def _drain(ws: WebSocket, client: Client) -> None:
-    """Read (and ignore) what the client sends, so that a closed socket is noticed at once."""
+    """Read the client's acknowledgements (anything else is ignored); notice a close at once."""
     while True:
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
             return
+        text = message.get("text")
+        if text and '"ack"' in text:
+            client.ack()

@@ -63,7 +63,8 @@ export async function api(path, { method = "GET", token = null, body = undefined
 export function liveSocket(path, { onMessage, onStatus, first = null }) {
   let delay = 1000;
   let stopped = false;
-  const url = () => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
+  // flow=ack: this page acknowledges each message, so the service never lets states pile up.
+  const url = () => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}?flow=ack`;
   function open() {
     onStatus && onStatus("connecting");
     const ws = new WebSocket(url());
@@ -74,6 +75,8 @@ export function liveSocket(path, { onMessage, onStatus, first = null }) {
       delay = 1000;
       onStatus && onStatus("live");
       try { onMessage(JSON.parse(ev.data)); } catch (e) { console.error(e); }
+      // Acknowledge: the service then sends the latest state, never a stale backlog.
+      if (ws.readyState === WebSocket.OPEN) ws.send('{"ack":1}');
     };
     ws.onclose = (ev) => {
       if (ev.code === 4401 || ev.code === 4404) {
