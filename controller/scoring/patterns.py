@@ -331,9 +331,16 @@ no_chow = hand_if(lambda v: v.standard and not v.chows)
 all_simples = gated(lambda s: s.simples_only, fact_if(lambda v: True))
 only_terminals_and_honours = gated(lambda s: s.majors_only, fact_if(lambda v: True))
 _MAJOR = frozenset(t for t in KINDS if is_terminal_or_honour(t))
-terminal_or_honour_in_each_group = hand_if(
-    lambda v: v.standard and all(g.tiles[0] in _MAJOR or g.tiles[-1] in _MAJOR for g in v.groups)
-)
+def _majors_everywhere(v: HandView) -> bool:
+    if not v.standard:
+        return False
+    for g in v.groups:
+        if g.tiles[0] not in _MAJOR and g.tiles[-1] not in _MAJOR:
+            return False
+    return True
+
+
+terminal_or_honour_in_each_group = gated(lambda s: not s.simples_only, hand_if(_majors_everywhere))
 one_suit_with_honours = gated(
     lambda s: len(s.suits) == 1 and s.honours, fact_if(lambda v: True)
 )
@@ -381,14 +388,13 @@ four_winds = gated(lambda s: s.winds >= 12, honour_pungs(WIND_CODES, 4, 0))
 
 
 def _same_chow_three_suits(v: HandView) -> Hit:
-    chows = v.chows
-    if len(chows) < 3:
+    if len(v.chows) < 3:
         return []
-    for c in chows:
-        same = [d for d in chows if d.tiles[0][0] == c.tiles[0][0]]
-        if len({d.tiles[0][1] for d in same}) == 3:
-            firsts = {d.tiles[0][1]: d for d in same}
-            return [tuple(t for d in firsts.values() for t in d.tiles)]
+    starts = {g.tiles[0] for g in v.chows}
+    for t in starts:
+        r = t[0]
+        if r + "b" in starts and r + "c" in starts and r + "d" in starts:
+            return [tuple(f"{int(r) + i}{s}" for s in "bcd" for i in range(3))]
     return []
 
 
@@ -397,7 +403,7 @@ def _straight(v: HandView) -> Hit:
         return []
     starts = {g.tiles[0] for g in v.chows}
     for s in "bcd":
-        if {f"1{s}", f"4{s}", f"7{s}"} <= starts:
+        if "1" + s in starts and "4" + s in starts and "7" + s in starts:
             return [tuple(f"{n}{s}" for n in range(1, 10))]
     return []
 
