@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from controller.scoring import bonus_patterns as b
 from controller.scoring import limit_patterns as lim
 from controller.scoring import patterns as p
 from controller.scoring.rules import Option, Rule, RuleSetSpec, check_bool, common_options, winner
@@ -17,8 +18,8 @@ PUNG_POINTS = tuple(r for r in SET_POINTS if not r.name.startswith("pair"))
 BASE = (
     *PAIR_POINTS,
     *PUNG_POINTS,
-    Rule("flower", p.each_flower, points=4),
-    Rule("season", p.each_season, points=4),
+    Rule("flower", b.each_flower, points=4),
+    Rule("season", b.each_season, points=4),
 )
 
 WINNER_POINTS = tuple(winner(r) for r in (
@@ -34,9 +35,9 @@ EVERY_PLAYER_DOUBLINGS = (
     Rule("pung of dragons", p.pung_of_dragons, doubles=1),
     Rule("pung of own wind", p.pung_of_own_wind, doubles=1),
     Rule("pung of the prevailing wind", p.pung_of_prevailing_wind, doubles=1),
-    Rule("own flower and own season", p.own_flower_and_season, doubles=1, bonus=True),
-    Rule("all four flowers", p.all_flowers, doubles=1, bonus=True),
-    Rule("all four seasons", p.all_seasons, doubles=1, bonus=True),
+    Rule("own flower and own season", b.own_flower_and_season, doubles=1, bonus=True),
+    Rule("all four flowers", b.all_flowers, doubles=1, bonus=True),
+    Rule("all four seasons", b.all_seasons, doubles=1, bonus=True),
     Rule("three concealed pungs/kongs", p.concealed_pungs(3), doubles=1),
     Rule("little three dragons", p.three_little_dragons, doubles=1),
     Rule("big three dragons", p.three_great_dragons, doubles=2),

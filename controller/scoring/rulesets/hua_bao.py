@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from controller.scoring import bonus_patterns as b
 from controller.scoring import limit_patterns as lim
 from controller.scoring import patterns as p
 from controller.scoring.rules import (
@@ -32,17 +33,17 @@ SET_POINTS = (
 
 RULES = (
     *SET_POINTS,
-    Rule("flower or season", p.each_bonus, points=4),
+    Rule("flower or season", b.each_bonus, points=4),
     winner(Rule("going Mahjong", p.going_mahjong, points="mahjong_bonus")),
     winner(Rule("going Mahjong by robbing a kong", p.robbing_kong, points=10)),
     # Doublings, every player.
     Rule("pung of dragons", p.pung_of_dragons, doubles=1),
     Rule("pung of own wind", p.pung_of_own_wind, doubles=1),
     Rule("pung of the prevailing wind", p.pung_of_prevailing_wind, doubles=1),
-    Rule("all four flowers", p.all_flowers, doubles=2, bonus=True),
-    Rule("all four seasons", p.all_seasons, doubles=2, bonus=True),
-    Rule("own flower", p.own_flower_unless_all, doubles=1, bonus=True),
-    Rule("own season", p.own_season_unless_all, doubles=1, bonus=True),
+    Rule("all four flowers", b.all_flowers, doubles=2, bonus=True),
+    Rule("all four seasons", b.all_seasons, doubles=2, bonus=True),
+    Rule("own flower", b.own_flower_unless_all, doubles=1, bonus=True),
+    Rule("own season", b.own_season_unless_all, doubles=1, bonus=True),
     # Doublings, the winner only.
     winner(Rule("one suit plus honours", p.one_suit_with_honours, doubles=1)),
     winner(Rule("one suit only", p.one_suit_only, doubles=3)),

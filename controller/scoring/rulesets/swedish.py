@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from controller.scoring import bonus_patterns as b
 from controller.scoring import patterns as p
 from controller.scoring.rules import Rule, RuleSetSpec, common_options, winner
 from controller.scoring.rulesets.hua_bao import SET_POINTS
 
 # Base points: the pung/kong/pair table of hua-bao; each flower or season 4.
-BASE = (*SET_POINTS, Rule("flower or season", p.each_bonus, points=4))
+BASE = (*SET_POINTS, Rule("flower or season", b.each_bonus, points=4))
 
 # Mahjong points (winner only).
 MAHJONG_POINTS = tuple(winner(r) for r in (
@@ -52,11 +53,11 @@ EVERY_PLAYER_DOUBLINGS = (
     Rule("four concealed pungs/kongs", p.concealed_pungs(4), limit=1, key="four_concealed_pungs"),
     Rule("three great dragons", p.three_great_dragons, limit=1, key="three_great_dragons"),
     Rule("pungs/kongs of all four winds", p.four_winds, limit=1, key="four_winds"),
-    Rule("own flower", p.own_flower_unless_all, doubles=1, bonus=True),
-    Rule("own season", p.own_season_unless_all, doubles=1, bonus=True),
-    Rule("all four flowers", p.all_flowers, doubles=2, bonus=True),
-    Rule("all four seasons", p.all_seasons, doubles=2, bonus=True),
-    Rule("all eight bonus tiles", p.all_eight_bonus, limit=1, key="all_eight_bonus", bonus=True),
+    Rule("own flower", b.own_flower_unless_all, doubles=1, bonus=True),
+    Rule("own season", b.own_season_unless_all, doubles=1, bonus=True),
+    Rule("all four flowers", b.all_flowers, doubles=2, bonus=True),
+    Rule("all four seasons", b.all_seasons, doubles=2, bonus=True),
+    Rule("all eight bonus tiles", b.all_eight_bonus, limit=1, key="all_eight_bonus", bonus=True),
 )
 
 RULES = (*BASE, *MAHJONG_POINTS, *WINNER_DOUBLINGS, *EVERY_PLAYER_DOUBLINGS)
