@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     config = _override(config, args)
     data_dir = Path(args.data_dir) if args.data_dir else config.data.dir
     _check_data_dir(data_dir)
+    _check_port(config.server.host, config.server.port)
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("uvicorn.access").addFilter(_RedactTokens())
@@ -82,12 +83,8 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(service)
     print(f"mahjong-table: dashboard on http://{config.server.host}:{config.server.port}/ "
           f"(operator page: /operator; tokens: mahjong-table tokens --data-dir {data_dir})")
-    try:
-        uvicorn.run(app, host=config.server.host, port=config.server.port,
-                    log_level=args.log_level, ws_ping_interval=20)
-    except OSError as exc:
-        raise CliError(f"cannot listen on {config.server.host}:{config.server.port}: "
-                       f"{exc.strerror or exc}; choose another --port") from None
+    uvicorn.run(app, host=config.server.host, port=config.server.port,
+                log_level=args.log_level, ws_ping_interval=20)
     return 0
 
 
@@ -101,6 +98,21 @@ def _override(config: Config, args: argparse.Namespace) -> Config:
         k: v for k, v in (("seed", args.seed), ("pace", args.pace), ("hands", args.hands))
         if v is not None})
     return config.model_copy(update={"server": server, "session": session, "simulation": sim})
+
+
+def _check_port(host: str, port: int) -> None:
+    """Fail with one line, before anything starts, when the address cannot be listened on."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another "
+                       "--port or --host") from None
 
 
 def _check_data_dir(data_dir: Path) -> None:
