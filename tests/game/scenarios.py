@@ -64,6 +64,48 @@ def example_a() -> Scenario:
     return Scenario(log, hands=[("mahjong", 2)], check=check)
 
 
+def example_b() -> Scenario:
+    """RULES.md worked example B at the table (swedish): after a wind round of quick hands the
+    prevailing wind is south; west wins with sw from the live wall: 3000 (the limit)."""
+    log = Log("swedish")
+    for dealer in (1, 2, 3, 4):  # each hand won by the seat after the dealer on the first discard
+        log.new_hand()
+        south, west, north = dealer % 4 + 1, (dealer + 1) % 4 + 1, (dealer + 2) % 4 + 1
+        log.deal({dealer: "1b 4b 7b 1c 9c 1d 4d ew sw ww nw rd gd 8d",
+                  south: "2c3c4c 5c6c7c 2d3d4d 5d6d7d 8d", west: JUNK[3], north: JUNK[4]})
+        log.declare(south, "ready").discard(dealer, "8d").declare(south, "mahjong")
+        log.move("8d", "discard", f"rack:{south}")
+    log.new_hand()
+    log.reserve("ww sw")
+    log.deal({1: "8b 1b 4b 7b 1c 9c 1d 4d ew nw rd 9d 5c 6c",
+              2: "2b 5b 9b 3c 4c 8c 2d 5d 8d ew nw rd wd",
+              3: "ww ww ww 8b 8b gd gd sw sw 2c 2c 1c 3s",
+              4: "gd 3b 6b 7c 9c 3d 6d 7d 9d ew nw rd wd"})
+    log.move("3s", "rack:3", "melds:3").draw(3, "7b")
+    log.discard(1, "8b").claim(3, "8b", "8b8b").discard(3, "1c")
+    log.draw(4)
+    log.discard(4, "gd").claim(3, "gd", "gdgd").discard(3, "7b")
+    for seat in (4, 1, 2):
+        log.draw_discard(seat)
+    log.draw(3, "ww")
+    for _ in range(4):
+        log.move("ww", "rack:3", "melds:3")
+    log.draw_discard(3)
+    log.declare(3, "ready")
+    for seat in (4, 1, 2):
+        log.draw_discard(seat)
+    log.draw(3, "sw")
+    log.declare(3, "mahjong")
+
+    def check(s: dict[str, Any]) -> None:
+        last = s["hands"][-1]
+        assert last["prevailing_wind"] == "south" and last["dealer"] == 1
+        assert last["scores"]["3"] == 3000
+
+    return Scenario(log, hands=[("mahjong", 2), ("mahjong", 3), ("mahjong", 4), ("mahjong", 1),
+                                ("mahjong", 3)], check=check)
+
+
 def claim_orders() -> Scenario:
     """Chows and pungs laid with the discard first and with the discard last."""
     log = Log()
@@ -336,6 +378,7 @@ def undo_and_corrections() -> Scenario:
 
 SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "example_a": example_a,
+    "example_b": example_b,
     "claim_orders": claim_orders,
     "bonus_chain": bonus_chain,
     "kongs_and_robbing": kongs_and_robbing,
