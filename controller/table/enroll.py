@@ -6,6 +6,7 @@ tests script the pad and the command line plugs in a reader back-end or standard
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
@@ -76,12 +77,14 @@ class Enrollment:
     as the next tile of the set. Each UID on the pad is handled once until it leaves."""
 
     def __init__(self, registry: TileRegistry, pad_channels: Collection[str],
-                 confirm_reads: int = 2) -> None:
+                 confirm_reads: int = 2, clock: Callable[[], float] = time.time) -> None:
         if not pad_channels:
             raise ValueError("enrollment needs the discard pad's channel, e.g. 'centre/0'")
         self.registry = registry
         self.pad_channels = frozenset(pad_channels)
         self.confirm_reads = max(1, confirm_reads)
+        self.clock = clock  # wall time for the registry's enrolled_at (scan times may be
+        # a reader's monotonic clock)
         self._handled: set[str] = set()
         self._candidate: str | None = None
         self._reads = 0
@@ -117,12 +120,12 @@ class Enrollment:
                                              f"{self.registry.next_tile()} there"))
             self._crowd = frozenset(fresh)
         elif fresh:
-            steps.extend(self._one(next(iter(fresh)), scan.t))
+            steps.extend(self._one(next(iter(fresh))))
         if steps:
             self.last_message = steps[-1].message
         return steps
 
-    def _one(self, raw: str, t: float) -> list[Step]:
+    def _one(self, raw: str) -> list[Step]:
         uid = normalize_uid(raw)
         if uid in self.registry:
             self._handled.add(raw)
@@ -141,7 +144,7 @@ class Enrollment:
         self._candidate, self._reads = None, 0
         self._handled.add(raw)
         try:
-            self.registry.add(uid, tile, t)
+            self.registry.add(uid, tile, self.clock())
         except RegistryError as exc:
             return [Step("refused", str(exc), uid, tile)]
         return [Step("enrolled", f"{tile} {glyph(tile)} enrolled as {uid}", uid, tile)]
