@@ -12,7 +12,7 @@ export function h(tag, attrs, ...children) {
     else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else node.setAttribute(k, v === true ? "" : v);
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
     node.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
   }
@@ -21,7 +21,7 @@ export function h(tag, attrs, ...children) {
 
 export function replace(id, ...children) {
   const node = document.getElementById(id);
-  if (node) node.replaceChildren(...children.flat().filter((c) => c));
+  if (node) node.replaceChildren(...children.flat(Infinity).filter((c) => c));
   return node;
 }
 

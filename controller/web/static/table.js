@@ -8,6 +8,9 @@ import { backs, tile, tiles } from "./tiles.js";
 
 let view = null;
 let handsSeen = -1;
+// Violations stay on screen for a while: the next accepted event clears last_violation.
+const VIOLATION_SECONDS = 20;
+let violations = [];
 
 const names = (p) => seatLabel(view, p);
 
@@ -54,18 +57,42 @@ function timerEl(label, deadline, total) {
     h("span", { class: "t-bar" }, h("i", { style: `width:${(frac * 100).toFixed(0)}%` })));
 }
 
+function noteViolation(hand) {
+  const v = hand.last_violation;
+  const now = Date.now() / 1000;
+  violations = violations.filter((x) => now - x.at < VIOLATION_SECONDS);
+  if (v && !violations.some((x) => x.line === v.line && x.rule === v.rule)) {
+    violations.unshift({ ...v, at: now });
+    violations = violations.slice(0, 3);
+  }
+}
+
+function violationEls() {
+  return violations.map((v) => h("div", { class: "violation", role: "alert" },
+    h("b", {}, v.rule.replaceAll("_", " ")), h("span", { class: "v-rule" }, ` (${v.rule})`),
+    h("div", {}, `${v.seat ? names(v.seat) + ": " : ""}${v.message || ""}`)));
+}
+
+function putBack(hand) {
+  const items = hand.out_of_place || [];
+  if (!items.length) return null;
+  return h("div", { class: "putback" }, h("b", {}, "Put back: "),
+    items.map((m) => h("span", {}, m.tile ? tile(m.tile, { cls: "inline" }) : "a tile", ` ${m.zone} → ${m.back_to} `)));
+}
+
 function centre(hand) {
   const d = hand.discard;
-  const v = hand.last_violation;
+  noteViolation(hand);
   return [
     h("div", { class: "pad" + (hand.claim_window ? " open" : "") },
       d ? tile(d.tile, { cls: "big" }) : h("span", { class: "muted" }, "discard pad"),
       d ? h("div", { class: "pad-from" }, `from ${names(d.seat)}`) : null,
       hand.claim_window ? h("div", { class: "claim" }, "claim window open") : null),
-    timerEl("claim", (hand.timers || {}).claim_deadline, 3),
+    hand.claim_window ? timerEl("claim", (hand.timers || {}).claim_deadline, 3) : null,
     timerEl("turn", (hand.timers || {}).turn_deadline, 10),
     h("div", { class: "walls" }, h("span", {}, `wall ${hand.live_wall ?? "–"}`), h("span", {}, `dead wall ${hand.dead_wall ?? "–"}`)),
-    v ? h("div", { class: "violation", role: "alert" }, h("b", {}, v.rule), ` ${v.seat ? names(v.seat) + ": " : ""}${v.message || ""}`) : null,
+    putBack(hand),
+    violationEls(),
   ];
 }
 
