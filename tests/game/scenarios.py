@@ -212,6 +212,7 @@ def wind_round() -> Scenario:
         assert s["state"]["prevailing_wind"] == "south" and s["state"]["dealer"] == 1
         for h in s["hands"]:
             assert sum(h["net"].values()) == 0
+            assert h["scores"][str(h["winner"])] == 250  # earthly hand: half the limit
 
     return Scenario(log, hands=[("mahjong", 2), ("mahjong", 3), ("mahjong", 4), ("mahjong", 1)],
                     check=check)

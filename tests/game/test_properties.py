@@ -29,7 +29,7 @@ def _conserved(state: GameState) -> bool:
     return total == Counter(tile_set(bonus))
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(seed=SEEDS, ruleset=st.sampled_from(["hua-bao", "dmjl"]))
 def test_legal_play_is_accepted_and_conserves_every_tile(seed: int, ruleset: str) -> None:
     state = new_game()
