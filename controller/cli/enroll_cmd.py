@@ -27,18 +27,22 @@ def register(subparsers: Any) -> None:
         "the reader's UID is recorded for it, then the next. Stop at any time; running it "
         "again continues. --export/--import copy the registry as .json or .csv.",
     )
-    p.add_argument("--data-dir", type=Path, required=True, help="where registry.sqlite lives")
+    p.add_argument("--data-dir", type=Path, required=True, metavar="DIR",
+                   help="where registry.sqlite lives")
     p.add_argument("--set", type=int, choices=(136, 144), dest="set_size",
                    help="136 tiles, or 144 with flowers and seasons (default: as stored, or 144)")
     p.add_argument("--reader", choices=("stdin", "serial"), default="stdin",
                    help="where scans come from: stdin (JSON lines {channel, uids, t} or "
                    "'CHANNEL UID ...'), or serial boards (--port/--serial)")
-    p.add_argument("--port", action="append", default=[], help="serial: a board's device path")
-    p.add_argument("--serial", action="append", default=[], help="serial: a board's USB serial")
-    p.add_argument("--config", type=Path, help="table config: its discard channels are the pad")
-    p.add_argument("--pad-channel", action="append", default=[],
+    p.add_argument("--port", action="append", default=[], metavar="PATH",
+                   help="serial: a board's device path")
+    p.add_argument("--serial", action="append", default=[], metavar="NUMBER",
+                   help="serial: a board's USB serial")
+    p.add_argument("--config", type=Path, metavar="FILE",
+                   help="table config: its discard channels are the pad")
+    p.add_argument("--pad-channel", action="append", default=[], metavar="CH",
                    help=f"the discard pad's reader channel (default {DEFAULT_PAD})")
-    p.add_argument("--confirm-reads", type=int, default=2,
+    p.add_argument("--confirm-reads", type=int, default=2, metavar="N",
                    help="agreeing reads before a UID is taken (default 2)")
     action = p.add_mutually_exclusive_group()
     action.add_argument("--export", type=Path, metavar="FILE", help="write the registry to FILE")

@@ -23,11 +23,14 @@ def register(subparsers: Any) -> None:
         ),
     )
     where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument("--db", type=Path, help="the event log file (e.g. data/events.sqlite)")
-    where.add_argument("--data-dir", type=Path, help=f"the service's data directory ({LOG_FILE})")
-    parser.add_argument("--session", type=int, help="session id (default: the latest)")
+    where.add_argument("--db", type=Path, metavar="PATH",
+                       help="the event log file (e.g. data/events.sqlite)")
+    where.add_argument("--data-dir", type=Path, metavar="DIR",
+                       help=f"the service's data directory ({LOG_FILE})")
+    parser.add_argument("--session", type=int, metavar="N", help="session id (default: the latest)")
     parser.add_argument("--format", choices=("jsonl", "csv"), required=True)
-    parser.add_argument("-o", "--output", type=Path, help="output file (default: standard output)")
+    parser.add_argument("-o", "--output", type=Path, metavar="FILE",
+                        help="output file (default: standard output)")
     parser.add_argument(
         "--notes", action="store_true", help="jsonl: keep anomaly and timer notes in the log"
     )
