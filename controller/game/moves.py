@@ -245,7 +245,10 @@ def to_river(ctx: Ctx, hand: Hand) -> Hand:
     calls.check_no_pending_claim(hand, None)
     tile, pos = hand.discard
     seat = hand.seat(pos)
-    hand = hand.with_seat(evolve(seat, river=seat.river + (tile,)), discard=None, died=(tile, pos))
+    hand = hand.with_seat(
+        evolve(seat, river=seat.river + (tile,)), discard=None, died=(tile, pos),
+        claim_deadline=None,
+    )
     if hand.live_wall <= 0:
         ctx.notes.append("The live wall is used up and the last discard went unclaimed: washout")
         return finish_washout(ctx, hand)
