@@ -366,6 +366,8 @@ class TableService:
             "session_active": self.session_active,
             "server_time": self.clock(),
             "timers": self.config.timers.enabled,
+            "claim_seconds": self.config.timers.claim_seconds,
+            "turn_seconds": self.config.timers.turn_seconds,
         }
 
     def enrollment(self) -> dict[str, Any]:

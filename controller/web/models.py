@@ -105,6 +105,8 @@ class ServiceStatus(_Open):
     session_active: bool
     server_time: float
     timers: bool = False
+    claim_seconds: float | None = None
+    turn_seconds: float | None = None
 
 
 class PublicView(_Open):

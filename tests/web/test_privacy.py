@@ -10,6 +10,7 @@ seat's concealed multiset.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -85,7 +86,16 @@ class Watcher:
         # places at most: claimed from the pad and forming a set in the same view).
         assert not (shown - self.seen - self.seen), (where, shown - self.seen)
         self.check_no_rack(view, exclude=None, where=where)
+        self.check_messages(hand, where)
         self.checked += 1
+
+    def check_messages(self, hand: dict[str, Any], where: str) -> None:
+        """Free text (a violation's message) names no tile that only a rack holds."""
+        violation = hand.get("last_violation") or {}
+        words = set(re.findall(r"\b[0-9a-z]{2}\b", str(violation.get("message") or "")))
+        in_racks = {t for rack in self.racks().values() for t in rack}
+        hidden = (words & CODES & in_racks) - set(self.seen)
+        assert not hidden, (where, violation)
 
     def check_no_rack(self, node: Any, exclude: int | None, where: str) -> None:
         for position, rack in self.racks().items():
