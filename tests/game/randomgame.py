@@ -53,12 +53,7 @@ class RandomTable:
             self.maybe_ready(turn)
             claimer = self.claimer(turn, tile)
             if claimer is not None:
-                self.move(tile, "discard", f"melds:{claimer}")
-                for _ in range(2):
-                    self.racks[claimer].remove(tile)
-                    self.move(tile, f"rack:{claimer}", f"melds:{claimer}")
-                self.melds[claimer].append((tile,) * 3)
-                self.drew = False
+                self.pung(claimer, tile)
                 turn = claimer
                 continue
             if not self.wall:
@@ -69,6 +64,14 @@ class RandomTable:
             turn = turn % 4 + 1
             self.draw(turn)
             self.drew = True
+
+    def pung(self, claimer: int, tile: str) -> None:
+        self.move(tile, "discard", f"melds:{claimer}")
+        for _ in range(2):
+            self.racks[claimer].remove(tile)
+            self.move(tile, f"rack:{claimer}", f"melds:{claimer}")
+        self.melds[claimer].append((tile,) * 3)
+        self.drew = False
 
     def pick_discard(self, p: int) -> str:
         """A loose tile: few copies and few neighbours (ties broken at random)."""
