@@ -8,11 +8,12 @@ state only through ``public_view`` and ``seat_view``; each bot sees only its own
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from controller.game import GameState, apply, new_game, public_view, seat_view
 from controller.game.bots import Bot, ClaimIntent
@@ -32,6 +33,8 @@ from controller.scoring import get_ruleset
 from controller.tiles import is_bonus
 
 View = Mapping[str, Any]
+#: Whether seat_view accepts an already built public view (saves rebuilding it per seat).
+_SEAT_VIEW_TAKES_TABLE = "table" in inspect.signature(seat_view).parameters
 
 
 class DirectorError(RuntimeError):
@@ -70,6 +73,7 @@ class Director:
         self._added_kong: tuple[int, str] | None = None  # a kong that may still be robbed
         self._rngs: dict[int, random.Random] = {}
         self._walls: dict[int, list[str]] = {}
+        self._table: tuple[GameState, View] | None = None  # this step's state and public view
 
     # --- the one entry point ----------------------------------------------------------------------
 
@@ -81,10 +85,17 @@ class Director:
             self._session_sent = True
             return {"session": {"ruleset": self.ruleset_name, "options": dict(self.options)}}
         view = public_view(state)
+        self._table = (state, view)
         hand = view.get("hand")
         if hand is None or hand.get("phase") == "over":
             return self._between_hands(state, view, hand)
         return self._in_hand(state, hand)
+
+    def _seat(self, state: GameState, position: int) -> View:
+        """The seat's own view, reusing this step's public view where the engine allows it."""
+        if _SEAT_VIEW_TAKES_TABLE and self._table is not None and self._table[0] is state:
+            return cast(Any, seat_view)(state, position, table=self._table[1])
+        return seat_view(state, position)
 
     def _emit(self, events: list[Event]) -> Event | None:
         if not events:
@@ -104,17 +115,20 @@ class Director:
             return None
         number = (int(hand["number"]) if hand else 0) + 1
         wall = self._wall(number)
-        dealer = next_dealer(hand)
-        self._last_draw = None
+        # The engine names the next dealer; the rules give the same answer (RULES.md 2).
+        dealer = int((view.get("session") or {}).get("dealer") or next_dealer(hand))
         self._added_kong = None
-        return self._draw(wall[0], deal_seat(0, dealer), "dealt")
+        # The deal needs no decisions: all 53 tiles are queued at once.
+        deal = [move(wall[i], "wall", f"rack:{deal_seat(i, dealer)}") for i in range(DEAL_SIZE)]
+        self._last_draw = (dealer, wall[DEAL_SIZE - 1], "dealt")
+        return self._emit(deal)
 
     def _clearing(self, state: GameState, view: View) -> list[Event]:
         """Every tile on the table back to the wall, zone by zone."""
         events: list[Event] = []
         hand = view["hand"]
         for p in range(1, 5):
-            seat = seat_view(state, p)
+            seat = self._seat(state, p)
             events.extend(move(t, f"rack:{p}", "wall") for t in seat.get("hand", []))
             public = hand["seats"][str(p)]
             strip = [t for m in public.get("melds", []) for t in m["tiles"]]
@@ -155,7 +169,7 @@ class Director:
                 return self._draw(wall[self.total - 1 - back], p, source)
         if self._dealing(hand):
             for p in turn_order(dealer):
-                if event := self._lay_bonus(seat_view(state, p), p):
+                if event := self._lay_bonus(self._seat(state, p), p):
                     return event
         if hand.get("discard"):
             return self._claim_window(state, hand)
@@ -182,7 +196,7 @@ class Director:
         return move(bonus[0], f"rack:{position}", f"melds:{position}") if bonus else None
 
     def _own_turn(self, state: GameState, position: int) -> Event | None:
-        seat = seat_view(state, position)
+        seat = self._seat(state, position)
         if event := self._lay_bonus(seat, position):
             return event
         drawn, source = None, None
@@ -206,12 +220,12 @@ class Director:
     def _claim_window(self, state: GameState, hand: View) -> Event | None:
         tile, discarder = hand["discard"]["tile"], int(hand["discard"]["seat"])
         needs_ready = self.ruleset.requires_ready
-        if needs_ready and self.bots[discarder].wants_ready(seat_view(state, discarder)):
+        if needs_ready and self.bots[discarder].wants_ready(self._seat(state, discarder)):
             return declare(discarder, "ready")
         intents: dict[int, ClaimIntent] = {}
         views: dict[int, View] = {}
         for p in turn_order(discarder)[1:]:
-            views[p] = seat_view(state, p)
+            views[p] = self._seat(state, p)
             may_chow = p == next_position(discarder)
             intent = self.bots[p].on_discard(views[p], tile, may_chow)
             if intent is not None:
@@ -236,7 +250,7 @@ class Director:
         robbers = {
             p: ClaimIntent("mahjong")
             for p in turn_order(konger)[1:]
-            if self.bots[p].rob_kong(seat_view(state, p), tile)
+            if self.bots[p].rob_kong(self._seat(state, p), tile)
         }
         if not robbers:
             return []

@@ -7,15 +7,15 @@ after every accepted event, all tiles are accounted for and every seat's hand ha
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
-from controller.game import GameState, apply, new_game, public_view, replay, replay_summary
+from controller.game import apply, new_game, public_view, replay, replay_summary
 from controller.game.director import Director
-from controller.game.players.wall import wall_cursor
+from controller.game.players.wall import DEAD_WALL
+from controller.game.state import Hand
 from controller.tiles import is_bonus, tile_set
 
 RULESETS = ("hua-bao", "swedish", "dmjl")
@@ -33,62 +33,51 @@ class Tally:
     results: Counter[str] = field(default_factory=Counter)
 
 
-def rack_of(state: GameState, position: int) -> list[str]:
-    """The seat's concealed tiles, straight from the engine's state (the test may look)."""
-    assert state.hand is not None
-    return list(state.hand.seat(position).rack)
+def tiles_on_table(hand: Hand) -> Counter[str]:
+    """Every tile outside the wall: racks, meld strips (sets, forming, bonus), pad and river.
 
-
-def tiles_on_table(state: GameState, view: Mapping[str, Any]) -> Counter[str]:
-    """Every tile outside the wall: racks, meld strips (sets, forming, bonus), pad and river."""
-    hand = view["hand"]
+    Read from the engine's Hand (cheaper than building a view per event; the racks are not in
+    the public view anyway). A seat's river includes dead discards still lying on the pad.
+    """
     counts: Counter[str] = Counter()
-    for p in range(1, 5):
-        seat = hand["seats"][str(p)]
-        counts.update(rack_of(state, p))
-        counts.update(t for m in seat["melds"] for t in m["tiles"])
-        counts.update(seat.get("forming", []))
-        counts.update(seat["bonus"])
-        counts.update(seat["river"])
-    # During a claim the public view lists the discard both as the live discard and among the
-    # claimant's forming tiles once it is on the strip; the engine's Claim says which.
-    claim = state.hand.claim if state.hand is not None else None
-    if hand.get("discard") and not (claim is not None and claim.discard_on_strip):
-        counts[hand["discard"]["tile"]] += 1
+    for seat in hand.seats:
+        counts.update(seat.rack)
+        for meld in seat.melds:
+            counts.update(meld.tiles)
+        counts.update(seat.forming)
+        counts.update(seat.bonus)
+        counts.update(seat.river)
+    # The live discard lies on the pad or on a claimant's strip, unless a winner took it.
+    if hand.discard is not None and hand.taken is None:
+        counts[hand.discard[0]] += 1
     return counts
 
 
-def check_accounting(director: Director, state: GameState, view: Mapping[str, Any]) -> None:
+def check_accounting(director: Director, hand: Hand) -> None:
     """Wall + racks + melds + bonus + discard + river hold each code as often as the set."""
-    hand = view["hand"]
-    wall = director._wall(int(hand["number"]))
-    front, back = wall_cursor(hand, director.total)
-    in_wall = Counter(wall[front : director.total - back])
-    full = Counter(tile_set(director.ruleset.bonus_tiles))
-    assert tiles_on_table(state, view) + in_wall == full
+    wall = director._wall(hand.number)
+    replacements = sum(
+        len(s.bonus) + sum(1 for m in s.melds if len(m.tiles) == 4) - s.replacements_due
+        for s in hand.seats
+    )
+    front = director.total - DEAD_WALL - hand.live_wall - replacements
+    in_wall = Counter(wall[front : director.total - replacements])
+    assert tiles_on_table(hand) + in_wall == Counter(tile_set(director.ruleset.bonus_tiles))
 
 
-def check_hand_sizes(state: GameState, view: Mapping[str, Any]) -> None:
+def check_hand_sizes(hand: Hand) -> None:
     """At a quiet moment each seat holds 13 tiles (14 on its turn) plus one per kong."""
-    hand = view["hand"]
-    if hand["phase"] != "play" or hand.get("discard") is not None:
+    if hand.phase != "play" or hand.discard is not None or hand.taken or hand.rob_taken:
+        return  # a claim window, or a tile taken for Mahjong with the declaration to come
+    if any(s.forming or s.replacements_due for s in hand.seats):
         return
-    engine_hand = state.hand
-    if engine_hand is not None and (engine_hand.taken or engine_hand.rob_taken):
-        return  # a tile taken for Mahjong, the declaration still to come
-    seats = hand["seats"]
-    if any(s.get("forming") or s.get("replacements_due") for s in seats.values()):
-        return
-    for p in range(1, 5):
-        seat = seats[str(p)]
-        rack = rack_of(state, p)
-        if any(is_bonus(t) for t in rack):
+    for seat in hand.seats:
+        if any(is_bonus(t) for t in seat.rack):
             continue  # a drawn bonus tile not laid yet: its replacement is still to come
-        held = rack
-        kongs = sum(1 for m in seat["melds"] if len(m["tiles"]) == 4)
-        size = len(held) + sum(len(m["tiles"]) for m in seat["melds"])
-        own = p == hand["turn"] and hand["step"] == "discard"
-        assert size == 13 + kongs + (1 if own else 0), (p, held, seat["melds"])
+        kongs = sum(1 for m in seat.melds if len(m.tiles) == 4)
+        size = len(seat.rack) + sum(len(m.tiles) for m in seat.melds)
+        own = seat.position == hand.turn and hand.step == "discard"
+        assert size == 13 + kongs + (1 if own else 0), (seat.position, seat.rack, seat.melds)
 
 
 def play_checked(ruleset: str, seed: int, tally: Tally) -> list[dict[str, Any]]:
@@ -101,11 +90,10 @@ def play_checked(ruleset: str, seed: int, tally: Tally) -> list[dict[str, Any]]:
         assert outcome.accepted and outcome.violation is None, (len(events) + 1, event, outcome)
         state = outcome.state
         events.append(event)
-        view = public_view(state)
-        hand = view.get("hand")
-        if hand is not None and hand["phase"] != "over":
-            check_accounting(director, state, view)
-            check_hand_sizes(state, view)
+        hand = state.hand
+        if hand is not None and hand.phase != "over":
+            check_accounting(director, hand)
+            check_hand_sizes(hand)
     view = public_view(state)
     assert len(view["hands"]) == HANDS_PER_SESSION
     for record in view["hands"]:
