@@ -277,3 +277,26 @@ def test_violations_name_the_seat_of_the_zone() -> None:
     v = outs[-1].violation
     assert v is not None and v.rule == "tile_not_there" and v.seat == 2
     assert v.message.startswith("South's rack holds no rd")
+
+
+def _dmjl_items(ready_after_first_discard: bool) -> list[str]:
+    log = Log("dmjl")
+    log.reserve("9d")
+    log.deal({1: "1b2b3b 4b5b6b 7b8b9b 1c2c3c 9d rd", 2: JUNK[2][:-2] + "ew",
+              3: JUNK[3], 4: JUNK[4]})
+    log.discard(1, "rd")
+    if ready_after_first_discard:
+        log.declare(1, "ready")
+    for seat in (2, 3, 4):
+        log.draw_discard(seat, log.spare(avoid=["9d"]))
+    log.draw(1, "9d")
+    log.declare(1, "mahjong")
+    state = fold(log.events)
+    assert state.hands and state.hands[0].winner == 1
+    details = public_view(state)["hand"]["result"]["details"]
+    return [item["name"] for item in details["1"]["score"]["items"]]
+
+
+def test_a_ready_call_with_the_first_discard_is_an_original_call() -> None:
+    assert "Mahjong with original call" in _dmjl_items(True)
+    assert "Mahjong with original call" not in _dmjl_items(False)
