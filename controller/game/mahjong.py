@@ -90,8 +90,10 @@ def _winning_order(seat: Seat, tile: Tile) -> list[Tile]:
 
 def win_self_drawn(ctx: Ctx, hand: Hand, pos: int) -> Hand:
     seat = hand.seat(pos)
-    if hand.phase == "deal":
-        source = "dealt"
+    if hand.phase == "deal" and seat.kong_chain == 0:
+        source = "dealt"  # heavenly hand: complete with the dealt tiles (bonus replacements too)
+    elif hand.phase == "deal":
+        source = "replacement"
     else:
         source = seat.last_source if seat.last_source in ("wall", "replacement") else "discard"
     tile = seat.last_tile if seat.last_tile in seat.rack else None

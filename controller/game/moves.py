@@ -122,11 +122,12 @@ def _deal(ctx: Ctx, hand: Hand, seat: Seat, tile: str, out: tuple[int, ...]) -> 
             f"{name(hand, seat.position)} already holds {limit} tiles: put the {tile} back",
         )
     # any tile drawn while a replacement is due is that replacement (a bonus one is laid again)
+    source = "replacement" if seat.replacements_due else "dealt"
     seat = evolve(seat, replacements_due=max(0, seat.replacements_due - 1))
     deadline = hand.turn_deadline
     if ctx.at is not None and ctx.state.table.timers:
         deadline = ctx.at + ctx.state.table.first_turn_seconds
-    return _took(hand, seat, tile, out, "dealt", turn_deadline=deadline)
+    return _took(hand, seat, tile, out, source, turn_deadline=deadline)
 
 
 def _replacement(hand: Hand, seat: Seat, tile: str, out: tuple[int, ...]) -> Hand:
