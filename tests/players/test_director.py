@@ -1,0 +1,170 @@
+"""The director through the engine: noise tolerance, rule-set options, robbing a kong, the log."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.cli import main as cli_main
+from controller.game import GameState, apply, new_game, replay, replay_summary
+from controller.game.director import Director, play_session, run_session, write_log
+from controller.tiles import parse_tiles
+
+Event = dict[str, Any]
+
+
+def noise(rng: random.Random, state: GameState) -> list[Event]:
+    """Events a noisy table adds that leave the game as it was: notes, a refused misread move."""
+    kind = rng.randrange(3)
+    if kind == 0:
+        return [{"anomaly": {"kind": "unknown_uid", "uid": "04:00:00:00:00:00:01",
+                             "zone": "rack:1", "message": "a tile that is not enrolled"}}]
+    if kind == 1:
+        return [{"timer": {"seat": rng.randint(1, 4), "kind": "turn", "overrun": 0.5}}]
+    # A tile "seen" leaving the river in play: refused, nothing changes.
+    return [{"move": {"tile": "9d", "from": "river", "to": "rack:2"}}]
+
+
+def play_noisily(ruleset: str, hands: int, seed: int) -> tuple[list[Event], GameState]:
+    """Apply each director event with noise around it and now and then an undo and a redo."""
+    director = Director(ruleset, {}, hands, seed, careful=False)
+    rng = random.Random(99)
+    state = new_game()
+    emitted: list[Event] = []
+    while (event := director.next_action(state)) is not None:
+        emitted.append(event)
+        if rng.random() < 0.2 and state.hand is not None:
+            for extra in noise(rng, state):
+                state = apply(state, extra).state
+        outcome = apply(state, event)
+        assert outcome.accepted, (event, outcome.violation)
+        state = outcome.state
+        clearing = "move" in event and event["move"]["to"] == "wall"
+        if rng.random() < 0.1 and "session" not in event and not clearing:
+            # The hardware path saw the move twice: undone by the operator, then seen again.
+            # (Clearing moves change nothing, so an undo would take back an earlier event.)
+            state = apply(state, {"correct": {"undo": 1}}).state
+            state = apply(state, event).state
+    return emitted, state
+
+
+@pytest.mark.parametrize("ruleset", ["hua-bao", "swedish"])
+def test_noise_on_the_way_changes_no_decision(ruleset: str) -> None:
+    clean, clean_state = run_session(ruleset, {}, 3, seed=4, careful=False)
+    noisy, noisy_state = play_noisily(ruleset, 3, seed=4)
+    assert noisy == clean
+    assert noisy_state.hands == clean_state.hands
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "options"),
+    [
+        ("hua-bao", {"bonus_tiles": True, "mahjong_tie": "highest_value"}),
+        ("hua-bao", {"mahjong_bonus": 20, "limit": 300}),
+        ("swedish", {"wrong_count": "repair", "mahjong_tie": "highest_value"}),
+        ("dmjl", {"roof_off": True}),
+    ],
+)
+def test_rule_set_options_play_legally(ruleset: str, options: dict[str, Any]) -> None:
+    events, state = run_session(ruleset, options, 4, seed=21, careful=False)
+    assert events[0] == {"session": {"ruleset": ruleset, "options": options}}
+    assert len(state.hands) == 4
+    assert all(sum(h.net) == 0 for h in state.hands)
+    tiles_moved = {e["move"]["tile"] for e in events if "move" in e}
+    assert any(t[1] in "fs" for t in tiles_moved) == state.ruleset.bonus_tiles
+
+
+def test_careful_policy_plays_legally_too() -> None:
+    events, state = run_session("swedish", {}, 2, seed=3, careful=True)
+    assert len(state.hands) == 2
+    assert replay(events)[0] == state
+
+
+def deal(hands: dict[int, str]) -> list[Event]:
+    lists = {seat: parse_tiles(text) for seat, text in hands.items()}
+    return [
+        {"move": {"tile": lists[seat][i], "from": "wall", "to": f"rack:{seat}"}}
+        for i in range(14)
+        for seat in sorted(lists)
+        if i < len(lists[seat])
+    ]
+
+
+def turn(seat: int, drawn: str, thrown: str) -> list[Event]:
+    return [
+        {"move": {"tile": drawn, "from": "wall", "to": f"rack:{seat}"}},
+        {"move": {"tile": thrown, "from": f"rack:{seat}", "to": "discard"}},
+        {"move": {"tile": thrown, "from": "discard", "to": "river"}},
+    ]
+
+
+def until_added_kong() -> list[Event]:
+    """North pungs a 6c, later adds the fourth: east waits on 6c (5c 7c) and may rob it."""
+    events: list[Event] = [{"session": {"ruleset": "hua-bao", "options": {}}}]
+    events += deal({
+        1: "1c2c3c 4d5d6d 7b8b9b ewew 5c7c 5b",
+        2: "1b1b2b2b 3d3d 9d9d swsw ww nw rd",
+        3: "6c 2d 4b 6b 9c 8d8d sw ww gd wd nw rd",
+        4: "6c6c 3b 4b 8b 2c 4c 8c 1d 7d nw gd wd",
+    })
+    events += [
+        {"move": {"tile": "5b", "from": "rack:1", "to": "discard"}},
+        {"move": {"tile": "5b", "from": "discard", "to": "river"}},
+    ]
+    events += turn(2, "9c", "9c")
+    events += [
+        {"move": {"tile": "3b", "from": "wall", "to": "rack:3"}},
+        {"move": {"tile": "6c", "from": "rack:3", "to": "discard"}},
+        {"move": {"tile": "6c", "from": "discard", "to": "melds:4"}},
+        {"move": {"tile": "6c", "from": "rack:4", "to": "melds:4"}},
+        {"move": {"tile": "6c", "from": "rack:4", "to": "melds:4"}},
+        {"move": {"tile": "nw", "from": "rack:4", "to": "discard"}},
+        {"move": {"tile": "nw", "from": "discard", "to": "river"}},
+    ]
+    events += turn(1, "2b", "2b") + turn(2, "4d", "4d") + turn(3, "7d", "7d")
+    events += [
+        {"move": {"tile": "6c", "from": "wall", "to": "rack:4"}},
+        {"move": {"tile": "6c", "from": "rack:4", "to": "melds:4"}},
+    ]
+    return events
+
+
+def test_a_bot_robs_the_added_kong_it_waits_on() -> None:
+    state, outcomes = replay(until_added_kong())
+    assert all(o.accepted for o in outcomes)
+    director = Director("hua-bao", {}, hands=1, seed=0)
+    director._session_sent = True
+    director._added_kong = (4, "6c")  # as if the director had emitted the added kong itself
+    calls = []
+    for _ in range(2):
+        event = director.next_action(state)
+        assert event is not None
+        calls.append(event)
+        outcome = apply(state, event)
+        assert outcome.accepted, outcome.violation
+        state = outcome.state
+    assert calls == [
+        {"declare": {"seat": 1, "call": "mahjong"}},
+        {"move": {"tile": "6c", "from": "melds:4", "to": "rack:1"}},
+    ]
+    assert state.hands[-1].winner == 1
+
+
+def test_write_log_is_read_by_the_replay_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    events = play_session("dmjl", {}, 2, seed=8)
+    path = tmp_path / "session.jsonl"
+    write_log(events, path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line) for line in lines] == events
+    assert cli_main(["replay", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    expected = replay_summary(replay(events)[0])
+    assert out["hands"] == expected["hands"]
+    assert out["totals"] == expected["totals"]
+    assert out["violations"] == []
