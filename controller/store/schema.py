@@ -99,11 +99,18 @@ def _check_contents(path: Path, has_wal: bool, thorough: bool) -> int:
         # Committed events may sit in the WAL of a writer that died; even a read-only open would
         # rebuild the -shm index beside them. Check a copy instead, so the originals stay as
         # they are until the checks pass.
-        with tempfile.TemporaryDirectory(prefix="mahjong-log-check-") as tmp:
-            copy = Path(tmp) / path.name
-            shutil.copyfile(path, copy)
-            shutil.copyfile(wal, Path(f"{copy}-wal"))
-            return _check_file(path, f"{copy.absolute().as_uri()}?mode=ro", thorough)
+        try:
+            with tempfile.TemporaryDirectory(prefix="mahjong-log-check-") as tmp:
+                copy = Path(tmp) / path.name
+                shutil.copyfile(path, copy)
+                shutil.copyfile(wal, Path(f"{copy}-wal"))
+                return _check_file(path, f"{copy.absolute().as_uri()}?mode=ro", thorough)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot check the event log {path} before opening it: no room for a temporary "
+                f"copy in {tempfile.gettempdir()} ({exc.strerror}); free space there (or set "
+                "TMPDIR) and start again"
+            ) from exc
     # Without WAL content the main file is complete, and immutable=1 creates no side files.
     return _check_file(path, f"{path.absolute().as_uri()}?mode=ro&immutable=1", thorough)
 

@@ -162,3 +162,17 @@ def test_events_in_a_leftover_wal_are_recovered(tmp_path: Path) -> None:
     db = _crashed_copy(tmp_path / "a", tmp_path / "b", None)
     with EventLog.open(db) as log:
         assert [r.event for r in log.records(1)][-1] == {"declare": {"seat": 2, "call": "ready"}}
+
+
+def test_no_room_to_check_a_leftover_wal_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a").mkdir()
+    db = _crashed_copy(tmp_path / "a", tmp_path / "b", None)
+    nowhere = tmp_path / "not-a-dir"
+    nowhere.write_text("")
+    monkeypatch.setattr("tempfile.tempdir", str(nowhere))
+    before = _snapshot(db.parent)
+    with pytest.raises(StoreError, match="no room for a temporary copy .* set TMPDIR"):
+        EventLog.open(db)
+    assert _snapshot(db.parent) == before
