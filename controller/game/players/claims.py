@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from controller.game.bots import CLAIM_RANK, ClaimIntent
 from controller.game.players.wall import turn_order
 
-Event = dict[str, object]
+Event = dict[str, Any]
 
 
 def resolve(
