@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,13 +15,13 @@ from typing import Any
 from controller import game
 from controller.config import Config, default_config
 from controller.store import EventLog, StoreError
-from controller.web.history import HandHistory
+from controller.web.history import HandHistory, win_facts
 from controller.web.tokens import Tokens, load_or_create_tokens
 
 log = logging.getLogger("controller.service")
 
 #: An event source: given the service, yields (event dict, source name) pairs.
-EventSource = Callable[["TableService"], AsyncIterator[tuple[dict[str, Any], str]]]
+EventSource = Callable[["TableService"], AsyncGenerator[tuple[dict[str, Any], str], Any]]
 #: Called on the loop after every change; must not block.
 Listener = Callable[["Change"], None]
 
@@ -204,7 +204,10 @@ class TableService:
         self.state = outcome.state
         self.seq = seq
         self._view_cache = None
-        self.history.observe(self.public_view(), _win_facts(self.state))
+        try:
+            self.history.observe(self.public_view(), win_facts(self.state))
+        except Exception:  # the history is an explanation; the game and its log are intact
+            log.exception("could not update the hand history")
         if violation is not None:
             log.info("refused %s from %s: %s", _kind(event), source, violation.get("rule"))
         applied = Applied(outcome.accepted, seq, violation, list(outcome.announcements))
@@ -287,7 +290,7 @@ class TableService:
         seq = 0
         for record in self._store.records(latest.id):
             state = game.apply(state, record.event, record.at).state
-            history.observe(game.public_view(state, record.at), _win_facts(state))
+            history.observe(game.public_view(state, record.at), win_facts(state))
             seq = int(record.seq)
         self.state, self.history, self.seq = state, history, seq
         self.session_active = True
@@ -296,11 +299,20 @@ class TableService:
     # --- sources and timers -------------------------------------------------------------------
 
     async def _pump(self, name: str, source: EventSource) -> None:
+        """Feed a source's events to the loop; each result is sent back into the generator
+        (``applied = yield event, name``), so a source may react to a refusal."""
+        agen = source(self)
+        applied: Applied | None = None
         try:
-            async for event, source_name in source(self):
+            while True:
                 try:
-                    await self.submit(event, source_name)
+                    event, source_name = await agen.asend(applied)
+                except StopAsyncIteration:
+                    return
+                try:
+                    applied = await self.submit(event, source_name)
                 except ServiceError as exc:
+                    applied = None
                     log.warning("source %s: %s", name, exc)
                     await asyncio.sleep(1.0)
         except asyncio.CancelledError:
@@ -308,6 +320,8 @@ class TableService:
         except Exception:
             log.exception("event source %s failed and stopped", name)
             self.reader_health[name] = {"ok": False, "message": "source stopped after an error"}
+        finally:
+            await agen.aclose()
 
     async def _timers(self) -> None:
         """Overruns of the call timers become timer events (the session's table options say
@@ -325,64 +339,17 @@ class TableService:
     # --- views --------------------------------------------------------------------------------
 
     def public_view(self) -> dict[str, Any]:
-        """The public view (cached per change), with the service's own flags added."""
+        """The engine's public view (cached per change), with the service's seq and session
+        flag; ``controller.web.views`` adds names and status for the pages."""
         if self._view_cache is None or self._view_cache[0] != self.seq:
             view = dict(game.public_view(self.state, self.clock()))
-            session = dict(view.get("session") or {})
-            session["active"] = self.session_active
-            view["session"] = session
+            view["session"] = {**(view.get("session") or {}), "active": self.session_active}
             view["seq"] = self.seq
-            view["service"] = self.status()
-            view["players"] = self.players()
-            _name_seats(view, view["players"])
-            self._explain_result(view)
             self._view_cache = (self.seq, view)
         return self._view_cache[1]
 
-    def _explain_result(self, view: dict[str, Any]) -> None:
-        """Add how the hand was won (history's facts) to the finished hand's result."""
-        hand = view.get("hand") or {}
-        if not hand.get("result"):
-            return
-        known = self.history.facts(hand.get("number"))
-        if known:
-            view["hand"] = {**hand, "result": {**hand["result"], **known}}
-
-    def players(self) -> dict[str, str]:
-        """Player names by position, from ``[table.seats.N] name``."""
-        seats = self.config.table.seats
-        return {p: (seats[p].name if p in seats else None) or f"Seat {p}"
-                for p in ("1", "2", "3", "4")}
-
     def seat_view(self, position: int) -> dict[str, Any]:
-        view = dict(game.seat_view(self.state, position))
-        view["table"] = self.public_view()
-        return view
-
-    def status(self) -> dict[str, Any]:
-        return {
-            "accepting_moves": self.halted is None and self.session_active,
-            "halted": self.halted,
-            "session_active": self.session_active,
-            "server_time": self.clock(),
-            "timers": self.config.timers.enabled,
-            "claim_seconds": self.config.timers.claim_seconds,
-            "turn_seconds": self.config.timers.turn_seconds,
-        }
-
-    def enrollment(self) -> dict[str, Any]:
-        """Tile registration progress from the registry in the data directory (thin)."""
-        try:
-            from controller.table import registry  # type: ignore[attr-defined]
-        except ImportError:
-            return {"available": False, "message": "no tile registry in this build"}
-        progress = getattr(registry, "progress", None)
-        if progress is None:
-            return {"available": False, "message": "the tile registry reports no progress"}
-        try:
-            return {"available": True, **progress(self.data_dir)}
-        except Exception as exc:
-            return {"available": False, "message": f"cannot read the tile registry: {exc}"}
+        return dict(game.seat_view(self.state, position))
 
     @property
     def queue_depth(self) -> int:
@@ -399,32 +366,6 @@ def _violation(outcome: Any) -> dict[str, Any] | None:
             "message": getattr(v, "message", None)}
 
 
-def _name_seats(view: dict[str, Any], players: dict[str, str]) -> None:
-    hand = view.get("hand")
-    if not hand:
-        return
-    seats = {p: {**seat, "name": players.get(p)} for p, seat in (hand.get("seats") or {}).items()}
-    view["hand"] = {**hand, "seats": seats}
-
-
-def _win_facts(state: Any) -> dict[str, Any]:
-    """How a finished hand was won (win_source, discarder), for the statistics; the result in
-    the public view does not carry it. Empty when unknown."""
-    hand: Any = getattr(state, "hand", None)
-    result: Any = getattr(hand, "result", None)
-    if result is None or result.result != "mahjong" or result.winner is None:
-        return {}
-    try:
-        if hand.rob_taken is not None and hand.robbable is not None:
-            return {"win_source": "robbed_kong", "discarder": hand.robbable[1]}
-        if hand.taken is not None and hand.discard is not None:
-            return {"win_source": "discard", "discarder": hand.discard[1]}
-        source = hand.seat(result.winner).last_source
-        return {"win_source": source if source in ("wall", "replacement") else "dealt"}
-    except (AttributeError, IndexError, TypeError):
-        return {}
-
-
 def _kind(event: dict[str, Any]) -> str:
     return next(iter(event), "?")
 
@@ -434,16 +375,18 @@ def simulation_source(pace: float, seed: int, hands: int | None = None) -> Event
     table event every ``pace`` seconds (a longer pause after each hand, to show the result).
     A new session (admin) gets a new Director with that session's rule set."""
 
-    async def source(service: TableService) -> AsyncIterator[tuple[dict[str, Any], str]]:
+    async def source(service: TableService) -> AsyncGenerator[tuple[dict[str, Any], str], Any]:
         from controller.game.director import Director
 
         director: Director | None = None
         session_of: Any = None
+        refused = 0
         while True:
             if not service.session_active or service.halted:
                 await asyncio.sleep(0.2)
                 continue
-            if director is None or session_of != service.session_id:
+            if director is None or session_of != service.session_id or refused > 20:
+                refused = 0
                 session = service.public_view().get("session") or {}
                 director = Director(session.get("ruleset") or "hua-bao", session.get("options"),
                                     hands=hands or 1_000_000, seed=seed)
@@ -455,7 +398,14 @@ def simulation_source(pace: float, seed: int, hands: int | None = None) -> Event
             if "session" in event:  # the service has already started the session
                 continue
             before = (service.public_view().get("hand") or {}).get("phase")
-            yield event, "simulation"
+            applied = yield event, "simulation"
+            if applied is not None and not applied.accepted:
+                # Out of step with the table (an operator's undo, say): slow down, then start
+                # a fresh Director that reads the table as it is now.
+                refused += 1
+                await asyncio.sleep(max(pace, 0.5))
+                continue
+            refused = 0
             after = (service.public_view().get("hand") or {}).get("phase")
             await asyncio.sleep(pace * 8 if after == "over" and before != "over" else pace)
 

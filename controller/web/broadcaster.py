@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import WebSocket
 
 from controller.service import Change, TableService
+from controller.web import views
 from controller.web.models import PublicView, SeatView
 
 log = logging.getLogger("controller.web.broadcaster")
@@ -73,12 +74,12 @@ class Client:
 
 def public_message(service: TableService) -> str:
     """The public view, filtered through the Contract 4 model, as a ``table`` message."""
-    view = PublicView.model_validate(service.public_view()).model_dump(mode="json")
+    view = PublicView.model_validate(views.public_view(service)).model_dump(mode="json")
     return json.dumps({"type": "table", "server_time": service.clock(), "table": view})
 
 
 def seat_message(service: TableService, position: int) -> str:
-    view = SeatView.model_validate(service.seat_view(position)).model_dump(mode="json")
+    view = SeatView.model_validate(views.seat_view(service, position)).model_dump(mode="json")
     return json.dumps({"type": "seat", "server_time": service.clock(), "seat": view})
 
 

@@ -95,3 +95,21 @@ def statistics(hands: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         if source in ("discard", "robbed_kong") and discarder is not None:
             stats[str(discarder)]["dealt_in"] += 1
     return stats
+
+
+def win_facts(state: Any) -> dict[str, Any]:
+    """How a finished hand was won (win_source, discarder), read from the engine's state: the
+    result in the public view does not carry it. Empty when unknown."""
+    hand: Any = getattr(state, "hand", None)
+    result: Any = getattr(hand, "result", None)
+    if result is None or result.result != "mahjong" or result.winner is None:
+        return {}
+    try:
+        if hand.rob_taken is not None and hand.robbable is not None:
+            return {"win_source": "robbed_kong", "discarder": hand.robbable[1]}
+        if hand.taken is not None and hand.discard is not None:
+            return {"win_source": "discard", "discarder": hand.discard[1]}
+        source = hand.seat(result.winner).last_source
+        return {"win_source": source if source in ("wall", "replacement") else "dealt"}
+    except (AttributeError, IndexError, TypeError):
+        return {}

@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from controller.web import views
 from controller.web.deps import POSITION, AdminDep, ServiceDep
 from controller.web.errors import EventRefused
 from controller.web.models import (
@@ -39,14 +40,14 @@ async def start_session(body: SessionIn, service: ServiceDep) -> Any:
     if service.session_active:
         await service.stop_session()
     await service.start_session(body.ruleset, body.options)
-    return service.public_view()
+    return views.public_view(service)
 
 
 @router.delete("/session", response_model=PublicView)
 async def stop_session(service: ServiceDep) -> Any:
     """Stop the running session; its log stays, the table stops taking moves."""
     await service.stop_session()
-    return service.public_view()
+    return views.public_view(service)
 
 
 @router.post("/undo", response_model=EventResult)
@@ -76,8 +77,15 @@ def readers(service: ServiceDep) -> dict[str, Any]:
 
 @router.get("/enrollment")
 def enrollment(service: ServiceDep) -> dict[str, Any]:
-    """Tile registration progress: how many of each tile code have a UID in the registry."""
-    return service.enrollment()
+    """Tile registration progress: how many tiles have a UID in the registry (thin)."""
+    try:
+        from controller.table.registry import progress
+    except ImportError:
+        return {"available": False, "message": "no tile registry in this build"}
+    try:
+        return {"available": True, **progress(service.data_dir)}
+    except Exception as exc:  # a damaged registry is shown, not raised
+        return {"available": False, "message": f"cannot read the tile registry: {exc}"}
 
 
 @router.get("/seats/{position}/link")

@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from controller.web import views
 from controller.web.deps import SeatDep, ServiceDep
 from controller.web.errors import EventRefused
 from controller.web.models import DeclareIn, EventResult, SeatView
@@ -17,7 +18,7 @@ AUTH: dict[int | str, dict[str, Any]] = {401: {"description": "missing or wrong 
 @router.get("/api/seats/{position}", response_model=SeatView, responses=AUTH)
 def seat(position: SeatDep, service: ServiceDep) -> Any:
     """The seat's concealed tiles (``hand``), melds, bonus tiles and waits, and the table."""
-    return service.seat_view(position)
+    return views.seat_view(service, position)
 
 
 @router.post(

@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from controller.web import views
 from controller.web.deps import ServiceDep
 from controller.web.models import PublicView
 
@@ -15,4 +16,4 @@ router = APIRouter(tags=["table"])
 @router.get("/api/table", response_model=PublicView)
 def table(service: ServiceDep) -> Any:
     """Only what the players at the table can see; every hand once the hand is over."""
-    return service.public_view()
+    return views.public_view(service)
