@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,8 @@ from controller.web.tokens import Tokens, load_or_create_tokens
 log = logging.getLogger("controller.service")
 
 #: An event source: given the service, yields (event dict, source name) pairs.
-EventSource = Callable[["TableService"], AsyncGenerator[tuple[dict[str, Any], str], Any]]
+#: An async generator may receive each event's Applied result (``applied = yield event, name``).
+EventSource = Callable[["TableService"], AsyncIterator[tuple[dict[str, Any], str]]]
 #: Called on the loop after every change; must not block.
 Listener = Callable[["Change"], None]
 
@@ -301,12 +302,15 @@ class TableService:
     async def _pump(self, name: str, source: EventSource) -> None:
         """Feed a source's events to the loop; each result is sent back into the generator
         (``applied = yield event, name``), so a source may react to a refusal."""
-        agen = source(self)
+        agen: Any = source(self)
         applied: Applied | None = None
         try:
             while True:
                 try:
-                    event, source_name = await agen.asend(applied)
+                    if hasattr(agen, "asend"):
+                        event, source_name = await agen.asend(applied)
+                    else:  # a plain async iterator
+                        event, source_name = await agen.__anext__()
                 except StopAsyncIteration:
                     return
                 try:
@@ -321,7 +325,8 @@ class TableService:
             log.exception("event source %s failed and stopped", name)
             self.reader_health[name] = {"ok": False, "message": "source stopped after an error"}
         finally:
-            await agen.aclose()
+            if hasattr(agen, "aclose"):
+                await agen.aclose()
 
     async def _timers(self) -> None:
         """Overruns of the call timers become timer events (the session's table options say
