@@ -4,7 +4,7 @@
 
 import { api, h, liveSocket, replace, secondsLeft, seatLabel, signed, statusBadge, syncClock } from "./common.js";
 import { balanceChart, historyList, resultPanel, statsTable } from "./results.js";
-import { backs, tile, tiles } from "./tiles.js";
+import { backs, sortTiles, tile, tiles } from "./tiles.js";
 
 let view = null;
 let handsSeen = -1;
@@ -34,13 +34,22 @@ function seatPanel(pos, seat, hand) {
     seat.replacements_due ? h("span", { class: "flag" }, `replacement due ×${seat.replacements_due}`) : null,
   ];
   const total = ((view.totals || {})[String(pos)]) ?? 0;
+  // Once the hand is over every hand is shown face up, with its score and net.
+  const result = hand.phase === "over" && hand.result ? hand.result : null;
+  const detail = result ? (result.details || {})[String(pos)] : null;
+  const concealed = detail
+    ? h("span", {}, tiles(sortTiles(detail.hand || []), { rowCls: "revealed" }),
+      h("span", { class: "pill" }, `${(result.scores || {})[String(pos)] ?? 0}`),
+      h("span", { class: "net " + (((result.net || {})[String(pos)] ?? 0) >= 0 ? "pos" : "neg") },
+        signed((result.net || {})[String(pos)] ?? 0)))
+    : backs(seat.concealed_count || 0);
   return [
     h("div", { class: "seat-head" },
       h("span", { class: "wind", title: seat.wind || "" }, (seat.wind || "?")[0].toUpperCase()),
       h("span", { class: "seat-name" }, seat.name || `Seat ${pos}`),
       h("span", { class: "total " + (total >= 0 ? "pos" : "neg") }, signed(total)),
       isTurn ? h("span", { class: "flag turn" }, hand.step ? `turn · ${hand.step}` : "turn") : null, flags),
-    h("div", { class: "row concealed" }, backs(seat.concealed_count || 0)),
+    h("div", { class: "row concealed" + (result && String(result.winner) === String(pos) ? " winner" : "") }, concealed),
     h("div", { class: "row melds" }, (seat.melds || []).map(meldEl),
       seat.forming && seat.forming.length ? tiles(seat.forming, { rowCls: "forming", cls: "forming" }) : null,
       seat.bonus && seat.bonus.length ? tiles(seat.bonus, { rowCls: "bonus" }) : null),
@@ -83,6 +92,15 @@ function putBack(hand) {
 function centre(hand) {
   const d = hand.discard;
   noteViolation(hand);
+  if (hand.phase === "over" && hand.result) {
+    const r = hand.result;
+    return [h("div", { class: "over" },
+      h("div", { class: "over-title" }, r.result === "washout" ? "Washout" : "Mahjong!"),
+      r.result === "washout" ? h("div", {}, "no scores, same dealer")
+        : h("div", {}, names(r.winner), h("div", { class: "muted" }, r.win_source === "discard" || r.win_source === "robbed_kong"
+          ? `on ${names(r.discarder)}'s ${r.win_source === "discard" ? "discard" : "kong"}` : (r.win_source === "wall" ? "self-drawn" : r.win_source || "")))),
+    violationEls()];
+  }
   return [
     h("div", { class: "pad" + (hand.claim_window ? " open" : "") },
       d ? tile(d.tile, { cls: "big" }) : h("span", { class: "muted" }, "discard pad"),
