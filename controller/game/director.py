@@ -69,7 +69,8 @@ class Director:
         self._queue: list[Event] = []
         self._session_sent = False
         self._cleared = 0  # number of the last hand whose table was cleared
-        self._last_draw: tuple[int, str, str] | None = None  # (position, tile, win source)
+        # Each seat's newest tile from the wall and its source, until that seat discards.
+        self._drawn: dict[int, tuple[str, str]] = {}
         self._added_kong: tuple[int, str] | None = None  # a kong that may still be robbed
         self._rngs: dict[int, random.Random] = {}
         self._walls: dict[int, list[str]] = {}
@@ -120,7 +121,7 @@ class Director:
         self._added_kong = None
         # The deal needs no decisions: all 53 tiles are queued at once.
         deal = [move(wall[i], "wall", f"rack:{deal_seat(i, dealer)}") for i in range(DEAL_SIZE)]
-        self._last_draw = (dealer, wall[DEAL_SIZE - 1], "dealt")
+        self._drawn = {dealer: (wall[DEAL_SIZE - 1], "dealt")}
         return self._emit(deal)
 
     def _clearing(self, state: GameState, view: View) -> list[Event]:
@@ -186,7 +187,8 @@ class Director:
         ) and hand.get("phase") == "deal"
 
     def _draw(self, tile: str, position: int, source: str) -> Event:
-        self._last_draw = (position, tile, source) if source else None
+        if source:
+            self._drawn[position] = (tile, source)
         return move(tile, "wall", f"rack:{position}")
 
     @staticmethod
@@ -199,9 +201,7 @@ class Director:
         seat = self._seat(state, position)
         if event := self._lay_bonus(seat, position):
             return event
-        drawn, source = None, None
-        if self._last_draw is not None and self._last_draw[0] == position:
-            drawn, source = self._last_draw[1], self._last_draw[2]
+        drawn, source = self._drawn.get(position, (None, None))
         action = self.bots[position].on_turn(seat, drawn, source)
         rack, strip = f"rack:{position}", f"melds:{position}"
         if action.kind == "mahjong":
@@ -212,7 +212,7 @@ class Director:
         if action.kind == "added_kong":
             self._added_kong = (position, action.tile)
             return move(action.tile, rack, strip)
-        self._last_draw = None
+        self._drawn.pop(position, None)
         return move(action.tile, rack, "discard")
 
     # --- claims -----------------------------------------------------------------------------------
@@ -237,7 +237,8 @@ class Director:
             rack = list(views[p]["hand"]) + [tile]
             return judge.mahjong_value(self.ruleset, views[p], rack, tile, "discard")
 
-        winner = resolve(intents, discarder, self.ruleset.mahjong_tie, value)
+        holds = {p: list(views[p]["hand"]).count(tile) for p in intents}
+        winner = resolve(intents, discarder, self.ruleset.mahjong_tie, value, holds)
         rng = self._rngs[int(hand["number"])]
         return self._emit(claim_events(intents, discarder, winner, tile, rng))
 

@@ -72,6 +72,12 @@ def test_mahjong_beats_pung_beats_chow() -> None:
     assert resolve(intents, 1) == 3
 
 
+def test_a_chow_caller_holding_a_pair_ranks_as_a_pung() -> None:
+    intents = {2: ClaimIntent("chow", ("3b", "4b")), 3: ClaimIntent("pung", ("5b", "5b"))}
+    assert resolve(intents, 1, holds={2: 2, 3: 2}) == 2
+    assert resolve(intents, 1, holds={2: 1, 3: 2}) == 3
+
+
 def test_equal_claims_go_to_the_nearest_in_turn_order() -> None:
     intents = {1: ClaimIntent("mahjong"), 3: ClaimIntent("mahjong")}
     assert resolve(intents, 4) == 1

@@ -22,11 +22,24 @@ def resolve(
     discarder: int,
     mahjong_tie: str = "turn_order",
     value: Callable[[int], int] | None = None,
+    holds: Mapping[int, int] | None = None,
 ) -> int:
-    """The winning position among ``intents`` (at least one) on ``discarder``'s tile."""
+    """The winning position among ``intents`` (at least one) on ``discarder``'s tile.
+
+    ``holds``: copies of the discard in each claimant's rack. A contested claim is weighed
+    by the best set the claimant could make (FORMATS.md: the controller works it out from the
+    racks), so a seat that calls for a chow while holding a pair ranks as a pung.
+    """
+
+    def rank(p: int) -> int:
+        kind = intents[p].kind
+        if kind == "chow" and holds is not None and holds.get(p, 0) >= 2:
+            kind = "pung"
+        return CLAIM_RANK[kind]
+
     order = [p for p in turn_order(discarder)[1:] if p in intents]
-    top = max(CLAIM_RANK[intents[p].kind] for p in order)
-    best = [p for p in order if CLAIM_RANK[intents[p].kind] == top]
+    top = max(rank(p) for p in order)
+    best = [p for p in order if rank(p) == top]
     if len(best) > 1 and intents[best[0]].kind == "mahjong" and mahjong_tie == "highest_value":
         if value is not None:
             scores = {p: value(p) for p in best}
