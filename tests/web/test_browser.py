@@ -34,24 +34,45 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class Server:
+    """The app served by uvicorn in a thread; stop() and start() again on the same port."""
+
+    def __init__(self, data_dir: Path, port: int) -> None:
+        self.data_dir, self.port = data_dir, port
+        self.base = f"http://127.0.0.1:{port}"
+        self.service: TableService | None = None
+        self._srv: object = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        import uvicorn
+
+        self.service = TableService(Config(), self.data_dir)
+        self.service.add_source("simulation", simulation_source(0.01, 11, hands=1))
+        config = uvicorn.Config(create_app(self.service), host="127.0.0.1", port=self.port,
+                                log_level="warning")
+        srv = uvicorn.Server(config)
+        self._srv = srv
+        self._thread = threading.Thread(target=srv.run, daemon=True)
+        self._thread.start()
+        deadline = time.time() + 20
+        while not srv.started and time.time() < deadline:
+            time.sleep(0.05)
+        assert srv.started, "the service did not start"
+
+    def stop(self) -> None:
+        self._srv.should_exit = True  # type: ignore[attr-defined]
+        assert self._thread is not None
+        self._thread.join(10)
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, TableService]]:
-    import uvicorn
-
-    service = TableService(Config(), tmp_path / "data")
-    service.add_source("simulation", simulation_source(0.01, 11, hands=1))
-    port = _free_port()
-    config = uvicorn.Config(create_app(service), host="127.0.0.1", port=port, log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert srv.started, "the service did not start"
-    yield f"http://127.0.0.1:{port}", service
-    srv.should_exit = True
-    thread.join(10)
+    srv = Server(tmp_path / "data", _free_port())
+    srv.start()
+    assert srv.service is not None
+    yield srv.base, srv.service
+    srv.stop()
 
 
 def test_dashboard_shows_tiles_and_the_end_of_a_hand(server: tuple[str, TableService]) -> None:
@@ -91,3 +112,24 @@ def test_dashboard_shows_tiles_and_the_end_of_a_hand(server: tuple[str, TableSer
         finally:
             browser.close()
     assert errors == []
+
+
+def test_dashboard_reconnects_after_a_restart(tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    srv = Server(tmp_path / "data", _free_port())
+    srv.start()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 800, "height": 480})
+            page.goto(srv.base + "/")
+            page.wait_for_selector("#conn.ok", timeout=15000)
+            srv.stop()
+            page.wait_for_selector("#conn.wait", timeout=15000)
+            srv.start()  # restart = replay: the same session goes on
+            page.wait_for_selector("#conn.ok", timeout=20000)
+            page.wait_for_selector(".seat .tile", timeout=15000)
+        finally:
+            browser.close()
+            srv.stop()
