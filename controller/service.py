@@ -386,6 +386,8 @@ def simulation_source(pace: float, seed: int, hands: int | None = None) -> Event
         director: Director | None = None
         session_of: Any = None
         refused = 0
+        service.reader_health["simulation"] = {
+            "ok": True, "message": f"in-process simulation, one event every {pace:g} s"}
         while True:
             if not service.session_active or service.halted:
                 await asyncio.sleep(0.2)

@@ -103,4 +103,6 @@ def test_the_in_process_simulation_plays_hands(tmp_path: Path) -> None:
         while time.time() < deadline and not client.get("/api/table").json()["hands"]:
             time.sleep(0.1)
         hands = client.get("/api/hands").json()["hands"]
+        readers = client.get("/api/health").json()["readers"]
     assert hands and hands[0]["result"] in ("mahjong", "washout")
+    assert readers["simulation"]["ok"]

@@ -54,7 +54,9 @@ on("session-form", "submit", () => {
   }
   act("start session", "session", { ruleset: document.getElementById("ruleset").value, options });
 });
-on("stop", "click", () => act("stop session", "session", undefined, "DELETE"));
+on("stop", "click", () => {
+  if (confirm("Stop the session? Its log is kept; the table stops taking moves.")) act("stop session", "session", undefined, "DELETE");
+});
 on("undo-form", "submit", () => act("undo", "undo", { count: Number(document.getElementById("undo-n").value) }));
 on("reassign-form", "submit", () => act("reassign", "reassign", {
   zone: document.getElementById("re-zone").value, tile: document.getElementById("re-tile").value.trim(),
@@ -117,7 +119,9 @@ liveSocket("/ws", {
     const hand = v.hand;
     replace("handinfo", hand ? `Hand ${hand.number} · ${hand.phase}` : "");
     replace("session-state", v.session && v.session.active
-      ? `running: ${v.session.ruleset} ${JSON.stringify(v.session.options || {})}` : "no session running");
+      ? h("div", {}, h("b", {}, `running: ${v.session.ruleset}`), h("div", { class: "opts" },
+        Object.entries(v.session.options || {}).map(([k, val]) => `${k}=${JSON.stringify(val)}`).join("  ")))
+      : "no session running");
   },
   onStatus: (s) => statusBadge("conn", s),
 });
