@@ -16,8 +16,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         description="Print the access tokens kept in the data directory (tokens.json, mode "
         "0600). They are made on the first start of `serve`, or here with --create.",
     )
-    p.add_argument("--data-dir", type=Path, default=Path("data"),
-                   help="the service's data directory (default: ./data)")
+    p.add_argument("--data-dir", type=Path,
+                   help="the service's data directory (default: --config's, else ./data)")
+    p.add_argument("--config", type=Path, help="take the data directory from this config")
     p.add_argument("--json", action="store_true",
                    help='print {"admin": ..., "seats": {"1": ..., ...}} as JSON')
     p.add_argument("--create", action="store_true",
@@ -28,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     from controller.web.tokens import TOKENS_FILE, load_or_create_tokens, load_tokens
 
-    data_dir: Path = args.data_dir
+    data_dir = _data_dir(args)
     try:
         tokens = load_or_create_tokens(data_dir) if args.create else load_tokens(data_dir)
     except FileNotFoundError:
@@ -45,3 +46,16 @@ def run(args: argparse.Namespace) -> int:
     for position, token in sorted(tokens.seats.items()):
         print(f"seat {position}  {token}")
     return 0
+
+
+def _data_dir(args: argparse.Namespace) -> Path:
+    if args.data_dir is not None:
+        return Path(args.data_dir)
+    if args.config is not None:
+        from controller.config import ConfigError, load_config
+
+        try:
+            return load_config(args.config).data.dir
+        except ConfigError as exc:
+            raise CliError(str(exc)) from None
+    return Path("data")

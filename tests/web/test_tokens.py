@@ -52,3 +52,12 @@ def test_tokens_command_without_tokens_is_a_one_line_error(
     assert main(["tokens", "--data-dir", str(tmp_path / "none")]) == 2
     err = capsys.readouterr().err
     assert "no tokens in" in err and "--create" in err and err.count("\n") == 1
+
+
+def test_tokens_command_finds_the_data_dir_through_the_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "table.toml").write_text('[data]\ndir = "state"\n')
+    tokens = load_or_create_tokens(tmp_path / "state")
+    assert main(["tokens", "--config", str(tmp_path / "table.toml"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["admin"] == tokens.admin
