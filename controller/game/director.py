@@ -19,6 +19,7 @@ from controller.game import GameState, apply, new_game, public_view, seat_view
 from controller.game.bots import Bot, ClaimIntent
 from controller.game.players import judge
 from controller.game.players.claims import Event, claim_events, declare, move, resolve
+from controller.game.players.resume import resume_events
 from controller.game.players.wall import (
     DEAD_WALL,
     DEAL_SIZE,
@@ -172,6 +173,9 @@ class Director:
             for p in turn_order(dealer):
                 if event := self._lay_bonus(self._seat(state, p), p):
                     return event
+        half_done = resume_events(hand, lambda p: self._seat(state, p).get("hand", []))
+        if half_done:
+            return self._emit(half_done)
         if hand.get("discard"):
             return self._claim_window(state, hand)
         if hand.get("step") == "draw":
