@@ -99,6 +99,10 @@ class Director:
             return cast(Any, seat_view)(state, position, table=self._table[1])
         return seat_view(state, position)
 
+    def pending(self) -> bool:
+        """True while events already decided wait in the queue (they need no new state)."""
+        return bool(self._queue)
+
     def _emit(self, events: list[Event]) -> Event | None:
         if not events:
             return None
