@@ -48,7 +48,7 @@ class Server:
         import uvicorn
 
         self.service = TableService(Config(), self.data_dir)
-        self.service.add_source("simulation", simulation_source(0.01, 11, hands=1))
+        self.service.add_source("simulation", simulation_source(0.02, 11, hands=1))
         config = uvicorn.Config(create_app(self.service), host="127.0.0.1", port=self.port,
                                 log_level="warning")
         srv = uvicorn.Server(config)
@@ -88,7 +88,7 @@ def test_dashboard_shows_tiles_and_the_end_of_a_hand(server: tuple[str, TableSer
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(base + "/")
             page.wait_for_selector("#conn.ok", timeout=15000)
-            page.wait_for_selector(".seat .tiles.backs .tile", timeout=15000)
+            page.wait_for_selector(".seat .tile", timeout=15000)  # face down in play
             page.wait_for_selector(".result h2", timeout=60000)
             page.wait_for_selector("#history li", timeout=15000)
             title = page.inner_text(".result h2")
