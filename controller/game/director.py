@@ -117,8 +117,8 @@ class Director:
             self._cleared = int(hand["number"])
             if self.clear_table and (event := self._emit(self._clearing(state, view))):
                 return event
-        if finished >= self.hands:
-            return None
+        if finished >= self.hands or (view.get("session") or {}).get("game_over"):
+            return None  # the hands asked for are played, or four wind rounds are
         number = (int(hand["number"]) if hand else 0) + 1
         wall = self._wall(number)
         # The engine names the next dealer; the rules give the same answer (RULES.md 2).

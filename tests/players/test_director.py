@@ -231,3 +231,11 @@ def test_a_fresh_director_finishes_a_half_made_claim(ruleset: str) -> None:
     for cut in half_done[:8]:
         final = continue_from(ruleset, replay(events[:cut])[0])
         assert len(final.hands) == 3
+
+
+def test_the_session_ends_after_four_wind_rounds() -> None:
+    events, state = run_session("hua-bao", {}, hands=200, seed=2, careful=False)
+    assert state.game_over
+    assert 16 <= len(state.hands) < 200
+    assert [h.prevailing_wind for h in state.hands][-1] == "north"
+    assert replay(events)[0] == state
