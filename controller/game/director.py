@@ -58,6 +58,7 @@ class Director:
         *,
         careful: bool = True,
         clear_table: bool = True,
+        bots: Mapping[int, Bot] | None = None,
     ) -> None:
         self.ruleset_name = ruleset
         self.options = dict(options or {})
@@ -66,7 +67,9 @@ class Director:
         self.seed = seed
         self.clear_table = clear_table
         self.total = 144 if self.ruleset.bonus_tiles else 136
+        # ``bots`` replaces the players of some positions (a different policy, a spy in tests).
         self.bots = {p: Bot(p, self.ruleset, seed, careful) for p in range(1, 5)}
+        self.bots.update(bots or {})
         self._queue: list[Event] = []
         self._session_sent = False
         self._cleared = 0  # number of the last hand whose table was cleared

@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 
 from controller.cli import main as cli_main
 from controller.game import GameState, apply, new_game, replay, replay_summary
+from controller.game.bots import Bot
 from controller.game.director import Director, play_session, run_session, write_log
+from controller.scoring import get_ruleset
 from controller.tiles import parse_tiles
 
 Event = dict[str, Any]
@@ -239,3 +241,37 @@ def test_the_session_ends_after_four_wind_rounds() -> None:
     assert 16 <= len(state.hands) < 200
     assert [h.prevailing_wind for h in state.hands][-1] == "north"
     assert replay(events)[0] == state
+
+
+class PeekingGuard(Bot):
+    """A bot that checks it is only ever shown its own seat's view."""
+
+    seen = 0
+
+    def _own(self, seat: Any) -> None:
+        assert seat["position"] == self.position
+        for other in seat["table"]["hand"]["seats"].values():
+            assert not {"hand", "rack", "concealed", "waits"} & set(other)
+        PeekingGuard.seen += 1
+
+    def on_turn(self, seat: Any, drawn: str | None, source: str | None) -> Any:
+        self._own(seat)
+        return super().on_turn(seat, drawn, source)
+
+    def on_discard(self, seat: Any, tile: str, may_chow: bool) -> Any:
+        self._own(seat)
+        return super().on_discard(seat, tile, may_chow)
+
+    def wants_ready(self, seat: Any) -> bool:
+        self._own(seat)
+        return super().wants_ready(seat)
+
+
+def test_each_bot_sees_only_its_own_seat() -> None:
+    ruleset = get_ruleset("swedish")
+    guards = {p: PeekingGuard(p, ruleset, seed=1, careful=False) for p in range(1, 5)}
+    director = Director("swedish", {}, 2, seed=1, bots=guards)
+    state = new_game()
+    while (event := director.next_action(state)) is not None:
+        state = apply(state, event).state
+    assert len(state.hands) == 2 and PeekingGuard.seen > 100
