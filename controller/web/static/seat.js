@@ -52,9 +52,15 @@ function render() {
   document.getElementById("ready").textContent = seat.ready ? "Ready ✓" : "Ready";
   document.getElementById("mahjong").disabled = !inPlay;
   const total = (table.totals || {})[String(position)] ?? 0;
+  const result = hand.phase === "over" ? hand.result : null;
+  const me = String(position);
+  replace("notice", result ? h("div", { class: "panel over-note" },
+    h("b", {}, result.result === "washout" ? "Washout: no scores" : String(result.winner) === me ? "You won!" : `Mahjong: ${(table.players || {})[String(result.winner)] || "seat " + result.winner}`),
+    result.result === "washout" ? null : h("div", {}, `your hand scores ${(result.scores || {})[me] ?? 0}, net `,
+      h("span", { class: ((result.net || {})[me] ?? 0) >= 0 ? "pos" : "neg" }, signed((result.net || {})[me] ?? 0)))) : null);
   replace("table",
     h("div", { class: "kv" },
-      h("span", {}, "turn"), h("span", {}, hand.turn ? `seat ${hand.turn}${hand.turn === position ? " (you)" : ""}` : "–"),
+      h("span", {}, "turn"), h("span", {}, hand.turn ? `${(table.players || {})[String(hand.turn)] || "seat " + hand.turn}${hand.turn === position ? " (you)" : ""}${hand.step ? " · " + hand.step : ""}` : "–"),
       h("span", {}, "discard"), h("span", {}, d ? tiles([d.tile], { rowCls: "small" }) : "–"),
       h("span", {}, "wall"), h("span", {}, `${hand.live_wall ?? "–"}`),
       h("span", {}, "my total"), h("span", { class: total >= 0 ? "pos" : "neg" }, signed(total)),
