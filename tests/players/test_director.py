@@ -275,3 +275,14 @@ def test_each_bot_sees_only_its_own_seat() -> None:
     while (event := director.next_action(state)) is not None:
         state = apply(state, event).state
     assert len(state.hands) == 2 and PeekingGuard.seen > 100
+
+
+def test_pending_tells_when_decided_events_wait() -> None:
+    director = Director("hua-bao", {}, 1, seed=3, careful=False)
+    state = new_game()
+    assert director.next_action(state) == {"session": {"ruleset": "hua-bao", "options": {}}}
+    state = apply(state, {"session": {"ruleset": "hua-bao", "options": {}}}).state
+    assert not director.pending()
+    first = director.next_action(state)
+    assert first is not None and first["move"]["from"] == "wall"
+    assert director.pending()  # the rest of the deal is queued
