@@ -101,14 +101,10 @@ def percentile(values: list[float], q: float) -> float:
     return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 1)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", type=int, default=50)
-    parser.add_argument("--slow", type=int, default=5, help="clients that read only every 0.5 s")
-    parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--pace", type=float, default=0.01)
-    args = parser.parse_args()
-
+def measure(args: argparse.Namespace) -> tuple[dict[str, Any], list[float], list[float],
+                                               list[int], list[float]]:
+    """Run the service and the clients: (health after, fast and slow latencies, message
+    counts, RSS samples with the idle one first)."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as data:
@@ -118,15 +114,14 @@ def main() -> None:
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL)
         try:
             wait_ready(base, proc)
-            idle_rss = rss_mb(proc.pid)
-            peak = [idle_rss]
-
-            async def sample() -> None:
-                while True:
-                    peak.append(rss_mb(proc.pid))
-                    await asyncio.sleep(0.5)
+            rss = [rss_mb(proc.pid)]
 
             async def everything() -> tuple[list[float], list[float], list[int]]:
+                async def sample() -> None:
+                    while True:
+                        rss.append(rss_mb(proc.pid))
+                        await asyncio.sleep(0.5)
+
                 sampler = asyncio.create_task(sample())
                 try:
                     return await run_clients(f"ws://127.0.0.1:{port}", args.clients, args.slow,
@@ -137,15 +132,27 @@ def main() -> None:
             seq0 = get_json(f"{base}/api/health")["seq"]
             fast_lat, slow_lat, counts = asyncio.run(everything())
             health = get_json(f"{base}/api/health")
+            health["events"] = health["seq"] - seq0
         finally:
             proc.terminate()
             proc.wait(10)
-    events = health["seq"] - seq0
+    return health, fast_lat, slow_lat, counts, rss
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--slow", type=int, default=5, help="clients that read only every 0.5 s")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--pace", type=float, default=0.01)
+    args = parser.parse_args()
+    health, fast_lat, slow_lat, counts, rss = measure(args)
     push = health.get("push", {})
     fast_counts = sorted(counts)[args.slow:] or counts
     report = {
         "clients": args.clients, "slow_clients": args.slow, "seconds": args.seconds,
-        "events_applied": events, "events_per_second": round(events / args.seconds, 1),
+        "events_applied": health["events"],
+        "events_per_second": round(health["events"] / args.seconds, 1),
         "messages_received": sum(counts),
         "messages_per_fast_client_median": statistics.median(fast_counts) if fast_counts else 0,
         "latency_ms_p50": percentile(fast_lat, 0.50), "latency_ms_p99": percentile(fast_lat, 0.99),
@@ -153,10 +160,10 @@ def main() -> None:
         "slow_client_latency_ms_p99": percentile(slow_lat, 0.99),
         "queue_bound": push.get("bound"), "queue_high_water": push.get("high_water"),
         "stale_states_dropped": push.get("dropped"),
-        "rss_mb_idle": round(idle_rss, 1), "rss_mb_peak": round(max(peak), 1),
+        "rss_mb_idle": round(rss[0], 1), "rss_mb_peak": round(max(rss), 1),
     }
     print(json.dumps(report, indent=2))
-    ok = (push.get("high_water", 0) <= push.get("bound", 0)) and max(peak) <= 80
+    ok = (push.get("high_water", 0) <= push.get("bound", 0)) and max(rss) <= 80
     print("queue bound held and RSS <= 80 MB" if ok else "TARGET MISSED", file=sys.stderr)
     os._exit(0 if ok else 1)
 
