@@ -286,3 +286,11 @@ def test_pending_tells_when_decided_events_wait() -> None:
     first = director.next_action(state)
     assert first is not None and first["move"]["from"] == "wall"
     assert director.pending()  # the rest of the deal is queued
+
+
+def test_without_clearing_the_next_hand_starts_straight_away() -> None:
+    events, state = run_session("dmjl", {}, 3, seed=4, careful=False, clear_table=False)
+    assert len(state.hands) == 3
+    assert not any("move" in e and e["move"]["to"] == "wall" for e in events)
+    cleared, _ = run_session("dmjl", {}, 3, seed=4, careful=False)
+    assert sum(1 for e in cleared if "move" in e and e["move"]["to"] == "wall") >= 3 * 136
