@@ -1,0 +1,126 @@
+"""``mahjong-table simulate``: simulated players play N hands on the virtual table.
+
+The whole hardware path runs: virtual boards on pseudo-terminals, the real serial back-end, the
+presence tracker, the service loop with its SQLite log. Prints the ``replay`` summary of
+FORMATS.md plus the serial link's counters, and writes the session's table log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from controller.cli import CliError
+
+RULESETS = ("hua-bao", "swedish", "dmjl")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = subparsers.add_parser(
+        "simulate",
+        help="simulated players play hands on the virtual table (through the serial path)",
+        description="Four simulated players play N hands on the virtual table: virtual reader "
+        "boards over pseudo-terminals, the real serial bridge, presence tracking and the game "
+        "engine. Prints a JSON summary (the replay output plus link counters).",
+    )
+    p.add_argument("--ruleset", choices=RULESETS, default="hua-bao")
+    p.add_argument("--options", default="{}",
+                   help="rule-set options as JSON, e.g. '{\"limit\": 300}'")
+    p.add_argument("--hands", type=int, default=1, help="hands to play (default 1)")
+    p.add_argument("--seed", type=int, default=1, help="the same seed gives the same game")
+    p.add_argument("--noise", type=float, default=0.0, metavar="BER",
+                   help="bit-error rate on every serial line, e.g. 1e-3")
+    p.add_argument("--unplug-every", type=float, metavar="SECONDS",
+                   help="unplug a random virtual board this often (it is plugged back in)")
+    p.add_argument("--log", type=Path, required=True, metavar="FILE",
+                   help="write the session's table log (JSON lines) here")
+    p.add_argument("--data-dir", type=Path,
+                   help="keep the SQLite event log here (default: a temporary folder)")
+    p.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.hands < 1:
+        raise CliError("--hands must be at least 1")
+    if not 0.0 <= args.noise < 0.5:
+        raise CliError("--noise is a bit-error rate between 0 and 0.5, e.g. 1e-3")
+    if args.unplug_every is not None and args.unplug_every <= 0:
+        raise CliError("--unplug-every must be a positive number of seconds")
+    try:
+        options = json.loads(args.options)
+    except json.JSONDecodeError as exc:
+        raise CliError(f"--options is not JSON: {exc.msg} at column {exc.colno}") from None
+    if not isinstance(options, dict):
+        raise CliError("--options must be a JSON object, e.g. '{\"limit\": 300}'")
+    try:
+        args.log.parent.mkdir(parents=True, exist_ok=True)
+        args.log.touch()
+    except OSError as exc:
+        raise CliError(f"cannot write the log {args.log}: {exc.strerror}") from None
+    from controller.scoring import ScoringError, get_ruleset
+
+    try:
+        get_ruleset(args.ruleset, options)
+    except ScoringError as exc:
+        raise CliError(str(exc)) from None
+    if args.data_dir:
+        summary = asyncio.run(simulate(args, options, args.data_dir))
+    else:
+        with tempfile.TemporaryDirectory(prefix="mahjong-sim-") as tmp:
+            summary = asyncio.run(simulate(args, options, Path(tmp)))
+    print(json.dumps(summary, indent=1))
+    return 0
+
+
+async def simulate(args: argparse.Namespace, options: dict[str, Any], data_dir: Path
+                   ) -> dict[str, Any]:
+    """Run the service with the virtual table until N hands are played; the summary."""
+    from controller.config import default_config
+    from controller.service import LOG_FILE, TableService
+    from controller.sim.runner import SimOptions, SimRun, virtual_table_source
+    from controller.store.eventlog import EventLog
+    from controller.store.export import export_jsonl
+
+    base = default_config()
+    config = base.model_copy(update={"session": base.session.model_copy(
+        update={"ruleset": args.ruleset, "options": options, "autostart": True})})
+    service = TableService(config, data_dir)
+    sim = SimOptions(seed=args.seed, hands=args.hands, noise=args.noise,
+                     unplug_every=args.unplug_every)
+    run_state = SimRun()
+    service.add_source("virtual-table", virtual_table_source(sim, run_state))
+    await service.start()
+    if service.halted:
+        raise CliError(service.halted)
+    try:
+        await _wait(service, run_state, args)
+    finally:
+        await service.stop()
+    if run_state.error:
+        raise CliError(f"the virtual table stopped: {run_state.error}")
+    with EventLog.open(data_dir / LOG_FILE, readonly=True) as log, \
+            args.log.open("w", encoding="utf-8") as out:
+        export_jsonl(log, out)
+    from controller.cli.replay_cmd import parse_lines, summarize
+
+    with args.log.open(encoding="utf-8") as fh:
+        summary: dict[str, Any] = dict(summarize(parse_lines(fh.read().splitlines())))
+    summary["link"] = run_state.link
+    summary["unplugs"] = run_state.unplugs
+    return summary
+
+
+async def _wait(service: Any, run_state: Any, args: argparse.Namespace) -> None:
+    shown = -1
+    while not run_state.done.is_set():
+        await asyncio.sleep(0.2)
+        done = len(service.public_view().get("hands") or [])
+        if done != shown and not args.quiet:
+            shown = done
+            print(f"simulate: {done}/{args.hands} hands played", file=sys.stderr)

@@ -1,0 +1,1 @@
+"""The virtual table: simulated players moving tagged tiles on virtual reader boards."""

@@ -1,0 +1,256 @@
+"""The virtual table as the service's event source: simulated players on the hardware path.
+
+The director decides the next table event from the controller's state; the world puts the tagged
+tile on a virtual antenna; the virtual boards report it over a pseudo-terminal; the real serial
+back-end, the presence tracker and the engine register it. Like a person watching the table, the
+director makes its next move only when the controller has registered its last one, so the same
+seed gives the same game whatever the line noise and unplugs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.sim.world import OFF_TABLE, SimWorld, TileBox
+from controller.table.presence import PresenceTracker
+from controller.table.source import _follow_hand, _take
+
+log = logging.getLogger("controller.sim")
+Event = dict[str, Any]
+EventSource = Callable[[Any], AsyncIterator[tuple[Event, str]]]
+
+
+@dataclass
+class SimOptions:
+    """How the virtual table plays: speed, faults, and how many hands."""
+
+    seed: int = 1
+    hands: int | None = None  # None: play on and on
+    pace: float = 0.0  # extra seconds between table events (0: as fast as registered)
+    hand_pause: float = 0.0  # seconds to leave a finished hand on the table
+    noise: float = 0.0  # bit-error rate on every serial line
+    unplug_every: float | None = None  # seconds between unplugging a random board
+    unplug_for: float = 0.3  # seconds a board stays unplugged
+    scan_ms: float = 2.0
+    snapshot_ms: float = 50.0
+    absent_after: float = 0.15
+    register_timeout: float = 20.0  # a move not registered by then is reported, not retried
+
+
+@dataclass
+class SimRun:
+    """What a run of the virtual table has done, for the `simulate` summary and health."""
+
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    link: dict[str, int] = field(default_factory=dict)
+    unplugs: int = 0
+    stalls: int = 0
+    error: str | None = None
+
+
+def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> EventSource:
+    """An EventSource for :class:`controller.service.TableService` (see module docstring)."""
+    run = run or SimRun()
+
+    async def source(service: Any) -> AsyncIterator[tuple[Event, str]]:
+        from firmware_bridge.readers import asyncio_sink
+        from firmware_bridge.sim import SimBackend
+
+        await _session_started(service)
+        session = service.public_view().get("session") or {}
+        ruleset, opts = session.get("ruleset") or "hua-bao", dict(session.get("options") or {})
+        from controller.scoring import get_ruleset
+
+        box = TileBox(get_ruleset(ruleset, opts).bonus_tiles)
+        backend = SimBackend(scan_ms=options.scan_ms, snapshot_ms=options.snapshot_ms,
+                             seed=options.seed)
+        world = SimWorld(backend.table, box)
+        tracker = PresenceTracker(backend.table.labels(), box.registry,
+                                  absent_after=options.absent_after,
+                                  move_window=max(1.0, 4 * options.absent_after),
+                                  silent_after=max(3.0, options.unplug_for * 4))
+        _restore(service, world, tracker)
+        if options.noise:
+            backend.table.set_faults(bit_error_rate=options.noise)
+        inbox: asyncio.Queue[Any] = asyncio.Queue()
+        backend.start(asyncio_sink(asyncio.get_running_loop(), inbox))
+        count = _Counter()
+        tasks = [asyncio.create_task(_drive(service, world, tracker, inbox, count, options,
+                                            run, ruleset, opts), name="sim-director")]
+        if options.unplug_every:
+            tasks.append(asyncio.create_task(_unplugger(backend, options, run)))
+        try:
+            async for event, name in _events(inbox, tracker, service, count):
+                yield event, name
+                run.link = _link_stats(backend)
+        finally:
+            for task in tasks:
+                task.cancel()
+            run.link = _link_stats(backend)
+            backend.stop()
+
+    return source
+
+
+@dataclass
+class _Counter:
+    emitted: int = 0
+    applied: int = 0
+
+
+async def _events(inbox: asyncio.Queue[Any], tracker: PresenceTracker, service: Any,
+                  count: _Counter) -> AsyncIterator[tuple[Event, str]]:
+    """Bridge scans and the players' declarations, in one order, to the service."""
+    last_tick = time.monotonic()
+    while True:
+        try:
+            item = await asyncio.wait_for(inbox.get(), timeout=0.02)
+        except TimeoutError:
+            item = None
+        if isinstance(item, tuple):  # a player's declaration (event, source)
+            batch = [item]
+        else:
+            batch = [(e, "table") for e in _take(item, tracker, service)]
+        if time.monotonic() - last_tick >= 0.02:
+            last_tick = time.monotonic()
+            batch += [(e, "table") for e in tracker.tick(last_tick)]
+        for event, name in batch:
+            count.emitted += 1
+            yield event, name
+            count.applied += 1
+            for cleared in _follow_hand(service, tracker):
+                count.emitted += 1
+                yield cleared, "table"
+                count.applied += 1
+
+
+async def _drive(service: Any, world: SimWorld, tracker: PresenceTracker,
+                 inbox: asyncio.Queue[Any], count: _Counter, options: SimOptions, run: SimRun,
+                 ruleset: str, opts: dict[str, Any]) -> None:
+    """The director's loop: act, then wait until the controller has registered the act."""
+    from controller.game.director import Director
+
+    director = Director(ruleset, opts, hands=options.hands or 1_000_000, seed=options.seed)
+    expected: dict[str, str] = {}
+    sweeping = False  # clearing the table: sweep it all, then wait once
+    try:
+        while True:
+            if not sweeping:
+                await _registered(world, tracker, count, expected, options, run)
+            event = director.next_action(service.state)
+            if event is None:
+                run.done.set()
+                return
+            if "session" in event:
+                continue
+            sweeping = False
+            if "move" in event:
+                move = event["move"]
+                if move["from"] in OFF_TABLE and move["to"] in OFF_TABLE:
+                    continue  # river -> wall: no reader sees it, the game needs no move
+                expected[world.perform(move)] = _norm(move["to"])
+                sweeping = move["to"] == "wall" and director.pending()
+                if sweeping:
+                    continue
+            else:
+                await inbox.put((event, f"seat:{event['declare']['seat']}"))
+                await _until(lambda: inbox.empty() and count.applied == count.emitted)
+            await _pause(service, options)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # the demo must say why it stopped, not die silently
+        log.exception("the virtual table stopped")
+        run.error = f"{type(exc).__name__}: {exc}"
+        run.done.set()
+
+
+async def _registered(world: SimWorld, tracker: PresenceTracker, count: _Counter,
+                      expected: dict[str, str], options: SimOptions, run: SimRun) -> None:
+    """Wait until every tile the world moved is where the tracker (and so the game) has it."""
+    deadline = time.monotonic() + options.register_timeout
+    while True:
+        positions = tracker.positions()
+        for uid in [u for u, zone in expected.items() if _norm(positions.get(u)) == zone]:
+            del expected[uid]
+        if not expected and count.applied == count.emitted:
+            return
+        if time.monotonic() > deadline:
+            run.stalls += 1
+            log.warning("the controller has not registered %s after %.0f s; going on",
+                        sorted(expected.items()), options.register_timeout)
+            expected.clear()
+            return
+        await asyncio.sleep(0.005)
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    while not condition():
+        await asyncio.sleep(0.002)
+
+
+async def _pause(service: Any, options: SimOptions) -> None:
+    hand = service.public_view().get("hand") or {}
+    if hand.get("phase") == "over" and options.hand_pause:
+        await asyncio.sleep(options.hand_pause)
+    elif options.pace:
+        await asyncio.sleep(options.pace)
+
+
+async def _unplugger(backend: Any, options: SimOptions, run: SimRun) -> None:
+    """Pull a random board's cable every ``unplug_every`` seconds and plug it back."""
+    rng = random.Random(f"unplug/{options.seed}")
+    boards = sorted(backend.table.boards)
+    assert options.unplug_every
+    while True:
+        await asyncio.sleep(options.unplug_every)
+        board = rng.choice(boards)
+        backend.table.unplug(board)
+        run.unplugs += 1
+        await asyncio.sleep(options.unplug_for)
+        backend.table.replug(board)
+
+
+async def _session_started(service: Any) -> None:
+    while not service.session_active:
+        await asyncio.sleep(0.05)
+
+
+def _restore(service: Any, world: SimWorld, tracker: PresenceTracker) -> None:
+    """After a restart: lay the tiles where the replayed game has them, and tell the tracker."""
+    from controller.game import public_view, seat_view
+
+    hand = public_view(service.state).get("hand")
+    if not hand or hand.get("phase") == "over":
+        return
+    zones: dict[str, list[str]] = {}
+    for p in range(1, 5):
+        seat = hand["seats"][str(p)]
+        zones[f"rack:{p}"] = list(seat_view(service.state, p).get("hand", []))
+        strip = [t for m in seat.get("melds", []) for t in m["tiles"]]
+        zones[f"melds:{p}"] = strip + list(seat.get("bonus", [])) + list(seat.get("forming", []))
+    if hand.get("discard"):
+        zones["discard"] = [hand["discard"]["tile"]]
+    for p in range(1, 5):
+        for tile in hand["seats"][str(p)].get("river", []):
+            world.perform({"tile": tile, "from": "wall", "to": "river"})
+    world.lay_out(zones)
+    adopt = getattr(tracker, "adopt", None)
+    if adopt is not None:
+        adopt(zones)
+    else:
+        log.warning("the presence tracker cannot adopt the table after a restart")
+
+
+def _norm(zone: str | None) -> str:
+    return "off" if zone is None or zone in OFF_TABLE else zone
+
+
+def _link_stats(backend: Any) -> dict[str, int]:
+    stats = backend.stats()
+    return {k: int(stats.get(k, 0)) for k in ("frames", "bad_frames", "resyncs", "reconnects")}
