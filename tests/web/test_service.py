@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from controller.config import Config
+from controller.config import Config, TimersConfig
 from controller.service import TableService, simulation_source
 from controller.store import EventLog
 from controller.web.app import create_app
@@ -106,3 +106,22 @@ def test_the_in_process_simulation_plays_hands(tmp_path: Path) -> None:
         readers = client.get("/api/health").json()["readers"]
     assert hands and hands[0]["result"] in ("mahjong", "washout")
     assert readers["simulation"]["ok"]
+
+
+def test_timer_overruns_are_recorded_by_the_loop(tmp_path: Path) -> None:
+    timers = TimersConfig(enabled=True, claim_seconds=0.05, turn_seconds=0.05,
+                          first_turn_seconds=0.05)
+    service = TableService(Config(timers=timers), tmp_path / "timers")
+    app = create_app(service)
+    with TestClient(app) as client:
+        t = Table(client, service, app)
+        t.play_until(lambda v: in_play(v) and v["hand"]["timers"]["turn_deadline"] is not None)
+        view = client.get("/api/table").json()
+        assert view["session"]["timers"] and view["service"]["turn_seconds"] == 0.05
+        deadline, timer = time.time() + 5, []
+        while time.time() < deadline and not timer:  # nobody plays on: the turn overruns
+            time.sleep(0.05)
+            with EventLog.open(service.data_dir / "events.sqlite", readonly=True) as log:
+                timer = [r for r in log.records(service.session_id) if r.source == "timer"]
+    assert timer and timer[0].accepted and timer[0].event["timer"]["kind"] == "turn"
+    assert timer[0].event["timer"]["overrun"] >= 0
