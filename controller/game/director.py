@@ -86,11 +86,13 @@ class Director:
         """The next table event given the controller's current state, or None when done."""
         if self._queue:
             return self._queue.pop(0)
-        if not self._session_sent:
-            self._session_sent = True
-            return {"session": {"ruleset": self.ruleset_name, "options": dict(self.options)}}
         view = public_view(state)
         self._table = (state, view)
+        if not self._session_sent:
+            self._session_sent = True
+            # A director that joins a session in progress (a restart) starts none.
+            if not (view.get("session") or {}).get("ruleset"):
+                return {"session": {"ruleset": self.ruleset_name, "options": dict(self.options)}}
         hand = view.get("hand")
         if hand is None or hand.get("phase") == "over":
             return self._between_hands(state, view, hand)
