@@ -19,7 +19,7 @@ from typing import Any
 
 from controller.sim.world import OFF_TABLE, SimWorld, TileBox
 from controller.table.presence import PresenceTracker
-from controller.table.source import _follow_hand, _take
+from controller.table.source import bridge_events, follow_hand
 
 log = logging.getLogger("controller.sim")
 Event = dict[str, Any]
@@ -116,7 +116,7 @@ async def _events(inbox: asyncio.Queue[Any], tracker: PresenceTracker, service: 
         if isinstance(item, tuple):  # a player's declaration (event, source)
             batch = [item]
         else:
-            batch = [(e, "table") for e in _take(item, tracker, service)]
+            batch = [(e, "table") for e in bridge_events(item, tracker, service)]
         if time.monotonic() - last_tick >= 0.02:
             last_tick = time.monotonic()
             batch += [(e, "table") for e in tracker.tick(last_tick)]
@@ -124,7 +124,7 @@ async def _events(inbox: asyncio.Queue[Any], tracker: PresenceTracker, service: 
             count.emitted += 1
             yield event, name
             count.applied += 1
-            for cleared in _follow_hand(service, tracker):
+            for cleared in follow_hand(service, tracker):
                 count.emitted += 1
                 yield cleared, "table"
                 count.applied += 1
@@ -198,8 +198,8 @@ async def _pause(service: Any, options: SimOptions) -> None:
     hand = service.public_view().get("hand") or {}
     if hand.get("phase") == "over" and options.hand_pause:
         await asyncio.sleep(options.hand_pause)
-    elif options.pace:
-        await asyncio.sleep(options.pace)
+    elif options.pace:  # the deal is quick at a real table too
+        await asyncio.sleep(options.pace * (0.2 if hand.get("phase") == "deal" else 1.0))
 
 
 async def _unplugger(backend: Any, options: SimOptions, run: SimRun) -> None:

@@ -26,11 +26,16 @@ Event = dict[str, Any]
 def plug(service: Any, config: Any, simulate: bool) -> bool:
     """Add the readers of ``config`` as the service's table source; False when not plugged.
 
-    With ``simulate`` the service plays the table itself (its in-process simulation), so
-    nothing is plugged here.
+    With ``simulate`` the virtual table is plugged: simulated players move tagged tiles on
+    virtual reader boards, read back through the real serial path (controller.sim).
     """
     if simulate:
-        return False
+        from controller.sim.runner import SimOptions, virtual_table_source
+
+        sim = config.simulation
+        service.add_source(SOURCE, virtual_table_source(SimOptions(
+            seed=sim.seed, hands=sim.hands, pace=sim.pace, hand_pause=max(3.0, 8 * sim.pace))))
+        return True
     try:
         registry = TileRegistry.open(service.data_dir)
     except RegistryError as exc:
@@ -98,13 +103,13 @@ def table_source(
                     item = await asyncio.wait_for(queue.get(), timeout=tick_every)
                 except TimeoutError:
                     item = None
-                events = _take(item, tracker, service)
+                events = bridge_events(item, tracker, service)
                 if clock() - last_tick >= tick_every:
                     last_tick = clock()
                     events += tracker.tick(last_tick)
                 for event in events:
                     yield event, SOURCE
-                    for cleared in _follow_hand(service, tracker):
+                    for cleared in follow_hand(service, tracker):
                         yield cleared, SOURCE
         finally:
             backend.stop()
@@ -112,7 +117,7 @@ def table_source(
     return source
 
 
-def _take(item: Any, tracker: PresenceTracker, service: Any) -> list[Event]:
+def bridge_events(item: Any, tracker: PresenceTracker, service: Any) -> list[Event]:
     """One thing from the bridge: a scan, a board's health, a seat button."""
     from firmware_bridge.types import BoardHealth, ButtonPress, ChannelScan
 
@@ -127,7 +132,7 @@ def _take(item: Any, tracker: PresenceTracker, service: Any) -> list[Event]:
     return []
 
 
-def _follow_hand(service: Any, tracker: PresenceTracker) -> list[Event]:
+def follow_hand(service: Any, tracker: PresenceTracker) -> list[Event]:
     """Tell the tracker whether a hand is over (tiles then leave for the wall, not missing)."""
     over = _hand_over(service)
     return tracker.set_hand_over(over) if over != tracker.hand_over else []
