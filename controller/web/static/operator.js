@@ -76,7 +76,7 @@ async function refresh() {
     if (token) {
       const readers = await admin("readers");
       rows.push(["backend", readers.backend]);
-      for (const [name, r] of Object.entries(readers.readers || {})) {
+      for (const [name, r] of Object.entries(readers.readers || {}).sort(([a], [b]) => a.localeCompare(b))) {
         rows.push([name, `${r.ok === false ? "FAULT" : "ok"}${r.message ? " · " + r.message : ""}`]);
       }
       const enr = await admin("enrollment");
