@@ -77,7 +77,7 @@ HUA_BAO = [
 ]
 
 SWEDISH = [
-    *SET_POINTS, *PAIRS,
+    *SET_POINTS, *HUA_BAO_PAIRS,
     ("flower or season", h(PLAIN + "nwnw 1s"), h(PLAIN + "nwnw")),
     ("own flower", h(PLAIN + "nwnw 2f"), h(PLAIN + "nwnw 3f")),
     ("own season", h(PLAIN + "nwnw 2s"), h(PLAIN + "nwnw 1s")),

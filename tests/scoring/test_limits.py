@@ -33,6 +33,8 @@ COMMON = [
 ]
 HUA_BAO = [
     *COMMON,
+    ("earthly_hand", h("1b2b3b 4b5b6b 7c8c9c 3d4d5d nwnw", won="discard", first_discard=True),
+     h("1b2b3b 4b5b6b 7c8c9c 3d4d5d nwnw", won="discard")),
     ("four_kongs", h("[1b1b1b1b] [2c2c2c2c] [3d3d3d3d] {ewewewew} 5b5b"),
      h("[1b1b1b1b] [2c2c2c2c] [3d3d3d3d] ewewew 5b5b")),
     ("writhing_snake", h("1b1b1b 2b3b4b 5b6b7b 8b8b 9b9b9b"),
@@ -86,9 +88,11 @@ CASES = [
 def test_limit_hand(ruleset: str, key: str, applies: H, fails: H) -> None:
     text, kw = applies
     r = play(ruleset, text, **kw)
-    keys = {rule.name: rule.key for rule in get_ruleset(ruleset).rules}
+    rules = get_ruleset(ruleset).rules
+    keys = {rule.name: rule.key for rule in rules}
+    value = max(rule.limit for rule in rules if rule.key == key)  # hua-bao earthly hand: 0.5
     assert key in {keys[i.name] for i in r.items if i.limit}
-    assert r.limit_hand is not None and r.score == LIMIT[ruleset]
+    assert r.limit_hand is not None and r.score == round(LIMIT[ruleset] * value)
     try:
         r = play(ruleset, fails[0], **fails[1])
     except ScoringError:  # e.g. a hand that is only complete as the limit hand
