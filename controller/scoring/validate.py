@@ -142,8 +142,8 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
             raise ScoringError(f"tile {t} in bonus is not a flower or season")
     if bonus and not rs.bonus_tiles:
         raise ScoringError(
-            f"bonus tile {bonus[0]} in rule set {rs.name} played without bonus tiles "
-            "(option bonus_tiles is false)"
+            f"bonus tile {bonus[0]} in rule set {rs.name} played without bonus tiles: "
+            "leave it out or set the option bonus_tiles to true"
         )
     counts, concealed = check_counts(hand, melds, bonus)
     _check_size(inp, hand, melds)
