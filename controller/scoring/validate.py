@@ -28,6 +28,8 @@ from controller.tiles import (
     wind_code,
 )
 
+_KINDS = frozenset(KIND_INDEX)
+
 
 class CheckedHand(NamedTuple):
     """A HandInput that passed the checks, with melds normalised (chows sorted)."""
@@ -131,7 +133,7 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
         raise ScoringError(f"{len(inp.melds)} melds: a hand has at most four sets")
     melds = tuple(check_meld(m) for m in inp.melds)
     hand = tuple(inp.hand)
-    for t in hand:
+    for t in () if _KINDS.issuperset(hand) else hand:
         if t not in KIND_INDEX:
             if is_bonus(t):
                 raise ScoringError(f"bonus tile {t} is in hand: flowers and seasons go in bonus")
