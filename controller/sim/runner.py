@@ -226,8 +226,10 @@ def _restore(service: Any, world: SimWorld, tracker: PresenceTracker) -> None:
     from controller.game import public_view, seat_view
 
     hand = public_view(service.state).get("hand")
-    if not hand or hand.get("phase") == "over":
+    if not hand:
         return
+    # A finished hand still lies on the table until the players clear it: lay it out too.
+    over = hand.get("phase") == "over"
     zones: dict[str, list[str]] = {}
     for p in range(1, 5):
         seat = hand["seats"][str(p)]
@@ -240,6 +242,8 @@ def _restore(service: Any, world: SimWorld, tracker: PresenceTracker) -> None:
         for tile in hand["seats"][str(p)].get("river", []):
             world.perform({"tile": tile, "from": "wall", "to": "river"})
     world.lay_out(zones)
+    if over:  # before adopting: telling the tracker the hand is over drops what it adopted
+        tracker.set_hand_over(True)
     adopt = getattr(tracker, "adopt", None)
     if adopt is not None:
         adopt(zones)
