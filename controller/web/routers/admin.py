@@ -24,7 +24,11 @@ from controller.web.models import (
 )
 
 router = APIRouter(prefix="/api/admin", tags=["admin"], dependencies=[AdminDep],
-                   responses={401: {"description": "missing or wrong admin token"}})
+                   responses={400: {"description": "the request body is not JSON"},
+                              401: {"description": "missing or wrong admin token"},
+                              409: {"description": "refused by the game, or no session"},
+                              503: {"description": "not recording: the event log cannot be "
+                                                   "written (see /api/health)"}})
 
 
 async def _correct(service: ServiceDep, correction: dict[str, Any]) -> Any:

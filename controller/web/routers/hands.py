@@ -21,7 +21,8 @@ def hands(service: ServiceDep) -> Any:
     return {"hands": entries, "totals": view.get("totals") or {}, "statistics": statistics(entries)}
 
 
-@router.get("/api/hands/{number}", response_model=HandRecord)
+@router.get("/api/hands/{number}", response_model=HandRecord,
+            responses={404: {"description": "that hand has not finished in this session"}})
 def hand(service: ServiceDep, number: int = Path(ge=1)) -> Any:
     entry = service.history.hand(service.public_view(), number)
     if entry is None:

@@ -24,7 +24,9 @@ def seat(position: SeatDep, service: ServiceDep) -> Any:
 @router.post(
     "/api/seats/{position}/declare",
     response_model=EventResult,
-    responses={**AUTH, 409: {"description": "refused: the rule it breaks"}},
+    responses={**AUTH, 400: {"description": "the request body is not JSON"},
+               409: {"description": "refused: the rule it breaks"},
+               503: {"description": "not recording: the event log cannot be written"}},
 )
 async def declare(position: SeatDep, body: DeclareIn, service: ServiceDep) -> Any:
     """Declare ``claim``, ``ready`` or ``mahjong`` for this seat (as its buttons do)."""
