@@ -1,0 +1,184 @@
+"""Faults on the serial links of the virtual table: line noise and pulled cables change nothing
+in the game (same seed, same hands and totals as a clean run, no violation), the reader shows as
+down while unplugged, and a replugged board is resynchronised within one snapshot period."""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.config import default_config
+from controller.service import LOG_FILE, TableService
+from controller.sim.runner import SimOptions, SimRun, virtual_table_source
+from firmware_bridge.sim import SimBackend
+from firmware_bridge.types import BoardHealth, ChannelScan
+from tests.reliability.support import replay_db, simulate
+
+SEED, HANDS, RULESET = 7, 2, "hua-bao"
+UNPLUGS = 20
+
+
+def same_game(run: dict[str, Any], clean: dict[str, Any]) -> bool:
+    return all(run[k] == clean[k] for k in ("hands", "totals", "violations"))
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    tmp = tmp_path_factory.mktemp("clean")
+    return simulate(tmp, "--ruleset", RULESET, "--hands", str(HANDS), "--seed", str(SEED))
+
+
+@pytest.mark.slow
+def test_line_noise_gives_the_same_game_with_bad_frames_counted(
+    clean: dict[str, Any], tmp_path: Path
+) -> None:
+    noisy = simulate(tmp_path, "--ruleset", RULESET, "--hands", str(HANDS), "--seed", str(SEED),
+                     "--noise", "1e-3")
+    assert clean["link"]["bad_frames"] == 0 and clean["violations"] == []
+    assert noisy["link"]["bad_frames"] > 0
+    assert same_game(noisy, clean), (noisy["hands"], clean["hands"])
+    print(f"\nnoise 1e-3: {noisy['link']}; clean: {clean['link']}; "
+          f"{len(noisy['hands'])} hands equal")
+
+
+class HealthWatch:
+    """Polls service.reader_health as the operator page would, noting every change per board."""
+
+    def __init__(self) -> None:
+        self.changes: list[tuple[float, str, str]] = []
+        self._last: dict[str, str] = {}
+
+    def poll(self, service: TableService) -> None:
+        for board, health in list(service.reader_health.items()):
+            state = str(health.get("state", "ok" if health.get("ok") else "down"))
+            if self._last.get(board) != state:
+                self._last[board] = state
+                self.changes.append((time.monotonic(), board, state))
+
+    def down_times(self) -> list[float]:
+        """Seconds from each board's 'down' to its next 'up'."""
+        spans, down_at = [], {}
+        for t, board, state in self.changes:
+            if state == "down":
+                down_at[board] = t
+            elif state == "up" and board in down_at:
+                spans.append(t - down_at.pop(board))
+        assert not down_at, f"boards never came back: {sorted(down_at)}"
+        return spans
+
+
+async def play_unplugged(data_dir: Path, watch: HealthWatch) -> tuple[SimRun, int, int]:
+    """The service with the virtual table, a board unplugged every 0.3 s: (run, seq at the last
+    unplug, seq at the end)."""
+    base = default_config()
+    config = base.model_copy(update={"session": base.session.model_copy(
+        update={"ruleset": RULESET, "autostart": True})})
+    service = TableService(config, data_dir)
+    run = SimRun()
+    service.add_source("virtual-table", virtual_table_source(
+        SimOptions(seed=SEED, hands=HANDS, unplug_every=0.3), run))
+    await service.start()
+    seq_at_last_unplug = 0
+    try:
+        while not run.done.is_set():
+            watch.poll(service)
+            if run.unplugs < UNPLUGS:
+                seq_at_last_unplug = service.seq
+            await asyncio.sleep(0.002)
+        assert service.halted is None and all(not t.done() for t in service._tasks)
+    finally:
+        await service.stop()
+    return run, seq_at_last_unplug, service.seq
+
+
+@pytest.mark.slow
+def test_unplugged_boards_show_down_and_change_no_tile(
+    clean: dict[str, Any], tmp_path: Path
+) -> None:
+    watch = HealthWatch()
+    run, seq_unplugged, seq_end = asyncio.run(play_unplugged(tmp_path, watch))
+    replay = replay_db(tmp_path / LOG_FILE)
+    assert run.error is None and run.stalls == 0
+    assert run.unplugs >= UNPLUGS, f"only {run.unplugs} unplugs: play more hands"
+    assert run.link["reconnects"] >= UNPLUGS
+    spans = watch.down_times()
+    assert len(spans) >= UNPLUGS, watch.changes  # each pulled cable showed as down, then up
+    assert seq_end > seq_unplugged  # the game went on after the 20th unplug
+    assert replay["violations"] == []
+    assert same_game(replay, clean)
+    print(f"\nunplugs {run.unplugs}, link {run.link}, shown down {len(spans)} times for "
+          f"{statistics.median(spans):.2f} s median, {max(spans):.2f} s max (unplugged 0.3 s)")
+
+
+class Sink:
+    """Bridge events with their arrival time (monotonic)."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[float, Any]] = []
+        self.lock = threading.Lock()
+
+    def __call__(self, event: Any) -> None:
+        with self.lock:
+            self.events.append((time.monotonic(), event))
+
+    def since(self, t0: float) -> list[tuple[float, Any]]:
+        with self.lock:
+            return [(t, e) for t, e in self.events if t >= t0]
+
+
+def wait_for(sink: Sink, t0: float, match: Any, timeout: float = 5.0) -> float:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for t, event in sink.since(t0):
+            if match(event):
+                return t
+        time.sleep(0.001)
+    raise AssertionError("the bridge never reported it")
+
+
+TAG = "04:A2:19:C1:5E:22:80"
+
+
+def test_a_replugged_board_is_resynchronised_within_one_snapshot_period() -> None:
+    """Unplug seat1, move a tag while it is out, plug it back: the time from the board's
+    return (its 'up') to the host having the new state, and from the replug itself."""
+    snapshot_ms = 50.0
+    backend = SimBackend(scan_ms=2.0, snapshot_ms=snapshot_ms, seed=SEED)
+    sink = Sink()
+    backend.start(sink)
+    table = backend.table
+    after_up, after_replug = [], []
+    try:
+        for cycle in range(UNPLUGS):
+            here, there = f"seat1/{cycle % 2}", f"seat1/{1 - cycle % 2}"
+            table.place(TAG, here)
+            wait_for(sink, 0.0, lambda e, c=here: isinstance(e, ChannelScan) and
+                     e.channel == c and TAG in e.uids)
+            t_out = time.monotonic()
+            table.unplug("seat1")
+            wait_for(sink, t_out, lambda e: isinstance(e, BoardHealth) and
+                     e.board == "seat1" and e.state == "down")
+            table.place(TAG, there)  # moved while the cable was out
+            t_in = time.monotonic()
+            table.replug("seat1")
+            up = wait_for(sink, t_in, lambda e: isinstance(e, BoardHealth) and
+                          e.board == "seat1" and e.state == "up")
+            known = wait_for(sink, t_in, lambda e, c=there: isinstance(e, ChannelScan) and
+                             e.channel == c and TAG in e.uids)
+            after_up.append(max(0.0, known - up))
+            after_replug.append(known - t_in)
+    finally:
+        backend.stop()
+    period = snapshot_ms / 1000
+    print(f"\nresync after 'up': median {statistics.median(after_up) * 1000:.1f} ms, max "
+          f"{max(after_up) * 1000:.1f} ms; after replug: median "
+          f"{statistics.median(after_replug) * 1000:.1f} ms, max {max(after_replug) * 1000:.1f}"
+          f" ms (snapshot period {snapshot_ms:.0f} ms, reconnect poll 100 ms)")
+    assert statistics.median(after_up) <= period
+    assert sorted(after_up)[int(0.9 * len(after_up))] <= period  # scheduling jitter aside
