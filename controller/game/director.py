@@ -176,8 +176,7 @@ class Director:
                     # The last live tile was a bonus tile: no replacement can come and nothing
                     # else is legal (see docs/players.md); the operator calls the washout.
                     return {"correct": {"end_hand": "washout"}}
-                source = "dealt" if self._dealing(hand) and p == dealer else "replacement"
-                return self._draw(wall[self.total - 1 - back], p, source)
+                return self._draw(wall[self.total - 1 - back], p, "replacement")
         if self._dealing(hand):
             for p in turn_order(dealer):
                 if event := self._lay_bonus(self._seat(state, p), p):
