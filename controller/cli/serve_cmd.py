@@ -73,7 +73,10 @@ def run(args: argparse.Namespace) -> int:
     _check_port(config.server.host, config.server.port)
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("uvicorn.access").addFilter(_RedactTokens())
+    # uvicorn logs a WebSocket's path with its query ("WebSocket /ws/seats/1?token=...
+    # [accepted]") on uvicorn.error, not on the access log.
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logging.getLogger(name).addFilter(_RedactTokens())
 
     service = TableService(config, data_dir)
     plugged = False if args.in_process else _plug_table(service, config, args.simulate)
