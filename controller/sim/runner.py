@@ -165,7 +165,12 @@ async def _drive(service: Any, world: SimWorld, tracker: PresenceTracker,
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # the demo must say why it stopped, not die silently
-        log.exception("the virtual table stopped")
+        # The message may name a concealed tile: only the kind goes to the log and the pages.
+        log.error("the virtual table stopped (%s); restart the service", type(exc).__name__)
+        log.debug("the virtual table stopped", exc_info=True)
+        service.reader_health["virtual-table"] = {
+            "ok": False, "state": "down",
+            "message": f"the simulated players stopped ({type(exc).__name__}): restart the service"}
         run.error = f"{type(exc).__name__}: {exc}"
         run.done.set()
 
