@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -38,11 +39,22 @@ class Served:
         self.url = f"http://127.0.0.1:{self.port}"
         cmd = [python, "-m", "controller", "serve", "--port", str(self.port),
                "--data-dir", str(data_dir), *extra]
+        # Through a pipe, copied here: the service's own file-size limit (disk-full tests) and
+        # its data directory's file system never touch its log.
         self._out = log_path.open("ab")
-        self.proc = subprocess.Popen(cmd, cwd=cwd, stdout=self._out, stderr=subprocess.STDOUT,
+        self.proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1"},
                                      preexec_fn=preexec)
+        self._copier = threading.Thread(target=self._copy, daemon=True)
+        self._copier.start()
         self.client = httpx.Client(base_url=self.url, timeout=5.0)
+
+    def _copy(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self._out.write(line)
+            self._out.flush()
 
     def wait_ready(self, timeout: float = 60.0) -> float:
         """Seconds until /api/health answers; AssertionError with the log when it never does."""
@@ -71,13 +83,13 @@ class Served:
         return {"Authorization": f"Bearer {self.tokens()['admin']}"}
 
     def log(self) -> str:
-        self._out.flush()
         return self.log_path.read_text(encoding="utf-8", errors="replace")
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
         if self.proc.poll() is None:
             self.proc.send_signal(sig)
         self.proc.wait(timeout=30)
+        self._copier.join(timeout=10)
         self.client.close()
         self._out.close()
 
