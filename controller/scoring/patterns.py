@@ -6,7 +6,7 @@ occurrence is for: one tuple per occurrence, an empty list when it does not appl
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from controller.scoring.arrange import Group
@@ -25,26 +25,46 @@ Hit = list[tuple[Tile, ...]]
 SELF_DRAWN = ("wall", "replacement", "dealt")
 
 
-class HandFacts(NamedTuple):
-    """What is true of a hand whatever its arrangement."""
+class HandFacts:
+    """What is true of a hand whatever its arrangement. ``tiles`` (every tile except bonus
+    tiles, sorted) is made from ``counts`` when an item first asks for it."""
 
-    tiles: tuple[Tile, ...]  # every tile except bonus tiles, sorted
-    bonus: tuple[Tile, ...]
-    seat: Tile  # seat wind code
-    prevailing: Tile  # prevailing wind code
-    mahjong: bool
-    winning_tile: Tile | None
-    win_source: str | None
-    last_tile: bool
-    first_discard: bool
-    flags: frozenset[str]
-    waits_before: int  # how many tile kinds the winner's 13 tiles waited on
-    suits: frozenset[str]  # suits present ("b", "c", "d")
-    honours: bool  # any wind or dragon present
-    exposed_melds: bool  # any set on the table that is not a concealed kong
-    majors: int  # how many terminals and honours
-    ones_nines: int  # how many 1s and 9s
-    size: int  # how many tiles (bonus tiles aside)
+    __slots__ = ("counts", "bonus", "seat", "prevailing", "mahjong", "winning_tile",
+                 "win_source", "last_tile", "first_discard", "flags", "waits_before", "suits",
+                 "honours", "exposed_melds", "majors", "ones_nines", "size", "_tiles")
+
+    def __init__(  # one field each, positional: this runs for every hand
+        self, counts: Sequence[int], bonus: tuple[Tile, ...], seat: Tile, prevailing: Tile,
+        mahjong: bool, winning_tile: Tile | None, win_source: str | None, last_tile: bool,
+        first_discard: bool, flags: frozenset[str], waits_before: int, suits: frozenset[str],
+        honours: bool, exposed_melds: bool, majors: int, ones_nines: int, size: int,
+    ) -> None:
+        self.counts = counts  # over the 34 kinds, rack and melds
+        self.bonus = bonus
+        self.seat = seat  # seat wind code
+        self.prevailing = prevailing  # prevailing wind code
+        self.mahjong = mahjong
+        self.winning_tile = winning_tile
+        self.win_source = win_source
+        self.last_tile = last_tile
+        self.first_discard = first_discard
+        self.flags = flags
+        self.waits_before = waits_before  # how many tile kinds the winner's 13 tiles waited on
+        self.suits = suits  # suits present ("b", "c", "d")
+        self.honours = honours  # any wind or dragon present
+        self.exposed_melds = exposed_melds  # any set on the table that is not a concealed kong
+        self.majors = majors  # how many terminals and honours
+        self.ones_nines = ones_nines  # how many 1s and 9s
+        self.size = size  # how many tiles (bonus tiles aside)
+        self._tiles: tuple[Tile, ...] | None = None
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        """Every tile except bonus tiles, in KINDS order."""
+        if self._tiles is None:
+            c = self.counts
+            self._tiles = tuple(KINDS[k] for k in range(34) for _ in range(c[k]))
+        return self._tiles
 
 
 class Situation(NamedTuple):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from controller.scoring.model import ScoringError
@@ -71,6 +72,11 @@ class RuleSet:
     @property
     def name(self) -> str:
         return self.spec.name
+
+    @cached_property
+    def cache_key(self) -> tuple[str, str]:
+        """The rule set's name and options, for caches of what they decide."""
+        return self.spec.name, repr(sorted(self.options.items()))
 
     @property
     def rules(self) -> tuple[Rule, ...]:

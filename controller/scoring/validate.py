@@ -41,6 +41,7 @@ class CheckedHand(NamedTuple):
     bonus: tuple[Tile, ...]
     counts: list[int]  # rack and melds over the 34 kinds
     concealed_counts: list[int]  # rack only
+    groups: tuple[Group, ...]  # the melds as groups
 
 
 def _tile(value: object, where: str) -> Tile:
@@ -73,6 +74,23 @@ def checked_group(tiles: tuple[Tile, ...], concealed: bool) -> Group:
 @cache
 def _checked_meld(tiles: tuple[Tile, ...], concealed: bool) -> Meld:
     return _check_meld(tiles, concealed)
+
+
+@cache
+def _meld_and_group(tiles: tuple[Tile, ...], concealed: bool) -> tuple[Meld, Group]:
+    meld = _check_meld(tiles, concealed)
+    return meld, meld_group(meld)
+
+
+def _melds_and_groups(melds: Sequence[Meld]) -> tuple[tuple[Meld, ...], tuple[Group, ...]]:
+    """The melds checked (chows sorted) and as groups; kept, as melds repeat between hands."""
+    if not melds:
+        return (), ()
+    try:
+        pairs = [_meld_and_group(tuple(m.tiles), bool(m.concealed)) for m in melds]
+    except TypeError:  # unhashable tiles: let the full check name them
+        pairs = [_meld_and_group.__wrapped__(tuple(m.tiles), bool(m.concealed)) for m in melds]
+    return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
 
 
 def _check_meld(raw: tuple[Tile, ...], concealed: bool) -> Meld:
@@ -131,7 +149,7 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
     prevailing = _wind(inp.prevailing_wind, "prevailing_wind")
     if len(inp.melds) > 4:
         raise ScoringError(f"{len(inp.melds)} melds: a hand has at most four sets")
-    melds = tuple(check_meld(m) for m in inp.melds)
+    melds, groups = _melds_and_groups(inp.melds)
     hand = tuple(inp.hand)
     for t in () if _KINDS.issuperset(hand) else hand:
         if t not in KIND_INDEX:
@@ -154,7 +172,7 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
             raise ScoringError(f"unknown flag {f!r}: the flags are {', '.join(FLAGS)}")
     if inp.mahjong:
         _check_winner(inp, hand, seat)
-    return CheckedHand(seat, prevailing, melds, hand, bonus, counts, concealed)
+    return CheckedHand(seat, prevailing, melds, hand, bonus, counts, concealed, groups)
 
 
 def _check_size(inp: HandInput, hand: Sequence[Tile], melds: Sequence[Meld]) -> None:

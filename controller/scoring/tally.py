@@ -1,0 +1,195 @@
+"""Applying a rule set's items to arrangements: plain numbers for every arrangement, the
+explained items (ScoreItem) only for the best one.
+
+Both paths walk the same compiled rules in the same order (arrangement items, hand items, then
+each group's items), so the numbers of the cheap pass are those of the explained one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from controller.scoring.arrange import Group
+from controller.scoring.model import ScoreItem
+from controller.scoring.patterns import HandFacts, HandView, Situation
+from controller.scoring.rules import Pattern, Rule, RuleSet
+from controller.tiles import Tile
+
+#: (points, doublings, combination doublings, limit in limits, limit hand's key)
+Numbers = tuple[int, int, int, float, "str | None"]
+ZERO: Numbers = (0, 0, 0, 0.0, None)
+
+
+class Compiled(NamedTuple):
+    """A rule with its value resolved against the rule set's options."""
+
+    rule: Rule
+    when: Pattern
+    points: int  # per occurrence
+    doubles: int  # per occurrence
+    combination: int  # combination doublings per occurrence (0 for a bonus doubling)
+    limit: float  # value in limits after limit_hands (0 for an ordinary item)
+    limit_combination: int  # a non-bonus limit item counts as one combination doubling
+
+
+def compile_rule(rs: RuleSet, rule: Rule) -> Compiled:
+    if rule.limit:
+        return Compiled(rule, rule.when, 0, 0, 0, rs.limit_value(rule), 0 if rule.bonus else 1)
+    pts = rs.options[rule.points] if isinstance(rule.points, str) else rule.points
+    return Compiled(rule, rule.when, pts, rule.doubles, 0 if rule.bonus else rule.doubles, 0.0, 0)
+
+
+@dataclass(slots=True)
+class Tally:
+    """Items and sums for part of a hand."""
+
+    items: list[ScoreItem]
+    points: int = 0
+    doubles: int = 0
+    combination: int = 0
+    limit: float = 0.0
+    limit_key: str | None = None
+
+    def add(self, c: Compiled, hits: list[tuple[Tile, ...]]) -> None:
+        rule = c.rule
+        if c.limit:
+            self.items.extend(
+                ScoreItem(rule.name, t, limit=c.limit, bonus=rule.bonus) for t in hits
+            )
+            self.combination += c.limit_combination
+            if c.limit > self.limit:
+                self.limit, self.limit_key = c.limit, rule.key
+            return
+        self.items.extend(
+            ScoreItem(rule.name, t, points=c.points, doubles=c.doubles, bonus=rule.bonus)
+            for t in hits
+        )
+        n = len(hits)
+        self.points += c.points * n
+        self.doubles += c.doubles * n
+        self.combination += c.combination * n
+
+    def merge(self, other: Tally) -> None:
+        if not other.items:
+            return
+        self.items.extend(other.items)
+        self.points += other.points
+        self.doubles += other.doubles
+        self.combination += other.combination
+        if other.limit > self.limit:
+            self.limit, self.limit_key = other.limit, other.limit_key
+
+    def numbers(self) -> Numbers:
+        return (self.points, self.doubles, self.combination, self.limit, self.limit_key)
+
+
+def run(rules: Sequence[Compiled], view: HandView) -> Tally:
+    """The explained items of ``rules`` on one view."""
+    tally = Tally([])
+    for c in rules:
+        hits = c.when(view)
+        if hits:
+            tally.add(c, hits)
+    return tally
+
+
+def run_numbers(rules: Sequence[Compiled], view: HandView, then: Numbers) -> Numbers:
+    """The numbers of ``rules`` on one view, followed (as merge does) by ``then``."""
+    points = doubles = combination = 0
+    limit = 0.0
+    key: str | None = None
+    for c in rules:
+        hits = c.when(view)
+        if hits:
+            if c.limit:
+                if c.limit > limit:
+                    limit, key = c.limit, c.rule.key
+                combination += c.limit_combination
+            else:
+                n = len(hits)
+                points += c.points * n
+                doubles += c.doubles * n
+                combination += c.combination * n
+    if then[3] > limit:
+        limit, key = then[3], then[4]
+    return points + then[0], doubles + then[1], combination + then[2], limit, key
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """The rules worth trying for one player in one situation, by how much of the hand their
+    pattern looks at, with the rule set's limit and cap."""
+
+    group: tuple[Compiled, ...]
+    hand: tuple[Compiled, ...]
+    view: tuple[Compiled, ...]
+    limit: int
+    cap: int | None
+
+
+_SPLITS: dict[tuple[object, bool, Situation], Split] = {}
+
+
+def split_rules(rs: RuleSet, is_winner: bool, situation: Situation) -> Split:
+    """The rules worth trying for this player in this situation (their gates pass). Situations
+    take few values: kept per rule set and options."""
+    key = (rs.cache_key, is_winner, situation)
+    split = _SPLITS.get(key)
+    if split is None:
+        rules = [
+            c for c in (
+                compile_rule(rs, r) for r in rs.rules
+                if (is_winner or not r.winner_only) and getattr(r.when, "gate", _always)(situation)
+            )
+            if c.limit > 0 or not c.rule.limit  # limit_hands may switch a limit item off
+        ]
+        by = {s: tuple(c for c in rules if getattr(c.when, "scope", "view") == s)
+              for s in ("group", "hand", "view")}
+        split = _SPLITS[key] = Split(by["group"], by["hand"], by["view"], rs.limit, rs.cap)
+    return split
+
+
+def _always(situation: Situation) -> bool:
+    return True
+
+
+# What a group earns depends only on the group and the two winds (group items are never gated
+# and their values never come from options), so it is computed once and kept per rule set,
+# player kind and winds: the domain is small (kinds x shapes x exposure).
+GroupMemo = dict[Group, tuple[Numbers, Tally]]
+_GROUP_MEMO: dict[tuple[str, bool, Tile, Tile], GroupMemo] = {}
+
+
+def group_memo(rs: RuleSet, is_winner: bool, facts: HandFacts) -> GroupMemo:
+    return _GROUP_MEMO.setdefault((rs.name, is_winner, facts.seat, facts.prevailing), {})
+
+
+def group_entry(split: Split, memo: GroupMemo, facts: HandFacts, g: Group) -> tuple[Numbers, Tally]:
+    tally = run(split.group, HandView(facts, (g,), None))
+    entry = memo[g] = (tally.numbers(), tally)
+    return entry
+
+
+def score_of(split: Split, n: Numbers) -> tuple[int, str | None]:
+    """The score of numbers ``n`` and the limit hand that counts, if one does."""
+    points, doubles = n[0], n[1]
+    score = points << doubles if doubles >= 0 else points
+    if split.cap is not None and score > split.cap:
+        score = split.cap
+    if n[3]:
+        limit_score = round(n[3] * split.limit)
+        if limit_score >= score:
+            return limit_score, n[4]
+    return score, None
+
+
+def explain(split: Split, view: HandView, hand: Tally, memo: GroupMemo) -> Tally:
+    """The explained items of one view: its own, the hand's, then each group's."""
+    tally = run(split.view, view)
+    tally.merge(hand)
+    for g in view.groups:
+        known = memo.get(g)
+        tally.merge(known[1] if known else group_entry(split, memo, view.facts, g)[1])
+    return tally
