@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from functools import cache
 from itertools import product
+from operator import itemgetter
 from typing import NamedTuple
 
 from controller.tiles import KIND_INDEX, KINDS, Meld, Tile
 
 ORPHANS = ("1b", "9b", "1c", "9c", "1d", "9d", "ew", "sw", "ww", "nw", "rd", "gd", "wd")
 _ORPHAN_INDEX = tuple(KIND_INDEX[t] for t in ORPHANS)
+_orphans = itemgetter(*_ORPHAN_INDEX)  # counts of the 13 orphans
 
 # Group kinds inside a part's split: (kind, offset of its lowest tile in the part).
 _CHOW, _PUNG, _PAIR = "chow", "pung", "pair"
@@ -140,14 +142,25 @@ def _part_groups(cnt: tuple[int, ...], base: int) -> PartSplits:
     )
 
 
-def complete_arrangements(c: Sequence[int], fixed: Sequence[Group] = ()) -> list[list[Group]]:
-    """Every split of concealed counts ``c`` into sets and exactly one pair (standard form),
-    each after the groups ``fixed`` (the melds). Hot path: plain loops, no generators."""
-    p0 = _part_groups(tuple(c[0:9]), 0)
-    p1 = _part_groups(tuple(c[9:18]), 9)
-    p2 = _part_groups(tuple(c[18:27]), 18)
-    p3 = _part_groups(tuple(c[27:34]), 27)
-    out: list[list[Group]] = []
+# _part_groups by part, as plain dictionaries: the hot paths look parts up without a call.
+_GROUPS: tuple[dict[tuple[int, ...], PartSplits], ...] = ({}, {}, {}, {})
+
+
+def _groups(cnt: tuple[int, ...], part: int) -> PartSplits:
+    splits = _GROUPS[part][cnt] = _part_groups(cnt, _PART_BASE[part])
+    return splits
+
+
+def complete_arrangements(c: Sequence[int]) -> list[tuple[Group, ...]]:
+    """Every split of concealed counts ``c`` into sets and exactly one pair (standard form).
+    Hot path: plain loops, no generators."""
+    t = tuple(c)
+    g0, g1, g2, g3 = _GROUPS
+    p0 = g0.get(t[0:9]) or _groups(t[0:9], 0)
+    p1 = g1.get(t[9:18]) or _groups(t[9:18], 1)
+    p2 = g2.get(t[18:27]) or _groups(t[18:27], 2)
+    p3 = g3.get(t[27:34]) or _groups(t[27:34], 3)
+    out: list[tuple[Group, ...]] = []
     # the pair sits in exactly one part; every other part splits without one
     for a, b, d, e in (
         (p0[1], p1[0], p2[0], p3[0]),
@@ -160,7 +173,7 @@ def complete_arrangements(c: Sequence[int], fixed: Sequence[Group] = ()) -> list
                 for x in b:
                     for y in d:
                         for z in e:
-                            out.append([*fixed, *w, *x, *y, *z])
+                            out.append(w + x + y + z)
     return out
 
 
@@ -178,12 +191,11 @@ def partial_arrangements(c: Sequence[int]) -> Iterator[tuple[list[Group], list[T
         yield groups, left
 
 
-def _all_parts(c: Sequence[int]) -> tuple[PartSplits, PartSplits, PartSplits, PartSplits]:
-    return (
-        _part_groups(tuple(c[0:9]), 0),
-        _part_groups(tuple(c[9:18]), 9),
-        _part_groups(tuple(c[18:27]), 18),
-        _part_groups(tuple(c[27:34]), 27),
+def _all_parts(c: Sequence[int]) -> tuple[PartSplits, ...]:
+    t = tuple(c)
+    return tuple(
+        _GROUPS[i].get(t[a:b]) or _groups(t[a:b], i)
+        for i, (a, b) in enumerate(((0, 9), (9, 18), (18, 27), (27, 34)))
     )
 
 
@@ -213,53 +225,70 @@ def _part_additions(cnt: tuple[int, ...], base: int) -> tuple[tuple[int, bool, b
     return tuple(out)
 
 
-@cache
-def _part_summary(
-    cnt: tuple[int, ...], base: int
-) -> tuple[bool, bool, tuple[tuple[int, bool, bool], ...]]:
-    """(needs the pair or cannot split at all, can hold the pair, additions) of one part."""
+# One part's answers for waits: (needs the pair or cannot split at all, can hold the pair,
+# kinds one more of which lets it split with the pair, kinds that let it split without one,
+# kinds that do either), each in KINDS order.
+PartSummary = tuple[bool, bool, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+_SUMMARIES: tuple[dict[tuple[int, ...], PartSummary], ...] = ({}, {}, {}, {})
+
+
+def _summary(cnt: tuple[int, ...], part: int) -> PartSummary:
+    base = _PART_BASE[part]
     without, with_pair = _part_groups(cnt, base)
-    return not without, bool(with_pair), _part_additions(cnt, base)
+    adds = _part_additions(cnt, base)
+    summary = _SUMMARIES[part][cnt] = (
+        not without,
+        bool(with_pair),
+        tuple(k for k, _, p in adds if p),
+        tuple(k for k, w, _ in adds if w),
+        tuple(k for k, _, _ in adds),
+    )
+    return summary
 
 
 def standard_waits(c: Sequence[int]) -> list[int]:
     """The kinds that make counts ``c`` (13 tiles, less three per meld) split into sets and a
     pair. One more tile changes one part only; each part's answers are cached."""
+    t = tuple(c)
+    s0, s1, s2, s3 = _SUMMARIES
     parts = (
-        _part_summary(tuple(c[0:9]), 0),
-        _part_summary(tuple(c[9:18]), 9),
-        _part_summary(tuple(c[18:27]), 18),
-        _part_summary(tuple(c[27:34]), 27),
+        s0.get(t[0:9]) or _summary(t[0:9], 0),
+        s1.get(t[9:18]) or _summary(t[9:18], 1),
+        s2.get(t[18:27]) or _summary(t[18:27], 2),
+        s3.get(t[27:34]) or _summary(t[27:34], 3),
     )
     n_needy = parts[0][0] + parts[1][0] + parts[2][0] + parts[3][0]
     if n_needy > 2:  # one more tile mends one part only
         return []
-    out = []
+    out: list[int] = []
     for i in range(4):
-        needy, _, additions = parts[i]
-        if not additions:
-            continue
+        needy, _, with_pair, without, either = parts[i]
         rest = n_needy - needy  # other parts that need the pair
-        if rest == 2:
+        if not either or rest == 2:
             continue
         # with one other needy part the pair must sit there; with none, in any that can hold it
-        pair_elsewhere = any(
-            p[1] and (p[0] or rest == 0) for j, p in enumerate(parts) if j != i
-        )
-        for k, without, with_pair in additions:
-            if (with_pair and rest == 0) or (without and pair_elsewhere):
-                out.append(k)
+        pair_elsewhere = False
+        for j in range(4):
+            p = parts[j]
+            if j != i and p[1] and (p[0] or rest == 0):
+                pair_elsewhere = True
+                break
+        if rest == 0:
+            out.extend(either if pair_elsewhere else with_pair)
+        elif pair_elsewhere:
+            out.extend(without)
     return out
 
 
 def special_waits(c: Sequence[int], specials: frozenset[str]) -> set[int]:
     """Waits of 13 concealed tiles (no melds) on seven pairs or thirteen orphans."""
     out: set[int] = set()
-    if "seven_pairs" in specials and sum(c) == 13:
-        singles = [k for k in range(34) if c[k] == 1]
-        if len(singles) == 1 and all(n in (0, 1, 2) for n in c):
-            out.add(singles[0])
-    if "thirteen_orphans" in specials and sum(c[k] for k in _ORPHAN_INDEX) == 13 == sum(c):
+    if sum(c) != 13:
+        return out
+    # one single and six pairs make 13 tiles, so nothing else is held
+    if "seven_pairs" in specials and c.count(1) == 1 and c.count(2) == 6:
+        out.add(c.index(1))
+    if "thirteen_orphans" in specials and sum(_orphans(c)) == 13:
         missing = [k for k in _ORPHAN_INDEX if not c[k]]
         if not missing:
             out.update(_ORPHAN_INDEX)
@@ -275,8 +304,8 @@ def is_seven_pairs(c: list[int]) -> bool:
 
 def is_thirteen_orphans(c: Sequence[int]) -> bool:
     """One of each terminal and honour, plus a fourteenth pairing one of them."""
-    return sum(c) == 14 and all(c[k] >= 1 for k in _ORPHAN_INDEX) and sum(
-        c[k] for k in _ORPHAN_INDEX
+    return sum(c) == 14 and all(_orphans(c)) and sum(
+        _orphans(c)
     ) == 14
 
 

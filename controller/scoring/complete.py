@@ -55,7 +55,7 @@ def arrangements(
         _checked(concealed, melds)  # names the culprit
         raise
     out: list[tuple[list[Group], str | None]] = [
-        (groups, None) for groups in ar.complete_arrangements(c, fixed)
+        ([*fixed, *groups], None) for groups in ar.complete_arrangements(c)
     ]
     if not fixed and ruleset.specials:
         if "seven_pairs" in ruleset.specials and ar.is_seven_pairs(c):
@@ -86,6 +86,9 @@ def waits(concealed: Sequence[Tile], melds: Sequence[Meld], ruleset: RuleSet) ->
 def wait_kinds(c: list[int], held: Sequence[int], has_melds: bool, rs: RuleSet) -> list[int]:
     """Kinds completing concealed counts ``c``, leaving out kinds ``held`` four times."""
     kinds = ar.standard_waits(c)
-    if not has_melds and rs.specials:
-        kinds = sorted(set(kinds) | ar.special_waits(c, rs.specials))
+    specials = rs.specials
+    if not has_melds and specials:
+        more = ar.special_waits(c, specials)
+        if more:  # standard_waits answers in KINDS order already
+            kinds = sorted(set(kinds) | more)
     return [k for k in kinds if held[k] < 4]

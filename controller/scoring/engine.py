@@ -146,7 +146,7 @@ def _facts(inp: HandInput, hand: CheckedHand, rs: RuleSet) -> HandFacts:
         any(not m.concealed for m in hand.melds),
         ones_nines + honours,
         ones_nines,
-        len(hand.hand) + sum(len(m.tiles) for m in hand.melds),
+        sum(c),
     )
 
 
@@ -205,10 +205,17 @@ def _arrangement(groups: Sequence[Group], hand: CheckedHand) -> list[list[Tile]]
     """Melds first as given, then concealed sets in the order their tiles were written, pairs
     last."""
     where = hand.hand.index
-    melds = [list(g.tiles) for g in groups if g.melded]
-    rest = sorted((g for g in groups if not g.melded),
-                  key=lambda g: (g.kind == "pair", where(g.tiles[0])))
-    return melds + [list(g.tiles) for g in rest]
+    out = []
+    rest = []
+    for i, g in enumerate(groups):
+        if g.melded:
+            out.append(list(g.tiles))
+        else:  # pairs after sets (a hand holds fewer than 100 tiles); ties keep their order
+            rest.append((where(g.tiles[0]) + (100 if g.kind == "pair" else 0), i, g.tiles))
+    rest.sort()
+    for _, _, tiles in rest:
+        out.append(list(tiles))
+    return out
 
 
 # Items are listed points first, then doublings (a stable sort keeps the table's order within).

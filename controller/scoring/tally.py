@@ -32,13 +32,20 @@ class Compiled(NamedTuple):
     combination: int  # combination doublings per occurrence (0 for a bonus doubling)
     limit: float  # value in limits after limit_hands (0 for an ordinary item)
     limit_combination: int  # a non-bonus limit item counts as one combination doubling
+    item: tuple[str, int, int, float, bool]  # ScoreItem's fields but the tiles
 
 
 def compile_rule(rs: RuleSet, rule: Rule) -> Compiled:
     if rule.limit:
-        return Compiled(rule, rule.when, 0, 0, 0, rs.limit_value(rule), 0 if rule.bonus else 1)
+        value = rs.limit_value(rule)
+        return Compiled(rule, rule.when, 0, 0, 0, value, 0 if rule.bonus else 1,
+                        (rule.name, 0, 0, value, rule.bonus))
     pts = rs.options[rule.points] if isinstance(rule.points, str) else rule.points
-    return Compiled(rule, rule.when, pts, rule.doubles, 0 if rule.bonus else rule.doubles, 0.0, 0)
+    return Compiled(rule, rule.when, pts, rule.doubles, 0 if rule.bonus else rule.doubles, 0.0, 0,
+                    (rule.name, pts, rule.doubles, 0.0, rule.bonus))
+
+
+_new = tuple.__new__
 
 
 @dataclass(slots=True)
@@ -53,19 +60,15 @@ class Tally:
     limit_key: str | None = None
 
     def add(self, c: Compiled, hits: list[tuple[Tile, ...]]) -> None:
-        rule = c.rule
-        if c.limit:
-            self.items.extend(
-                ScoreItem(rule.name, t, limit=c.limit, bonus=rule.bonus) for t in hits
-            )
+        name, points, doubles, limit, bonus = c.item
+        append = self.items.append
+        for t in hits:  # ScoreItem(name, t, points, doubles, limit, bonus), built directly
+            append(_new(ScoreItem, (name, t, points, doubles, limit, bonus)))
+        if limit:
             self.combination += c.limit_combination
-            if c.limit > self.limit:
-                self.limit, self.limit_key = c.limit, rule.key
+            if limit > self.limit:
+                self.limit, self.limit_key = limit, c.rule.key
             return
-        self.items.extend(
-            ScoreItem(rule.name, t, points=c.points, doubles=c.doubles, bonus=rule.bonus)
-            for t in hits
-        )
         n = len(hits)
         self.points += c.points * n
         self.doubles += c.doubles * n
