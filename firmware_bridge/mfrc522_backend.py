@@ -211,8 +211,13 @@ class Mfrc522Backend(ReaderBackend):
 
     def open(self) -> None:
         """Import the hardware modules and initialise every chip (start() calls this)."""
-        import RPi.GPIO as GPIO  # lazy: fails off a Pi unless the fakes are installed
-
+        try:
+            import RPi.GPIO as GPIO  # lazy: fails off a Pi unless the fakes are installed
+        except (ImportError, RuntimeError) as exc:
+            raise RuntimeError(
+                f"the mfrc522 back-end needs a Raspberry Pi with RPi.GPIO ({exc}): install the "
+                "project's `pi` extra (on a Pi 5 also rpi-lgpio), or use the serial back-end"
+            ) from exc
         if GPIO.getmode() not in (None, GPIO.BCM):
             raise RuntimeError("RPi.GPIO is in BOARD numbering; reader pins are BCM numbers")
         GPIO.setwarnings(False)
@@ -222,7 +227,15 @@ class Mfrc522Backend(ReaderBackend):
         if cs_pins:  # every GPIO chip select high (deselected) before the first transaction
             GPIO.setup(cs_pins, GPIO.OUT, initial=GPIO.HIGH)
         speed, polls, timeout = self.options
-        self.readers = [TagReader(spec, speed, polls, timeout, GPIO) for spec in self.specs]
+        self.readers = []
+        for spec in self.specs:
+            try:
+                self.readers.append(TagReader(spec, speed, polls, timeout, GPIO))
+            except OSError as exc:
+                raise RuntimeError(
+                    f"cannot open SPI device /dev/spidev{spec.bus}.{spec.device} ({exc}): enable "
+                    "SPI with raspi-config (bus 1 also needs dtoverlay=spi1-3cs) and check the "
+                    "reader's bus and device in the config") from exc
 
     def poll_once(self) -> list[ChannelScan]:
         """Read every reader once; the ChannelScans (also posted). Used by the thread and tests."""

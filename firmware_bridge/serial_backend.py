@@ -59,6 +59,10 @@ class LinkOptions:
     read_timeout: float = 0.01  # also the retransmit / watchdog granularity
 
 
+#: Seconds between asking an unnamed board for its hello again (the last one was corrupted).
+IDENTIFY_AGAIN_S = 0.2
+
+
 class BoardLink:
     """One board: connect, decode, keep channel sets, acknowledge/retry, reconnect."""
 
@@ -79,6 +83,7 @@ class BoardLink:
         self._tx_seq = 0
         self._pending: dict[int, _Pending] = {}
         self._connects = 0
+        self._identified = float("-inf")
         self._down_reported = False
 
     # ------------------------------------------------------------ thread body
@@ -87,7 +92,8 @@ class BoardLink:
         while not stop.is_set():
             path = self._resolve()
             if path is None:
-                self._report_down("not found")
+                self._report_down(f"no serial port for board {self.target!r}: check its USB "
+                                  "cable and serial number")
                 stop.wait(self.opts.reconnect_s)
                 continue
             try:
@@ -117,6 +123,7 @@ class BoardLink:
         self._connects += 1
         if self._connects > 1:
             self.counters["reconnects"] += 1
+        self._identified = self.backend.clock()
         self.send("identify")
         self._resync()
 
@@ -175,6 +182,9 @@ class BoardLink:
             self._acked(msg["ack_seq"], msg["status"])
         elif self.name is None:
             self.counters["orphans"] += 1  # before the hello we cannot name channels
+            if now - self._identified >= IDENTIFY_AGAIN_S:  # the hello was lost on the line
+                self._identified = now
+                self.send("identify")
         elif kind == "scan":
             uids = self.channels.get(msg["channel"])
             if uids is None:

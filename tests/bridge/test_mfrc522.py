@@ -162,7 +162,14 @@ def test_threaded_backend_posts_scans(hw: FakeHardware) -> None:
 
 def test_missing_spi_device_is_reported(hw: FakeHardware) -> None:
     backend = Mfrc522Backend(readers=[{"bus": 0, "device": 0, "pin_rst": 25}])
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(RuntimeError, match="raspi-config"):
+        backend.open()
+
+
+def test_off_a_pi_the_error_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "RPi", None)  # `import RPi.GPIO` fails, as off a Pi
+    backend = Mfrc522Backend(readers=[{"bus": 0, "device": 0, "pin_rst": 25}])
+    with pytest.raises(RuntimeError, match="serial back-end"):
         backend.open()
 
 
