@@ -123,8 +123,12 @@ def test_docs_list_every_message() -> None:
     from pathlib import Path
 
     doc = (Path(__file__).parents[2] / "hardware_docs" / "protocol.md").read_text()
+    rows = {ln.split("|")[2].strip(): ln for ln in doc.splitlines() if ln.startswith("| 0x")}
     for fmt in P.MESSAGES:
-        assert f"`{fmt.name}`" in doc and f"0x{fmt.msg_id:02X}" in doc
+        row = rows[f"`{fmt.name}`"]
+        assert row.startswith(f"| 0x{fmt.msg_id:02X} ")
+        for fname, ftype in fmt.fields:
+            assert f"{fname} {ftype}" in row or (ftype in ("uid", "entries") and fname in row)
 
 
 def test_service_unit_runs_the_documented_command() -> None:
