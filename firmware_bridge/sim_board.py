@@ -231,12 +231,15 @@ class VirtualBoard:
             self.faults.drop_commands -= 1
             return
         self.outputs.commands.append(msg.name)
+        self._apply_locked(msg)  # before the ack: once acknowledged, the effect is visible
         self._emit_locked("ack", ack_seq=blk.seq, status=P.ACK_OK)
         if msg.name == "identify":
             self._send_locked(self._hello())
         elif msg.name == "request_snapshot":
             self._snapshot_locked()
-        elif msg.name == "set_leds":
+
+    def _apply_locked(self, msg: P.Message) -> None:
+        if msg.name == "set_leds":
             self.outputs.leds_on, self.outputs.leds_blink = msg["on"], msg["blink"]
         elif msg.name == "buzzer":
             self.outputs.buzzer_ms.append(msg["ms"])

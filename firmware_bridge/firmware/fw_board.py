@@ -92,13 +92,9 @@ class Board:
 
     # ---------------------------------------------------------------- host commands
     def command(self, seq, cmd, args):
+        # Apply, then acknowledge (an acknowledged command has taken effect), then answer.
         # Commands are idempotent, so a retransmission (our ack was lost) is simply redone.
-        self.send(P.ack(seq, 0))
-        if cmd == P.CMD_IDENTIFY:
-            self.send_hello()
-        elif cmd == P.CMD_REQUEST_SNAPSHOT:
-            self.send_snapshot()
-        elif cmd == P.CMD_SET_LEDS:
+        if cmd == P.CMD_SET_LEDS:
             self.leds = args
             self.hal.set_leds(args[0], args[1])
         elif cmd == P.CMD_BUZZER:
@@ -107,3 +103,8 @@ class Board:
         elif cmd == P.CMD_SCAN_RATE:
             self.scan_ms = max(1, args[0])
             self.snapshot_ms = max(20, args[1])
+        self.send(P.ack(seq, 0))
+        if cmd == P.CMD_IDENTIFY:
+            self.send_hello()
+        elif cmd == P.CMD_REQUEST_SNAPSHOT:
+            self.send_snapshot()
