@@ -21,6 +21,7 @@ from controller.scoring.patterns import HandFacts, HandView, Situation
 from controller.scoring.rules import RuleSet
 from controller.scoring.rulesets import get_ruleset
 from controller.scoring.tally import (
+    ZERO,
     GroupMemo,
     Numbers,
     Split,
@@ -28,7 +29,6 @@ from controller.scoring.tally import (
     explain,
     group_entry,
     group_memo,
-    run,
     run_numbers,
     score_of,
     split_rules,
@@ -52,18 +52,18 @@ def score_hand(inp: HandInput) -> ScoreResult:
     """Score one player's hand in its best arrangement; ScoringError names what is wrong."""
     rs = ruleset_of(inp)
     hand = check_input(inp, rs)
-    facts = _facts(inp, hand, rs)
-    split = split_rules(rs, inp.mahjong, situation_of(facts, hand.counts, bool(hand.groups)))
+    facts, situation = _facts(inp, hand, rs)
+    split = split_rules(rs, inp.mahjong, situation)
     views = _winner_views(facts, hand, rs) if inp.mahjong else _partial_views(facts, hand)
     if not views:
         raise ScoringError(_incomplete_message(hand))
     memo = group_memo(rs, inp.mahjong, facts)
-    hand_tally = run(split.hand, views[0][0])
     if len(views) == 1:
         best, best_left = views[0]
     else:
-        best, best_left = _best(split, views, hand_tally.numbers(), memo)
-    return _result(split, best, explain(split, best, hand_tally, memo), best_left, hand)
+        hand_numbers = run_numbers(split.hand, views[0][0], ZERO)
+        best, best_left = _best(split, views, hand_numbers, memo)
+    return _result(split, best, explain(split, best, memo), best_left, hand)
 
 
 def _best(
@@ -73,9 +73,10 @@ def _best(
     fewer tiles left over, then the first found."""
     best = views[0]
     best_rank: tuple[int, int, int] | None = None
-    view_rules = split.view
     for view, leftover in views:
-        points, doubles, combination, limit, key = run_numbers(view_rules, view, hand_numbers)
+        points, doubles, combination, limit, key = run_numbers(
+            split.view_rules(view), view, hand_numbers
+        )
         for g in view.groups:
             n = (memo.get(g) or group_entry(split, memo, view.facts, g))[0]
             points += n[0]
@@ -120,34 +121,51 @@ _SUITS = {
 _NO_FLAGS: frozenset[str] = frozenset()
 
 
-def _facts(inp: HandInput, hand: CheckedHand, rs: RuleSet) -> HandFacts:
+def _facts(inp: HandInput, hand: CheckedHand, rs: RuleSet) -> tuple[HandFacts, Situation]:
+    """The hand's facts and its situation, computed together (this runs for every hand)."""
     c = hand.counts
+    melds = hand.melds
     waits_before = 0
     if inp.mahjong and needs_waits(rs.name):
         rest = hand.concealed_counts.copy()
         rest[KIND_INDEX[str(inp.winning_tile)]] -= 1
-        waits_before = len(wait_kinds(rest, c, bool(hand.melds), rs))
+        waits_before = len(wait_kinds(rest, c, bool(melds), rs))
     ones_nines = c[0] + c[8] + c[9] + c[17] + c[18] + c[26]
-    honours = c[27] + c[28] + c[29] + c[30] + c[31] + c[32] + c[33]
-    return HandFacts(  # positional: this runs for every hand
-        c,
-        tuple(sort_tiles(hand.bonus)) if hand.bonus else (),
-        hand.seat,
-        hand.prevailing,
-        inp.mahjong,
-        inp.winning_tile,
-        inp.win_source,
-        bool(inp.last_tile),
-        bool(inp.first_discard),
-        frozenset(inp.flags) if inp.flags else _NO_FLAGS,
-        waits_before,
-        _SUITS[any(c[0:9]), any(c[9:18]), any(c[18:27])],
-        honours > 0,
-        any(not m.concealed for m in hand.melds),
-        ones_nines + honours,
-        ones_nines,
-        sum(c),
+    dragons = c[31] + c[32] + c[33]
+    winds = c[27] + c[28] + c[29] + c[30]
+    majors = ones_nines + dragons + winds
+    size = sum(c)
+    suits = _SUITS[any(c[0:9]), any(c[9:18]), any(c[18:27])]
+    exposed = any(not m.concealed for m in melds) if melds else False
+    bonus = tuple(sort_tiles(hand.bonus)) if hand.bonus else ()
+    flags = frozenset(inp.flags) if inp.flags else _NO_FLAGS
+    last_tile, first_discard = bool(inp.last_tile), bool(inp.first_discard)
+    facts = HandFacts(  # positional, in field order
+        hand.hand, hand.groups, bonus, hand.seat, hand.prevailing, inp.mahjong, inp.winning_tile,
+        inp.win_source, last_tile, first_discard, flags, waits_before, suits, majors > ones_nines,
+        exposed, majors, ones_nines, size,
     )
+    situation = Situation(  # positional, in field order
+        inp.win_source if inp.mahjong else None,
+        bool(bonus),
+        last_tile,
+        first_discard,
+        flags,
+        hand.seat == "ew",
+        bool(melds),
+        exposed,
+        suits,
+        majors > ones_nines,
+        majors == 0,
+        majors == size,
+        ones_nines == size,
+        c[1] + c[2] + c[3] + c[5] + c[7] + c[32] == size,  # 2b 3b 4b 6b 8b gd
+        dragons,
+        winds,
+        waits_before == 1,
+        waits_before >= 2,
+    )
+    return facts, situation
 
 
 # The won variant of a concealed group, when the winning tile was drawn / taken.
@@ -203,43 +221,17 @@ def _partial_views(facts: HandFacts, hand: CheckedHand) -> list[tuple[HandView, 
 
 def _arrangement(groups: Sequence[Group], hand: CheckedHand) -> list[list[Tile]]:
     """Melds first as given, then concealed sets in the order their tiles were written, pairs
-    last."""
+    last. The melds are the first groups of every view."""
+    n = len(hand.groups)
+    out = [list(g.tiles) for g in groups[:n]]
     where = hand.hand.index
-    out = []
-    rest = []
-    for i, g in enumerate(groups):
-        if g.melded:
-            out.append(list(g.tiles))
-        else:  # pairs after sets (a hand holds fewer than 100 tiles); ties keep their order
-            rest.append((where(g.tiles[0]) + (100 if g.kind == "pair" else 0), i, g.tiles))
+    # pairs after sets (a hand holds fewer than 100 tiles); ties keep their order
+    rest = [(where(g.tiles[0]) + (100 if g.kind == "pair" else 0), i, g.tiles)
+            for i, g in enumerate(groups[n:])]
     rest.sort()
-    for _, _, tiles in rest:
-        out.append(list(tiles))
+    out.extend([list(r[2]) for r in rest])
     return out
 
 
 # Items are listed points first, then doublings (a stable sort keeps the table's order within).
 _POINTS_FIRST = attrgetter("doubles")
-
-
-def situation_of(f: HandFacts, c: Sequence[int], melds: bool) -> Situation:
-    return Situation(  # positional, in field order: this runs for every hand
-        f.win_source if f.mahjong else None,
-        bool(f.bonus),
-        f.last_tile,
-        f.first_discard,
-        f.flags,
-        f.seat == "ew",
-        melds,
-        f.exposed_melds,
-        f.suits,
-        f.honours,
-        f.majors == 0,
-        f.majors == f.size,
-        f.ones_nines == f.size,
-        c[1] + c[2] + c[3] + c[5] + c[7] + c[32] == f.size,  # 2b 3b 4b 6b 8b gd
-        c[31] + c[32] + c[33],
-        c[27] + c[28] + c[29] + c[30],
-        f.waits_before == 1,
-        f.waits_before >= 2,
-    )

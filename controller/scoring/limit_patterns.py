@@ -14,6 +14,7 @@ from controller.scoring.patterns import (
     hand_if,
     only_honours,
     only_ones_and_nines,
+    shaped,
     thirteen_orphans,
     three_great_dragons,
     winning_tile,
@@ -103,7 +104,9 @@ four_blessings = four_winds
 three_great_scholars = gated(
     lambda s: s.dragons >= 9, hand_if(lambda v: v.standard and bool(three_great_dragons(v)))
 )
-four_kongs = hand_if(lambda v: sum(g.kind == "kong" for g in v.pungs) == 4)
+four_kongs = shaped(
+    lambda s: s.pungs >= 4, hand_if(lambda v: sum(g.kind == "kong" for g in v.pungs) == 4)
+)
 imperial_jade = gated(lambda s: s.green_only, fact_if(lambda v: True))
 writhing_snake = gated(_one_suit_gate, hand_if(_is_writhing_snake))
 cornerstone = only_ones_and_nines
@@ -111,7 +114,10 @@ one_suit_concealed = gated(
     lambda s: _one_suit_gate(s) and not s.exposed,
     hand_if(lambda v: all(g.concealed for g in v.groups)),
 )
-hidden_treasure = gated(lambda s: s.source in SELF_DRAWN, hand_if(_hidden_treasure))
+hidden_treasure = gated(
+    lambda s: s.source in SELF_DRAWN,
+    shaped(lambda s: s.standard and s.chows == 0, hand_if(_hidden_treasure)),
+)
 plum_blossom = _won_with("5d", "replacement")
 moon_from_the_sea = gated(
     lambda s: s.last_tile and s.source == "wall",

@@ -13,6 +13,7 @@ from controller.scoring.arrange import Group
 from controller.scoring.rules import Pattern
 from controller.tiles import (
     DRAGON_CODES,
+    KIND_INDEX,
     KINDS,
     WIND_CODES,
     Tile,
@@ -27,19 +28,21 @@ SELF_DRAWN = ("wall", "replacement", "dealt")
 
 class HandFacts:
     """What is true of a hand whatever its arrangement. ``tiles`` (every tile except bonus
-    tiles, sorted) is made from ``counts`` when an item first asks for it."""
+    tiles, sorted) is made from the rack and the melds when an item first asks for it."""
 
-    __slots__ = ("counts", "bonus", "seat", "prevailing", "mahjong", "winning_tile",
+    __slots__ = ("rack", "melds", "bonus", "seat", "prevailing", "mahjong", "winning_tile",
                  "win_source", "last_tile", "first_discard", "flags", "waits_before", "suits",
                  "honours", "exposed_melds", "majors", "ones_nines", "size", "_tiles")
 
     def __init__(  # one field each, positional: this runs for every hand
-        self, counts: Sequence[int], bonus: tuple[Tile, ...], seat: Tile, prevailing: Tile,
+        self, rack: Sequence[Tile], melds: Sequence[Group], bonus: tuple[Tile, ...], seat: Tile,
+        prevailing: Tile,
         mahjong: bool, winning_tile: Tile | None, win_source: str | None, last_tile: bool,
         first_discard: bool, flags: frozenset[str], waits_before: int, suits: frozenset[str],
         honours: bool, exposed_melds: bool, majors: int, ones_nines: int, size: int,
     ) -> None:
-        self.counts = counts  # over the 34 kinds, rack and melds
+        self.rack = rack  # the concealed tiles
+        self.melds = melds  # the sets on the table
         self.bonus = bonus
         self.seat = seat  # seat wind code
         self.prevailing = prevailing  # prevailing wind code
@@ -62,8 +65,11 @@ class HandFacts:
     def tiles(self) -> tuple[Tile, ...]:
         """Every tile except bonus tiles, in KINDS order."""
         if self._tiles is None:
-            c = self.counts
-            self._tiles = tuple(KINDS[k] for k in range(34) for _ in range(c[k]))
+            tiles = list(self.rack)
+            for g in self.melds:
+                tiles.extend(g.tiles)
+            tiles.sort(key=KIND_INDEX.__getitem__)
+            self._tiles = tuple(tiles)
         return self._tiles
 
 
@@ -100,11 +106,23 @@ def gated(gate: Gate, pattern: Pattern) -> Pattern:
     return pattern
 
 
+class Shape(NamedTuple):
+    """The few facts of an arrangement that decide whether an arrangement item can apply at
+    all (see shaped); like Situation, it takes few values."""
+
+    special: str | None
+    standard: bool
+    chows: int
+    pungs: int  # pungs and kongs
+    concealed_pungs: int
+    won: str | None  # the kind of group the winning tile completed
+
+
 class HandView:
     """One arrangement of a hand: its groups (melds first), and the facts of the hand."""
 
     __slots__ = ("facts", "groups", "special", "sets", "pairs", "chows", "pungs",
-                 "concealed_pungs", "standard", "won_group")
+                 "concealed_pungs", "standard", "won_group", "shape")
 
     def __init__(self, facts: HandFacts, groups: tuple[Group, ...], special: str | None) -> None:
         self.facts = facts
@@ -129,6 +147,19 @@ class HandView:
         self.pairs = pairs
         #: four sets and a pair (not a special hand, not a partial one)
         self.standard = special is None and len(self.sets) == 4 and len(pairs) == 1
+        won = self.won_group
+        self.shape = (special, self.standard, len(chows), len(pungs), len(self.concealed_pungs),
+                      won.kind if won else None)
+
+
+ShapeGate = Callable[[Shape], bool]
+
+
+def shaped(gate: ShapeGate, pattern: Pattern) -> Pattern:
+    """Mark an arrangement pattern as able to apply only to arrangements whose Shape passes
+    ``gate`` (a necessary condition of the pattern, checked once per shape)."""
+    pattern.shape_gate = gate  # type: ignore[attr-defined]
+    return pattern
 
 
 def _pungs(v: HandView) -> list[Group]:
@@ -260,12 +291,18 @@ def _won_tiles(v: HandView) -> Hit:
     return [g.tiles] if g else []
 
 
-completes_chow = hand_if(lambda v: _won_kind(v) == "chow", _won_tiles)
-completes_pair_of_simples = hand_if(lambda v: is_simple(_won_pair_tile(v) or "ew"), _won_tiles)
-completes_pair_of_terminals_or_honours = hand_if(
+def _won(kind: str) -> ShapeGate:
+    return lambda s: s.won == kind
+
+
+completes_chow = shaped(_won("chow"), hand_if(lambda v: _won_kind(v) == "chow", _won_tiles))
+completes_pair_of_simples = shaped(
+    _won("pair"), hand_if(lambda v: is_simple(_won_pair_tile(v) or "ew"), _won_tiles)
+)
+completes_pair_of_terminals_or_honours = shaped(_won("pair"), hand_if(
     lambda v: _won_pair_tile(v) is not None and is_terminal_or_honour(_won_pair_tile(v) or ""),
     _won_tiles,
-)
+))
 no_exposed_melds = gated(lambda s: not s.exposed, fact_if(lambda v: True))
 concealed_from_wall = gated(
     lambda s: not s.exposed and s.source in ("wall", "dealt"), fact_if(lambda v: True)
@@ -286,10 +323,18 @@ def is_worthless(v: HandView) -> bool:
     )
 
 
-worthless = hand_if(is_worthless)
-worthless_two_waits = gated(lambda s: s.multi_wait, hand_if(is_worthless))
+def _four_chows(s: Shape) -> bool:
+    return s.standard and s.chows == 4
+
+
+def _no_chow(s: Shape) -> bool:
+    return s.standard and s.chows == 0
+
+
+worthless = shaped(_four_chows, hand_if(is_worthless))
+worthless_two_waits = gated(lambda s: s.multi_wait, shaped(_four_chows, hand_if(is_worthless)))
 worthless_two_waits.needs_waits = True  # type: ignore[attr-defined]
-no_chow = hand_if(lambda v: v.standard and not v.chows)
+no_chow = shaped(_no_chow, hand_if(lambda v: v.standard and not v.chows))
 all_simples = gated(lambda s: s.simples_only, fact_if(lambda v: True))
 only_terminals_and_honours = gated(lambda s: s.majors_only, fact_if(lambda v: True))
 _MAJOR = frozenset(t for t in KINDS if is_terminal_or_honour(t))
@@ -302,26 +347,31 @@ def _majors_everywhere(v: HandView) -> bool:
     return True
 
 
-terminal_or_honour_in_each_group = gated(lambda s: not s.simples_only, hand_if(_majors_everywhere))
+terminal_or_honour_in_each_group = gated(
+    lambda s: not s.simples_only, shaped(lambda s: s.standard, hand_if(_majors_everywhere))
+)
 one_suit_with_honours = gated(
     lambda s: len(s.suits) == 1 and s.honours, fact_if(lambda v: True)
 )
 one_suit_only = gated(lambda s: len(s.suits) == 1 and not s.honours, fact_if(lambda v: True))
 only_honours = gated(lambda s: not s.suits, fact_if(lambda v: True))
 only_ones_and_nines = gated(lambda s: s.ones_nines_only, fact_if(lambda v: True))
-seven_pairs = gated(lambda s: not s.melds, hand_if(lambda v: v.special == "seven_pairs"))
+seven_pairs = gated(lambda s: not s.melds, shaped(
+    lambda s: s.special == "seven_pairs", hand_if(lambda v: v.special == "seven_pairs")
+))
 thirteen_orphans = gated(
     lambda s: not s.melds and s.majors_only,
-    hand_if(lambda v: v.special == "thirteen_orphans"),
+    shaped(lambda s: s.special == "thirteen_orphans",
+           hand_if(lambda v: v.special == "thirteen_orphans")),
 )
 
 
 def concealed_pungs(n: int) -> Pattern:
     """At least ``n`` concealed pungs or kongs."""
-    return hand_if(
+    return shaped(lambda s: s.concealed_pungs >= n, hand_if(
         lambda v: len(v.concealed_pungs) >= n,
         lambda v: [tuple(t for g in v.concealed_pungs for t in g.tiles)],
-    )
+    ))
 
 
 def _honour_sets(v: HandView, codes: tuple[Tile, ...]) -> tuple[list[Group], list[Group]]:
@@ -370,5 +420,11 @@ def _straight(v: HandView) -> Hit:
     return []
 
 
-same_chow_three_suits = gated(lambda s: len(s.suits) == 3, _same_chow_three_suits)
-chows_123_456_789: Pattern = _straight
+def _three_chows(s: Shape) -> bool:
+    return s.chows >= 3
+
+
+same_chow_three_suits = gated(
+    lambda s: len(s.suits) == 3, shaped(_three_chows, _same_chow_three_suits)
+)
+chows_123_456_789: Pattern = shaped(_three_chows, _straight)

@@ -2,7 +2,8 @@
 explained items (ScoreItem) only for the best one.
 
 Both paths walk the same compiled rules in the same order (arrangement items, hand items, then
-each group's items), so the numbers of the cheap pass are those of the explained one.
+each group's items) and keep the first highest limit, so the cheap pass ranks arrangements
+exactly as the explained one scores them.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import NamedTuple
 
 from controller.scoring.arrange import Group
 from controller.scoring.model import ScoreItem
-from controller.scoring.patterns import HandFacts, HandView, Situation
+from controller.scoring.patterns import HandFacts, HandView, Shape, Situation
 from controller.scoring.rules import Pattern, Rule, RuleSet
 from controller.tiles import Tile
 
@@ -50,7 +51,7 @@ _new = tuple.__new__
 
 @dataclass(slots=True)
 class Tally:
-    """Items and sums for part of a hand."""
+    """Items and sums for a hand or part of one."""
 
     items: list[ScoreItem]
     points: int = 0
@@ -59,47 +60,38 @@ class Tally:
     limit: float = 0.0
     limit_key: str | None = None
 
-    def add(self, c: Compiled, hits: list[tuple[Tile, ...]]) -> None:
-        name, points, doubles, limit, bonus = c.item
-        append = self.items.append
-        for t in hits:  # ScoreItem(name, t, points, doubles, limit, bonus), built directly
-            append(_new(ScoreItem, (name, t, points, doubles, limit, bonus)))
-        if limit:
-            self.combination += c.limit_combination
-            if limit > self.limit:
-                self.limit, self.limit_key = limit, c.rule.key
-            return
-        n = len(hits)
-        self.points += c.points * n
-        self.doubles += c.doubles * n
-        self.combination += c.combination * n
-
-    def merge(self, other: Tally) -> None:
-        if not other.items:
-            return
-        self.items.extend(other.items)
-        self.points += other.points
-        self.doubles += other.doubles
-        self.combination += other.combination
-        if other.limit > self.limit:
-            self.limit, self.limit_key = other.limit, other.limit_key
-
     def numbers(self) -> Numbers:
         return (self.points, self.doubles, self.combination, self.limit, self.limit_key)
 
 
-def run(rules: Sequence[Compiled], view: HandView) -> Tally:
-    """The explained items of ``rules`` on one view."""
-    tally = Tally([])
-    for c in rules:
-        hits = c.when(view)
-        if hits:
-            tally.add(c, hits)
-    return tally
+def run(rule_lists: Sequence[Sequence[Compiled]], view: HandView) -> Tally:
+    """The explained items of the rules on one view, list after list."""
+    items: list[ScoreItem] = []
+    append = items.append
+    points = doubles = combination = 0
+    limit = 0.0
+    key: str | None = None
+    for rules in rule_lists:
+        for c in rules:
+            hits = c.when(view)
+            if hits:
+                name, pts, dbl, lim, bonus = c.item
+                for t in hits:  # ScoreItem(name, t, pts, dbl, lim, bonus), built directly
+                    append(_new(ScoreItem, (name, t, pts, dbl, lim, bonus)))
+                if lim:
+                    combination += c.limit_combination
+                    if lim > limit:
+                        limit, key = lim, c.rule.key
+                else:
+                    n = len(hits)
+                    points += pts * n
+                    doubles += dbl * n
+                    combination += c.combination * n
+    return Tally(items, points, doubles, combination, limit, key)
 
 
 def run_numbers(rules: Sequence[Compiled], view: HandView, then: Numbers) -> Numbers:
-    """The numbers of ``rules`` on one view, followed (as merge does) by ``then``."""
+    """The numbers of ``rules`` on one view, followed by ``then``."""
     points = doubles = combination = 0
     limit = 0.0
     key: str | None = None
@@ -130,6 +122,17 @@ class Split:
     view: tuple[Compiled, ...]
     limit: int
     cap: int | None
+    by_shape: dict[tuple[object, ...], tuple[Compiled, ...]]  # view rules per Shape
+
+    def view_rules(self, view: HandView) -> tuple[Compiled, ...]:
+        """The arrangement rules worth trying on ``view`` (their shape gates pass)."""
+        rules = self.by_shape.get(view.shape)
+        if rules is None:
+            shape = Shape(*view.shape)
+            rules = self.by_shape[view.shape] = tuple(
+                c for c in self.view if getattr(c.when, "shape_gate", _always)(shape)
+            )
+        return rules
 
 
 _SPLITS: dict[tuple[object, bool, Situation], Split] = {}
@@ -150,18 +153,19 @@ def split_rules(rs: RuleSet, is_winner: bool, situation: Situation) -> Split:
         ]
         by = {s: tuple(c for c in rules if getattr(c.when, "scope", "view") == s)
               for s in ("group", "hand", "view")}
-        split = _SPLITS[key] = Split(by["group"], by["hand"], by["view"], rs.limit, rs.cap)
+        split = _SPLITS[key] = Split(by["group"], by["hand"], by["view"], rs.limit, rs.cap, {})
     return split
 
 
-def _always(situation: Situation) -> bool:
+def _always(situation: object) -> bool:
     return True
 
 
 # What a group earns depends only on the group and the two winds (group items are never gated
 # and their values never come from options), so it is computed once and kept per rule set,
-# player kind and winds: the domain is small (kinds x shapes x exposure).
-GroupMemo = dict[Group, tuple[Numbers, Tally]]
+# player kind and winds: the domain is small (kinds x shapes x exposure). An entry is the
+# group's numbers and its items.
+GroupMemo = dict[Group, tuple[Numbers, tuple[ScoreItem, ...]]]
 _GROUP_MEMO: dict[tuple[str, bool, Tile, Tile], GroupMemo] = {}
 
 
@@ -169,9 +173,11 @@ def group_memo(rs: RuleSet, is_winner: bool, facts: HandFacts) -> GroupMemo:
     return _GROUP_MEMO.setdefault((rs.name, is_winner, facts.seat, facts.prevailing), {})
 
 
-def group_entry(split: Split, memo: GroupMemo, facts: HandFacts, g: Group) -> tuple[Numbers, Tally]:
-    tally = run(split.group, HandView(facts, (g,), None))
-    entry = memo[g] = (tally.numbers(), tally)
+def group_entry(
+    split: Split, memo: GroupMemo, facts: HandFacts, g: Group
+) -> tuple[Numbers, tuple[ScoreItem, ...]]:
+    tally = run((split.group,), HandView(facts, (g,), None))
+    entry = memo[g] = (tally.numbers(), tuple(tally.items))
     return entry
 
 
@@ -188,11 +194,20 @@ def score_of(split: Split, n: Numbers) -> tuple[int, str | None]:
     return score, None
 
 
-def explain(split: Split, view: HandView, hand: Tally, memo: GroupMemo) -> Tally:
+def explain(split: Split, view: HandView, memo: GroupMemo) -> Tally:
     """The explained items of one view: its own, the hand's, then each group's."""
-    tally = run(split.view, view)
-    tally.merge(hand)
+    tally = run((split.view_rules(view), split.hand), view)
+    items = tally.items
+    points, doubles, combination = tally.points, tally.doubles, tally.combination
+    limit, key = tally.limit, tally.limit_key
+    facts = view.facts
     for g in view.groups:
-        known = memo.get(g)
-        tally.merge(known[1] if known else group_entry(split, memo, view.facts, g)[1])
-    return tally
+        (p, d, comb, lim, k), more = memo.get(g) or group_entry(split, memo, facts, g)
+        if more:
+            items.extend(more)
+            points += p
+            doubles += d
+            combination += comb
+            if lim > limit:
+                limit, key = lim, k
+    return Tally(items, points, doubles, combination, limit, key)

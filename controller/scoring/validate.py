@@ -143,36 +143,79 @@ def check_counts(
     return counts, concealed
 
 
+_WIND_CODES = {w: wind_code(w) for w in WINDS}
+
+
 def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
-    """Check everything the scorer relies on; raise ScoringError naming the first problem."""
-    seat = _wind(inp.seat_wind, "seat_wind")
-    prevailing = _wind(inp.prevailing_wind, "prevailing_wind")
+    """Check everything the scorer relies on; raise ScoringError naming the first problem.
+    Each check is one cheap test on the common path; the slow path names the problem."""
+    seat = _WIND_CODES.get(inp.seat_wind) if isinstance(inp.seat_wind, str) else None
+    if seat is None:
+        seat = _wind(inp.seat_wind, "seat_wind")
+    prevailing = (
+        _WIND_CODES.get(inp.prevailing_wind) if isinstance(inp.prevailing_wind, str) else None
+    )
+    if prevailing is None:
+        prevailing = _wind(inp.prevailing_wind, "prevailing_wind")
     if len(inp.melds) > 4:
         raise ScoringError(f"{len(inp.melds)} melds: a hand has at most four sets")
     melds, groups = _melds_and_groups(inp.melds)
     hand = tuple(inp.hand)
-    for t in () if _KINDS.issuperset(hand) else hand:
-        if t not in KIND_INDEX:
-            if is_bonus(t):
-                raise ScoringError(f"bonus tile {t} is in hand: flowers and seasons go in bonus")
-            _tile(t, "hand")
+    if not _KINDS.issuperset(hand):
+        _name_hand_tile(hand)
     bonus = tuple(inp.bonus)
-    for t in bonus:
-        if not is_bonus(_tile(t, "bonus")):
-            raise ScoringError(f"tile {t} in bonus is not a flower or season")
-    if bonus and not rs.bonus_tiles:
-        raise ScoringError(
-            f"bonus tile {bonus[0]} in rule set {rs.name} played without bonus tiles: "
-            "leave it out or set the option bonus_tiles to true"
-        )
-    counts, concealed = check_counts(hand, melds, bonus)
-    _check_size(inp, hand, melds)
+    if bonus:
+        _check_bonus(bonus, rs)
+    counts, concealed = _counts(hand, melds, bonus)
+    n = len(hand)
+    full = 14 - 3 * len(melds)
+    if (n != full) if inp.mahjong else (n >= full):
+        _check_size(inp, hand, melds)
     for f in inp.flags:
         if f not in FLAGS:
             raise ScoringError(f"unknown flag {f!r}: the flags are {', '.join(FLAGS)}")
     if inp.mahjong:
-        _check_winner(inp, hand, seat)
+        src = inp.win_source
+        if not (inp.winning_tile in hand and src in WIN_SOURCES
+                and (src != "dealt" or seat == "ew")):
+            _check_winner(inp, hand, seat)
     return CheckedHand(seat, prevailing, melds, hand, bonus, counts, concealed, groups)
+
+
+def _name_hand_tile(hand: Sequence[Tile]) -> None:
+    for t in hand:
+        if t not in KIND_INDEX:
+            if is_bonus(t):
+                raise ScoringError(f"bonus tile {t} is in hand: flowers and seasons go in bonus")
+            _tile(t, "hand")
+
+
+def _check_bonus(bonus: Sequence[Tile], rs: RuleSet) -> None:
+    for t in bonus:
+        if not is_bonus(_tile(t, "bonus")):
+            raise ScoringError(f"tile {t} in bonus is not a flower or season")
+    if not rs.bonus_tiles:
+        raise ScoringError(
+            f"bonus tile {bonus[0]} in rule set {rs.name} played without bonus tiles: "
+            "leave it out or set the option bonus_tiles to true"
+        )
+
+
+def _counts(
+    hand: Sequence[Tile], melds: Sequence[Meld], bonus: Sequence[Tile]
+) -> tuple[list[int], list[int]]:
+    """check_counts with the index at hand (this runs for every hand)."""
+    ki = KIND_INDEX
+    counts = [0] * 34
+    for t in hand:
+        counts[ki[t]] += 1
+    concealed = counts.copy()
+    for m in melds:
+        for t in m.tiles:
+            counts[ki[t]] += 1
+    if max(counts) > 4 or (bonus and len(set(bonus)) != len(bonus)):
+        check_counts(hand, melds, bonus)
+    return counts, concealed
 
 
 def _check_size(inp: HandInput, hand: Sequence[Tile], melds: Sequence[Meld]) -> None:
