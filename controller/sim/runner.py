@@ -19,7 +19,7 @@ from typing import Any
 
 from controller.sim.world import OFF_TABLE, SimWorld, TileBox
 from controller.table.presence import PresenceTracker
-from controller.table.source import bridge_events, follow_hand
+from controller.table.source import QueueReader, bridge_events, follow_hand
 
 log = logging.getLogger("controller.sim")
 Event = dict[str, Any]
@@ -108,11 +108,9 @@ async def _events(inbox: asyncio.Queue[Any], tracker: PresenceTracker, service: 
                   count: _Counter) -> AsyncIterator[tuple[Event, str]]:
     """Bridge scans and the players' declarations, in one order, to the service."""
     last_tick = time.monotonic()
+    reader = QueueReader(inbox)
     while True:
-        try:
-            item = await asyncio.wait_for(inbox.get(), timeout=0.02)
-        except TimeoutError:
-            item = None
+        item = await reader.get(0.02)
         if isinstance(item, tuple):  # a player's declaration (event, source)
             batch = [item]
         else:

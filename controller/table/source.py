@@ -97,12 +97,10 @@ def table_source(
         backend = open_backend()
         backend.start(asyncio_sink(asyncio.get_running_loop(), queue))
         last_tick = clock()
+        reader = QueueReader(queue)
         try:
             while True:
-                try:
-                    item = await asyncio.wait_for(queue.get(), timeout=tick_every)
-                except TimeoutError:
-                    item = None
+                item = await reader.get(tick_every)
                 events = bridge_events(item, tracker, service)
                 if clock() - last_tick >= tick_every:
                     last_tick = clock()
@@ -112,9 +110,37 @@ def table_source(
                     for cleared in follow_hand(service, tracker):
                         yield cleared, SOURCE
         finally:
+            reader.close()
             backend.stop()
 
     return source
+
+
+class QueueReader:
+    """Takes from an asyncio queue with a timeout, never losing an item.
+
+    ``asyncio.wait_for(queue.get(), t)`` can drop an item that arrives just as the timeout
+    fires (CPython before 3.12): that could lose a seat's button press. Here the pending get
+    survives the timeout and delivers its item on the next call.
+    """
+
+    def __init__(self, queue: asyncio.Queue[Any]) -> None:
+        self.queue = queue
+        self._get: asyncio.Future[Any] | None = None
+
+    async def get(self, timeout: float) -> Any | None:
+        """The next item, or None when none came within ``timeout`` seconds."""
+        if self._get is None:
+            self._get = asyncio.ensure_future(self.queue.get())
+        done, _ = await asyncio.wait({self._get}, timeout=timeout)
+        if not done:
+            return None
+        item, self._get = self._get.result(), None
+        return item
+
+    def close(self) -> None:
+        if self._get is not None:
+            self._get.cancel()
 
 
 def bridge_events(item: Any, tracker: PresenceTracker, service: Any) -> list[Event]:

@@ -83,13 +83,20 @@ async def test_after_a_restart_the_tiles_already_out_make_no_moves(tmp_path: Pat
     assert moves == [("5b", "wall", "rack:1"), ("ew", "wall", "rack:1")]
 
 
-def test_plug_adds_the_table_source_unless_simulated(tmp_path: Path) -> None:
+def test_plug_adds_the_table_source(tmp_path: Path) -> None:
     config = default_config()  # the sim back-end, no channels: the virtual table's own map
     service = TableService(config, data_dir=tmp_path)
-    assert plug(service, config, simulate=True) is False
     assert plug(service, config, simulate=False) is True
     assert [name for name, _ in service._sources] == ["table"]
     assert (tmp_path / "registry.sqlite").exists()
+
+
+def test_simulate_plugs_the_virtual_table_without_a_registry(tmp_path: Path) -> None:
+    config = default_config()  # the virtual table brings its own tagged set
+    service = TableService(config, data_dir=tmp_path)
+    assert plug(service, config, simulate=True) is True
+    assert [name for name, _ in service._sources] == ["table"]
+    assert not (tmp_path / "registry.sqlite").exists()
 
 
 def test_plug_refuses_a_back_end_without_channels(tmp_path: Path) -> None:

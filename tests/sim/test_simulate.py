@@ -1,0 +1,57 @@
+"""`mahjong-table simulate`: whole hands through ptys, the serial bridge, presence and the service."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+from controller.game.director import play_session
+from controller.game.engine import replay
+from controller.game.views import replay_summary
+
+
+def _simulate(tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> dict:
+    log = tmp_path / "table.jsonl"
+    code = main(["simulate", "--hands", "1", "--seed", "5", "--quiet", "--log", str(log), *extra])
+    out = capsys.readouterr().out
+    assert code == 0
+    summary = json.loads(out)
+    summary["_log"] = log
+    return summary
+
+
+def test_the_virtual_table_plays_the_same_game_as_the_director_in_process(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    summary = _simulate(tmp_path, capsys)
+    assert summary["violations"] == []
+    assert summary["link"]["frames"] > 100 and summary["link"]["bad_frames"] == 0
+    state = replay(play_session("hua-bao", {}, hands=1, seed=5))[0]
+    expected = replay_summary(state)
+    assert summary["hands"] == expected["hands"]
+    assert summary["totals"] == expected["totals"]
+    assert sum(summary["hands"][0]["net"].values()) == 0
+
+
+def test_the_written_log_replays_to_the_same_hands(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    summary = _simulate(tmp_path, capsys)
+    assert main(["replay", str(summary["_log"])]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    assert replayed["hands"] == summary["hands"]
+    assert replayed["totals"] == summary["totals"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["--hands", "0"], "--hands must be at least 1"),
+     (["--noise", "0.9"], "bit-error rate"),
+     (["--options", "{\"limit\": "], "--options is not JSON"),
+     (["--options", "{\"no_such_option\": 1}"], "no_such_option")],
+)
+def test_bad_arguments_exit_2_with_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    code = main(["simulate", "--log", str(tmp_path / "x.jsonl"), *args])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err and len(err.strip().splitlines()) == 1
