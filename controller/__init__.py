@@ -1,3 +1,3 @@
-"""Mahjong table controller: tiles, table, game, scoring, store, web, and the service that wires them."""
+"""Mahjong table controller: tiles, table, game, scoring, store, web; the service wires them."""
 
 __version__ = "0.1.0"

@@ -1,4 +1,4 @@
-"""`mahjong-table simulate`: whole hands through ptys, the serial bridge, presence and the service."""
+"""`mahjong-table simulate`: whole hands through ptys, the bridge, presence and the service."""
 
 import json
 from pathlib import Path
