@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from controller.scoring import (
     HandInput,
@@ -30,7 +31,7 @@ try:
     from mahjong.hand_calculating.hand import HandCalculator
     from mahjong.meld import Meld as MjMeld
 except ImportError:  # pragma: no cover - a message for people, not a test path
-    HandDivider = None
+    HandDivider = None  # type: ignore[assignment,misc]
 
 
 @dataclass
@@ -43,7 +44,7 @@ class Case:
     tiles_34: list[int]
     tiles_136: list[int]
     win_136: int
-    mj_melds: list[object]
+    mj_melds: list[Any]  # mahjong.meld.Meld
 
 
 def _set_kinds(rng: random.Random, used: list[int]) -> tuple[str, int] | None:
@@ -97,7 +98,7 @@ def _ambiguous(rng: random.Random) -> tuple[list[Tile], list[Meld]]:
 
 def make_cases(n: int, seed: int) -> list[Case]:
     rng = random.Random(seed)
-    cases = []
+    cases: list[Case] = []
     while len(cases) < n:
         r = rng.random()
         made = _seven_pairs(rng) if r < 0.1 else _ambiguous(rng) if r < 0.25 else _standard(rng)
@@ -122,7 +123,7 @@ def _case(rng: random.Random, concealed: list[Tile], melds: list[Meld]) -> Case:
         copy[k] += 1
         return k * 4 + copy[k] - 1
 
-    mj_melds = []
+    mj_melds: list[Any] = []
     for m in melds:
         mids = [take(t) for t in m.tiles]
         ids += mids

@@ -155,26 +155,51 @@ def complete_arrangements(c: Sequence[int]) -> list[tuple[Group, ...]]:
     """Every split of concealed counts ``c`` into sets and exactly one pair (standard form).
     Hot path: plain loops, no generators."""
     t = tuple(c)
+    return arrangements_of_parts((t[0:9], t[9:18], t[18:27], t[27:34]))
+
+
+Parts = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
+def parts_of(c: Sequence[int]) -> Parts:
+    """Counts over the 34 kinds as the counts of each suit and of the honours."""
+    t = tuple(c)
+    return t[0:9], t[9:18], t[18:27], t[27:34]
+
+
+def arrangements_of_parts(parts: Parts) -> list[tuple[Group, ...]]:
+    """complete_arrangements of counts given by part (see parts_of)."""
+    t0, t1, t2, t3 = parts
     g0, g1, g2, g3 = _GROUPS
-    p0 = g0.get(t[0:9]) or _groups(t[0:9], 0)
-    p1 = g1.get(t[9:18]) or _groups(t[9:18], 1)
-    p2 = g2.get(t[18:27]) or _groups(t[18:27], 2)
-    p3 = g3.get(t[27:34]) or _groups(t[27:34], 3)
+    w0, q0 = g0.get(t0) or _groups(t0, 0)  # (splits without the pair, with it)
+    w1, q1 = g1.get(t1) or _groups(t1, 1)
+    w2, q2 = g2.get(t2) or _groups(t2, 2)
+    w3, q3 = g3.get(t3) or _groups(t3, 3)
     out: list[tuple[Group, ...]] = []
     # the pair sits in exactly one part; every other part splits without one
-    for a, b, d, e in (
-        (p0[1], p1[0], p2[0], p3[0]),
-        (p0[0], p1[1], p2[0], p3[0]),
-        (p0[0], p1[0], p2[1], p3[0]),
-        (p0[0], p1[0], p2[0], p3[1]),
-    ):
-        if a and b and d and e:
-            for w in a:
-                for x in b:
-                    for y in d:
-                        for z in e:
-                            out.append(w + x + y + z)
+    if w2 and w3:
+        if q0 and w1:
+            _product(out, q0, w1, w2, w3)
+        if w0 and q1:
+            _product(out, w0, q1, w2, w3)
+    if w0 and w1:
+        if q2 and w3:
+            _product(out, w0, w1, q2, w3)
+        if w2 and q3:
+            _product(out, w0, w1, w2, q3)
     return out
+
+
+def _product(out: list[tuple[Group, ...]], *parts: tuple[tuple[Group, ...], ...]) -> None:
+    a, b, d, e = parts
+    if len(a) == len(b) == len(d) == len(e) == 1:  # the common case: one split per part
+        out.append(a[0] + b[0] + d[0] + e[0])
+        return
+    for w in a:
+        for x in b:
+            for y in d:
+                for z in e:
+                    out.append(w + x + y + z)
 
 
 def partial_arrangements(c: Sequence[int]) -> Iterator[tuple[list[Group], list[Tile]]]:
@@ -249,13 +274,18 @@ def _summary(cnt: tuple[int, ...], part: int) -> PartSummary:
 def standard_waits(c: Sequence[int]) -> list[int]:
     """The kinds that make counts ``c`` (13 tiles, less three per meld) split into sets and a
     pair. One more tile changes one part only; each part's answers are cached."""
-    t = tuple(c)
+    return waits_of_parts(parts_of(c))
+
+
+def waits_of_parts(counts: Parts) -> list[int]:
+    """standard_waits of counts given by part (see parts_of)."""
+    t0, t1, t2, t3 = counts
     s0, s1, s2, s3 = _SUMMARIES
     parts = (
-        s0.get(t[0:9]) or _summary(t[0:9], 0),
-        s1.get(t[9:18]) or _summary(t[9:18], 1),
-        s2.get(t[18:27]) or _summary(t[18:27], 2),
-        s3.get(t[27:34]) or _summary(t[27:34], 3),
+        s0.get(t0) or _summary(t0, 0),
+        s1.get(t1) or _summary(t1, 1),
+        s2.get(t2) or _summary(t2, 2),
+        s3.get(t3) or _summary(t3, 3),
     )
     n_needy = parts[0][0] + parts[1][0] + parts[2][0] + parts[3][0]
     if n_needy > 2:  # one more tile mends one part only
@@ -309,8 +339,11 @@ def is_thirteen_orphans(c: Sequence[int]) -> bool:
     ) == 14
 
 
+_PAIRS = tuple(Group(_PAIR, (t, t), True) for t in KINDS)
+
+
 def seven_pairs_groups(c: Sequence[int]) -> list[Group]:
-    return [Group(_PAIR, (KINDS[k],) * 2, True) for k in range(34) if c[k] == 2]
+    return [_PAIRS[k] for k in range(34) if c[k] == 2]
 
 
 def thirteen_orphans_group(c: Sequence[int]) -> Group:

@@ -47,20 +47,25 @@ def arrangements(
     """Every way a complete hand splits into sets and a pair (or a special hand of the rule
     set), declared melds fixed and first: a list of (groups, special hand name or None)."""
     c = [0] * 34
+    ki = KIND_INDEX
     try:
         for t in concealed:
-            c[KIND_INDEX[t]] += 1
-        fixed = [checked_group(tuple(m.tiles), bool(m.concealed)) for m in melds]
+            c[ki[t]] += 1
+        fixed = [checked_group(tuple(m.tiles), bool(m.concealed)) for m in melds] if melds else ()
     except (KeyError, TypeError):
         _checked(concealed, melds)  # names the culprit
         raise
-    out: list[tuple[list[Group], str | None]] = [
-        ([*fixed, *groups], None) for groups in ar.complete_arrangements(c)
-    ]
-    if not fixed and ruleset.specials:
-        if "seven_pairs" in ruleset.specials and ar.is_seven_pairs(c):
+    if fixed:
+        out: list[tuple[list[Group], str | None]] = [
+            ([*fixed, *groups], None) for groups in ar.complete_arrangements(c)
+        ]
+        return out
+    out = [(list(groups), None) for groups in ar.complete_arrangements(c)]
+    specials = ruleset.specials
+    if specials:
+        if "seven_pairs" in specials and ar.is_seven_pairs(c):
             out.append((ar.seven_pairs_groups(c), "seven_pairs"))
-        if "thirteen_orphans" in ruleset.specials and ar.is_thirteen_orphans(c):
+        if "thirteen_orphans" in specials and ar.is_thirteen_orphans(c):
             out.append(([ar.thirteen_orphans_group(c)], "thirteen_orphans"))
     return out
 

@@ -13,7 +13,6 @@ from controller.scoring.complete import (
     arrangements,
     is_complete,
     needs_waits,
-    wait_kinds,
     waits,
 )
 from controller.scoring.model import HandInput, ScoreResult, ScoringError
@@ -127,9 +126,7 @@ def _facts(inp: HandInput, hand: CheckedHand, rs: RuleSet) -> tuple[HandFacts, S
     melds = hand.melds
     waits_before = 0
     if inp.mahjong and needs_waits(rs.name):
-        rest = hand.concealed_counts.copy()
-        rest[KIND_INDEX[str(inp.winning_tile)]] -= 1
-        waits_before = len(wait_kinds(rest, c, bool(melds), rs))
+        waits_before = _waits_before(hand, KIND_INDEX[str(inp.winning_tile)], rs)
     ones_nines = c[0] + c[8] + c[9] + c[17] + c[18] + c[26]
     dragons = c[31] + c[32] + c[33]
     winds = c[27] + c[28] + c[29] + c[30]
@@ -168,6 +165,30 @@ def _facts(inp: HandInput, hand: CheckedHand, rs: RuleSet) -> tuple[HandFacts, S
     return facts, situation
 
 
+def _waits_before(hand: CheckedHand, k: int, rs: RuleSet) -> int:
+    """How many kinds the 13 tiles before the winning tile (kind ``k``) waited on; only the
+    winning tile's part differs from the hand's parts."""
+    i = k // 9 if k < 27 else 3
+    part = list(hand.parts[i])
+    part[k - 9 * i] -= 1
+    parts = list(hand.parts)
+    parts[i] = tuple(part)
+    kinds = ar.waits_of_parts((parts[0], parts[1], parts[2], parts[3]))
+    specials = rs.specials
+    if specials and not hand.melds:
+        rest = hand.concealed_counts.copy()
+        rest[k] -= 1
+        more = ar.special_waits(rest, specials)
+        if more:
+            kinds = sorted(set(kinds) | more)
+    held = hand.counts
+    n = 0
+    for kind in kinds:
+        if held[kind] < 4:
+            n += 1
+    return n
+
+
 # The won variant of a concealed group, when the winning tile was drawn / taken.
 _WON: tuple[dict[Group, Group], dict[Group, Group]] = ({}, {})
 
@@ -182,7 +203,7 @@ def _winner_views(
     melds = hand.groups
     c = hand.concealed_counts
     out: list[tuple[HandView, list[Tile]]] = []
-    for groups in ar.complete_arrangements(c):
+    for groups in ar.arrangements_of_parts(hand.parts):
         _add_views(out, facts, melds, groups, None, wt, won_of, taken)
     if not melds and rs.specials:
         if "seven_pairs" in rs.specials and ar.is_seven_pairs(c):

@@ -10,6 +10,7 @@ from controller.scoring.patterns import (
     fact_if,
     flag,
     four_winds,
+    gate_decides,
     gated,
     hand_if,
     only_honours,
@@ -95,9 +96,9 @@ def _one_suit_gate(s: Situation) -> bool:
 
 
 all_honours = only_honours
-heavenly_hand = gated(lambda s: s.source == "dealt" and s.dealer, fact_if(lambda v: True))
+heavenly_hand = gated(lambda s: s.source == "dealt" and s.dealer, gate_decides())
 earthly_hand = gated(
-    lambda s: s.first_discard and s.source == "discard" and not s.dealer, fact_if(lambda v: True)
+    lambda s: s.first_discard and s.source == "discard" and not s.dealer, gate_decides()
 )
 nine_gates = gated(lambda s: _one_suit_gate(s) and not s.melds, hand_if(_is_nine_gates))
 four_blessings = four_winds
@@ -107,7 +108,7 @@ three_great_scholars = gated(
 four_kongs = shaped(
     lambda s: s.pungs >= 4, hand_if(lambda v: sum(g.kind == "kong" for g in v.pungs) == 4)
 )
-imperial_jade = gated(lambda s: s.green_only, fact_if(lambda v: True))
+imperial_jade = gated(lambda s: s.green_only, gate_decides())
 writhing_snake = gated(_one_suit_gate, hand_if(_is_writhing_snake))
 cornerstone = only_ones_and_nines
 one_suit_concealed = gated(

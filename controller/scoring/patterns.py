@@ -6,7 +6,7 @@ occurrence is for: one tuple per occurrence, an empty list when it does not appl
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import NamedTuple
 
 from controller.scoring.arrange import Group
@@ -26,51 +26,36 @@ Hit = list[tuple[Tile, ...]]
 SELF_DRAWN = ("wall", "replacement", "dealt")
 
 
-class HandFacts:
-    """What is true of a hand whatever its arrangement. ``tiles`` (every tile except bonus
-    tiles, sorted) is made from the rack and the melds when an item first asks for it."""
+class HandFacts(NamedTuple):
+    """What is true of a hand whatever its arrangement."""
 
-    __slots__ = ("rack", "melds", "bonus", "seat", "prevailing", "mahjong", "winning_tile",
-                 "win_source", "last_tile", "first_discard", "flags", "waits_before", "suits",
-                 "honours", "exposed_melds", "majors", "ones_nines", "size", "_tiles")
-
-    def __init__(  # one field each, positional: this runs for every hand
-        self, rack: Sequence[Tile], melds: Sequence[Group], bonus: tuple[Tile, ...], seat: Tile,
-        prevailing: Tile,
-        mahjong: bool, winning_tile: Tile | None, win_source: str | None, last_tile: bool,
-        first_discard: bool, flags: frozenset[str], waits_before: int, suits: frozenset[str],
-        honours: bool, exposed_melds: bool, majors: int, ones_nines: int, size: int,
-    ) -> None:
-        self.rack = rack  # the concealed tiles
-        self.melds = melds  # the sets on the table
-        self.bonus = bonus
-        self.seat = seat  # seat wind code
-        self.prevailing = prevailing  # prevailing wind code
-        self.mahjong = mahjong
-        self.winning_tile = winning_tile
-        self.win_source = win_source
-        self.last_tile = last_tile
-        self.first_discard = first_discard
-        self.flags = flags
-        self.waits_before = waits_before  # how many tile kinds the winner's 13 tiles waited on
-        self.suits = suits  # suits present ("b", "c", "d")
-        self.honours = honours  # any wind or dragon present
-        self.exposed_melds = exposed_melds  # any set on the table that is not a concealed kong
-        self.majors = majors  # how many terminals and honours
-        self.ones_nines = ones_nines  # how many 1s and 9s
-        self.size = size  # how many tiles (bonus tiles aside)
-        self._tiles: tuple[Tile, ...] | None = None
+    rack: tuple[Tile, ...]  # the concealed tiles
+    melds: tuple[Group, ...]  # the sets on the table
+    bonus: tuple[Tile, ...]
+    seat: Tile  # seat wind code
+    prevailing: Tile  # prevailing wind code
+    mahjong: bool
+    winning_tile: Tile | None
+    win_source: str | None
+    last_tile: bool
+    first_discard: bool
+    flags: frozenset[str]
+    waits_before: int  # how many tile kinds the winner's 13 tiles waited on
+    suits: frozenset[str]  # suits present ("b", "c", "d")
+    honours: bool  # any wind or dragon present
+    exposed_melds: bool  # any set on the table that is not a concealed kong
+    majors: int  # how many terminals and honours
+    ones_nines: int  # how many 1s and 9s
+    size: int  # how many tiles (bonus tiles aside)
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
-        """Every tile except bonus tiles, in KINDS order."""
-        if self._tiles is None:
-            tiles = list(self.rack)
-            for g in self.melds:
-                tiles.extend(g.tiles)
-            tiles.sort(key=KIND_INDEX.__getitem__)
-            self._tiles = tuple(tiles)
-        return self._tiles
+        """Every tile except bonus tiles, in KINDS order (made when an item asks: few do)."""
+        tiles = list(self.rack)
+        for g in self.melds:
+            tiles.extend(g.tiles)
+        tiles.sort(key=KIND_INDEX.__getitem__)
+        return tuple(tiles)
 
 
 class Situation(NamedTuple):
@@ -128,28 +113,35 @@ class HandView:
         self.facts = facts
         self.groups = groups
         self.special = special
-        chows, pungs, pairs = [], [], []
-        self.won_group: Group | None = None
-        for g in groups:
-            kind = g.kind
+        chows: list[Group] = []
+        pungs: list[Group] = []  # pungs and kongs
+        pairs: list[Group] = []
+        concealed_pungs: list[Group] = []
+        won = None
+        for g in groups:  # fields by position: kind, tiles, concealed, melded, won
+            kind = g[0]
             if kind == "chow":
                 chows.append(g)
             elif kind == "pair":
                 pairs.append(g)
             elif kind != "thirteen_orphans":
                 pungs.append(g)
-            if g.won:
-                self.won_group = g
-        self.chows: list[Group] = chows
-        self.pungs: list[Group] = pungs  # pungs and kongs
-        self.concealed_pungs = [g for g in pungs if g.concealed]
+                if g[2]:
+                    concealed_pungs.append(g)
+            if g[4]:
+                won = g
+        self.won_group: Group | None = won
+        self.chows = chows
+        self.pungs = pungs
+        self.concealed_pungs = concealed_pungs
         self.sets = chows + pungs
         self.pairs = pairs
         #: four sets and a pair (not a special hand, not a partial one)
-        self.standard = special is None and len(self.sets) == 4 and len(pairs) == 1
-        won = self.won_group
-        self.shape = (special, self.standard, len(chows), len(pungs), len(self.concealed_pungs),
-                      won.kind if won else None)
+        self.standard = standard = (
+            special is None and len(chows) + len(pungs) == 4 and len(pairs) == 1
+        )
+        self.shape = (special, standard, len(chows), len(pungs), len(concealed_pungs),
+                      won[0] if won else None)
 
 
 ShapeGate = Callable[[Shape], bool]
@@ -192,6 +184,18 @@ def fact_if(test: Callable[[HandView], bool], tiles: Callable[[HandView], Hit] =
     return scoped("hand", hand_if(test, tiles))
 
 
+def gate_decides(tiles: Callable[[HandView], Hit] | None = None) -> Pattern:
+    """A whole-hand item that applies whenever its gate lets it be tried: reported once, for
+    all the hand's tiles (or ``tiles``). Same as fact_if(lambda v: True, tiles), one call."""
+    if tiles is not None:
+        return scoped("hand", lambda v: tiles(v))  # a new function: annotations are per item
+
+    def pattern(v: HandView) -> Hit:
+        return [v.facts.tiles]
+
+    return scoped("hand", pattern)
+
+
 def winning_tile(v: HandView) -> Hit:
     return [(v.facts.winning_tile,)] if v.facts.winning_tile else [()]
 
@@ -199,7 +203,7 @@ def winning_tile(v: HandView) -> Hit:
 def won_if(gate: Gate) -> Pattern:
     """A winner's item about how the hand was won (decided by the situation alone): reported
     for the winning tile."""
-    return gated(gate, fact_if(lambda v: True, winning_tile))
+    return gated(gate, gate_decides(winning_tile))
 
 
 # --- sets and pairs -----------------------------------------------------------------------------
@@ -303,9 +307,9 @@ completes_pair_of_terminals_or_honours = shaped(_won("pair"), hand_if(
     lambda v: _won_pair_tile(v) is not None and is_terminal_or_honour(_won_pair_tile(v) or ""),
     _won_tiles,
 ))
-no_exposed_melds = gated(lambda s: not s.exposed, fact_if(lambda v: True))
+no_exposed_melds = gated(lambda s: not s.exposed, gate_decides())
 concealed_from_wall = gated(
-    lambda s: not s.exposed and s.source in ("wall", "dealt"), fact_if(lambda v: True)
+    lambda s: not s.exposed and s.source in ("wall", "dealt"), gate_decides()
 )
 all_groups_concealed = gated(
     lambda s: not s.exposed and s.source in SELF_DRAWN,
@@ -335,8 +339,8 @@ worthless = shaped(_four_chows, hand_if(is_worthless))
 worthless_two_waits = gated(lambda s: s.multi_wait, shaped(_four_chows, hand_if(is_worthless)))
 worthless_two_waits.needs_waits = True  # type: ignore[attr-defined]
 no_chow = shaped(_no_chow, hand_if(lambda v: v.standard and not v.chows))
-all_simples = gated(lambda s: s.simples_only, fact_if(lambda v: True))
-only_terminals_and_honours = gated(lambda s: s.majors_only, fact_if(lambda v: True))
+all_simples = gated(lambda s: s.simples_only, gate_decides())
+only_terminals_and_honours = gated(lambda s: s.majors_only, gate_decides())
 _MAJOR = frozenset(t for t in KINDS if is_terminal_or_honour(t))
 def _majors_everywhere(v: HandView) -> bool:
     if not v.standard:
@@ -351,11 +355,11 @@ terminal_or_honour_in_each_group = gated(
     lambda s: not s.simples_only, shaped(lambda s: s.standard, hand_if(_majors_everywhere))
 )
 one_suit_with_honours = gated(
-    lambda s: len(s.suits) == 1 and s.honours, fact_if(lambda v: True)
+    lambda s: len(s.suits) == 1 and s.honours, gate_decides()
 )
-one_suit_only = gated(lambda s: len(s.suits) == 1 and not s.honours, fact_if(lambda v: True))
-only_honours = gated(lambda s: not s.suits, fact_if(lambda v: True))
-only_ones_and_nines = gated(lambda s: s.ones_nines_only, fact_if(lambda v: True))
+one_suit_only = gated(lambda s: len(s.suits) == 1 and not s.honours, gate_decides())
+only_honours = gated(lambda s: not s.suits, gate_decides())
+only_ones_and_nines = gated(lambda s: s.ones_nines_only, gate_decides())
 seven_pairs = gated(lambda s: not s.melds, shaped(
     lambda s: s.special == "seven_pairs", hand_if(lambda v: v.special == "seven_pairs")
 ))

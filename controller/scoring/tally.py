@@ -196,10 +196,27 @@ def score_of(split: Split, n: Numbers) -> tuple[int, str | None]:
 
 def explain(split: Split, view: HandView, memo: GroupMemo) -> Tally:
     """The explained items of one view: its own, the hand's, then each group's."""
-    tally = run((split.view_rules(view), split.hand), view)
-    items = tally.items
-    points, doubles, combination = tally.points, tally.doubles, tally.combination
-    limit, key = tally.limit, tally.limit_key
+    items: list[ScoreItem] = []
+    append = items.append
+    points = doubles = combination = 0
+    limit = 0.0
+    key: str | None = None
+    for rules in (split.view_rules(view), split.hand):  # as run() does
+        for c in rules:
+            hits = c.when(view)
+            if hits:
+                name, pts, dbl, lim, bonus = c.item
+                for t in hits:
+                    append(_new(ScoreItem, (name, t, pts, dbl, lim, bonus)))
+                if lim:
+                    combination += c.limit_combination
+                    if lim > limit:
+                        limit, key = lim, c.rule.key
+                else:
+                    n = len(hits)
+                    points += pts * n
+                    doubles += dbl * n
+                    combination += c.combination * n
     facts = view.facts
     for g in view.groups:
         (p, d, comb, lim, k), more = memo.get(g) or group_entry(split, memo, facts, g)

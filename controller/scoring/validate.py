@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import NamedTuple
 
-from controller.scoring.arrange import Group, meld_group
+from controller.scoring.arrange import Group, Parts, meld_group
 from controller.scoring.model import FLAGS, WIN_SOURCES, HandInput, ScoringError
 from controller.scoring.rules import RuleSet
 from controller.tiles import (
@@ -42,6 +42,7 @@ class CheckedHand(NamedTuple):
     counts: list[int]  # rack and melds over the 34 kinds
     concealed_counts: list[int]  # rack only
     groups: tuple[Group, ...]  # the melds as groups
+    parts: Parts  # concealed_counts by part (arrange.parts_of)
 
 
 def _tile(value: object, where: str) -> Tile:
@@ -179,7 +180,9 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
         if not (inp.winning_tile in hand and src in WIN_SOURCES
                 and (src != "dealt" or seat == "ew")):
             _check_winner(inp, hand, seat)
-    return CheckedHand(seat, prevailing, melds, hand, bonus, counts, concealed, groups)
+    t = tuple(concealed)
+    return CheckedHand(seat, prevailing, melds, hand, bonus, counts, concealed, groups,
+                       (t[0:9], t[9:18], t[18:27], t[27:34]))
 
 
 def _name_hand_tile(hand: Sequence[Tile]) -> None:
