@@ -31,14 +31,13 @@ class Served:
     """One `mahjong-table serve` process; its combined output goes to ``log_path``."""
 
     def __init__(self, data_dir: Path, log_path: Path, *extra: str,
-                 python: str = sys.executable, cwd: Path = REPO,
-                 preexec: Any = None) -> None:
+                 command: tuple[str, ...] = (sys.executable, "-m", "controller", "serve"),
+                 cwd: Path = REPO, preexec: Any = None) -> None:
         self.data_dir = data_dir
         self.log_path = log_path
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        cmd = [python, "-m", "controller", "serve", "--port", str(self.port),
-               "--data-dir", str(data_dir), *extra]
+        cmd = [*command, "--port", str(self.port), "--data-dir", str(data_dir), *extra]
         # Through a pipe, copied here: the service's own file-size limit (disk-full tests) and
         # its data directory's file system never touch its log.
         self._out = log_path.open("ab")
@@ -108,7 +107,7 @@ def simulate(tmp: Path, *args: str) -> dict[str, Any]:
     log = tmp / f"sim-{time.monotonic_ns()}.jsonl"
     done = subprocess.run([sys.executable, "-m", "controller", "simulate", "--quiet",
                            "--log", str(log), *args],
-                          cwd=REPO, capture_output=True, text=True, timeout=300)
+                          cwd=REPO, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr
     summary: dict[str, Any] = json.loads(done.stdout)
     return summary
