@@ -9,7 +9,14 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 ZONE_RE = re.compile(r"^(rack:[1-4]|melds:[1-4]|discard|river)$")
 CHANNEL_RE = re.compile(r"^[A-Za-z0-9_.-]+/[0-9]+$")
@@ -32,6 +39,24 @@ class SeatConfig(_Strict):
     ready_pin: int | None = None
     mahjong_pin: int | None = None
     led_pin: int | None = None
+
+    @model_validator(mode="after")
+    def _buttons(self) -> SeatConfig:
+        given = [self.call_pin, self.ready_pin, self.mahjong_pin]
+        if any(p is not None for p in given) and None in given:
+            raise ValueError("give all three button pins (call_pin, ready_pin, mahjong_pin) "
+                             "or none")
+        if self.led_pin is not None and None in given:
+            raise ValueError("led_pin needs the seat's button pins too (call_pin, ready_pin, "
+                             "mahjong_pin): the seat I/O drives a seat's buttons and LED together")
+        return self
+
+    def pins(self) -> dict[str, int]:
+        """The seat's GPIOs as firmware_bridge.seat_io.SeatPins takes them (empty: none)."""
+        if self.call_pin is None or self.ready_pin is None or self.mahjong_pin is None:
+            return {}
+        pins = {"call": self.call_pin, "ready": self.ready_pin, "mahjong": self.mahjong_pin}
+        return pins | ({"led": self.led_pin} if self.led_pin is not None else {})
 
 
 class TableConfig(_Strict):
@@ -61,20 +86,63 @@ class TableConfig(_Strict):
                 )
         return v
 
+    def seat_pins(self) -> dict[int, dict[str, int]]:
+        """Position -> button and LED pins, for the seats that have buttons wired."""
+        return {int(k): seat.pins() for k, seat in sorted(self.seats.items()) if seat.pins()}
+
+    def gpio_pins(self) -> list[int]:
+        """Every GPIO of the seat buttons, LEDs and the buzzer."""
+        pins = [p for seat in self.seat_pins().values() for p in seat.values()]
+        return pins + ([self.buzzer_pin] if self.buzzer_pin is not None else [])
+
 
 class Mfrc522Chip(_Strict):
-    """One MFRC522 on the SPI bus: its chip-select GPIO and the channel names it serves."""
+    """One MFRC522 on the Pi's SPI bus (firmware_bridge.mfrc522_backend.ReaderSpec).
 
-    board: str
-    cs_pin: int
-    antennas: int = Field(default=1, ge=1, le=16)
+    ``channel`` is n in the channel name "<board>/<n>" (default: the chip's place in the list);
+    ``pin_cs`` a GPIO chip select for more chips than hardware CE lines (hardware_docs/wiring.md).
+    """
+
+    bus: int = Field(ge=0, le=6)
+    device: int = Field(ge=0, le=2)
+    pin_rst: int = Field(ge=0, le=27)
+    pin_cs: int | None = Field(default=None, ge=0, le=27)
+    channel: int | None = Field(default=None, ge=0, le=63)
 
 
 class Mfrc522Config(_Strict):
-    spi_bus: int = 0
-    spi_device: int = 0
-    reset_pin: int = 25
+    """MFRC522 chips polled in turn by one thread; their channels are "<board>/<channel>"."""
+
+    board: str = Field(default="spi", pattern=r"^[A-Za-z0-9_.-]+$")
+    speed_hz: int = Field(default=1_000_000, ge=10_000, le=10_000_000)
     chips: list[Mfrc522Chip] = Field(default_factory=list)
+
+    @field_validator("chips")
+    @classmethod
+    def _distinct(cls, v: list[Mfrc522Chip]) -> list[Mfrc522Chip]:
+        channels = [c.channel if c.channel is not None else i for i, c in enumerate(v)]
+        for n in channels:
+            if channels.count(n) > 1:
+                raise ValueError(f"two chips have channel {n}: give each its own `channel`")
+        selects = [(c.bus, c.device) for c in v if c.pin_cs is None]
+        for bus, device in selects:
+            if selects.count((bus, device)) > 1:
+                raise ValueError(f"two chips on bus {bus} device {device} without pin_cs: give "
+                                 "each its own device, or GPIO chip selects (pin_cs)")
+        mixed = {(c.bus, c.device) for c in v if c.pin_cs is not None} & set(selects)
+        if mixed:
+            bus, device = min(mixed)
+            raise ValueError(f"bus {bus} device {device} has chips with and without pin_cs: chips "
+                             "with GPIO chip selects share a device with nothing else")
+        return v
+
+    def readers(self) -> list[dict[str, int]]:
+        """The chips as firmware_bridge's mfrc522 back-end takes them (``readers=``)."""
+        return [{k: v for k, v in c.model_dump().items() if v is not None} for c in self.chips]
+
+    def pins(self) -> list[int]:
+        """Every GPIO the chips use (reset and chip-select lines)."""
+        return [p for c in self.chips for p in (c.pin_rst, c.pin_cs) if p is not None]
 
 
 class SerialConfig(_Strict):
@@ -150,6 +218,29 @@ class Config(_Strict):
     server: ServerConfig = Field(default_factory=ServerConfig)
     simulation: SimulationConfig = Field(default_factory=SimulationConfig)
 
+    @model_validator(mode="after")
+    def _pins_once(self) -> Config:
+        # one GPIO driven by two parts would make both misbehave in ways hard to see
+        table = self.table.gpio_pins()
+        for pin in table:
+            if table.count(pin) > 1:
+                raise ValueError(f"GPIO {pin} is given twice in [table] (buttons, LEDs, buzzer): "
+                                 "give each its own pin")
+        if self.readers.backend != "mfrc522":
+            return self
+        chips = self.readers.mfrc522.chips
+        cs = [c.pin_cs for c in chips if c.pin_cs is not None]
+        rst = {c.pin_rst for c in chips}
+        for pin in cs:
+            if cs.count(pin) > 1 or pin in rst:
+                raise ValueError(f"GPIO {pin} is used twice by [readers.mfrc522] chips: give each "
+                                 "chip its own pin_cs, apart from the reset pins")
+        for pin in self.readers.mfrc522.pins():
+            if pin in table:
+                raise ValueError(f"GPIO {pin} is both a reader pin ([readers.mfrc522]) and a "
+                                 "seat button, LED or buzzer pin ([table]): move one")
+        return self
+
 
 def default_config() -> Config:
     """The configuration used when no file is given."""
@@ -190,6 +281,8 @@ def _describe(exc: ValidationError, text: str, name: str) -> str:
     line = _find_line(text, loc)
     where = f"{name}:{line}" if line else name
     dotted = ".".join(loc)
+    if not loc:  # a check across sections: its message names the keys
+        return f"{where}: {err['msg'].removeprefix('Value error, ')}"
     if err["type"] == "extra_forbidden":
         section = ".".join(loc[:-1]) or "top level"
         return f"{where}: unknown key {loc[-1]!r} in [{section}]: remove it or check its spelling"
