@@ -55,11 +55,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = args.func(args)
     except CliError as exc:
-        print(f"mahjong-table {args.command}: error: {exc}", file=sys.stderr)
+        print(f"mahjong-table {args.command}: error: {_one_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
     return int(code or 0)
+
+
+def _one_line(message: str) -> str:
+    """The message on one line: a newline or other control character quoted from the input
+    (say, in a JSON key) is shown escaped."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in message)
 
 
 if __name__ == "__main__":  # pragma: no cover
