@@ -14,12 +14,15 @@ from typing import Any
 
 from controller.table.presence import PresenceTracker
 from controller.table.registry import RegistryError, TileRegistry
+from firmware_bridge.readers import ReaderBackend
 
 log = logging.getLogger("controller.table")
 
 SOURCE = "table"
 #: Seat buttons (firmware_bridge ButtonPress.button) -> the declaration they make.
 BUTTON_CALLS = {"call": "claim", "ready": "ready", "mahjong": "mahjong"}
+#: The name the seat buttons' health goes by (service.reader_health, `readers`).
+BUTTONS_BOARD = "buttons"
 Event = dict[str, Any]
 
 
@@ -54,7 +57,7 @@ def plug(service: Any, config: Any, simulate: bool) -> bool:
                               absent_after=readers.absent_after,
                               move_window=max(1.0, 4 * readers.absent_after),
                               silent_after=max(3.0, 20 * readers.scan_interval))
-    service.add_source(SOURCE, table_source(lambda: open_reader(readers), tracker,
+    service.add_source(SOURCE, table_source(lambda: open_reader(readers, config.table), tracker,
                                             tick_every=readers.scan_interval))
     return True
 
@@ -68,17 +71,82 @@ def _sim_channels(backend: str) -> dict[str, str]:
     return {f"{b.name}/{n}": label for b in default_layout() for n, label in b.labels().items()}
 
 
-def open_reader(readers: Any) -> Any:
-    """The configured firmware_bridge back-end (not started); ValueError when it cannot be."""
+def open_reader(readers: Any, table: Any = None) -> Any:
+    """The configured firmware_bridge back-end (not started); ValueError when it cannot be.
+
+    With ``table`` (the config's [table]) giving seat button pins or a buzzer, the back-end
+    comes wrapped in :class:`WithSeatIO`, so that button presses join the scans.
+    """
     from firmware_bridge.readers import open_backend
 
     if readers.backend == "serial":
-        return open_backend("serial", ports=list(readers.serial.ports),
-                            baudrate=readers.serial.baudrate)
-    if readers.backend == "sim":
-        return open_backend("sim", seed=readers.sim.seed)
-    raise ValueError(f"the {readers.backend} back-end is not wired to the table source yet: "
-                     "use the serial back-end, or --simulate")
+        backend = open_backend("serial", ports=list(readers.serial.ports),
+                               baudrate=readers.serial.baudrate)
+    elif readers.backend == "sim":
+        backend = open_backend("sim", seed=readers.sim.seed)
+    elif readers.backend == "mfrc522":
+        spi = readers.mfrc522
+        if not spi.chips:
+            raise ValueError("the mfrc522 back-end has no chips: list them in [readers.mfrc522] "
+                             "chips, e.g. [{bus = 0, device = 0, pin_rst = 25}]")
+        # cycle_s: a pause between poll cycles, so that a table of few chips does not spin
+        backend = open_backend("mfrc522", readers=spi.readers(), board=spi.board,
+                               speed_hz=spi.speed_hz, cycle_s=readers.scan_interval / 2)
+    else:
+        raise ValueError(f"unknown reader back-end {readers.backend!r}")
+    if table is not None and (table.seat_pins() or table.buzzer_pin is not None):
+        return WithSeatIO(backend, table.seat_pins(), table.buzzer_pin)
+    return backend
+
+
+class WithSeatIO(ReaderBackend):
+    """A reader back-end and the seat buttons (firmware_bridge.seat_io) as one back-end.
+
+    Presses are posted beside the scans. Seat I/O that cannot start (no RPi.GPIO off a Pi, pins
+    in use) is reported as ``BoardHealth("buttons", "down")``; the readers go on without it.
+    """
+
+    name = "with-seat-io"
+
+    def __init__(self, backend: ReaderBackend, seats: dict[int, dict[str, int]],
+                 buzzer_pin: int | None = None) -> None:
+        from firmware_bridge.seat_io import SeatIO
+
+        super().__init__()
+        self.backend = backend
+        self.seat_io = SeatIO(seats, buzzer_pin=buzzer_pin, on_press=self.post)
+        self.buttons_up = False
+
+    def start(self, sink: Any = None) -> None:
+        from firmware_bridge.types import BoardHealth
+
+        super().start(sink)
+        self.backend.start(self.post)
+        try:
+            self.seat_io.start()
+        except (ImportError, RuntimeError, OSError, ValueError) as exc:
+            self.post(BoardHealth(BUTTONS_BOARD, "down", time.monotonic(),
+                                  f"seat buttons not started ({exc}): on a Pi install the `pi` "
+                                  "extra and check the pins in [table.seats]"))
+            return
+        self.buttons_up = True
+        self.post(BoardHealth(BUTTONS_BOARD, "up", time.monotonic(),
+                              f"{len(self.seat_io.seats)} seat(s) with buttons"))
+
+    def stop(self) -> None:
+        if self.buttons_up:
+            self.seat_io.stop()
+            self.buttons_up = False
+        self.backend.stop()
+        super().stop()
+
+    def set_turn(self, seat: int | None) -> None:
+        """Light the turn LED of ``seat`` (None: all off), when the buttons run."""
+        if self.buttons_up:
+            self.seat_io.set_turn(seat)
+
+    def stats(self) -> dict[str, int]:
+        return self.backend.stats()
 
 
 def table_source(
@@ -96,6 +164,7 @@ def table_source(
         tracker.set_hand_over(_hand_over(service))
         backend = open_backend()
         backend.start(asyncio_sink(asyncio.get_running_loop(), queue))
+        set_turn = getattr(backend, "set_turn", None)
         last_tick = clock()
         reader = QueueReader(queue)
         try:
@@ -109,6 +178,8 @@ def table_source(
                     yield event, SOURCE
                     for cleared in follow_hand(service, tracker):
                         yield cleared, SOURCE
+                    if set_turn is not None:  # the seat LEDs show whose turn it is
+                        set_turn((service.public_view().get("hand") or {}).get("turn"))
         finally:
             reader.close()
             backend.stop()
