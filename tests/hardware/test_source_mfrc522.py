@@ -1,0 +1,116 @@
+"""A configured mfrc522 table through plug(): fake chips -> real mfrc522 package -> moves in the
+log; seat buttons on the fake GPIO -> declarations."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.config import parse_config
+from controller.service import TableService
+from controller.store import EventLog
+from controller.table import TileRegistry
+from controller.table.source import BUTTONS_BOARD, WithSeatIO, open_reader, plug
+from firmware_bridge.fakes import FakeHardware, FakeMFRC522, VirtualTag
+from firmware_bridge.mfrc522_backend import Mfrc522Backend
+from firmware_bridge.types import BoardHealth, ButtonPress
+from tests.hardware.helpers import SEAT1, mfrc522_toml
+
+NTAG = VirtualTag(bytes.fromhex("04A219C15E2280"))
+
+
+async def _until(check: Any, timeout: float = 8.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not check():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.02)
+
+
+def _logged(data_dir: Path) -> list[dict[str, Any]]:
+    with EventLog.open(data_dir / "events.sqlite", readonly=True) as log:
+        return [r.event for r in log.records(log.session().id)]
+
+
+def _moves(data_dir: Path) -> list[tuple[str, str, str]]:
+    return [(e["move"]["tile"], e["move"]["from"], e["move"]["to"])
+            for e in _logged(data_dir) if "move" in e]
+
+
+async def test_a_configured_mfrc522_table_yields_moves_and_button_declarations(
+        hw: FakeHardware, registry: TileRegistry, tmp_path: Path) -> None:
+    rack, pad = FakeMFRC522(), FakeMFRC522()
+    hw.spi.attach(0, 0, rack)
+    hw.spi.attach(0, 1, pad)
+    config = parse_config(mfrc522_toml(tmp_path))
+    service = TableService(config, data_dir=tmp_path)
+    assert plug(service, config, simulate=False) is True
+    await service.start()
+    try:
+        tag = rack.place(NTAG)
+        await _until(lambda: len(_moves(tmp_path)) == 1)
+        rack.take(tag)
+        pad.place(tag)
+        await _until(lambda: len(_moves(tmp_path)) == 2)
+        await _until(lambda: hw.gpio.level(SEAT1["call"]) is not None)  # seat I/O is set up
+        hw.gpio.press(SEAT1["call"])
+        await asyncio.sleep(0.15)  # held past the 30 ms debounce
+        hw.gpio.release(SEAT1["call"])
+        await _until(lambda: any("declare" in e for e in _logged(tmp_path)))
+        health = dict(service.reader_health)
+    finally:
+        await service.stop()
+    assert _moves(tmp_path) == [("5b", "wall", "rack:1"), ("5b", "rack:1", "discard")]
+    assert [e["declare"] for e in _logged(tmp_path) if "declare" in e] == [
+        {"seat": 1, "call": "claim"}]
+    assert health[BUTTONS_BOARD]["ok"] is True
+    # stopped: only our own pins released, never the global GPIO.cleanup()
+    assert None not in hw.gpio.cleanups
+    assert {24, 25, *SEAT1.values()} <= set(hw.gpio.cleanups)
+
+
+def test_open_reader_builds_the_mfrc522_back_end_from_the_config(tmp_path: Path) -> None:
+    config = parse_config(mfrc522_toml(tmp_path, buttons=False))
+    backend = open_reader(config.readers, config.table)
+    assert isinstance(backend, Mfrc522Backend)
+    assert backend.board == "spi" and backend.channels == [0, 1]
+    assert [(s.bus, s.device, s.pin_rst) for s in backend.specs] == [(0, 0, 25), (0, 1, 24)]
+    wrapped = open_reader(config.readers, parse_config(mfrc522_toml(tmp_path)).table)
+    assert isinstance(wrapped, WithSeatIO) and wrapped.seat_io.seats[1].call == SEAT1["call"]
+
+
+def test_no_chips_is_a_clear_error() -> None:
+    config = parse_config("[readers]\nbackend = 'mfrc522'\n")
+    with pytest.raises(ValueError, match=r"no chips: list them in \[readers.mfrc522\]"):
+        open_reader(config.readers)
+
+
+def test_buttons_off_a_pi_are_reported_down_and_the_readers_go_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "RPi", None)  # `import RPi.GPIO` fails, as off a Pi
+    seat = "".join(f"{k}_pin = {v}\n" for k, v in SEAT1.items())
+    config = parse_config(f"[readers]\nbackend = 'sim'\n[table.seats.1]\n{seat}")
+    backend = open_reader(config.readers, config.table)
+    assert isinstance(backend, WithSeatIO)
+    backend.start()
+    events: list[Any] = []
+    try:
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and not (
+                _health(events, BUTTONS_BOARD) and _health(events, "seat1")):
+            events.append(backend.get(timeout=0.5))
+    finally:
+        backend.stop()
+    health = [e for e in events if isinstance(e, BoardHealth)]
+    buttons = [h for h in health if h.board == BUTTONS_BOARD]
+    assert [h.state for h in buttons] == ["down"] and "pi` extra" in buttons[0].detail
+    assert any(h.state == "up" and h.board.startswith("seat") for h in health)
+    assert not any(isinstance(e, ButtonPress) for e in events)
+
+
+def _health(events: list[Any], board: str) -> list[BoardHealth]:
+    return [e for e in events if isinstance(e, BoardHealth) and e.board == board]
