@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,12 +27,17 @@ _DATA = Path(tempfile.mkdtemp(prefix="mahjong-fuzz-"))
 _SERVICE = TableService(Config(session=SessionConfig(ruleset="hua-bao")), _DATA / "data")
 _SERVICE.add_source("simulation", simulation_source(0.02, seed=3, hands=3))
 schema = schemathesis.openapi.from_asgi("/openapi.json", create_app(_SERVICE))
+CALLS: Counter[str] = Counter()
+STATUSES: Counter[int] = Counter()
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _stop_the_service() -> Iterator[None]:
     yield
     from schemathesis.python.asgi import shutdown_lifespans
+
+    print(f"\nschemathesis: {sum(CALLS.values())} requests over {len(CALLS)} operations, "
+          f"statuses {dict(sorted(STATUSES.items()))}")
 
     shutdown_lifespans()
     shutil.rmtree(_DATA, ignore_errors=True)
@@ -54,5 +60,7 @@ def auth_for(case: Any) -> dict[str, str]:
 def test_no_server_error_and_responses_match_the_schema(case: Any) -> None:
     # Not checked: the Allow header. Starlette answers OPTIONS or an undeclared method with the
     # Allow of the first route on that path only (POST for /api/admin/session, not POST, DELETE).
-    case.call_and_validate(headers=auth_for(case),
-                           excluded_checks=[unsupported_method, allow_header_conformance])
+    response = case.call_and_validate(
+        headers=auth_for(case), excluded_checks=[unsupported_method, allow_header_conformance])
+    CALLS[case.operation.label] += 1
+    STATUSES[response.status_code] += 1
