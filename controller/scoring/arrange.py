@@ -216,12 +216,38 @@ def partial_arrangements(c: Sequence[int]) -> Iterator[tuple[list[Group], list[T
         yield groups, left
 
 
-def _all_parts(c: Sequence[int]) -> tuple[PartSplits, ...]:
+@cache
+def _splittable(cnt: tuple[int, ...], suited: bool) -> tuple[bool, bool]:
+    """Whether one part splits into sets only, and into sets and one pair (as _complete_splits
+    would find, without making the splits)."""
+    i = next((k for k, n in enumerate(cnt) if n), -1)
+    if i < 0:
+        return True, False
+    without = with_pair = False
+    c = list(cnt)
+    moves: list[tuple[tuple[int, ...], bool]] = []
+    if cnt[i] >= 3:
+        moves.append(((i, i, i), False))
+    if cnt[i] >= 2:
+        moves.append(((i, i), True))
+    if suited and i <= 6 and cnt[i + 1] and cnt[i + 2]:
+        moves.append(((i, i + 1, i + 2), False))
+    for idx, is_pair in moves:
+        for k in idx:
+            c[k] -= 1
+        w, p = _splittable(tuple(c), suited)
+        for k in idx:
+            c[k] += 1
+        if is_pair:
+            with_pair = with_pair or w
+        else:
+            without, with_pair = without or w, with_pair or p
+    return without, with_pair
+
+
+def _all_parts(c: Sequence[int]) -> tuple[tuple[bool, bool], ...]:
     t = tuple(c)
-    return tuple(
-        _GROUPS[i].get(t[a:b]) or _groups(t[a:b], i)
-        for i, (a, b) in enumerate(((0, 9), (9, 18), (18, 27), (27, 34)))
-    )
+    return tuple(_splittable(t[a:b], a < 27) for a, b in ((0, 9), (9, 18), (18, 27), (27, 34)))
 
 
 def is_standard_complete(c: Sequence[int]) -> bool:
@@ -243,7 +269,7 @@ def _part_additions(cnt: tuple[int, ...], base: int) -> tuple[tuple[int, bool, b
         if not any(cnt[j] for j in near):
             continue
         c[off] += 1
-        without, with_pair = _part_groups(tuple(c), base)
+        without, with_pair = _splittable(tuple(c), base < 27)
         c[off] -= 1
         if without or with_pair:
             out.append((base + off, bool(without), bool(with_pair)))
@@ -259,7 +285,7 @@ _SUMMARIES: tuple[dict[tuple[int, ...], PartSummary], ...] = ({}, {}, {}, {})
 
 def _summary(cnt: tuple[int, ...], part: int) -> PartSummary:
     base = _PART_BASE[part]
-    without, with_pair = _part_groups(cnt, base)
+    without, with_pair = _splittable(cnt, base < 27)
     adds = _part_additions(cnt, base)
     summary = _SUMMARIES[part][cnt] = (
         not without,

@@ -145,16 +145,28 @@ def split_rules(rs: RuleSet, is_winner: bool, situation: Situation) -> Split:
     split = _SPLITS.get(key)
     if split is None:
         rules = [
-            c for c in (
-                compile_rule(rs, r) for r in rs.rules
-                if (is_winner or not r.winner_only) and getattr(r.when, "gate", _always)(situation)
-            )
-            if c.limit > 0 or not c.rule.limit  # limit_hands may switch a limit item off
+            c for c in _compiled(rs)
+            if (is_winner or not c.rule.winner_only)
+            and getattr(c.when, "gate", _always)(situation)
         ]
         by = {s: tuple(c for c in rules if getattr(c.when, "scope", "view") == s)
               for s in ("group", "hand", "view")}
         split = _SPLITS[key] = Split(by["group"], by["hand"], by["view"], rs.limit, rs.cap, {})
     return split
+
+
+_COMPILED: dict[tuple[str, str], tuple[Compiled, ...]] = {}
+
+
+def _compiled(rs: RuleSet) -> tuple[Compiled, ...]:
+    """The rule set's rules compiled once per options, less the limit items ``limit_hands``
+    switches off."""
+    rules = _COMPILED.get(rs.cache_key)
+    if rules is None:
+        rules = _COMPILED[rs.cache_key] = tuple(
+            c for c in (compile_rule(rs, r) for r in rs.rules) if c.limit > 0 or not c.rule.limit
+        )
+    return rules
 
 
 def _always(situation: object) -> bool:

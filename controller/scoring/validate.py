@@ -78,20 +78,26 @@ def _checked_meld(tiles: tuple[Tile, ...], concealed: bool) -> Meld:
 
 
 @cache
-def _meld_and_group(tiles: tuple[Tile, ...], concealed: bool) -> tuple[Meld, Group]:
+def _meld_and_group(
+    tiles: tuple[Tile, ...], concealed: bool
+) -> tuple[Meld, Group, tuple[int, ...]]:
     meld = _check_meld(tiles, concealed)
-    return meld, meld_group(meld)
+    return meld, meld_group(meld), tuple(KIND_INDEX[t] for t in meld.tiles)
 
 
-def _melds_and_groups(melds: Sequence[Meld]) -> tuple[tuple[Meld, ...], tuple[Group, ...]]:
-    """The melds checked (chows sorted) and as groups; kept, as melds repeat between hands."""
+def _melds_and_groups(
+    melds: Sequence[Meld],
+) -> tuple[tuple[Meld, ...], tuple[Group, ...], tuple[tuple[int, ...], ...]]:
+    """The melds checked (chows sorted), as groups and as kind indices; kept, as melds repeat
+    between hands."""
     if not melds:
-        return (), ()
+        return (), (), ()
     try:
-        pairs = [_meld_and_group(tuple(m.tiles), bool(m.concealed)) for m in melds]
+        made = [_meld_and_group(tuple(m.tiles), bool(m.concealed)) for m in melds]
     except TypeError:  # unhashable tiles: let the full check name them
-        pairs = [_meld_and_group.__wrapped__(tuple(m.tiles), bool(m.concealed)) for m in melds]
-    return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+        made = [_meld_and_group.__wrapped__(tuple(m.tiles), bool(m.concealed)) for m in melds]
+    checked, groups, kinds = zip(*made, strict=True)
+    return checked, groups, kinds
 
 
 def _check_meld(raw: tuple[Tile, ...], concealed: bool) -> Meld:
@@ -160,14 +166,14 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
         prevailing = _wind(inp.prevailing_wind, "prevailing_wind")
     if len(inp.melds) > 4:
         raise ScoringError(f"{len(inp.melds)} melds: a hand has at most four sets")
-    melds, groups = _melds_and_groups(inp.melds)
+    melds, groups, meld_kinds = _melds_and_groups(inp.melds)
     hand = tuple(inp.hand)
     if not _KINDS.issuperset(hand):
         _name_hand_tile(hand)
     bonus = tuple(inp.bonus)
     if bonus:
         _check_bonus(bonus, rs)
-    counts, concealed = _counts(hand, melds, bonus)
+    counts, concealed = _counts(hand, melds, meld_kinds, bonus)
     n = len(hand)
     full = 14 - 3 * len(melds)
     if (n != full) if inp.mahjong else (n >= full):
@@ -205,7 +211,8 @@ def _check_bonus(bonus: Sequence[Tile], rs: RuleSet) -> None:
 
 
 def _counts(
-    hand: Sequence[Tile], melds: Sequence[Meld], bonus: Sequence[Tile]
+    hand: Sequence[Tile], melds: Sequence[Meld], meld_kinds: Sequence[Sequence[int]],
+    bonus: Sequence[Tile],
 ) -> tuple[list[int], list[int]]:
     """check_counts with the index at hand (this runs for every hand)."""
     ki = KIND_INDEX
@@ -213,9 +220,9 @@ def _counts(
     for t in hand:
         counts[ki[t]] += 1
     concealed = counts.copy()
-    for m in melds:
-        for t in m.tiles:
-            counts[ki[t]] += 1
+    for kinds in meld_kinds:
+        for k in kinds:
+            counts[k] += 1
     if max(counts) > 4 or (bonus and len(set(bonus)) != len(bonus)):
         check_counts(hand, melds, bonus)
     return counts, concealed
