@@ -172,10 +172,8 @@ class Director:
                 robbed = self._robbing(state, p)
                 if robbed:
                     return self._emit(robbed)
-                if int(hand["live_wall"]) <= 0:
-                    # The last live tile was a bonus tile: no replacement can come and nothing
-                    # else is legal (see docs/players.md); the operator calls the washout.
-                    return {"correct": {"end_hand": "washout"}}
+                # With the live wall used up the engine ends the hand as soon as a replacement
+                # becomes due (docs/game.md), so one is always there to draw here.
                 return self._draw(wall[self.total - 1 - back], p, "replacement")
         if self._dealing(hand):
             for p in turn_order(dealer):

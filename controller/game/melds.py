@@ -10,6 +10,7 @@ from collections import Counter
 
 from controller.game import calls
 from controller.game.context import Ctx, Refused, name
+from controller.game.endhand import finish_washout
 from controller.game.state import Claim, Hand, Seat, TableSet, evolve, next_live
 from controller.tiles import is_bonus, is_suited, sort_tiles
 
@@ -48,7 +49,18 @@ def lay_bonus(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:
     step = hand.step
     if hand.phase == "play" and pos == hand.turn and step == "discard":
         step = "replacement"
-    return hand.with_seat(seat, step=step)
+    return _unless_wall_empty(ctx, hand.with_seat(seat, step=step), f"the {tile}")
+
+
+def _unless_wall_empty(ctx: Ctx, hand: Hand, what: str) -> Hand:
+    """A replacement just became due: with the live wall used up none can come and nothing
+    else is legal (no draw, no discard), so the hand ends as a washout (RULES.md 3.5)."""
+    if hand.live_wall > 0:
+        return hand
+    ctx.notes.append(
+        f"The live wall is used up: no replacement for {what} can come; washout"
+    )
+    return finish_washout(ctx, hand)
 
 
 def lay_bonus_from_wall(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:
@@ -71,7 +83,7 @@ def _own_turn(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:
             robbable = None if fresh else (tile, pos)
             what = "a claimed kong" if fresh else "an added kong"
             ctx.notes.append(f"{name(hand, pos)} makes {what} of {tile}")
-            return _kong_made(hand, seat, fresh_claim=None, robbable=robbable, robbers=())
+            return _kong_made(ctx, hand, seat, fresh_claim=None, robbable=robbable, robbers=())
     forming = seat.forming + (tile,)
     if any(t != tile for t in forming) or rack.count(tile) + len(forming) < 4:
         raise Refused(
@@ -84,16 +96,16 @@ def _own_turn(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:
     kong = TableSet(forming, "kong", concealed=True)
     seat = evolve(seat, rack=rack, forming=(), melds=seat.melds + (kong,))
     ctx.notes.append(f"{name(hand, pos)} declares a concealed kong")
-    return _kong_made(hand, seat)
+    return _kong_made(ctx, hand, seat)
 
 
-def _kong_made(hand: Hand, seat: Seat, **changes: object) -> Hand:
+def _kong_made(ctx: Ctx, hand: Hand, seat: Seat, **changes: object) -> Hand:
     chain = seat.kong_chain + 1 if seat.last_source == "replacement" else 1
     seat = evolve(seat, replacements_due=seat.replacements_due + 1, kong_chain=chain)
     step = hand.step
     if hand.phase == "play" and seat.position == hand.turn:
         step = "replacement"
-    return hand.with_seat(seat, step=step, **changes)
+    return _unless_wall_empty(ctx, hand.with_seat(seat, step=step, **changes), "the kong")
 
 
 def discard_to_strip(ctx: Ctx, hand: Hand, pos: int) -> Hand:
@@ -140,7 +152,7 @@ def _complete(ctx: Ctx, hand: Hand, seat: Seat, claim: Claim, kind: str) -> Hand
         claim_deadline=None, fresh_claim=(pos, len(seat.melds) - 1) if kind == "pung" else None,
     )
     if kind == "kong":
-        return _kong_made(evolve(hand, **changes), seat)
+        return _kong_made(ctx, evolve(hand, **changes), seat)
     return hand.with_seat(seat, **changes)
 
 

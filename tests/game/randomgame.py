@@ -22,7 +22,7 @@ class RandomTable:
         self.dealer = 1
         self.wind = "east"
         self.passes = 0
-        self.drew = True
+        self.source = "dealt"  # how the newest tile came, as the engine's win_source names it
 
     def move(self, tile: str, src: str, dst: str) -> None:
         self.events.append({"move": {"tile": tile, "from": src, "to": dst}})
@@ -32,9 +32,6 @@ class RandomTable:
         wall = tile_set(self.ruleset.bonus_tiles)
         self.rng.shuffle(wall)
         self.wall = wall[:130 if self.ruleset.bonus_tiles else 122]
-        # the very last tile must not need a replacement: no bonus tile there
-        k = next(i for i, t in enumerate(self.wall) if not is_bonus(t))
-        self.wall[0], self.wall[k] = self.wall[k], self.wall[0]
         self.racks: dict[int, list[str]] = {p: [] for p in (1, 2, 3, 4)}
         self.melds: dict[int, list[tuple[str, ...]]] = {p: [] for p in (1, 2, 3, 4)}
         self.ready: set[int] = set()
@@ -42,6 +39,7 @@ class RandomTable:
         for p in seats:
             for _ in range(14 if p == self.dealer else 13):
                 self.draw(p)
+        self.source = "dealt"  # bonus replacements in the deal still count as dealt
         turn = self.dealer
         while True:
             if self.complete(turn):
@@ -62,8 +60,8 @@ class RandomTable:
             if self.rng.random() < 0.5:
                 self.move(tile, "discard", "river")
             turn = turn % 4 + 1
-            self.draw(turn)
-            self.drew = True
+            if not self.draw(turn):
+                return self.finish(None)  # the last live tile was a bonus tile: washout
 
     def pung(self, claimer: int, tile: str) -> None:
         self.move(tile, "discard", f"melds:{claimer}")
@@ -71,7 +69,7 @@ class RandomTable:
             self.racks[claimer].remove(tile)
             self.move(tile, f"rack:{claimer}", f"melds:{claimer}")
         self.melds[claimer].append((tile,) * 3)
-        self.drew = False
+        self.source = "discard"
 
     def pick_discard(self, p: int) -> str:
         """A loose tile: few copies and few neighbours (ties broken at random)."""
@@ -87,14 +85,17 @@ class RandomTable:
 
         return min(rack, key=keep)
 
-    def draw(self, p: int) -> None:
+    def draw(self, p: int, source: str = "wall") -> bool:
+        """Draw for ``p`` (bonus tiles laid and replaced); False when a replacement is due but
+        the live wall is used up, which ends the hand as a washout."""
         tile = self.wall.pop()
         self.move(tile, "wall", f"rack:{p}")
         if is_bonus(tile):
             self.move(tile, f"rack:{p}", f"melds:{p}")
-            self.draw(p)
-        else:
-            self.racks[p].append(tile)
+            return bool(self.wall) and self.draw(p, "replacement")
+        self.racks[p].append(tile)
+        self.source = source
+        return True
 
     def claimer(self, discarder: int, tile: str) -> int | None:
         if not self.claims or not self.wall:
@@ -124,7 +125,7 @@ class RandomTable:
         result = score_hand(HandInput(
             ruleset=self.ruleset, seat_wind=seat_wind, prevailing_wind=self.wind, melds=melds,
             hand=self.racks[p], mahjong=True, winning_tile=self.racks[p][-1],
-            win_source="wall" if self.drew else "discard",
+            win_source=self.source,
         ))
         return result.combination_doubles >= 1
 
