@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from controller.scoring.patterns import HandView, Situation, fact_if, gated, scoped
+from controller.scoring.patterns import fact_if, gated, scoped
 from controller.scoring.rules import Pattern
+from controller.scoring.view import HandView, Situation
 from controller.tiles import Tile, bonus_wind, is_flower, is_season, wind_name
 
 each_bonus = scoped("hand", lambda v: [(t,) for t in v.facts.bonus])

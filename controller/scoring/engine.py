@@ -18,7 +18,6 @@ from controller.scoring.complete import (
     waits,
 )
 from controller.scoring.model import HandInput, ScoreResult, ScoringError
-from controller.scoring.patterns import HandFacts, HandView, Situation
 from controller.scoring.rules import RuleSet
 from controller.scoring.rulesets import get_ruleset
 from controller.scoring.tally import (
@@ -35,6 +34,7 @@ from controller.scoring.tally import (
     split_rules,
 )
 from controller.scoring.validate import CheckedHand, check_input
+from controller.scoring.view import HandFacts, HandView, Situation
 from controller.tiles import KIND_INDEX, Tile, sort_tiles
 
 __all__ = ["arrangements", "clear_caches", "is_complete", "score_hand", "waits"]

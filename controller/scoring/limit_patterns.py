@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from controller.scoring.patterns import (
     SELF_DRAWN,
-    HandView,
-    Situation,
     concealed_pungs,
     fact_if,
     flag,
@@ -21,6 +19,7 @@ from controller.scoring.patterns import (
     winning_tile,
 )
 from controller.scoring.rules import Pattern
+from controller.scoring.view import HandView, Situation
 
 __all__ = [
     "all_honours",

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from controller.scoring.model import ScoringError
 
 if TYPE_CHECKING:
-    from controller.scoring.patterns import HandView
+    from controller.scoring.view import HandView
 
 #: A hand pattern: the tiles each occurrence is for (one tuple per occurrence; empty: none).
 Pattern = Callable[["HandView"], list[tuple[str, ...]]]

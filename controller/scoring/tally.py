@@ -14,8 +14,8 @@ from typing import NamedTuple
 
 from controller.scoring.arrange import Group
 from controller.scoring.model import ScoreItem
-from controller.scoring.patterns import HandFacts, HandView, Shape, Situation
 from controller.scoring.rules import Pattern, Rule, RuleSet
+from controller.scoring.view import HandFacts, HandView, Shape, Situation
 from controller.tiles import Tile
 
 #: (points, doublings, combination doublings, limit in limits, limit hand's key)

@@ -1,0 +1,118 @@
+"""What patterns look at: the facts of a hand (HandFacts), one arrangement of it (HandView),
+and the small summaries that gate items (Situation for the hand, Shape for an arrangement)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from controller.scoring.arrange import Group
+from controller.tiles import KIND_INDEX, Tile
+
+
+class HandFacts(NamedTuple):
+    """What is true of a hand whatever its arrangement."""
+
+    rack: tuple[Tile, ...]  # the concealed tiles
+    melds: tuple[Group, ...]  # the sets on the table
+    bonus: tuple[Tile, ...]
+    seat: Tile  # seat wind code
+    prevailing: Tile  # prevailing wind code
+    mahjong: bool
+    winning_tile: Tile | None
+    win_source: str | None
+    last_tile: bool
+    first_discard: bool
+    flags: frozenset[str]
+    waits_before: int  # how many tile kinds the winner's 13 tiles waited on
+    suits: frozenset[str]  # suits present ("b", "c", "d")
+    honours: bool  # any wind or dragon present
+    exposed_melds: bool  # any set on the table that is not a concealed kong
+    majors: int  # how many terminals and honours
+    ones_nines: int  # how many 1s and 9s
+    size: int  # how many tiles (bonus tiles aside)
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        """Every tile except bonus tiles, in KINDS order (made when an item asks: few do)."""
+        tiles = list(self.rack)
+        for g in self.melds:
+            tiles.extend(g.tiles)
+        tiles.sort(key=KIND_INDEX.__getitem__)
+        return tuple(tiles)
+
+
+class Situation(NamedTuple):
+    """The few facts of a hand that decide whether an item can apply at all. It takes few
+    values, so the engine keeps, per situation, the list of items worth trying (see gated)."""
+
+    source: str | None
+    bonus: bool
+    last_tile: bool
+    first_discard: bool
+    flags: frozenset[str]
+    dealer: bool
+    melds: bool  # any sets on the table
+    exposed: bool  # any exposed ones
+    suits: frozenset[str]
+    honours: bool
+    simples_only: bool
+    majors_only: bool
+    ones_nines_only: bool
+    green_only: bool
+    dragons: int  # dragon tiles
+    winds: int  # wind tiles
+    single_wait: bool
+    multi_wait: bool
+
+
+class Shape(NamedTuple):
+    """The few facts of an arrangement that decide whether an arrangement item can apply at
+    all (see shaped); like Situation, it takes few values."""
+
+    special: str | None
+    standard: bool
+    chows: int
+    pungs: int  # pungs and kongs
+    concealed_pungs: int
+    won: str | None  # the kind of group the winning tile completed
+
+
+class HandView:
+    """One arrangement of a hand: its groups (melds first), and the facts of the hand."""
+
+    __slots__ = ("facts", "groups", "special", "sets", "pairs", "chows", "pungs",
+                 "concealed_pungs", "standard", "won_group", "shape")
+
+    def __init__(self, facts: HandFacts, groups: tuple[Group, ...], special: str | None) -> None:
+        self.facts = facts
+        self.groups = groups
+        self.special = special
+        chows: list[Group] = []
+        pungs: list[Group] = []  # pungs and kongs
+        pairs: list[Group] = []
+        concealed_pungs: list[Group] = []
+        won = None
+        for g in groups:  # fields by position: kind, tiles, concealed, melded, won
+            kind = g[0]
+            if kind == "chow":
+                chows.append(g)
+            elif kind == "pair":
+                pairs.append(g)
+            elif kind != "thirteen_orphans":
+                pungs.append(g)
+                if g[2]:
+                    concealed_pungs.append(g)
+            if g[4]:
+                won = g
+        self.won_group: Group | None = won
+        self.chows = chows
+        self.pungs = pungs
+        self.concealed_pungs = concealed_pungs
+        self.sets = chows + pungs
+        self.pairs = pairs
+        #: four sets and a pair (not a special hand, not a partial one)
+        self.standard = standard = (
+            special is None and len(chows) + len(pungs) == 4 and len(pairs) == 1
+        )
+        self.shape = (special, standard, len(chows), len(pungs), len(concealed_pungs),
+                      won[0] if won else None)
