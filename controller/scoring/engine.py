@@ -35,7 +35,7 @@ from controller.scoring.tally import (
 )
 from controller.scoring.validate import CheckedHand, check_input
 from controller.scoring.view import HandFacts, HandView, Situation
-from controller.tiles import KIND_INDEX, Tile, sort_tiles
+from controller.tiles import KIND_INDEX, KINDS, Tile, sort_tiles
 
 __all__ = ["arrangements", "clear_caches", "is_complete", "score_hand", "waits"]
 
@@ -53,9 +53,10 @@ def score_hand(inp: HandInput) -> ScoreResult:
     """Score one player's hand in its best arrangement; ScoringError names what is wrong."""
     rs = ruleset_of(inp)
     hand = check_input(inp, rs)
-    facts, situation = _facts(inp, hand, rs)
+    arrs = _winner_arrangements(hand, rs) if inp.mahjong else []
+    facts, situation = _facts(inp, hand, rs, arrs)
     split = split_rules(rs, inp.mahjong, situation)
-    views = _winner_views(facts, hand, rs) if inp.mahjong else _partial_views(facts, hand)
+    views = _winner_views(facts, hand, arrs) if inp.mahjong else _partial_views(facts, hand)
     if not views:
         raise ScoringError(_incomplete_message(hand))
     memo = group_memo(rs, inp.mahjong, facts)
@@ -122,13 +123,19 @@ _SUITS = {
 _NO_FLAGS: frozenset[str] = frozenset()
 
 
-def _facts(inp: HandInput, hand: CheckedHand, rs: RuleSet) -> tuple[HandFacts, Situation]:
+Arrangement = tuple[Sequence[Group], "str | None"]
+
+
+def _facts(
+    inp: HandInput, hand: CheckedHand, rs: RuleSet, arrs: list[Arrangement]
+) -> tuple[HandFacts, Situation]:
     """The hand's facts and its situation, computed together (this runs for every hand)."""
     c = hand.counts
     melds = hand.melds
     waits_before = 0
     if inp.mahjong and needs_waits(rs.name):
-        waits_before = _waits_before(hand, KIND_INDEX[str(inp.winning_tile)], rs)
+        k = KIND_INDEX[str(inp.winning_tile)]
+        waits_before = 2 if _two_waits_seen(arrs, k, c) else _waits_before(hand, k, rs)
     ones_nines = c[0] + c[8] + c[9] + c[17] + c[18] + c[26]
     dragons = c[31] + c[32] + c[33]
     winds = c[27] + c[28] + c[29] + c[30]
@@ -167,6 +174,36 @@ def _facts(inp: HandInput, hand: CheckedHand, rs: RuleSet) -> tuple[HandFacts, S
     return facts, situation
 
 
+def _two_waits_seen(arrs: list[Arrangement], k: int, held: Sequence[int]) -> bool:
+    """True if an arrangement shows that the 13 tiles before the winning tile (kind ``k``)
+    waited on two kinds or more (both held fewer than four times, as waits counts them): a
+    chow completed at one end is completed at its other end too (4-5 + 3 or 6), and a pung
+    completed beside a pair is completed by that pair's kind too (the pung becomes the pair).
+    Most hands show it, so they need no waits count; the rest are counted."""
+    if held[k] >= 4:
+        return False
+    wt = KINDS[k]
+    for groups, special in arrs:
+        if special is not None:
+            continue
+        for g in groups:
+            kind, tiles = g[0], g[1]
+            if wt not in tiles:
+                continue
+            if kind == "chow":
+                low = KIND_INDEX[tiles[0]]
+                rank = low % 9  # 0 for a 1
+                if (k == low and rank <= 5 and held[low + 3] < 4) or (
+                    k == low + 2 and rank >= 1 and held[low - 1] < 4
+                ):
+                    return True
+            elif kind == "pung":
+                for p in groups:
+                    if p[0] == "pair" and held[KIND_INDEX[p[1][0]]] < 4:
+                        return True
+    return False
+
+
 def _waits_before(hand: CheckedHand, k: int, rs: RuleSet) -> int:
     """How many kinds the 13 tiles before the winning tile (kind ``k``) waited on; only the
     winning tile's part differs from the hand's parts."""
@@ -195,25 +232,30 @@ def _waits_before(hand: CheckedHand, k: int, rs: RuleSet) -> int:
 _WON: tuple[dict[Group, Group], dict[Group, Group]] = ({}, {})
 
 
+def _winner_arrangements(hand: CheckedHand, rs: RuleSet) -> list[Arrangement]:
+    """Every complete arrangement of the concealed tiles: (groups, special hand or None)."""
+    out: list[Arrangement] = [(groups, None) for groups in ar.arrangements_of_parts(hand.parts)]
+    specials = rs.specials
+    if specials and not hand.melds:
+        c = hand.concealed_counts
+        if "seven_pairs" in specials and ar.is_seven_pairs(c):
+            out.append((ar.seven_pairs_groups(c), "seven_pairs"))
+        if "thirteen_orphans" in specials and ar.is_thirteen_orphans(c):
+            out.append(([ar.thirteen_orphans_group(c)], "thirteen_orphans"))
+    return out
+
+
 def _winner_views(
-    facts: HandFacts, hand: CheckedHand, rs: RuleSet
+    facts: HandFacts, hand: CheckedHand, arrs: list[Arrangement]
 ) -> list[tuple[HandView, list[Tile]]]:
     """Every complete arrangement, with every choice of the group the winning tile completed."""
     wt = facts.winning_tile
     taken = facts.win_source in _TAKEN
     won_of = _WON[taken]
     melds = hand.groups
-    c = hand.concealed_counts
     out: list[tuple[HandView, list[Tile]]] = []
-    for groups in ar.arrangements_of_parts(hand.parts):
-        _add_views(out, facts, melds, groups, None, wt, won_of, taken)
-    if not melds and rs.specials:
-        if "seven_pairs" in rs.specials and ar.is_seven_pairs(c):
-            _add_views(out, facts, melds, ar.seven_pairs_groups(c), "seven_pairs", wt, won_of,
-                       taken)
-        if "thirteen_orphans" in rs.specials and ar.is_thirteen_orphans(c):
-            _add_views(out, facts, melds, [ar.thirteen_orphans_group(c)], "thirteen_orphans", wt,
-                       won_of, taken)
+    for groups, special in arrs:
+        _add_views(out, facts, melds, groups, special, wt, won_of, taken)
     return out
 
 
@@ -225,7 +267,7 @@ def _add_views(
     """One view per distinct group of ``groups`` that the winning tile can have completed."""
     seen: list[Group] = []
     for i, g in enumerate(groups):
-        if wt not in g.tiles or g in seen:  # groups here differ only by kind and tiles
+        if wt not in g[1] or g in seen:  # groups here differ only by kind and tiles
             continue
         seen.append(g)
         won = won_of.get(g)

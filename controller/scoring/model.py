@@ -68,7 +68,7 @@ class ScoreItem(NamedTuple):
         return out
 
 
-@dataclass
+@dataclass(slots=True)
 class ScoreResult:
     """A scored hand: base points X, doublings Y, score min(limit, X * 2^Y) or a limit hand."""
 

@@ -23,7 +23,7 @@ class HandFacts(NamedTuple):
     last_tile: bool
     first_discard: bool
     flags: frozenset[str]
-    waits_before: int  # how many tile kinds the winner's 13 tiles waited on
+    waits_before: int  # how many kinds the winner's 13 tiles waited on (2: two or more)
     suits: frozenset[str]  # suits present ("b", "c", "d")
     honours: bool  # any wind or dragon present
     exposed_melds: bool  # any set on the table that is not a concealed kong
