@@ -120,6 +120,9 @@ class BoardLink:
         self._expect: int | None = None
         self._snap_parts: dict[int, tuple[tuple[int, bytes], ...]] = {}
         self._snap_id = -1
+        # Until a whole snapshot arrives our channel sets may be stale (tags moved while the
+        # cable was out, or a lost event): a delta on a stale set could report a tag that left.
+        self._stale = True
         self._connects += 1
         if self._connects > 1:
             self.counters["reconnects"] += 1
@@ -170,6 +173,7 @@ class BoardLink:
             if self._expect is not None and blk.seq != self._expect:
                 self.counters["gaps"] += 1
                 self._snap_parts.clear()
+                self._stale = True
                 self._resync()
             self._expect = P.next_seq(blk.seq)
             self._handle(blk.message, now)
@@ -191,7 +195,8 @@ class BoardLink:
                 self.counters["orphans"] += 1
                 return
             (uids.add if msg["present"] else uids.discard)(msg["uid"])
-            self._post_channel(msg["channel"], now)
+            if not self._stale:
+                self._post_channel(msg["channel"], now)
         elif kind == "snapshot":
             self._snapshot_part(msg, now)
 
@@ -221,6 +226,7 @@ class BoardLink:
         self._snap_parts.clear()
         self._snap_id = -1
         self.channels = fresh
+        self._stale = False
         for ch in fresh:
             self._post_channel(ch, now)
 

@@ -52,6 +52,7 @@ class SimRun:
     unplugs: int = 0
     stalls: int = 0
     error: str | None = None
+    finishing: bool = False  # the players are done; no more cables are pulled
 
 
 def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> EventSource:
@@ -143,6 +144,9 @@ async def _drive(service: Any, world: SimWorld, tracker: PresenceTracker,
                 await _registered(world, tracker, count, expected, options, run)
             event = director.next_action(service.state)
             if event is None:
+                run.finishing = True
+                if options.unplug_every:  # let a pulled cable be plugged back in first
+                    await asyncio.sleep(options.unplug_for + 0.5)
                 run.done.set()
                 return
             if "session" in event:
@@ -210,8 +214,10 @@ async def _unplugger(backend: Any, options: SimOptions, run: SimRun) -> None:
     rng = random.Random(f"unplug/{options.seed}")
     boards = sorted(backend.table.boards)
     assert options.unplug_every
-    while True:
+    while not run.finishing:
         await asyncio.sleep(options.unplug_every)
+        if run.finishing:
+            return
         board = rng.choice(boards)
         backend.table.unplug(board)
         run.unplugs += 1

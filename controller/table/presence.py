@@ -253,6 +253,8 @@ class PresenceTracker:
         if self.hand_over:
             return self._leave(track, WALL)
         if track.zone == DISCARD:
+            if self._claim_readers_behind(track.last):
+                return []  # it may be on a meld strip or rack whose reader has not spoken yet
             return self._leave(track, RIVER)
         if track.zone == RIVER:
             track.channel = None  # pushed off the river antenna: still out of play
@@ -261,6 +263,20 @@ class PresenceTracker:
         return [_anomaly("tile_missing", uid=track.uid, tile=track.tile, zone=track.zone,
                          message=f"{track.tile} ({track.uid}) left {track.zone} and was not "
                          f"seen anywhere: put it back; the game still has it in {track.zone}")]
+
+    def _claim_readers_behind(self, last_seen: float) -> bool:
+        """Is a rack or meld-strip reader (one that has scanned before) without a scan since
+        ``absent_after`` after the tile was last seen on the pad?
+
+        A tile that leaves the pad goes to the river only when every place it could have been
+        claimed to has been read since: a board that is unplugged or resynchronising would
+        otherwise turn a claim into "to river" and, when it is back, "from wall".
+        """
+        due = last_seen + self.absent_after
+        return any(
+            ch.last_scan is not None and ch.last_scan < due
+            for ch in self._channels.values() if ch.zone.startswith(("rack:", "melds:"))
+        )
 
     def _leave(self, track: _Track, to: str) -> list[Event]:
         """The tile left the table's antennas for ``to`` (river or wall)."""

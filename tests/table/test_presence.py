@@ -241,3 +241,22 @@ def test_adoption_ends_when_the_hand_is_over() -> None:
     table.tracker.set_hand_over(True)
     table.tracker.set_hand_over(False)
     assert table.cycle({"seat1/0": {A5B}}) == [move(A5B, "wall", "rack:1")]
+
+
+def test_a_claim_onto_an_unplugged_seat_board_is_not_taken_for_the_river() -> None:
+    """Seat 3's board is down while the discard goes to its meld strip: no river guess."""
+    table = Table()
+    table.cycle({"seat3/0": {C4, C6}, "centre/0": {A5B}}, times=2)
+    up = [c for c in CHANNELS if not c.startswith("seat3")]
+    events = table.cycle({}, order=up, times=10)  # the pad is empty; seat 3 says nothing
+    assert events == []
+    back = table.cycle({"seat3/m": {A5B}, "seat3/0": {C4, C6}}, times=2)
+    assert back == [move(A5B, "discard", "melds:3")]
+
+
+def test_a_discard_left_unclaimed_goes_to_the_river_once_every_board_has_spoken() -> None:
+    table = Table()
+    table.cycle({"seat3/0": {C4}, "centre/0": {A5B}}, times=2)
+    up = [c for c in CHANNELS if not c.startswith("seat3")]
+    assert table.cycle({}, order=up, times=10) == []
+    assert table.cycle({"seat3/0": {C4}}, times=6) == [move(A5B, "discard", "river")]
