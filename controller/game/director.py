@@ -8,12 +8,11 @@ state only through ``public_view`` and ``seat_view``; each bot sees only its own
 
 from __future__ import annotations
 
-import inspect
 import json
 import random
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from controller.game import GameState, apply, new_game, public_view, seat_view
 from controller.game.bots import Bot, ClaimIntent
@@ -34,8 +33,6 @@ from controller.scoring import get_ruleset
 from controller.tiles import is_bonus
 
 View = Mapping[str, Any]
-#: Whether seat_view accepts an already built public view (saves rebuilding it per seat).
-_SEAT_VIEW_TAKES_TABLE = "table" in inspect.signature(seat_view).parameters
 
 
 class DirectorError(RuntimeError):
@@ -78,7 +75,7 @@ class Director:
         self._added_kong: tuple[int, str] | None = None  # a kong that may still be robbed
         self._rngs: dict[int, random.Random] = {}
         self._walls: dict[int, list[str]] = {}
-        self._table: tuple[GameState, View] | None = None  # this step's state and public view
+        self._table: tuple[GameState, dict[str, Any]] | None = None  # this step's public view
 
     # --- the one entry point ----------------------------------------------------------------------
 
@@ -99,10 +96,10 @@ class Director:
         return self._in_hand(state, hand)
 
     def _seat(self, state: GameState, position: int) -> View:
-        """The seat's own view, reusing this step's public view where the engine allows it."""
-        if _SEAT_VIEW_TAKES_TABLE and self._table is not None and self._table[0] is state:
-            return cast(Any, seat_view)(state, position, table=self._table[1])
-        return seat_view(state, position)
+        """The seat's own view, reusing this step's public view (built once per state)."""
+        if self._table is None or self._table[0] is not state:
+            self._table = (state, public_view(state))
+        return seat_view(state, position, table=self._table[1])
 
     def pending(self) -> bool:
         """True while events already decided wait in the queue (they need no new state)."""

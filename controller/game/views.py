@@ -106,12 +106,26 @@ def public_view(state: GameState, now: float | None = None) -> dict[str, Any]:
     }
 
 
-def seat_view(state: GameState, position: int, now: float | None = None) -> dict[str, Any]:
-    """One seat's own view: its concealed tiles and waits, and the public view."""
+#: A seat's waits by (rule set, tiles, sets): a seat's tiles stay the same for most of the views
+#: asked of it (the other seats' turns). The rule set is kept to rule out a reused id().
+_WAITS: dict[tuple[Any, ...], tuple[Any, list[str]]] = {}
+_WAITS_SIZE = 4096
+
+
+def seat_view(
+    state: GameState, position: int, now: float | None = None, *,
+    table: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """One seat's own view: its concealed tiles and waits, and the public view.
+
+    ``table``: ``public_view(state, now)`` already built for this state (the same object is
+    put in the result, not copied), so several seats' views share one.
+    """
     from controller.game.context import Ctx
     from controller.game.mahjong import waits_of
 
-    table = public_view(state, now)
+    if table is None:
+        table = public_view(state, now)
     hand = state.hand
     if hand is None:
         return {"position": position, "wind": None, "hand": [], "melds": [], "bonus": [],
@@ -119,7 +133,14 @@ def seat_view(state: GameState, position: int, now: float | None = None) -> dict
     seat = hand.seat(position)
     waits: list[str] = []
     if seat.size() == 13 and state.ruleset is not None and hand.phase != "over":
-        waits = sort_tiles(waits_of(Ctx(state), seat))
+        key = (id(state.ruleset), tuple(sorted(seat.concealed() + list(seat.forming))),
+               tuple((m.tiles, m.concealed) for m in seat.melds))
+        cached = _WAITS.get(key)
+        if cached is None or cached[0] is not state.ruleset:
+            if len(_WAITS) >= _WAITS_SIZE:
+                _WAITS.clear()
+            cached = _WAITS[key] = (state.ruleset, sort_tiles(waits_of(Ctx(state), seat)))
+        waits = list(cached[1])
     return {
         "position": position,
         "wind": hand.wind_of(position),
