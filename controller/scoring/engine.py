@@ -121,6 +121,7 @@ _SUITS = {
     for b in (False, True) for c in (False, True) for d in (False, True)
 }
 _NO_FLAGS: frozenset[str] = frozenset()
+_new = tuple.__new__
 
 
 Arrangement = tuple[Sequence[Group], "str | None"]
@@ -146,12 +147,12 @@ def _facts(
     bonus = tuple(sort_tiles(hand.bonus)) if hand.bonus else ()
     flags = frozenset(inp.flags) if inp.flags else _NO_FLAGS
     last_tile, first_discard = bool(inp.last_tile), bool(inp.first_discard)
-    facts = HandFacts(  # positional, in field order
+    facts = _new(HandFacts, (  # HandFacts(...) without the keyword-handling call
         hand.hand, hand.groups, bonus, hand.seat, hand.prevailing, inp.mahjong, inp.winning_tile,
         inp.win_source, last_tile, first_discard, flags, waits_before, suits, majors > ones_nines,
         exposed, majors, ones_nines, size,
-    )
-    situation = Situation(  # positional, in field order
+    ))
+    situation = _new(Situation, (  # in field order
         inp.win_source if inp.mahjong else None,
         bool(bonus),
         last_tile,
@@ -170,7 +171,7 @@ def _facts(
         winds,
         waits_before == 1,
         waits_before >= 2,
-    )
+    ))
     return facts, situation
 
 
@@ -288,13 +289,13 @@ def _arrangement(groups: Sequence[Group], hand: CheckedHand) -> list[list[Tile]]
     """Melds first as given, then concealed sets in the order their tiles were written, pairs
     last. The melds are the first groups of every view."""
     n = len(hand.groups)
-    out = [list(g.tiles) for g in groups[:n]]
+    out = [[*g[1]] for g in groups[:n]]  # fields by position: kind, tiles, ...
     where = hand.hand.index
     # pairs after sets (a hand holds fewer than 100 tiles); ties keep their order
-    rest = [(where(g.tiles[0]) + (100 if g.kind == "pair" else 0), i, g.tiles)
+    rest = [(where(g[1][0]) + (100 if g[0] == "pair" else 0), i, g[1])
             for i, g in enumerate(groups[n:])]
     rest.sort()
-    out.extend([list(r[2]) for r in rest])
+    out.extend([[*r[2]] for r in rest])
     return out
 
 
