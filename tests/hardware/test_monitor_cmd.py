@@ -1,0 +1,117 @@
+"""`mahjong-table monitor`: live scans -> presence tracker -> moves, on the virtual table and on
+mfrc522 chips over the fakes, with a seat button pressed on the fake GPIO."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.cli import main
+from controller.sim.world import TileBox
+from controller.table import TileRegistry
+from firmware_bridge.fakes import FakeHardware, FakeMFRC522, VirtualTag
+from tests.hardware.helpers import SEAT1, TILES, mfrc522_toml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def monitor(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[Any], str]:
+    code = main(["monitor", "--json", *args])
+    out, err = capsys.readouterr()
+    return code, [json.loads(line) for line in out.splitlines()], err
+
+
+def write(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "table.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_the_sim_demo_shows_moves_named_from_its_own_tile_set(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, lines, err = monitor(capsys, "--data-dir", str(tmp_path), "--seconds", "2.5",
+                               "--pace", "0.1")
+    assert (code, err) == (0, "")
+    assert any("virtual table's own tagged set" in x.get("note", "") for x in lines)
+    box = TileBox(bonus_tiles=True, seed=0).registry
+    moves = [x["move"] for x in lines if "move" in x]
+    assert len(moves) >= 5
+    assert all(box[m["uid"]] == m["tile"] for m in moves)
+    assert moves[0]["from"] == "wall" and moves[0]["to"] == "rack:1"
+    scans = [x["scan"] for x in lines if "scan" in x]
+    assert scans[0]["tiles"] == [box[u] for u in scans[0]["uids"]]
+    assert lines[-1]["summary"]["moves"] == len(moves)
+    assert not (tmp_path / "registry.sqlite").exists()  # looking creates nothing
+
+
+def test_enrolled_tiles_are_used_when_there_are_some(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path,
+                                                     registry: TileRegistry) -> None:
+    code, lines, _ = monitor(capsys, "--data-dir", str(tmp_path), "--seconds", "2",
+                             "--pace", "0.1")
+    assert code == 0
+    assert any(x.get("note") == f"2 tiles enrolled in {tmp_path}" for x in lines)
+    moved = {(m["move"]["uid"], m["move"]["tile"]) for m in lines if "move" in m}
+    assert moved and moved <= set(TILES.items())
+
+
+def test_mfrc522_tags_and_a_button_over_the_fakes(hw: FakeHardware,
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  tmp_path: Path) -> None:
+    rack = FakeMFRC522()
+    hw.spi.attach(0, 0, rack)
+    hw.spi.attach(0, 1, FakeMFRC522())
+    rack.place(VirtualTag(bytes.fromhex("04A219C15E2280")))
+
+    def press() -> None:
+        hw.gpio.press(SEAT1["mahjong"])
+        threading.Timer(0.15, hw.gpio.release, (SEAT1["mahjong"],)).start()
+
+    timer = threading.Timer(0.8, press)
+    timer.start()
+    code, lines, _ = monitor(capsys, "--config", write(tmp_path, mfrc522_toml(tmp_path)),
+                             "--seconds", "1.6")
+    timer.join()
+    assert code == 0
+    assert any("tiles show as UIDs" in x.get("note", "") for x in lines)
+    scans = [x["scan"] for x in lines if "scan" in x]
+    assert scans[0] == {"channel": "spi/0", "zone": "rack:1", "uids": ["04:A2:19:C1:5E:22:80"],
+                        "tiles": [None]}
+    anomalies = [x["anomaly"] for x in lines if "anomaly" in x]
+    assert anomalies[0]["kind"] == "unknown_uid" and anomalies[0]["uid"] == "04:A2:19:C1:5E:22:80"
+    assert [x["button"] for x in lines if "button" in x] == [
+        {"seat": 1, "button": "mahjong", "declare": "mahjong"}]
+    assert {"board": "buttons", "state": "up", "detail": "1 seat(s) with buttons"} in [
+        x["health"] for x in lines if "health" in x]
+    assert None not in hw.gpio.cleanups
+
+
+def test_no_channels_is_a_config_error(capsys: pytest.CaptureFixture[str],
+                                       tmp_path: Path) -> None:
+    toml = "[readers]\nbackend = 'serial'\n[readers.serial]\nports = ['/dev/null']\n"
+    code = main(["monitor", "--config", write(tmp_path, toml)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "[table.channels]" in err
+
+
+def test_ctrl_c_ends_it_cleanly(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "controller", "monitor", "--data-dir", str(tmp_path)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert proc.stdout is not None
+    for line in proc.stdout:  # wait until it is watching: the first move
+        if "MOVE" in line:
+            break
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=15)
+    assert proc.returncode == 0, err
+    assert out.splitlines()[-1].startswith("stopped after ") and err == ""
