@@ -171,6 +171,24 @@ def _side_by_side(
     return first_ours, first_theirs, best_ours, best_theirs
 
 
+def _score_rows(cases: list[Case]) -> list[tuple[str, Callable[[Case], object], list[Case]]]:
+    rows: list[tuple[str, Callable[[Case], object], list[Case]]] = []
+    for name in ("swedish", "hua-bao", "dmjl"):
+        rs = get_ruleset(name)
+        # a discard win by south in an east round; seven pairs only where the rule set has it
+        hands = [c for c in cases if is_complete(c.concealed, c.melds, rs)]
+        # each side gets its input ready-made (mahjong's tiles_136, win_136 and melds are made
+        # in make_cases), so both time the scoring only
+        inputs = {id(c): HandInput(rs, "south", "east", c.melds, c.concealed, (), True,
+                                   c.winning_tile, "discard") for c in hands}
+
+        def ours_score(c: Case, inputs: dict[int, HandInput] = inputs) -> object:
+            return score_hand(inputs[id(c)])
+
+        rows.append((f"score {name}", ours_score, hands))
+    return rows
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--hands", type=int, default=2000)
@@ -198,19 +216,7 @@ def main() -> int:
     rows: list[tuple[str, Callable[[Case], object], list[Case]]] = [
         ("arrangements", ours_divide, cases)
     ]
-    for name in ("swedish", "hua-bao", "dmjl"):
-        rs = get_ruleset(name)
-        # a discard win by south in an east round; seven pairs only where the rule set has it
-        hands = [c for c in cases if is_complete(c.concealed, c.melds, rs)]
-        # each side gets its input ready-made (mahjong's tiles_136, win_136 and melds are made
-        # in make_cases), so both time the scoring only
-        inputs = {id(c): HandInput(rs, "south", "east", c.melds, c.concealed, (), True,
-                                   c.winning_tile, "discard") for c in hands}
-
-        def ours_score(c: Case, inputs: dict[int, HandInput] = inputs) -> object:
-            return score_hand(inputs[id(c)])
-
-        rows.append((f"score {name}", ours_score, hands))
+    rows.extend(_score_rows(cases))
     for label, ours, hands in rows:
         theirs = theirs_divide if label == "arrangements" else theirs_score
         fo, ft, bo, bt = _side_by_side(ours, theirs, hands, args.repeat)

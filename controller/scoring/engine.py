@@ -153,24 +153,11 @@ def _facts(
         exposed, majors, ones_nines, size,
     ))
     situation = _new(Situation, (  # in field order
-        inp.win_source if inp.mahjong else None,
-        bool(bonus),
-        last_tile,
-        first_discard,
-        flags,
-        hand.seat == "ew",
-        bool(melds),
-        exposed,
-        suits,
-        majors > ones_nines,
-        majors == 0,
-        majors == size,
-        ones_nines == size,
-        c[1] + c[2] + c[3] + c[5] + c[7] + c[32] == size,  # 2b 3b 4b 6b 8b gd
-        dragons,
-        winds,
-        waits_before == 1,
-        waits_before >= 2,
+        inp.win_source if inp.mahjong else None, bool(bonus), last_tile, first_discard, flags,
+        hand.seat == "ew", bool(melds), exposed, suits, majors > ones_nines, majors == 0,
+        majors == size, ones_nines == size,
+        c[1] + c[2] + c[3] + c[5] + c[7] + c[32] == size,  # green only: 2b 3b 4b 6b 8b gd
+        dragons, winds, waits_before == 1, waits_before >= 2,
     ))
     return facts, situation
 
