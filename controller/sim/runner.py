@@ -76,14 +76,14 @@ def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> Even
                                   absent_after=options.absent_after,
                                   move_window=max(1.0, 4 * options.absent_after),
                                   silent_after=max(3.0, options.unplug_for * 4))
-        _restore(service, world, tracker)
+        restored = _restore(service, world, tracker)
         if options.noise:
             backend.table.set_faults(bit_error_rate=options.noise)
         inbox: asyncio.Queue[Any] = asyncio.Queue()
         backend.start(asyncio_sink(asyncio.get_running_loop(), inbox))
         count = _Counter()
         tasks = [asyncio.create_task(_drive(service, world, tracker, inbox, count, options,
-                                            run, ruleset, opts), name="sim-director")]
+                                            run, ruleset, opts, restored), name="sim-director")]
         if options.unplug_every:
             tasks.append(asyncio.create_task(_unplugger(backend, options, run)))
         try:
@@ -131,12 +131,12 @@ async def _events(inbox: asyncio.Queue[Any], tracker: PresenceTracker, service: 
 
 async def _drive(service: Any, world: SimWorld, tracker: PresenceTracker,
                  inbox: asyncio.Queue[Any], count: _Counter, options: SimOptions, run: SimRun,
-                 ruleset: str, opts: dict[str, Any]) -> None:
+                 ruleset: str, opts: dict[str, Any], restored: dict[str, str]) -> None:
     """The director's loop: act, then wait until the controller has registered the act."""
     from controller.game.director import Director
 
     director = Director(ruleset, opts, hands=options.hands or 1_000_000, seed=options.seed)
-    expected: dict[str, str] = {}
+    expected = {uid: _norm(zone) for uid, zone in restored.items()}
     sweeping = False  # clearing the table: sweep it all, then wait once
     try:
         while True:
@@ -230,13 +230,17 @@ async def _session_started(service: Any) -> None:
         await asyncio.sleep(0.05)
 
 
-def _restore(service: Any, world: SimWorld, tracker: PresenceTracker) -> None:
-    """After a restart: lay the tiles where the replayed game has them, and tell the tracker."""
+def _restore(service: Any, world: SimWorld, tracker: PresenceTracker) -> dict[str, str]:
+    """After a restart: lay the tiles where the replayed game has them, and tell the tracker.
+
+    Returns UID -> zone of what was laid out: the players wait until the tracker has read all
+    of it (using up every adoption) before they sweep or deal.
+    """
     from controller.game import public_view, seat_view
 
     hand = public_view(service.state).get("hand")
     if not hand:
-        return
+        return {}
     # A finished hand still lies on the table until the players clear it: lay it out too.
     over = hand.get("phase") == "over"
     zones: dict[str, list[str]] = {}
@@ -258,6 +262,7 @@ def _restore(service: Any, world: SimWorld, tracker: PresenceTracker) -> None:
         adopt(zones)
     else:
         log.warning("the presence tracker cannot adopt the table after a restart")
+    return world.on_table()
 
 
 def _norm(zone: str | None) -> str:

@@ -130,8 +130,8 @@ class PresenceTracker:
         """Told by the game: while a hand is over, tiles leaving the table go back to the wall."""
         self.hand_over = over
         events: list[Event] = []
+        self._expected = {}  # cleared, or a new hand: a leftover adoption would hide a deal
         if over:
-            self._expected = {}  # the table is being cleared: nothing left to adopt
             for track in self._tracks.values():
                 if track.missing:
                     events.extend(self._leave(track, WALL))

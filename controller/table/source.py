@@ -160,8 +160,8 @@ def table_source(
         from firmware_bridge.readers import asyncio_sink
 
         queue: asyncio.Queue[Any] = asyncio.Queue()
+        tracker.set_hand_over(_hand_over(service))  # first: it drops earlier adoptions
         tracker.adopt(game_zones(service))  # a restarted service: the tiles are already out
-        tracker.set_hand_over(_hand_over(service))
         backend = open_backend()
         backend.start(asyncio_sink(asyncio.get_running_loop(), queue))
         set_turn = getattr(backend, "set_turn", None)
@@ -241,12 +241,12 @@ def _hand_over(service: Any) -> bool:
 
 
 def game_zones(service: Any) -> dict[str, list[str]]:
-    """Zone -> tile codes where the service's game has them (empty between hands)."""
+    """Zone -> tile codes where the service's game has them (a finished hand included)."""
     from controller.game import public_view, seat_view
 
     hand = public_view(service.state).get("hand")
-    if not hand or hand.get("phase") == "over":
-        return {}
+    if not hand:
+        return {}  # a finished hand still lies on the table until it is cleared: keep it
     zones: dict[str, list[str]] = {"river": []}
     for p in range(1, 5):
         seat = hand["seats"][str(p)]

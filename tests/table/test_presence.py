@@ -260,3 +260,13 @@ def test_a_discard_left_unclaimed_goes_to_the_river_once_every_board_has_spoken(
     up = [c for c in CHANNELS if not c.startswith("seat3")]
     assert table.cycle({}, order=up, times=10) == []
     assert table.cycle({"seat3/0": {C4}}, times=6) == [move(A5B, "discard", "river")]
+
+
+def test_a_leftover_adoption_does_not_hide_the_next_deal() -> None:
+    """A finished hand laid out after a restart is adopted; a tile of it swept before it was
+    read must not make the next hand's deal of that code silent."""
+    table = Table()
+    table.tracker.set_hand_over(True)
+    table.tracker.adopt({"rack:1": ["5b"]})  # never read: swept off before the first scan
+    table.tracker.set_hand_over(False)  # the next hand begins
+    assert table.cycle({"seat1/0": {A5B}}) == [move(A5B, "wall", "rack:1")]
