@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.cli import CliError
+from firmware_bridge.types import BoardHealth, ChannelScan
 
 if TYPE_CHECKING:
     from controller.config import Config
@@ -47,7 +48,7 @@ class Reader:
     """What was seen of one board (serial, sim) or chip (mfrc522) while probing."""
 
     name: str
-    state: str = "down"  # "up" | "down"
+    state: str = "down"  # "up" | "down" | "flaky" (mfrc522: had to be reset)
     detail: str = ""
     firmware: str | None = None
     channels: list[str] = field(default_factory=list)  # the channels it has
@@ -125,8 +126,6 @@ def probe(config: Config, seconds: float) -> list[Reader]:
 
 def probe_boards(backend: Any, seconds: float) -> list[Reader]:
     """Serial boards (or the virtual table's): health events, scans and link counters."""
-    from firmware_bridge.types import BoardHealth, ChannelScan
-
     seen: dict[str, Reader] = {}
     lock = threading.Lock()
 
@@ -182,26 +181,35 @@ def probe_spi(backend: Any, seconds: float) -> list[Reader]:
                 chip.detail = str(exc)
             return chips
         polls = 0
+        resets: dict[str, int] = {}
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             for chip, scan in zip(chips, backend.poll_once(), strict=True):
                 chip.tags |= scan.uids
                 chip.counters["reads"] = chip.counters.get("reads", 0) + bool(scan.uids)
             polls += 1
+            while (event := backend.get(timeout=0)) is not None:  # what poll_once posted
+                if isinstance(event, BoardHealth) and event.state == "down":
+                    resets[event.board] = resets.get(event.board, 0) + 1
         for chip, reader in zip(chips, backend.readers, strict=True):
-            _chip_health(chip, reader, polls)
+            _chip_health(chip, reader, polls, resets.get(chip.name, 0))
     finally:
         backend.stop()
     return chips
 
 
-def _chip_health(chip: Reader, reader: Any, polls: int) -> None:
+def _chip_health(chip: Reader, reader: Any, polls: int, resets: int) -> None:
     from firmware_bridge.mfrc522_backend import GOOD_VERSIONS
 
     version = int(reader.chip.Read_MFRC522(VERSION_REG))
     chip.firmware = f"0x{version:02X}"
-    chip.counters = {"polls": polls, "reads": chip.counters.get("reads", 0)}
-    if version in GOOD_VERSIONS:
+    chip.counters = {"polls": polls, "reads": chip.counters.get("reads", 0), "resets": resets}
+    if version in GOOD_VERSIONS and resets:
+        chip.state = "flaky"
+        chip.answering.add(chip.name)
+        chip.detail = (f"lost its registers {resets} time(s) and was reset: check its 3.3 V "
+                       "supply and decoupling capacitor, and the reset wire (wiring.md)")
+    elif version in GOOD_VERSIONS:
         chip.state = "up"
         chip.answering.add(chip.name)
     else:
@@ -211,7 +219,8 @@ def _chip_health(chip: Reader, reader: Any, polls: int) -> None:
 
 def check(readers: list[Reader], zones: dict[str, str]) -> list[str]:
     """One line per problem: a reader down, a mapped channel nobody answers."""
-    problems = [f"{r.name}: down ({r.detail or 'no hello'})" for r in readers if r.state != "up"]
+    problems = [f"{r.name}: {r.state} ({r.detail or 'no hello'})"
+                for r in readers if r.state != "up"]
     answering = {ch for r in readers for ch in r.answering}
     down = {ch for r in readers if r.state != "up" for ch in r.channels}
     up_boards = {r.name.rpartition("/")[0] if "/" in r.name else r.name

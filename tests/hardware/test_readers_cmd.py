@@ -151,3 +151,29 @@ def test_serial_boards_by_port_one_unplugged(capsys: pytest.CaptureFixture[str],
     assert boards[centre]["state"] == "down"
     assert report["problems"][0].startswith(f"{centre}: down")
     assert report["problems"][-1] == ("not heard, probably on a reader that is down: centre/0")
+
+
+def test_a_chip_that_loses_its_registers_is_flaky(hw: FakeHardware,
+                                                 capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path) -> None:
+    import threading
+
+    from firmware_bridge.fakes.mfrc522_chip import VERSION
+
+    hw.spi.attach(0, 0, FakeMFRC522())
+    browned = FakeMFRC522()
+    hw.spi.attach(0, 1, browned)
+
+    def lose_registers() -> None:  # a power dip: the version register reads 0 until a reset
+        browned.regs[VERSION] = 0x00
+
+    brown_out = threading.Timer(0.2, lose_registers)
+    brown_out.start()
+    code, report, _ = readers(capsys, "--config", write(tmp_path, mfrc522_toml(tmp_path)),
+                              "--json")
+    brown_out.join()
+    assert code == 1
+    chips = {r["name"]: r for r in report["readers"]}
+    assert chips["spi/0"]["state"] == "up" and chips["spi/0"]["resets"] == 0
+    assert chips["spi/1"]["state"] == "flaky" and chips["spi/1"]["resets"] >= 1
+    assert report["problems"] == [f"spi/1: flaky ({chips['spi/1']['detail']})"]
