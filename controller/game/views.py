@@ -55,7 +55,10 @@ def _out_of_place(state: GameState) -> list[dict[str, Any]]:
 def _hand_public(state: GameState, hand: Hand, now: float | None) -> dict[str, Any]:
     result = hand.result
     discard = None
-    on_strip = hand.claim is not None and hand.claim.discard_on_strip
+    claim = hand.claim
+    on_strip = claim is not None and claim.discard_on_strip
+    # Every tile is listed once: a discard lying on a claimant's strip is one of its forming
+    # tiles, and the pad (hand.discard) is empty; "claim" says which tile and whose it was.
     if hand.discard is not None and hand.taken is None and not on_strip:
         discard = {"tile": hand.discard[0], "seat": hand.discard[1]}
     timers: dict[str, Any] = {
@@ -75,6 +78,10 @@ def _hand_public(state: GameState, hand: Hand, now: float | None) -> dict[str, A
         "discard": discard,
         "claim_window": hand.phase == "play" and hand.discard is not None,
         "claimants": [{"seat": p, "call": c} for p, c in hand.claimants],
+        "claim": None if claim is None else {
+            "seat": claim.seat, "discard": {"tile": claim.tile, "seat": claim.discarder},
+            "on_strip": claim.discard_on_strip,
+        },
         "live_wall": hand.live_wall,
         "dead_wall": 14,
         "seats": {str(s.position): _seat_public(hand, s) for s in hand.seats},

@@ -1,5 +1,5 @@
 """The views: a seat's view built on a public view the caller already has, and the director
-building one public view per step."""
+building one public view per step, and every tile listed once (a discard on a claimant's strip)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.game import GameState, apply, new_game, public_view, replay, seat_view
 from controller.game import director as director_module
-from controller.game import public_view, replay, seat_view
 from controller.game import views as views_module
 from controller.scoring import waits
 from controller.tiles import Meld, sort_tiles
+from tests.game.logbuilder import Log
 from tests.game.randomgame import random_session
+from tests.game.scenarios import JUNK
+
+#: West (position 3) holds a pair of 5b.
+PAIR_JUNK = {**JUNK, 3: "5b 5b 8b 8c 8d ew sw ww nw rd gd wd wd"}
 
 
 @settings(max_examples=5, deadline=None)
@@ -61,3 +66,62 @@ def test_seat_view_waits_are_the_scorers_waits(seed: int, cut: float) -> None:
                 tiles = seat.concealed() + list(seat.forming)
                 expected = sort_tiles(waits(tiles, melds, state.ruleset))
             assert seat_view(state, seat.position)["waits"] == expected
+
+
+def _tiles_shown(state: GameState) -> int:
+    """Tiles the views list on the table: racks (seat views), strips, rivers and the pad."""
+    view = public_view(state)
+    hand = view["hand"]
+    count = 1 if hand["discard"] else 0
+    for p in (1, 2, 3, 4):
+        seat = hand["seats"][str(p)]
+        count += len(seat_view(state, p, table=view)["hand"])
+        count += sum(len(m["tiles"]) for m in seat["melds"])
+        count += len(seat["forming"]) + len(seat["bonus"]) + len(seat["river"])
+    return count
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_every_tile_off_the_wall_is_listed_once(seed: int) -> None:
+    state = new_game()
+    for event in random_session(seed, 1, "dmjl"):
+        state = apply(state, event).state
+        if state.hand is not None and state.hand.phase != "over":
+            assert _tiles_shown(state) == sum(state.hand.out), event
+
+
+def test_a_discard_on_the_claimants_strip_is_listed_there_only() -> None:
+    log = Log().deal(PAIR_JUNK)
+    log.discard(1, "rd")
+    log.draw(2, "5b")
+    log.discard(2, "5b")
+    log.move("5b", "discard", "melds:3")
+    state = replay(log.events)[0]
+    hand = public_view(state)["hand"]
+    assert hand["discard"] is None and hand["claim_window"] is True
+    assert hand["seats"]["3"]["forming"] == ["5b"]
+    assert hand["claim"] == {"seat": 3, "discard": {"tile": "5b", "seat": 2}, "on_strip": True}
+    state = apply(state, {"move": {"tile": "5b", "from": "melds:3", "to": "discard"}}).state
+    hand = public_view(state)["hand"]  # taken back to the pad: no claim is left
+    assert hand["discard"] == {"tile": "5b", "seat": 2} and hand["claim"] is None
+    assert hand["seats"]["3"]["forming"] == []
+
+
+def test_a_claim_with_rack_tiles_first_shows_the_discard_on_the_pad() -> None:
+    log = Log().deal(PAIR_JUNK)
+    log.discard(1, "rd")
+    log.draw(2, "5b")
+    log.discard(2, "5b")
+    log.move("5b", "rack:3", "melds:3")
+    hand = public_view(replay(log.events)[0])["hand"]
+    assert hand["discard"] == {"tile": "5b", "seat": 2}
+    assert hand["claim"] == {"seat": 3, "discard": {"tile": "5b", "seat": 2}, "on_strip": False}
+    log.move("5b", "discard", "melds:3")
+    hand = public_view(replay(log.events)[0])["hand"]
+    assert hand["discard"] is None and hand["claim"]["on_strip"] is True
+    assert hand["seats"]["3"]["forming"] == ["5b", "5b"]
+    log.move("5b", "rack:3", "melds:3")
+    hand = public_view(replay(log.events)[0])["hand"]
+    assert hand["claim"] is None and hand["discard"] is None
+    assert [m["tiles"] for m in hand["seats"]["3"]["melds"]] == [["5b", "5b", "5b"]]

@@ -46,8 +46,11 @@ function render() {
     seat.bonus && seat.bonus.length ? tiles(seat.bonus, { rowCls: "bonus" }) : null);
   replace("waits", seat.waits && seat.waits.length ? tiles(seat.waits) : h("span", { class: "muted" }, "not waiting yet"));
   const d = hand.discard;
+  // A discard already on a claimant's strip is listed there only (not as hand.discard); it can
+  // still be claimed by a call that outranks that claim.
+  const live = d || (hand.claim && hand.claim.discard);
   const inPlay = hand.phase === "play" || hand.phase === "deal";
-  document.getElementById("claim").disabled = !(inPlay && hand.claim_window && d && d.seat !== position);
+  document.getElementById("claim").disabled = !(inPlay && hand.claim_window && live && live.seat !== position);
   document.getElementById("ready").disabled = !inPlay || seat.ready || !(seat.waits && seat.waits.length);
   document.getElementById("ready").textContent = seat.ready ? "Ready ✓" : "Ready";
   document.getElementById("mahjong").disabled = !inPlay;

@@ -105,6 +105,9 @@ function centre(hand) {
     h("div", { class: "pad" + (hand.claim_window ? " open" : "") },
       d ? tile(d.tile, { cls: "big" }) : h("span", { class: "muted" }, "discard pad"),
       d ? h("div", { class: "pad-from" }, `from ${names(d.seat)}`) : null,
+      // The discard on a claimant's strip is drawn there (in its forming tiles), not on the pad.
+      !d && hand.claim && hand.claim.on_strip
+        ? h("div", { class: "pad-from" }, `${names(hand.claim.discard.seat)}'s discard on ${names(hand.claim.seat)}'s strip`) : null,
       hand.claim_window ? h("div", { class: "claim" }, "claim window open") : null,
       (hand.claimants || []).map((c) => h("div", { class: "claimant" }, `${names(c.seat)} calls ${c.call}`))),
     hand.claim_window ? timerEl("claim", (hand.timers || {}).claim_deadline, (view.service || {}).claim_seconds || 3) : null,
