@@ -21,7 +21,6 @@ from controller.scoring.model import HandInput, ScoreResult, ScoringError
 from controller.scoring.rules import RuleSet
 from controller.scoring.rulesets import get_ruleset
 from controller.scoring.tally import (
-    ZERO,
     GroupMemo,
     Numbers,
     Split,
@@ -29,6 +28,7 @@ from controller.scoring.tally import (
     explain,
     group_entry,
     group_memo,
+    run,
     run_numbers,
     score_of,
     split_rules,
@@ -61,11 +61,11 @@ def score_hand(inp: HandInput) -> ScoreResult:
         raise ScoringError(_incomplete_message(hand))
     memo = group_memo(rs, inp.mahjong, facts)
     if len(views) == 1:
-        best, best_left = views[0]
-    else:
-        hand_numbers = run_numbers(split.hand, views[0][0], ZERO)
-        best, best_left = _best(split, views, hand_numbers, memo)
-    return _result(split, best, explain(split, best, memo), best_left, hand)
+        (best, best_left), hand_tally = views[0], None
+    else:  # the hand's items are the same for every view: made once
+        hand_tally = run((split.hand,), views[0][0])
+        best, best_left = _best(split, views, hand_tally.numbers(), memo)
+    return _result(split, best, explain(split, best, memo, hand_tally), best_left, hand)
 
 
 def _best(

@@ -206,14 +206,16 @@ def score_of(split: Split, n: Numbers) -> tuple[int, str | None]:
     return score, None
 
 
-def explain(split: Split, view: HandView, memo: GroupMemo) -> Tally:
-    """The explained items of one view: its own, the hand's, then each group's."""
+def explain(split: Split, view: HandView, memo: GroupMemo, hand: Tally | None = None) -> Tally:
+    """The explained items of one view: its own, the hand's (``hand``: made already), then
+    each group's."""
     items: list[ScoreItem] = []
     append = items.append
     points = doubles = combination = 0
     limit = 0.0
     key: str | None = None
-    for rules in (split.view_rules(view), split.hand):  # as run() does
+    rule_lists = (split.view_rules(view), split.hand) if hand is None else (split.view_rules(view),)
+    for rules in rule_lists:  # as run() does
         for c in rules:
             hits = c.when(view)
             if hits:
@@ -229,6 +231,13 @@ def explain(split: Split, view: HandView, memo: GroupMemo) -> Tally:
                     points += pts * n
                     doubles += dbl * n
                     combination += c.combination * n
+    if hand is not None and hand.items:
+        items.extend(hand.items)
+        points += hand.points
+        doubles += hand.doubles
+        combination += hand.combination
+        if hand.limit > limit:
+            limit, key = hand.limit, hand.limit_key
     facts = view.facts
     for g in view.groups:
         (p, d, comb, lim, k), more = memo.get(g) or group_entry(split, memo, facts, g)

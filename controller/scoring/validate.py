@@ -187,8 +187,10 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
                 and (src != "dealt" or seat == "ew")):
             _check_winner(inp, hand, seat)
     t = tuple(concealed)
-    return CheckedHand(seat, prevailing, melds, hand, bonus, counts, concealed, groups,
-                       (t[0:9], t[9:18], t[18:27], t[27:34]))
+    return tuple.__new__(CheckedHand, (  # CheckedHand(...), all fields, without the call
+        seat, prevailing, melds, hand, bonus, counts, concealed, groups,
+        (t[0:9], t[9:18], t[18:27], t[27:34]),
+    ))
 
 
 def _name_hand_tile(hand: Sequence[Tile]) -> None:
