@@ -36,8 +36,13 @@ def _detail(hand: Hand, seat: Seat, score: dict[str, Any] | None) -> dict[str, A
     }
 
 
-def finish_mahjong(ctx: Ctx, hand: Hand, winner: int, win: HandInput) -> Hand:
-    """Score all four hands (the winner with ``win``), settle, and close the hand."""
+def finish_mahjong(
+    ctx: Ctx, hand: Hand, winner: int, win: HandInput, discarder: int | None = None
+) -> Hand:
+    """Score all four hands (the winner with ``win``), settle, and close the hand.
+
+    ``discarder``: the seat whose discard (or added kong) gave the Mahjong.
+    """
     scores = [0, 0, 0, 0]
     details: dict[str, Any] = {}
     for seat in hand.seats:
@@ -60,6 +65,7 @@ def finish_mahjong(ctx: Ctx, hand: Hand, winner: int, win: HandInput) -> Hand:
     result = Result(
         "mahjong", winner, tuple(scores), net, details,  # type: ignore[arg-type]
         tuple((int(a), int(b), int(n)) for a, b, n in st.payments),
+        win_source=win.win_source, discarder=discarder,
     )
     return _over(hand, result)
 
@@ -92,7 +98,7 @@ def close(state: GameState, hand: Hand) -> GameState:
     assert result is not None
     record = HandRecord(
         hand.number, hand.dealer, hand.prevailing_wind, result.result, result.winner,
-        result.scores, result.net,
+        result.scores, result.net, result.win_source, result.discarder,
     )
     totals = tuple(a + b for a, b in zip(state.totals, result.net, strict=True))
     changes: dict[str, Any] = {"hand": hand, "hands": state.hands + (record,), "totals": totals}

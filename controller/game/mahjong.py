@@ -103,7 +103,10 @@ def win_self_drawn(ctx: Ctx, hand: Hand, pos: int) -> Hand:
         raise Refused("mahjong_incomplete_hand", pos, f"{name(hand, pos)} holds no tiles")
     concealed = _winning_order(seat, tile)
     validate(ctx, hand, pos, concealed, source)
-    return finish_mahjong(ctx, hand, pos, win_input(ctx, hand, pos, concealed, source))
+    # Mahjong declared after claiming a set: the claimed set is the newest one
+    discarder = seat.melds[-1].claimed_from if source == "discard" and seat.melds else None
+    inp = win_input(ctx, hand, pos, concealed, source)
+    return finish_mahjong(ctx, hand, pos, inp, discarder)
 
 
 def win_on_discard(ctx: Ctx, hand: Hand, pos: int) -> Hand:
@@ -128,11 +131,15 @@ def win_on_discard(ctx: Ctx, hand: Hand, pos: int) -> Hand:
         raise
     inp = win_input(ctx, hand, pos, concealed, "discard")
     ctx.notes.append(f"{name(hand, pos)} goes Mahjong on the {tile}")
-    return finish_mahjong(ctx, evolve(hand, discard=None, taken=None), pos, inp)
+    discarder = hand.discard[1]
+    return finish_mahjong(ctx, evolve(hand, discard=None, taken=None), pos, inp, discarder)
 
 
 def unkong(hand: Hand, owner: int, tile: Tile) -> Hand:
-    """An added kong robbed of its fourth tile is a pung again; its replacement is off."""
+    """An added kong robbed of its fourth tile is a pung again; its replacement is off.
+
+    ``robbable`` stays set (it names the kong's owner) until the Mahjong or the put-back.
+    """
     seat = hand.seat(owner)
     melds = list(seat.melds)
     for i, m in enumerate(melds):
@@ -140,7 +147,7 @@ def unkong(hand: Hand, owner: int, tile: Tile) -> Hand:
             melds[i] = TableSet(m.tiles[:3], "pung", claimed_from=m.claimed_from)
             break
     due = max(0, seat.replacements_due - 1)
-    return hand.with_seat(evolve(seat, melds=tuple(melds), replacements_due=due), robbable=None)
+    return hand.with_seat(evolve(seat, melds=tuple(melds), replacements_due=due))
 
 
 def win_by_robbing(ctx: Ctx, hand: Hand, pos: int) -> Hand:
@@ -150,4 +157,5 @@ def win_by_robbing(ctx: Ctx, hand: Hand, pos: int) -> Hand:
     validate(ctx, hand, pos, concealed, "robbed_kong")
     ctx.notes.append(f"{name(hand, pos)} robs the kong: Mahjong on the {tile}")
     inp = win_input(ctx, hand, pos, concealed, "robbed_kong")
-    return finish_mahjong(ctx, evolve(hand, rob_taken=None, robbers=()), pos, inp)
+    owner = hand.robbable[1] if hand.robbable is not None else None
+    return finish_mahjong(ctx, evolve(hand, rob_taken=None, robbers=()), pos, inp, owner)

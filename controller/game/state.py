@@ -102,6 +102,8 @@ class Result:
     net: tuple[int, int, int, int]
     details: dict[str, Any] = field(default_factory=dict, compare=False)
     payments: tuple[tuple[int, int, int], ...] = ()
+    win_source: str | None = None  # wall, discard, replacement, robbed_kong, dealt
+    discarder: int | None = None  # whose discard (or robbed kong) gave the Mahjong
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +187,8 @@ class HandRecord:
     winner: int | None
     scores: tuple[int, int, int, int]
     net: tuple[int, int, int, int]
+    win_source: str | None = None
+    discarder: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

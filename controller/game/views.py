@@ -19,7 +19,7 @@ def _record_json(r: HandRecord) -> dict[str, Any]:
     return {
         "number": r.number, "dealer": r.dealer, "prevailing_wind": r.prevailing_wind,
         "result": r.result, "winner": r.winner, "scores": _per_seat(r.scores),
-        "net": _per_seat(r.net),
+        "net": _per_seat(r.net), "win_source": r.win_source, "discarder": r.discarder,
     }
 
 
@@ -90,6 +90,7 @@ def _hand_public(state: GameState, hand: Hand, now: float | None) -> dict[str, A
         "out_of_place": _out_of_place(state),
         "result": None if result is None else {
             "result": result.result, "winner": result.winner,
+            "win_source": result.win_source, "discarder": result.discarder,
             "scores": _per_seat(result.scores), "net": _per_seat(result.net),
             "payments": [{"from": a, "to": b, "amount": n} for a, b, n in result.payments],
             "details": result.details,
@@ -169,6 +170,7 @@ def replay_summary(state: GameState) -> dict[str, Any]:
             "number": hand.number, "dealer": hand.dealer,
             "prevailing_wind": hand.prevailing_wind, "result": None, "winner": None,
             "scores": _per_seat((0, 0, 0, 0)), "net": _per_seat((0, 0, 0, 0)),
+            "win_source": None, "discarder": None,
         })
     in_play = hand is not None and hand.phase != "over"
     return {

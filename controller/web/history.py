@@ -1,5 +1,7 @@
 """The session's finished hands with their explained scores and payments, kept from the public
 view as hands end (an undo that reopens a hand drops it again), and per-player statistics.
+
+How a hand was won (``win_source``, ``discarder``) comes with the engine's hand result.
 """
 
 from __future__ import annotations
@@ -8,6 +10,8 @@ from typing import Any
 
 POSITIONS = ("1", "2", "3", "4")
 SELF_DRAWN = ("wall", "replacement", "dealt")
+#: wins where another player's tile gave the Mahjong: its discard, or the tile of its added kong
+DEALT_IN = ("discard", "robbed_kong")
 
 
 class HandHistory:
@@ -17,7 +21,10 @@ class HandHistory:
         self._hands: dict[int, dict[str, Any]] = {}
 
     def observe(self, view: dict[str, Any], facts: dict[str, Any] | None = None) -> None:
-        """Keep the current hand's result once it is over; forget hands an undo reopened."""
+        """Keep the current hand's result once it is over; forget hands an undo reopened.
+
+        ``facts`` (optional) add to or override the result's fields.
+        """
         hand = view.get("hand") or {}
         result = hand.get("result")
         finished = {h.get("number") for h in view.get("hands") or []}
@@ -88,28 +95,16 @@ def statistics(hands: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         detail = (entry.get("details") or {}).get(w) or {}
         if (detail.get("score") or {}).get("limit_hand"):
             stats[w]["limit_hands"] += 1
-        source = entry.get("win_source") or detail.get("win_source")
+        source = entry.get("win_source")
         if source in SELF_DRAWN:
             stats[w]["self_drawn"] += 1
-        discarder = entry.get("discarder") or detail.get("discarder")
-        if source in ("discard", "robbed_kong") and discarder is not None:
+        discarder = entry.get("discarder")
+        if source in DEALT_IN and discarder is not None:
             stats[str(discarder)]["dealt_in"] += 1
     return stats
 
 
 def win_facts(state: Any) -> dict[str, Any]:
-    """How a finished hand was won (win_source, discarder), read from the engine's state: the
-    result in the public view does not carry it. Empty when unknown."""
-    hand: Any = getattr(state, "hand", None)
-    result: Any = getattr(hand, "result", None)
-    if result is None or result.result != "mahjong" or result.winner is None:
-        return {}
-    try:
-        if hand.rob_taken is not None and hand.robbable is not None:
-            return {"win_source": "robbed_kong", "discarder": hand.robbable[1]}
-        if hand.taken is not None and hand.discard is not None:
-            return {"win_source": "discard", "discarder": hand.discard[1]}
-        source = hand.seat(result.winner).last_source
-        return {"win_source": source if source in ("wall", "replacement") else "dealt"}
-    except (AttributeError, IndexError, TypeError):
-        return {}
+    """Kept for callers that still pass it to ``observe``: the result carries the facts now."""
+    del state
+    return {}
