@@ -15,7 +15,7 @@ from typing import Any
 from controller import game
 from controller.config import Config, default_config
 from controller.store import EventLog, StoreError
-from controller.web.history import HandHistory, win_facts
+from controller.web.history import HandHistory
 from controller.web.tokens import Tokens, load_or_create_tokens
 
 log = logging.getLogger("controller.service")
@@ -206,7 +206,7 @@ class TableService:
         self.seq = seq
         self._view_cache = None
         try:
-            self.history.observe(self.public_view(), win_facts(self.state))
+            self.history.observe(self.public_view())
         except Exception:  # the history is an explanation; the game and its log are intact
             log.exception("could not update the hand history")
         if violation is not None:
@@ -291,7 +291,7 @@ class TableService:
         seq = 0
         for record in self._store.records(latest.id):
             state = game.apply(state, record.event, record.at).state
-            history.observe(game.public_view(state, record.at), win_facts(state))
+            history.observe(game.public_view(state, record.at))
             seq = int(record.seq)
         self.state, self.history, self.seq = state, history, seq
         self.session_active = True
