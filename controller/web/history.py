@@ -103,8 +103,3 @@ def statistics(hands: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             stats[str(discarder)]["dealt_in"] += 1
     return stats
 
-
-def win_facts(state: Any) -> dict[str, Any]:
-    """Kept for callers that still pass it to ``observe``: the result carries the facts now."""
-    del state
-    return {}
