@@ -127,7 +127,12 @@ def _keys_as_str(value: Any) -> Any:
 
 def last_seq(db: Path) -> int:
     """The highest seq in the event log (read-only, as another process would)."""
-    from controller.store import EventLog
+    from controller.store import EventLog, StoreError
 
-    with EventLog.open(db, readonly=True) as log:
-        return int(log.last_seq())
+    try:
+        with EventLog.open(db, readonly=True) as log:
+            return int(log.last_seq())
+    except StoreError as exc:  # killed before its first start had written the schema
+        if "there is no event log" in str(exc):
+            return 0
+        raise

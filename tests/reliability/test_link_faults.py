@@ -104,11 +104,6 @@ def test_unplugged_boards_show_down_and_change_no_tile(
     watch = HealthWatch()
     run, seq_unplugged, seq_end = asyncio.run(play_unplugged(tmp_path, watch))
     replay = replay_db(tmp_path / LOG_FILE)
-    if run.error and run.error.startswith("WorldError"):
-        # The simulated players found the virtual table not as the game has it: a move was
-        # registered that did not happen, or one that happened was missed (REQUESTS.md).
-        pytest.xfail(f"known (/work/coord/REQUESTS.md, unplugs): {run.error.split(':')[0]} "
-                     f"after {run.unplugs} unplugs")
     assert run.error is None and run.stalls == 0
     assert run.unplugs >= UNPLUGS, f"only {run.unplugs} unplugs: play more hands"
     assert run.link["reconnects"] >= UNPLUGS
