@@ -44,6 +44,14 @@ class ClaimantOut(_Open):
     call: str | None = None
 
 
+class ClaimOut(_Open):
+    """A claim forming on ``seat``'s strip; on_strip: its discard lies there (not on the pad)."""
+
+    seat: int
+    discard: DiscardOut
+    on_strip: bool = False
+
+
 class OutOfPlaceOut(_Open):
     """A tile to put back; ``tile`` is null when naming it would reveal a concealed tile."""
 
@@ -69,6 +77,7 @@ class HandPublic(_Open):
     discard: DiscardOut | None = None
     claim_window: bool = False
     claimants: list[ClaimantOut] = Field(default_factory=list)
+    claim: ClaimOut | None = None
     live_wall: int | None = None
     dead_wall: int | None = None
     seats: dict[str, SeatPublic] = Field(default_factory=dict)
@@ -87,6 +96,8 @@ class HandSummary(_Open):
     winner: int | None = None
     scores: dict[str, int] = Field(default_factory=dict)
     net: dict[str, int] = Field(default_factory=dict)
+    win_source: str | None = None  # wall, discard, replacement, robbed_kong, dealt
+    discarder: int | None = None  # whose discard or robbed kong gave the Mahjong
 
 
 class SessionOut(_Open):
@@ -120,8 +131,6 @@ class PublicView(_Open):
 
 
 class HandRecord(HandSummary):
-    win_source: str | None = None
-    discarder: int | None = None
     details: dict[str, Any] = Field(default_factory=dict)
     payments: list[dict[str, Any]] = Field(default_factory=list)
 
