@@ -16,7 +16,7 @@ from controller.scoring import waits
 from controller.tiles import Meld, sort_tiles
 from tests.game.logbuilder import Log
 from tests.game.randomgame import random_session
-from tests.game.scenarios import JUNK
+from tests.game.scenarios import JUNK, SCENARIOS
 
 #: West (position 3) holds a pair of 5b.
 PAIR_JUNK = {**JUNK, 3: "5b 5b 8b 8c 8d ew sw ww nw rd gd wd wd"}
@@ -125,3 +125,21 @@ def test_a_claim_with_rack_tiles_first_shows_the_discard_on_the_pad() -> None:
     hand = public_view(replay(log.events)[0])["hand"]
     assert hand["claim"] is None and hand["discard"] is None
     assert [m["tiles"] for m in hand["seats"]["3"]["melds"]] == [["5b", "5b", "5b"]]
+
+
+def test_the_web_model_passes_the_claim_and_the_win_facts_on() -> None:
+    """/api/table and /ws send the public view through PublicView (unknown fields dropped)."""
+    from controller.web.models import PublicView
+
+    log = Log().deal(PAIR_JUNK)
+    log.discard(1, "rd")
+    log.draw(2, "5b")
+    log.discard(2, "5b")
+    log.move("5b", "discard", "melds:3")
+    view = public_view(replay(log.events)[0])
+    sent = PublicView.model_validate(view).model_dump(mode="json")
+    assert sent["hand"]["claim"] == view["hand"]["claim"] is not None
+    over = public_view(replay(SCENARIOS["kongs_and_robbing"]().log.events)[0])
+    sent = PublicView.model_validate(over).model_dump(mode="json")
+    assert sent["hand"]["result"]["win_source"] == "robbed_kong"
+    assert sent["hands"][0]["discarder"] == 4
