@@ -87,6 +87,9 @@ class TableService:
         self.session_active = False
         self.seq = 0
         self.reader_health: dict[str, dict[str, Any]] = {}
+        # Set by the virtual table: its simulated players own every seat, and the virtual
+        # tiles cannot be put back by hand, so seat calls and corrections are refused.
+        self.players_simulated: str | None = None
         self.started_at = clock()
         self._store: EventLog | None = None
         self._queue: asyncio.Queue[_Job] = asyncio.Queue(maxsize=1000)
@@ -141,6 +144,14 @@ class TableService:
             self._store = None
 
     # --- posting events -------------------------------------------------------------------
+
+    def check_human(self, what: str) -> None:
+        """Refuse ``what`` (a seat call, a correction) while simulated players own the table."""
+        if self.players_simulated:
+            raise ServiceError(
+                f"{what} is not taken here: {self.players_simulated} play every seat and their "
+                "tiles cannot be put back by hand; run `mahjong-table serve` at a real table, "
+                "or `serve --simulate --in-process` to try corrections on a simulated game")
 
     async def submit(self, event: dict[str, Any], source: str) -> Applied:
         """Queue one event and wait until it has been recorded and applied."""

@@ -64,30 +64,30 @@ def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> Even
         from firmware_bridge.sim import SimBackend
 
         await _session_started(service)
-        session = service.public_view().get("session") or {}
-        ruleset, opts = session.get("ruleset") or "hua-bao", dict(session.get("options") or {})
-        from controller.scoring import get_ruleset
-
-        box = TileBox(get_ruleset(ruleset, opts).bonus_tiles)
+        service.players_simulated = "the virtual table's simulated players"
+        box = TileBox(bonus_tiles=True)  # every session's set: 136 tiles are a part of it
         backend = SimBackend(scan_ms=options.scan_ms, snapshot_ms=options.snapshot_ms,
                              seed=options.seed)
         world = SimWorld(backend.table, box)
-        tracker = PresenceTracker(backend.table.labels(), box.registry,
-                                  absent_after=options.absent_after,
-                                  move_window=max(1.0, 4 * options.absent_after),
-                                  silent_after=max(3.0, options.unplug_for * 4))
-        restored = _restore(service, world, tracker)
+        def new_tracker() -> PresenceTracker:
+            return PresenceTracker(backend.table.labels(), box.registry,
+                                   absent_after=options.absent_after,
+                                   move_window=max(1.0, 4 * options.absent_after),
+                                   silent_after=max(3.0, options.unplug_for * 4))
+
+        sensing = _Sensing(new_tracker(), new_tracker)
+        restored = _restore(service, world, sensing.tracker)
         if options.noise:
             backend.table.set_faults(bit_error_rate=options.noise)
         inbox: asyncio.Queue[Any] = asyncio.Queue()
         backend.start(asyncio_sink(asyncio.get_running_loop(), inbox))
         count = _Counter()
-        tasks = [asyncio.create_task(_drive(service, world, tracker, inbox, count, options,
-                                            run, ruleset, opts, restored), name="sim-director")]
+        tasks = [asyncio.create_task(_drive(service, world, sensing, inbox, count, options,
+                                            run, restored), name="sim-director")]
         if options.unplug_every:
             tasks.append(asyncio.create_task(_unplugger(backend, options, run)))
         try:
-            async for event, name in _events(inbox, tracker, service, count):
+            async for event, name in _events(inbox, sensing, service, count):
                 yield event, name
                 run.link = _link_stats(backend)
         finally:
@@ -100,12 +100,30 @@ def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> Even
 
 
 @dataclass
+class _Sensing:
+    """The presence tracker in use; replaced (muted meanwhile) when a new session sweeps the
+    table, so that the old session's tiles leaving make no events in the new one."""
+
+    tracker: PresenceTracker
+    make: Callable[[], PresenceTracker]
+    muted: bool = False
+
+
+async def _sweep(world: SimWorld, sensing: _Sensing, options: SimOptions) -> None:
+    sensing.muted = True
+    world.reset()
+    await asyncio.sleep(3 * options.absent_after + 2 * options.snapshot_ms / 1000)
+    sensing.tracker = sensing.make()
+    sensing.muted = False
+
+
+@dataclass
 class _Counter:
     emitted: int = 0
     applied: int = 0
 
 
-async def _events(inbox: asyncio.Queue[Any], tracker: PresenceTracker, service: Any,
+async def _events(inbox: asyncio.Queue[Any], sensing: _Sensing, service: Any,
                   count: _Counter) -> AsyncIterator[tuple[Event, str]]:
     """Bridge scans and the players' declarations, in one order, to the service."""
     last_tick = time.monotonic()
@@ -115,33 +133,42 @@ async def _events(inbox: asyncio.Queue[Any], tracker: PresenceTracker, service: 
         if isinstance(item, tuple):  # a player's declaration (event, source)
             batch = [item]
         else:
+            tracker = sensing.tracker
             batch = [(e, "table") for e in bridge_events(item, tracker, service)]
         if time.monotonic() - last_tick >= 0.02:
             last_tick = time.monotonic()
-            batch += [(e, "table") for e in tracker.tick(last_tick)]
+            batch += [(e, "table") for e in sensing.tracker.tick(last_tick)]
+        if sensing.muted:  # the table is being swept for a new session: nothing to tell
+            batch = [(e, n) for e, n in batch if n != "table"]
         for event, name in batch:
             count.emitted += 1
             yield event, name
             count.applied += 1
-            for cleared in follow_hand(service, tracker):
+            for cleared in follow_hand(service, sensing.tracker):
                 count.emitted += 1
                 yield cleared, "table"
                 count.applied += 1
 
 
-async def _drive(service: Any, world: SimWorld, tracker: PresenceTracker,
+async def _drive(service: Any, world: SimWorld, sensing: _Sensing,
                  inbox: asyncio.Queue[Any], count: _Counter, options: SimOptions, run: SimRun,
-                 ruleset: str, opts: dict[str, Any], restored: dict[str, str]) -> None:
+                 restored: dict[str, str]) -> None:
     """The director's loop: act, then wait until the controller has registered the act."""
-    from controller.game.director import Director
-
-    director = Director(ruleset, opts, hands=options.hands or 1_000_000, seed=options.seed)
     expected = {uid: _norm(zone) for uid, zone in restored.items()}
     sweeping = False  # clearing the table: sweep it all, then wait once
+    director, session = None, None
     try:
         while True:
             if not sweeping:
-                await _registered(world, tracker, count, expected, options, run)
+                await _registered(world, sensing, count, expected, options, run)
+            if not service.session_active:  # stopped by the operator: wait for a new one
+                await asyncio.sleep(0.1)
+                continue
+            if director is None or session != service.session_id:
+                if director is not None:  # a new session: the old tiles come off the table
+                    await _sweep(world, sensing, options)
+                    expected.clear()
+                director, session = _new_director(service, options), service.session_id
             event = director.next_action(service.state)
             if event is None:
                 run.finishing = True
@@ -177,12 +204,21 @@ async def _drive(service: Any, world: SimWorld, tracker: PresenceTracker,
         run.done.set()
 
 
-async def _registered(world: SimWorld, tracker: PresenceTracker, count: _Counter,
+def _new_director(service: Any, options: SimOptions) -> Any:
+    """Players for the service's current session, its rule set and options."""
+    from controller.game.director import Director
+
+    session = service.public_view().get("session") or {}
+    return Director(session.get("ruleset") or "hua-bao", dict(session.get("options") or {}),
+                    hands=options.hands or 1_000_000, seed=options.seed)
+
+
+async def _registered(world: SimWorld, sensing: _Sensing, count: _Counter,
                       expected: dict[str, str], options: SimOptions, run: SimRun) -> None:
     """Wait until every tile the world moved is where the tracker (and so the game) has it."""
     deadline = time.monotonic() + options.register_timeout
     while True:
-        positions = tracker.positions()
+        positions = sensing.tracker.positions()
         for uid in [u for u, zone in expected.items() if _norm(positions.get(u)) == zone]:
             del expected[uid]
         if not expected and count.applied == count.emitted:

@@ -32,6 +32,7 @@ router = APIRouter(prefix="/api/admin", tags=["admin"], dependencies=[AdminDep],
 
 
 async def _correct(service: ServiceDep, correction: dict[str, Any]) -> Any:
+    service.check_human("a correction")
     applied = await service.submit({"correct": correction}, "admin")
     if not applied.accepted:
         raise EventRefused(applied)

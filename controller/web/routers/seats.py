@@ -30,6 +30,7 @@ def seat(position: SeatDep, service: ServiceDep) -> Any:
 )
 async def declare(position: SeatDep, body: DeclareIn, service: ServiceDep) -> Any:
     """Declare ``claim``, ``ready`` or ``mahjong`` for this seat (as its buttons do)."""
+    service.check_human(f"a {body.call} call")
     applied = await service.submit(
         {"declare": {"seat": position, "call": body.call}}, f"seat:{position}"
     )

@@ -1,0 +1,66 @@
+"""The service with the virtual table as its table source (`serve --simulate`)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from controller.config import Config, SessionConfig
+from controller.service import TableService
+from controller.sim.runner import SimOptions, virtual_table_source
+from controller.web.app import create_app
+
+
+def _until(client: TestClient, check: Any, timeout: float = 60.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        view = client.get("/api/table").json()
+        if check(view):
+            return view
+        time.sleep(0.05)
+    raise AssertionError(f"not reached in {timeout} s: {view.get('hand')}")
+
+
+def _playing(view: dict[str, Any]) -> bool:
+    hand = view.get("hand") or {}
+    return hand.get("phase") == "play"
+
+
+def test_seat_calls_and_corrections_are_refused_while_simulated_players_play(
+        tmp_path: Path) -> None:
+    service = TableService(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path)
+    service.add_source("table", virtual_table_source(SimOptions(seed=3)))
+    with TestClient(create_app(service)) as client:
+        _until(client, _playing)
+        tokens = service.tokens
+        assert tokens is not None
+        seat = {"Authorization": f"Bearer {tokens.seats[2]}"}
+        admin = {"Authorization": f"Bearer {tokens.admin}"}
+        refused = client.post("/api/seats/2/declare", json={"call": "claim"}, headers=seat)
+        assert refused.status_code == 409
+        assert "simulated players play every seat" in refused.json()["detail"]
+        undo = client.post("/api/admin/undo", json={"count": 1}, headers=admin)
+        assert undo.status_code == 409 and "a correction" in undo.json()["detail"]
+        seq = client.get("/api/table").json()["seq"]
+        _until(client, lambda v: v["seq"] > seq + 5)  # the players play on
+
+
+def test_a_new_session_with_another_rule_set_is_played_on_the_virtual_table(
+        tmp_path: Path) -> None:
+    service = TableService(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path)
+    service.add_source("table", virtual_table_source(SimOptions(seed=4)))
+    with TestClient(create_app(service)) as client:
+        _until(client, _playing)
+        assert service.tokens is not None
+        admin = {"Authorization": f"Bearer {service.tokens.admin}"}
+        started = client.post("/api/admin/session", headers=admin,
+                              json={"ruleset": "swedish", "options": {}})
+        assert started.status_code == 200, started.text
+        view = _until(client, lambda v: v["session"]["ruleset"] == "swedish" and _playing(v)
+                      and (v["hand"]["live_wall"] or 0) < 125)
+        assert view["hand"]["live_wall"] <= 130  # 144 tiles: 130 drawable
+        assert service.reader_health.get("virtual-table", {}).get("ok", True)
+        assert view["hand"]["last_violation"] is None
