@@ -129,9 +129,6 @@ def seat_view(
     ``table``: ``public_view(state, now)`` already built for this state (the same object is
     put in the result, not copied), so several seats' views share one.
     """
-    from controller.game.context import Ctx
-    from controller.game.mahjong import waits_of
-
     if table is None:
         table = public_view(state, now)
     hand = state.hand
@@ -141,14 +138,7 @@ def seat_view(
     seat = hand.seat(position)
     waits: list[str] = []
     if seat.size() == 13 and state.ruleset is not None and hand.phase != "over":
-        key = (id(state.ruleset), tuple(sorted(seat.concealed() + list(seat.forming))),
-               tuple((m.tiles, m.concealed) for m in seat.melds))
-        cached = _WAITS.get(key)
-        if cached is None or cached[0] is not state.ruleset:
-            if len(_WAITS) >= _WAITS_SIZE:
-                _WAITS.clear()
-            cached = _WAITS[key] = (state.ruleset, sort_tiles(waits_of(Ctx(state), seat)))
-        waits = list(cached[1])
+        waits = _waits(state, seat)
     return {
         "position": position,
         "wind": hand.wind_of(position),
@@ -159,6 +149,21 @@ def seat_view(
         "ready": seat.ready,
         "table": table,
     }
+
+
+def _waits(state: GameState, seat: Seat) -> list[str]:
+    """The seat's waits (13 tiles), from the cache when its tiles and sets are unchanged."""
+    from controller.game.context import Ctx
+    from controller.game.mahjong import waits_of
+
+    key = (id(state.ruleset), tuple(sorted(seat.concealed() + list(seat.forming))),
+           tuple((m.tiles, m.concealed) for m in seat.melds))
+    cached = _WAITS.get(key)
+    if cached is None or cached[0] is not state.ruleset:
+        if len(_WAITS) >= _WAITS_SIZE:
+            _WAITS.clear()
+        cached = _WAITS[key] = (state.ruleset, sort_tiles(waits_of(Ctx(state), seat)))
+    return list(cached[1])
 
 
 def replay_summary(state: GameState) -> dict[str, Any]:
