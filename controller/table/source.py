@@ -145,6 +145,11 @@ class WithSeatIO(ReaderBackend):
         if self.buttons_up:
             self.seat_io.set_turn(seat)
 
+    def flag_violation(self, seconds: float = 0.4) -> None:
+        """Sound the buzzer: the game has just refused a move or a call (TABLE.md)."""
+        if self.buttons_up:
+            self.seat_io.buzz(seconds)
+
     def stats(self) -> dict[str, int]:
         return self.backend.stats()
 
@@ -165,6 +170,8 @@ def table_source(
         backend = open_backend()
         backend.start(asyncio_sink(asyncio.get_running_loop(), queue))
         set_turn = getattr(backend, "set_turn", None)
+        flag = getattr(backend, "flag_violation", None)
+        unsubscribe = service.subscribe(_buzzer(flag)) if flag is not None else None
         last_tick = clock()
         reader = QueueReader(queue)
         try:
@@ -181,10 +188,24 @@ def table_source(
                     if set_turn is not None:  # the seat LEDs show whose turn it is
                         set_turn((service.public_view().get("hand") or {}).get("turn"))
         finally:
+            if unsubscribe is not None:
+                unsubscribe()
             reader.close()
             backend.stop()
 
     return source
+
+
+def _buzzer(flag: Callable[[], None]) -> Callable[[Any], None]:
+    """A service listener that sounds the table's buzzer for every violation, from any source
+    (a move, a button, the dashboard): the table hears it the moment it happens."""
+
+    def listener(change: Any) -> None:
+        applied = getattr(change, "applied", None)
+        if applied is not None and applied.violation is not None:
+            flag()
+
+    return listener
 
 
 class QueueReader:

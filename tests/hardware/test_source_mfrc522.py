@@ -114,3 +114,23 @@ def test_buttons_off_a_pi_are_reported_down_and_the_readers_go_on(
 
 def _health(events: list[Any], board: str) -> list[BoardHealth]:
     return [e for e in events if isinstance(e, BoardHealth) and e.board == board]
+
+
+async def test_a_violation_sounds_the_buzzer(
+        hw: FakeHardware, registry: TileRegistry, tmp_path: Path) -> None:
+    hw.spi.attach(0, 0, FakeMFRC522())
+    hw.spi.attach(0, 1, FakeMFRC522())
+    toml = mfrc522_toml(tmp_path).replace("[table.seats.1]", "[table]\nbuzzer_pin = 26\n"
+                                          "[table.seats.1]")
+    config = parse_config(toml)
+    service = TableService(config, data_dir=tmp_path)
+    assert plug(service, config, simulate=False) is True
+    await service.start()
+    try:
+        await _until(lambda: hw.gpio.level(SEAT1["call"]) is not None)  # seat I/O is set up
+        assert hw.gpio.level(26) in (0, None)
+        refused = await service.submit({"declare": {"seat": 1, "call": "mahjong"}}, "seat:1")
+        assert not refused.accepted
+        await _until(lambda: 1 in hw.gpio.levels(26))
+    finally:
+        await service.stop()
