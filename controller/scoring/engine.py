@@ -17,18 +17,17 @@ from controller.scoring.complete import (
     needs_waits,
     waits,
 )
-from controller.scoring.model import HandInput, ScoreResult, ScoringError
+from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
 from controller.scoring.rules import RuleSet
 from controller.scoring.rulesets import get_ruleset
 from controller.scoring.tally import (
+    ZERO,
     GroupMemo,
     Numbers,
     Split,
-    Tally,
     explain,
     group_entry,
     group_memo,
-    run,
     run_numbers,
     score_of,
     split_rules,
@@ -60,53 +59,59 @@ def score_hand(inp: HandInput) -> ScoreResult:
     if not views:
         raise ScoringError(_incomplete_message(hand))
     memo = group_memo(rs, inp.mahjong, facts)
+    hand_numbers = run_numbers(split.hand, views[0][0], ZERO)  # the same for every view
     if len(views) == 1:
-        (best, best_left), hand_tally = views[0], None
-    else:  # the hand's items are the same for every view: made once
-        hand_tally = run((split.hand,), views[0][0])
-        best, best_left = _best(split, views, hand_tally.numbers(), memo)
-    return _result(split, best, explain(split, best, memo, hand_tally), best_left, hand)
+        (best, best_left), numbers = views[0], _numbers(split, views[0][0], hand_numbers, memo)
+    else:
+        best, best_left, numbers = _best(split, views, hand_numbers, memo)
+    return _result(split, best, numbers, memo, best_left, hand)
+
+
+def _numbers(split: Split, view: HandView, hand_numbers: Numbers, memo: GroupMemo) -> Numbers:
+    """The numbers of one view (its own items, the hand's, then each group's), as explain()
+    sums them."""
+    points, doubles, combination, limit, key = run_numbers(
+        split.view_rules(view), view, hand_numbers
+    )
+    for g in view.groups:
+        n = (memo.get(g) or group_entry(split, memo, view.facts, g))[0]
+        points += n[0]
+        doubles += n[1]
+        combination += n[2]
+        if n[3] > limit:
+            limit, key = n[3], n[4]
+    return points, doubles, combination, limit, key
 
 
 def _best(
     split: Split, views: list[tuple[HandView, list[Tile]]], hand_numbers: Numbers, memo: GroupMemo
-) -> tuple[HandView, list[Tile]]:
+) -> tuple[HandView, list[Tile], Numbers]:
     """The best view by plain numbers: higher score, then more base points, then (a loser)
     fewer tiles left over, then the first found."""
-    best = views[0]
+    best: tuple[HandView, list[Tile], Numbers] | None = None
     best_rank: tuple[int, int, int] | None = None
     for view, leftover in views:
-        points, doubles, combination, limit, key = run_numbers(
-            split.view_rules(view), view, hand_numbers
-        )
-        for g in view.groups:
-            n = (memo.get(g) or group_entry(split, memo, view.facts, g))[0]
-            points += n[0]
-            doubles += n[1]
-            if n[3] > limit:
-                limit, key = n[3], n[4]
-        score = score_of(split, (points, doubles, combination, limit, key))[0]
-        rank = (score, points, -len(leftover))
+        numbers = _numbers(split, view, hand_numbers, memo)
+        rank = (score_of(split, numbers)[0], numbers[0], -len(leftover))
         if best_rank is None or rank > best_rank:
-            best, best_rank = (view, leftover), rank
+            best, best_rank = (view, leftover, numbers), rank
+    assert best is not None  # views is never empty
     return best
 
 
 def _result(
-    split: Split, view: HandView, tally: Tally, leftover: list[Tile], hand: CheckedHand
+    split: Split, view: HandView, numbers: Numbers, memo: GroupMemo, leftover: list[Tile],
+    hand: CheckedHand,
 ) -> ScoreResult:
-    score, limit_hand = score_of(split, tally.numbers())
-    return ScoreResult(
-        tally.points,
-        tally.doubles,
-        limit_hand,
-        score,
-        sorted(tally.items, key=_POINTS_FIRST),
-        _arrangement(view.groups, hand),
-        tally.combination,
-        view.special,
-        leftover,
-    )
+    """The numbers now; the explained items and the arrangement when first asked for."""
+    score, limit_hand = score_of(split, numbers)
+
+    def explained() -> tuple[list[ScoreItem], list[list[Tile]]]:
+        items = sorted(explain(split, view, memo).items, key=_POINTS_FIRST)
+        return items, _arrangement(view.groups, hand)
+
+    return ScoreResult(numbers[0], numbers[1], limit_hand, score, None, None, numbers[2],
+                       view.special, leftover, explained)
 
 
 def _incomplete_message(hand: CheckedHand) -> str:

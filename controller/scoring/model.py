@@ -5,8 +5,8 @@ HandInput mirrors the ``score`` JSON of FORMATS.md; ScoreResult.to_json() gives 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
 from controller.tiles import Meld, Tile
@@ -68,23 +68,84 @@ class ScoreItem(NamedTuple):
         return out
 
 
-@dataclass(slots=True)
-class ScoreResult:
-    """A scored hand: base points X, doublings Y, score min(limit, X * 2^Y) or a limit hand."""
+#: makes a score's explained items and arrangement when first asked for
+Explainer = Callable[[], "tuple[list[ScoreItem], list[list[Tile]]]"]
 
-    points: int
-    doubles: int
-    limit_hand: str | None
-    score: int
-    items: list[ScoreItem] = field(default_factory=list)
-    arrangement: list[list[Tile]] = field(default_factory=list)
-    #: doublings that count for swedish's minimum-doubling rule: every doubling except the bonus
-    #: ones; a limit item that is not a bonus item counts as one.
-    combination_doubles: int = 0
-    #: the rule-set special hand the arrangement is (``seven_pairs``, ``thirteen_orphans``) or None
-    special: str | None = None
-    #: concealed tiles no set or pair took (non-winners only)
-    leftover: list[Tile] = field(default_factory=list)
+
+class ScoreResult:
+    """A scored hand: base points X, doublings Y, score min(limit, X * 2^Y) or a limit hand.
+
+    The numbers are computed at once; the explained ``items`` and the ``arrangement`` are made
+    on first access by ``explain`` (most callers of a score look only at its numbers), and are
+    then the same as if they had been given.
+    """
+
+    __slots__ = ("points", "doubles", "limit_hand", "score", "combination_doubles", "special",
+                 "leftover", "_items", "_arrangement", "_explain")
+    _items: list[ScoreItem] | None
+    _arrangement: list[list[Tile]] | None
+
+    def __init__(  # noqa: PLR0913 - the fields of a score, as FORMATS.md lists them
+        self, points: int, doubles: int, limit_hand: str | None, score: int,
+        items: list[ScoreItem] | None = None, arrangement: list[list[Tile]] | None = None,
+        combination_doubles: int = 0, special: str | None = None,
+        leftover: list[Tile] | None = None, explain: Explainer | None = None,
+    ) -> None:
+        self.points, self.doubles, self.limit_hand, self.score = points, doubles, limit_hand, score
+        #: doublings that count for swedish's minimum-doubling rule: every doubling except the
+        #: bonus ones; a limit item that is not a bonus item counts as one.
+        self.combination_doubles = combination_doubles
+        #: the rule-set special hand the arrangement is (``seven_pairs``, ...) or None
+        self.special = special
+        #: concealed tiles no set or pair took (non-winners only)
+        self.leftover = [] if leftover is None else leftover
+        self._explain = explain
+        if explain is None:
+            self._items, self._arrangement = items or [], arrangement or []
+        else:
+            self._items = self._arrangement = None
+
+    def _explained(self) -> tuple[list[ScoreItem], list[list[Tile]]]:
+        if self._items is None or self._arrangement is None:
+            assert self._explain is not None  # set whenever the items are not
+            self._items, self._arrangement = self._explain()
+            self._explain = None
+        return self._items, self._arrangement
+
+    @property
+    def items(self) -> list[ScoreItem]:
+        return self._explained()[0]
+
+    @items.setter
+    def items(self, value: list[ScoreItem]) -> None:
+        self._explained()
+        self._items = value
+
+    @property
+    def arrangement(self) -> list[list[Tile]]:
+        return self._explained()[1]
+
+    @arrangement.setter
+    def arrangement(self, value: list[list[Tile]]) -> None:
+        self._explained()
+        self._arrangement = value
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.points, self.doubles, self.limit_hand, self.score, self.items,
+                self.arrangement, self.combination_doubles, self.special, self.leftover)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ScoreResult):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it replaced
+
+    def __repr__(self) -> str:
+        names = ("points", "doubles", "limit_hand", "score", "items", "arrangement",
+                 "combination_doubles", "special", "leftover")
+        inner = ", ".join(f"{n}={v!r}" for n, v in zip(names, self._fields(), strict=True))
+        return f"ScoreResult({inner})"
 
     def to_json(self) -> dict[str, Any]:
         return {
