@@ -78,12 +78,15 @@ def gate_decides(tiles: Callable[[HandView], Hit] | None = None) -> Pattern:
     """A whole-hand item that applies whenever its gate lets it be tried: reported once, for
     all the hand's tiles (or ``tiles``). Same as fact_if(lambda v: True, tiles), one call."""
     if tiles is not None:
-        return scoped("hand", lambda v: tiles(v))  # a new function: annotations are per item
+        made = scoped("hand", lambda v: tiles(v))  # a new function: annotations are per item
+    else:
+        def pattern(v: HandView) -> Hit:
+            return [v.facts.tiles]
 
-    def pattern(v: HandView) -> Hit:
-        return [v.facts.tiles]
-
-    return scoped("hand", pattern)
+        made = scoped("hand", pattern)
+    # exactly one occurrence once tried: the scorer counts it without making its tiles
+    made.one_hit = True  # type: ignore[attr-defined]
+    return made
 
 
 def winning_tile(v: HandView) -> Hit:

@@ -34,16 +34,21 @@ class Compiled(NamedTuple):
     limit: float  # value in limits after limit_hands (0 for an ordinary item)
     limit_combination: int  # a non-bonus limit item counts as one combination doubling
     item: tuple[str, int, int, float, bool]  # ScoreItem's fields but the tiles
+    one_hit: bool = False  # the pattern always answers one occurrence (see gate_decides)
 
 
 def compile_rule(rs: RuleSet, rule: Rule) -> Compiled:
     if rule.limit:
         value = rs.limit_value(rule)
         return Compiled(rule, rule.when, 0, 0, 0, value, 0 if rule.bonus else 1,
-                        (rule.name, 0, 0, value, rule.bonus))
+                        (rule.name, 0, 0, value, rule.bonus), _one_hit(rule))
     pts = rs.options[rule.points] if isinstance(rule.points, str) else rule.points
     return Compiled(rule, rule.when, pts, rule.doubles, 0 if rule.bonus else rule.doubles, 0.0, 0,
-                    (rule.name, pts, rule.doubles, 0.0, rule.bonus))
+                    (rule.name, pts, rule.doubles, 0.0, rule.bonus), _one_hit(rule))
+
+
+def _one_hit(rule: Rule) -> bool:
+    return bool(getattr(rule.when, "one_hit", False))
 
 
 _new = tuple.__new__
@@ -96,17 +101,21 @@ def run_numbers(rules: Sequence[Compiled], view: HandView, then: Numbers) -> Num
     limit = 0.0
     key: str | None = None
     for c in rules:
-        hits = c.when(view)
-        if hits:
-            if c.limit:
-                if c.limit > limit:
-                    limit, key = c.limit, c.rule.key
-                combination += c.limit_combination
-            else:
-                n = len(hits)
-                points += c.points * n
-                doubles += c.doubles * n
-                combination += c.combination * n
+        if c.one_hit:  # no need to make its tiles
+            n = 1
+        else:
+            hits = c.when(view)
+            if not hits:
+                continue
+            n = len(hits)
+        if c.limit:
+            if c.limit > limit:
+                limit, key = c.limit, c.rule.key
+            combination += c.limit_combination
+        else:
+            points += c.points * n
+            doubles += c.doubles * n
+            combination += c.combination * n
     if then[3] > limit:
         limit, key = then[3], then[4]
     return points + then[0], doubles + then[1], combination + then[2], limit, key
