@@ -146,7 +146,10 @@ class TableService:
     # --- posting events -------------------------------------------------------------------
 
     def check_human(self, what: str) -> None:
-        """Refuse ``what`` (a seat call, a correction) while simulated players own the table."""
+        """Refuse ``what`` (a seat call, a correction) while simulated players own the table;
+        a halted service says first that it records nothing (503)."""
+        if self.halted:
+            raise ServiceHalted(self.halted)
         if self.players_simulated:
             raise ServiceError(
                 f"{what} is not taken here: {self.players_simulated} play every seat and their "
