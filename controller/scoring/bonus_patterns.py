@@ -9,9 +9,19 @@ from controller.scoring.rules import Pattern
 from controller.scoring.view import HandView, Situation
 from controller.tiles import Tile, bonus_wind, is_flower, is_season, wind_name
 
-each_bonus = scoped("hand", lambda v: [(t,) for t in v.facts.bonus])
-each_flower = scoped("hand", lambda v: [(t,) for t in v.facts.bonus if is_flower(t)])
-each_season = scoped("hand", lambda v: [(t,) for t in v.facts.bonus if is_season(t)])
+
+def _has_bonus(s: Situation) -> bool:
+    return s.bonus
+
+
+# never tried on a hand without bonus tiles (they would find none)
+each_bonus = gated(_has_bonus, scoped("hand", lambda v: [(t,) for t in v.facts.bonus]))
+each_flower = gated(
+    _has_bonus, scoped("hand", lambda v: [(t,) for t in v.facts.bonus if is_flower(t)])
+)
+each_season = gated(
+    _has_bonus, scoped("hand", lambda v: [(t,) for t in v.facts.bonus if is_season(t)])
+)
 
 
 def _own(v: HandView, test: Callable[[Tile], bool]) -> list[Tile]:
@@ -21,10 +31,6 @@ def _own(v: HandView, test: Callable[[Tile], bool]) -> list[Tile]:
 
 def _group(v: HandView, test: Callable[[Tile], bool]) -> tuple[Tile, ...]:
     return tuple(t for t in v.facts.bonus if test(t))
-
-
-def _has_bonus(s: Situation) -> bool:
-    return s.bonus
 
 
 def all_of(test: Callable[[Tile], bool]) -> Pattern:
