@@ -1,0 +1,42 @@
+"""Tile registration over the admin API: /api/admin/tiles."""
+
+from __future__ import annotations
+
+from tests.web.support import Table
+
+UID = "04:A2:19:C1:5E:22:80"
+
+
+def test_registering_listing_and_forgetting_a_tile(table: Table) -> None:
+    admin = table.admin()
+    added = table.client.post("/api/admin/tiles", json={"uid": "04a219c15e2280", "tile": "5b"},
+                              headers=admin)
+    assert added.status_code == 201 and added.json() == {"uid": UID, "tile": "5b"}
+    listed = table.client.get("/api/admin/tiles", headers=admin).json()
+    assert listed["count"] == 1 and listed["tiles"] == [{"uid": UID, "tile": "5b"}]
+    assert listed["next_tile"] == "1b"  # set order: the first 1b still lacks a tag
+    gone = table.client.delete(f"/api/admin/tiles/{UID}", headers=admin)
+    assert gone.status_code == 200
+    assert table.client.get("/api/admin/tiles", headers=admin).json()["count"] == 0
+
+
+def test_the_registry_rules_are_409_with_what_is_wrong(table: Table) -> None:
+    admin = table.admin()
+    post = table.client.post
+    assert post("/api/admin/tiles", json={"uid": UID, "tile": "5b"}, headers=admin).is_success
+    dup = post("/api/admin/tiles", json={"uid": UID, "tile": "6b"}, headers=admin)
+    assert dup.status_code == 409 and "already enrolled as 5b" in dup.json()["detail"]
+    bad = post("/api/admin/tiles", json={"uid": "04:00:00:01", "tile": "xz"}, headers=admin)
+    assert bad.status_code == 409 and "'xz'" in bad.json()["detail"]
+    garbled = post("/api/admin/tiles", json={"uid": "zz", "tile": "5b"}, headers=admin)
+    assert garbled.status_code == 409 and "not a tag UID" in garbled.json()["detail"]
+    unknown = table.client.delete("/api/admin/tiles/04:00:00:09", headers=admin)
+    assert unknown.status_code == 409 and "not in the registry" in unknown.json()["detail"]
+
+
+def test_tile_registration_needs_the_admin_token(table: Table) -> None:
+    seat = table.seat(1)
+    assert table.client.get("/api/admin/tiles").status_code == 401
+    assert table.client.get("/api/admin/tiles", headers=seat).status_code == 401
+    assert table.client.post("/api/admin/tiles", json={"uid": UID, "tile": "5b"},
+                             headers=seat).status_code == 401
