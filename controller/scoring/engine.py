@@ -5,6 +5,7 @@ best one is explained item by item (tally.py)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from operator import attrgetter
 from typing import Any
 
@@ -105,13 +106,16 @@ def _result(
 ) -> ScoreResult:
     """The numbers now; the explained items and the arrangement when first asked for."""
     score, limit_hand = score_of(split, numbers)
-
-    def explained() -> tuple[list[ScoreItem], list[list[Tile]]]:
-        items = sorted(explain(split, view, memo).items, key=_POINTS_FIRST)
-        return items, _arrangement(view.groups, hand)
-
     return ScoreResult(numbers[0], numbers[1], limit_hand, score, None, None, numbers[2],
-                       view.special, leftover, explained)
+                       view.special, leftover, partial(_explained, split, view, memo, hand))
+
+
+def _explained(
+    split: Split, view: HandView, memo: GroupMemo, hand: CheckedHand
+) -> tuple[list[ScoreItem], list[list[Tile]]]:
+    """A score's explained items (points first) and its arrangement, when first asked for."""
+    items = sorted(explain(split, view, memo).items, key=_POINTS_FIRST)
+    return items, _arrangement(view.groups, hand)
 
 
 def _incomplete_message(hand: CheckedHand) -> str:
@@ -148,7 +152,11 @@ def _facts(
     majors = ones_nines + dragons + winds
     size = sum(c)
     suits = _SUITS[any(c[0:9]), any(c[9:18]), any(c[18:27])]
-    exposed = any(not m.concealed for m in melds) if melds else False
+    exposed = False
+    for m in melds:
+        if not m.concealed:
+            exposed = True
+            break
     bonus = tuple(sort_tiles(hand.bonus)) if hand.bonus else ()
     flags = frozenset(inp.flags) if inp.flags else _NO_FLAGS
     last_tile, first_discard = bool(inp.last_tile), bool(inp.first_discard)

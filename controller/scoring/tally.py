@@ -191,7 +191,11 @@ _GROUP_MEMO: dict[tuple[str, bool, Tile, Tile], GroupMemo] = {}
 
 
 def group_memo(rs: RuleSet, is_winner: bool, facts: HandFacts) -> GroupMemo:
-    return _GROUP_MEMO.setdefault((rs.name, is_winner, facts.seat, facts.prevailing), {})
+    key = (rs.name, is_winner, facts.seat, facts.prevailing)
+    memo = _GROUP_MEMO.get(key)
+    if memo is None:
+        memo = _GROUP_MEMO[key] = {}
+    return memo
 
 
 def group_entry(
