@@ -61,11 +61,13 @@ def scoped(scope: str, pattern: Pattern) -> Pattern:
 
 
 def hand_if(test: Callable[[HandView], bool], tiles: Callable[[HandView], Hit] = _whole) -> Pattern:
-    """A whole-hand item: reported once, for all the hand's tiles (or ``tiles``) when ``test``."""
+    """A whole-hand item: reported once, for all the hand's tiles (or ``tiles``: one
+    occurrence whenever ``test`` passes) when ``test``."""
 
     def pattern(v: HandView) -> Hit:
         return tiles(v) if test(v) else []
 
+    pattern.test = test  # type: ignore[attr-defined]  # the scorer counts without the tiles
     return pattern
 
 

@@ -8,7 +8,7 @@ exactly as the explained one scores them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -35,16 +35,19 @@ class Compiled(NamedTuple):
     limit_combination: int  # a non-bonus limit item counts as one combination doubling
     item: tuple[str, int, int, float, bool]  # ScoreItem's fields but the tiles
     one_hit: bool = False  # the pattern always answers one occurrence (see gate_decides)
+    test: Callable[[HandView], bool] | None = None  # one occurrence when it passes (hand_if)
 
 
 def compile_rule(rs: RuleSet, rule: Rule) -> Compiled:
     if rule.limit:
         value = rs.limit_value(rule)
         return Compiled(rule, rule.when, 0, 0, 0, value, 0 if rule.bonus else 1,
-                        (rule.name, 0, 0, value, rule.bonus), _one_hit(rule))
+                        (rule.name, 0, 0, value, rule.bonus), _one_hit(rule),
+                        getattr(rule.when, "test", None))
     pts = rs.options[rule.points] if isinstance(rule.points, str) else rule.points
     return Compiled(rule, rule.when, pts, rule.doubles, 0 if rule.bonus else rule.doubles, 0.0, 0,
-                    (rule.name, pts, rule.doubles, 0.0, rule.bonus), _one_hit(rule))
+                    (rule.name, pts, rule.doubles, 0.0, rule.bonus), _one_hit(rule),
+                    getattr(rule.when, "test", None))
 
 
 def _one_hit(rule: Rule) -> bool:
@@ -102,6 +105,10 @@ def run_numbers(rules: Sequence[Compiled], view: HandView, then: Numbers) -> Num
     key: str | None = None
     for c in rules:
         if c.one_hit:  # no need to make its tiles
+            n = 1
+        elif c.test is not None:
+            if not c.test(view):
+                continue
             n = 1
         else:
             hits = c.when(view)
