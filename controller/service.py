@@ -119,6 +119,7 @@ class TableService:
         except StoreError as exc:  # serve the dashboard anyway, showing why nothing is recorded
             self.halted = f"the event log cannot be opened: {exc}"
             log.error("STOPPED accepting moves: %s", self.halted)
+            self._show_recorded()
         else:
             self._resume_session()
             if not self.session_active and self.config.session.autostart:
@@ -292,6 +293,19 @@ class TableService:
         self.session_active = False
         log.info("session %s stopped", self.session_id)
         self._tell(Change(self.seq, None))
+
+    def _show_recorded(self) -> None:
+        """A log that cannot be written (a read-only disk) may still be read: show the game it
+        recorded, halted, rather than an empty table."""
+        try:
+            self._store = EventLog.open(self.data_dir / LOG_FILE, readonly=True)
+        except StoreError:
+            return  # damaged or absent: nothing to show
+        try:
+            self._resume_session()
+        finally:
+            self._store.close()
+            self._store = None
 
     def _resume_session(self) -> None:
         """Replay the newest unfinished session from the log, if there is one."""

@@ -116,6 +116,7 @@ def test_a_read_only_data_directory_at_start_takes_no_moves_and_says_why(
         health, table = served.get("/api/health"), served.get("/api/table")
         assert health["ok"] is False and health["accepting_moves"] is False
         assert "event log" in health["halted"] and table["service"]["halted"] == health["halted"]
+        assert table["seq"] == before  # the recorded game is shown, read from the log
         seat = served.tokens()["seats"]["1"]
         declared = served.client.post("/api/seats/1/declare", json={"call": "ready"},
                                       headers={"Authorization": f"Bearer {seat}"})
