@@ -19,7 +19,13 @@ from typing import Any
 
 from controller.sim.world import OFF_TABLE, SimWorld, TileBox
 from controller.table.presence import PresenceTracker
-from controller.table.source import QueueReader, bridge_events, follow_hand
+from controller.table.source import (
+    QueueReader,
+    bridge_events,
+    follow_hand,
+    game_zones,
+    hand_is_over,
+)
 
 log = logging.getLogger("controller.sim")
 Event = dict[str, Any]
@@ -272,32 +278,15 @@ def _restore(service: Any, world: SimWorld, tracker: PresenceTracker) -> dict[st
     Returns UID -> zone of what was laid out: the players wait until the tracker has read all
     of it (using up every adoption) before they sweep or deal.
     """
-    from controller.game import public_view, seat_view
-
-    hand = public_view(service.state).get("hand")
-    if not hand:
+    zones = game_zones(service)  # a finished hand lies out until the players clear it
+    if not zones:
         return {}
-    # A finished hand still lies on the table until the players clear it: lay it out too.
-    over = hand.get("phase") == "over"
-    zones: dict[str, list[str]] = {}
-    for p in range(1, 5):
-        seat = hand["seats"][str(p)]
-        zones[f"rack:{p}"] = list(seat_view(service.state, p).get("hand", []))
-        strip = [t for m in seat.get("melds", []) for t in m["tiles"]]
-        zones[f"melds:{p}"] = strip + list(seat.get("bonus", [])) + list(seat.get("forming", []))
-    if hand.get("discard"):
-        zones["discard"] = [hand["discard"]["tile"]]
-    for p in range(1, 5):
-        for tile in hand["seats"][str(p)].get("river", []):
-            world.perform({"tile": tile, "from": "wall", "to": "river"})
+    for tile in zones.pop("river", []):
+        world.perform({"tile": tile, "from": "wall", "to": "river"})
     world.lay_out(zones)
-    if over:  # before adopting: telling the tracker the hand is over drops what it adopted
+    if hand_is_over(service):  # before adopting: it drops what the tracker adopted
         tracker.set_hand_over(True)
-    adopt = getattr(tracker, "adopt", None)
-    if adopt is not None:
-        adopt(zones)
-    else:
-        log.warning("the presence tracker cannot adopt the table after a restart")
+    tracker.adopt(zones)
     return world.on_table()
 
 

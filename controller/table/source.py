@@ -165,7 +165,7 @@ def table_source(
         from firmware_bridge.readers import asyncio_sink
 
         queue: asyncio.Queue[Any] = asyncio.Queue()
-        tracker.set_hand_over(_hand_over(service))  # first: it drops earlier adoptions
+        tracker.set_hand_over(hand_is_over(service))  # first: it drops earlier adoptions
         tracker.adopt(game_zones(service))  # a restarted service: the tiles are already out
         backend = open_backend()
         backend.start(asyncio_sink(asyncio.get_running_loop(), queue))
@@ -252,11 +252,12 @@ def bridge_events(item: Any, tracker: PresenceTracker, service: Any) -> list[Eve
 
 def follow_hand(service: Any, tracker: PresenceTracker) -> list[Event]:
     """Tell the tracker whether a hand is over (tiles then leave for the wall, not missing)."""
-    over = _hand_over(service)
+    over = hand_is_over(service)
     return tracker.set_hand_over(over) if over != tracker.hand_over else []
 
 
-def _hand_over(service: Any) -> bool:
+def hand_is_over(service: Any) -> bool:
+    """No hand in play: none started yet, or the last one is over (its tiles may lie out)."""
     hand = service.public_view().get("hand") or {}
     return hand.get("phase") in (None, "over")
 
