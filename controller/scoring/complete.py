@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 
 from controller.scoring import arrange as ar
 from controller.scoring.arrange import Group
 from controller.scoring.model import ScoringError
 from controller.scoring.rules import RuleSet
-from controller.scoring.rulesets import get_ruleset
 from controller.scoring.validate import check_meld, checked_group
 from controller.tiles import KIND_INDEX, KINDS, Meld, Tile
-
-
-@cache
-def needs_waits(name: str) -> bool:
-    """Whether any item of the rule set looks at how many tile kinds the winner waited on."""
-    return any(getattr(r.when, "needs_waits", False) for r in get_ruleset(name).rules)
-
 
 
 def _checked(concealed: Sequence[Tile], melds: Sequence[Meld]) -> tuple[list[int], list[Meld]]:

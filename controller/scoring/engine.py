@@ -15,7 +15,6 @@ from controller.scoring.arrange import Group
 from controller.scoring.complete import (
     arrangements,
     is_complete,
-    needs_waits,
     waits,
 )
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
@@ -53,7 +52,7 @@ def score_hand(inp: HandInput) -> ScoreResult:
     """Score one player's hand in its best arrangement; ScoringError names what is wrong."""
     rs = ruleset_of(inp)
     hand = check_input(inp, rs)
-    arrs = _winner_arrangements(hand, rs) if inp.mahjong else []
+    arrs = _winner_arrangements(hand, rs) if inp.mahjong else _NONE
     facts, situation = _facts(inp, hand, rs, arrs)
     split = split_rules(rs, inp.mahjong, situation)
     views = _winner_views(facts, hand, arrs) if inp.mahjong else _partial_views(facts, hand)
@@ -133,25 +132,28 @@ _NO_FLAGS: frozenset[str] = frozenset()
 _new = tuple.__new__
 
 
-Arrangement = tuple[Sequence[Group], "str | None"]
+#: a winner's complete arrangements: the standard ones (groups), then the special hands
+#: (groups, name of the special hand)
+Arrangements = tuple[list[tuple[Group, ...]], list[tuple[Sequence[Group], str]]]
+_NONE: Arrangements = ([], [])
 
 
 def _facts(
-    inp: HandInput, hand: CheckedHand, rs: RuleSet, arrs: list[Arrangement]
+    inp: HandInput, hand: CheckedHand, rs: RuleSet, arrs: Arrangements
 ) -> tuple[HandFacts, Situation]:
     """The hand's facts and its situation, computed together (this runs for every hand)."""
     c = hand.counts
     melds = hand.melds
     waits_before = 0
-    if inp.mahjong and needs_waits(rs.name):
-        k = KIND_INDEX[str(inp.winning_tile)]
+    if inp.mahjong and rs.needs_waits:
+        k = KIND_INDEX[inp.winning_tile]  # type: ignore[index]  # checked: a tile of the hand
         waits_before = 2 if _two_waits_seen(arrs, k, c) else _waits_before(hand, k, rs)
     ones_nines = c[0] + c[8] + c[9] + c[17] + c[18] + c[26]
     dragons = c[31] + c[32] + c[33]
     winds = c[27] + c[28] + c[29] + c[30]
     majors = ones_nines + dragons + winds
     size = sum(c)
-    suits = _SUITS[any(c[0:9]), any(c[9:18]), any(c[18:27])]
+    suits = _SUITS[any(c[0:9]), any(c[9:18]), any(c[18:27])]  # melds too: not hand.parts
     exposed = False
     for m in melds:
         if not m.concealed:
@@ -175,7 +177,7 @@ def _facts(
     return facts, situation
 
 
-def _two_waits_seen(arrs: list[Arrangement], k: int, held: Sequence[int]) -> bool:
+def _two_waits_seen(arrs: Arrangements, k: int, held: Sequence[int]) -> bool:
     """True if an arrangement shows that the 13 tiles before the winning tile (kind ``k``)
     waited on two kinds or more (both held fewer than four times, as waits counts them): a
     chow completed at one end is completed at its other end too (4-5 + 3 or 6), and a pung
@@ -184,9 +186,7 @@ def _two_waits_seen(arrs: list[Arrangement], k: int, held: Sequence[int]) -> boo
     if held[k] >= 4:
         return False
     wt = KINDS[k]
-    for groups, special in arrs:
-        if special is not None:
-            continue
+    for groups in arrs[0]:
         for g in groups:
             kind, tiles = g[0], g[1]
             if wt not in tiles:
@@ -208,12 +208,17 @@ def _two_waits_seen(arrs: list[Arrangement], k: int, held: Sequence[int]) -> boo
 def _waits_before(hand: CheckedHand, k: int, rs: RuleSet) -> int:
     """How many kinds the 13 tiles before the winning tile (kind ``k``) waited on; only the
     winning tile's part differs from the hand's parts."""
-    i = k // 9 if k < 27 else 3
-    part = list(hand.parts[i])
-    part[k - 9 * i] -= 1
-    parts = list(hand.parts)
-    parts[i] = tuple(part)
-    kinds = ar.waits_of_parts((parts[0], parts[1], parts[2], parts[3]))
+    p0, p1, p2, p3 = hand.parts
+    if k < 27:
+        i, off = divmod(k, 9)
+        part = hand.parts[i]
+        less = (*part[:off], part[off] - 1, *part[off + 1 :])
+        parts = (less, p1, p2, p3) if i == 0 else (p0, less, p2, p3) if i == 1 else (
+            p0, p1, less, p3)
+    else:
+        off = k - 27
+        parts = (p0, p1, p2, (*p3[:off], p3[off] - 1, *p3[off + 1 :]))
+    kinds = ar.waits_of_parts(parts)
     specials = rs.specials
     if specials and not hand.melds:
         rest = hand.concealed_counts.copy()
@@ -233,21 +238,24 @@ def _waits_before(hand: CheckedHand, k: int, rs: RuleSet) -> int:
 _WON: tuple[dict[Group, Group], dict[Group, Group]] = ({}, {})
 
 
-def _winner_arrangements(hand: CheckedHand, rs: RuleSet) -> list[Arrangement]:
-    """Every complete arrangement of the concealed tiles: (groups, special hand or None)."""
-    out: list[Arrangement] = [(groups, None) for groups in ar.arrangements_of_parts(hand.parts)]
+def _winner_arrangements(hand: CheckedHand, rs: RuleSet) -> Arrangements:
+    """Every complete arrangement of the concealed tiles: the standard ones, then the special
+    hands of the rule set."""
+    standard = ar.arrangements_of_parts(hand.parts)
     specials = rs.specials
-    if specials and not hand.melds:
-        c = hand.concealed_counts
-        if "seven_pairs" in specials and ar.is_seven_pairs(c):
-            out.append((ar.seven_pairs_groups(c), "seven_pairs"))
-        if "thirteen_orphans" in specials and ar.is_thirteen_orphans(c):
-            out.append(([ar.thirteen_orphans_group(c)], "thirteen_orphans"))
-    return out
+    if not specials or hand.melds:
+        return standard, []
+    special: list[tuple[Sequence[Group], str]] = []
+    c = hand.concealed_counts
+    if "seven_pairs" in specials and ar.is_seven_pairs(c):
+        special.append((ar.seven_pairs_groups(c), "seven_pairs"))
+    if "thirteen_orphans" in specials and ar.is_thirteen_orphans(c):
+        special.append(([ar.thirteen_orphans_group(c)], "thirteen_orphans"))
+    return standard, special
 
 
 def _winner_views(
-    facts: HandFacts, hand: CheckedHand, arrs: list[Arrangement]
+    facts: HandFacts, hand: CheckedHand, arrs: Arrangements
 ) -> list[tuple[HandView, list[Tile]]]:
     """Every complete arrangement, with every choice of the group the winning tile completed."""
     wt = facts.winning_tile
@@ -255,8 +263,10 @@ def _winner_views(
     won_of = _WON[taken]
     melds = hand.groups
     out: list[tuple[HandView, list[Tile]]] = []
-    for groups, special in arrs:
-        _add_views(out, facts, melds, groups, special, wt, won_of, taken)
+    for groups in arrs[0]:
+        _add_views(out, facts, melds, groups, None, wt, won_of, taken)
+    for special_groups, special in arrs[1]:
+        _add_views(out, facts, melds, special_groups, special, wt, won_of, taken)
     return out
 
 
@@ -306,7 +316,7 @@ _POINTS_FIRST = attrgetter("doubles")
 def clear_caches() -> None:
     """Empty every cache of the scorer (a benchmark's cold start; scores never depend on it)."""
     for f in (ar._complete_splits, ar._partial_splits, ar._part_groups, ar._splittable,
-              ar._part_additions, needs_waits, validate.checked_group, validate._checked_meld,
+              ar._part_additions, validate.checked_group, validate._checked_meld,
               validate._meld_and_group):
         f.cache_clear()
     caches: list[dict[Any, Any]] = [*ar._GROUPS, *ar._SUMMARIES, *_WON, tally._SPLITS,

@@ -69,7 +69,8 @@ class RuleSet:
     spec: RuleSetSpec
     options: dict[str, Any] = field(default_factory=dict)
 
-    @property
+    # name, specials and needs_waits are read for every hand scored: kept on the instance
+    @cached_property
     def name(self) -> str:
         return self.spec.name
 
@@ -108,9 +109,14 @@ class RuleSet:
     def requires_ready(self) -> bool:
         return self.spec.requires_ready
 
-    @property
+    @cached_property
     def specials(self) -> frozenset[str]:
         return self.spec.specials
+
+    @cached_property
+    def needs_waits(self) -> bool:
+        """Whether any item looks at how many tile kinds the winner waited on."""
+        return any(getattr(r.when, "needs_waits", False) for r in self.spec.rules)
 
     @property
     def settlement(self) -> str:
