@@ -59,7 +59,9 @@ def score_hand(inp: HandInput) -> ScoreResult:
     if not views:
         raise ScoringError(_incomplete_message(hand))
     memo = group_memo(rs, inp.mahjong, facts)
-    hand_numbers = run_numbers(split.hand, views[0][0], ZERO)  # the same for every view
+    hand_numbers = split.hand_numbers  # the same for every view
+    if hand_numbers is None:
+        hand_numbers = run_numbers(split.hand, views[0][0], ZERO)
     if len(views) == 1:
         (best, best_left), numbers = views[0], _numbers(split, views[0][0], hand_numbers, memo)
     else:
@@ -70,11 +72,14 @@ def score_hand(inp: HandInput) -> ScoreResult:
 def _numbers(split: Split, view: HandView, hand_numbers: Numbers, memo: GroupMemo) -> Numbers:
     """The numbers of one view (its own items, the hand's, then each group's), as explain()
     sums them."""
+    rules = split.by_shape.get(view.shape)  # split.view_rules(view), without the call
     points, doubles, combination, limit, key = run_numbers(
-        split.view_rules(view), view, hand_numbers
+        split.view_rules(view) if rules is None else rules, view, hand_numbers
     )
     for g in view.groups:
         n = (memo.get(g) or group_entry(split, memo, view.facts, g))[0]
+        if n is ZERO:
+            continue
         points += n[0]
         doubles += n[1]
         combination += n[2]

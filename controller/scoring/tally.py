@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from controller.scoring.arrange import Group
 from controller.scoring.model import ScoreItem
@@ -139,6 +139,9 @@ class Split:
     limit: int
     cap: int | None
     by_shape: dict[tuple[object, ...], tuple[Compiled, ...]]  # view rules per Shape
+    #: the numbers of the hand rules when every one is decided by its gate (one_hit), as in
+    #: the common case: they are then the same for every hand of this split; else None
+    hand_numbers: Numbers | None = None
 
     def view_rules(self, view: HandView) -> tuple[Compiled, ...]:
         """The arrangement rules worth trying on ``view`` (their shape gates pass)."""
@@ -167,7 +170,11 @@ def split_rules(rs: RuleSet, is_winner: bool, situation: Situation) -> Split:
         ]
         by = {s: tuple(c for c in rules if getattr(c.when, "scope", "view") == s)
               for s in ("group", "hand", "view")}
-        split = _SPLITS[key] = Split(by["group"], by["hand"], by["view"], rs.limit, rs.cap, {})
+        hand = by["hand"]
+        # one_hit rules are counted without looking at a view
+        fixed = (run_numbers(hand, cast(HandView, None), ZERO) if all(c.one_hit for c in hand)
+                 else None)
+        split = _SPLITS[key] = Split(by["group"], hand, by["view"], rs.limit, rs.cap, {}, fixed)
     return split
 
 
@@ -209,7 +216,9 @@ def group_entry(
     split: Split, memo: GroupMemo, facts: HandFacts, g: Group
 ) -> tuple[Numbers, tuple[ScoreItem, ...]]:
     tally = run((split.group,), HandView(facts, (g,), None))
-    entry = memo[g] = (tally.numbers(), tuple(tally.items))
+    numbers = tally.numbers()
+    # a group that earns nothing (most chows and pairs) shares ZERO: callers skip it by identity
+    entry = memo[g] = (ZERO if numbers == ZERO else numbers, tuple(tally.items))
     return entry
 
 
