@@ -37,10 +37,14 @@ def gated(gate: Gate, pattern: Pattern) -> Pattern:
 ShapeGate = Callable[[Shape], bool]
 
 
-def shaped(gate: ShapeGate, pattern: Pattern) -> Pattern:
+def shaped(gate: ShapeGate, pattern: Pattern, decides: bool = False) -> Pattern:
     """Mark an arrangement pattern as able to apply only to arrangements whose Shape passes
-    ``gate`` (a necessary condition of the pattern, checked once per shape)."""
+    ``gate`` (a necessary condition of the pattern, checked once per shape). ``decides``: the
+    gate is also sufficient and the pattern then answers exactly one occurrence, so the scorer
+    counts it without a call (one_hit); the pattern still tests for itself when called."""
     pattern.shape_gate = gate  # type: ignore[attr-defined]
+    if decides:
+        pattern.one_hit = True  # type: ignore[attr-defined]
     return pattern
 
 
@@ -194,7 +198,9 @@ def _won(kind: str) -> ShapeGate:
     return lambda s: s.won == kind
 
 
-completes_chow = shaped(_won("chow"), hand_if(lambda v: _won_kind(v) == "chow", _won_tiles))
+completes_chow = shaped(
+    _won("chow"), hand_if(lambda v: _won_kind(v) == "chow", _won_tiles), decides=True
+)
 completes_pair_of_simples = shaped(
     _won("pair"), hand_if(lambda v: is_simple(_won_pair_tile(v) or "ew"), _won_tiles)
 )
@@ -233,7 +239,7 @@ def _no_chow(s: Shape) -> bool:
 worthless = shaped(_four_chows, hand_if(is_worthless))
 worthless_two_waits = gated(lambda s: s.multi_wait, shaped(_four_chows, hand_if(is_worthless)))
 worthless_two_waits.needs_waits = True  # type: ignore[attr-defined]
-no_chow = shaped(_no_chow, hand_if(lambda v: v.standard and not v.chows))
+no_chow = shaped(_no_chow, hand_if(lambda v: v.standard and not v.chows), decides=True)
 all_simples = gated(lambda s: s.simples_only, gate_decides())
 only_terminals_and_honours = gated(lambda s: s.majors_only, gate_decides())
 _MAJOR = frozenset(t for t in KINDS if is_terminal_or_honour(t))
@@ -256,12 +262,13 @@ one_suit_only = gated(lambda s: len(s.suits) == 1 and not s.honours, gate_decide
 only_honours = gated(lambda s: not s.suits, gate_decides())
 only_ones_and_nines = gated(lambda s: s.ones_nines_only, gate_decides())
 seven_pairs = gated(lambda s: not s.melds, shaped(
-    lambda s: s.special == "seven_pairs", hand_if(lambda v: v.special == "seven_pairs")
+    lambda s: s.special == "seven_pairs", hand_if(lambda v: v.special == "seven_pairs"),
+    decides=True,
 ))
 thirteen_orphans = gated(
     lambda s: not s.melds and s.majors_only,
     shaped(lambda s: s.special == "thirteen_orphans",
-           hand_if(lambda v: v.special == "thirteen_orphans")),
+           hand_if(lambda v: v.special == "thirteen_orphans"), decides=True),
 )
 
 
@@ -270,7 +277,7 @@ def concealed_pungs(n: int) -> Pattern:
     return shaped(lambda s: s.concealed_pungs >= n, hand_if(
         lambda v: len(v.concealed_pungs) >= n,
         lambda v: [tuple(t for g in v.concealed_pungs for t in g.tiles)],
-    ))
+    ), decides=True)
 
 
 def _honour_sets(v: HandView, codes: tuple[Tile, ...]) -> tuple[list[Group], list[Group]]:

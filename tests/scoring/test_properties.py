@@ -123,3 +123,46 @@ def test_waits_are_exactly_the_kinds_that_complete(inp: HandInput) -> None:
     got = waits(rest, inp.melds, rs)
     assert got == expected
     assert inp.winning_tile in got or held[str(inp.winning_tile)] == 4
+
+
+@given(winning_hands(), st.booleans())
+def test_a_scores_numbers_are_the_sums_of_its_explained_items(inp: HandInput, won: bool) -> None:
+    """The numbers are counted on a fast path (fixed hand numbers, one_hit items, memoised
+    groups); the explanation is made item by item. They must always agree."""
+    if not won:  # the same tiles less one, as a player who did not win
+        hand = list(inp.hand)
+        hand.remove(str(inp.winning_tile))
+        inp = replace(inp, hand=hand, mahjong=False, winning_tile=None, win_source=None)
+    result = score_hand(inp)
+    items = result.items
+    assert result.points == sum(i.points for i in items)
+    assert result.doubles == sum(i.doubles for i in items)
+    limits = [i for i in items if i.limit]
+    assert result.combination_doubles == sum(
+        i.doubles for i in items if not i.bonus
+    ) + sum(1 for i in limits if not i.bonus)
+    if result.limit_hand is not None:
+        assert max(i.limit for i in limits) > 0
+
+
+@settings(max_examples=200)
+@given(winning_hands())
+def test_an_item_its_shape_decides_applies_exactly_when_the_shape_passes(inp: HandInput) -> None:
+    """Items marked one_hit by their shape gate (patterns.shaped(..., decides=True)) are
+    counted without calling them; called, they must answer one occurrence exactly then."""
+    from controller.scoring.engine import _facts, _winner_arrangements, _winner_views, ruleset_of
+    from controller.scoring.validate import check_input
+    from controller.scoring.view import Shape
+
+    rs = ruleset_of(inp)
+    hand = check_input(inp, rs)
+    arrs = _winner_arrangements(hand, rs)
+    facts, _ = _facts(inp, hand, rs, arrs)
+    decided = [r.when for r in rs.rules
+               if getattr(r.when, "one_hit", False) and hasattr(r.when, "shape_gate")]
+    assert decided  # every rule set has some
+    for view, _left in _winner_views(facts, hand, arrs):
+        shape = Shape(*view.shape)
+        for pattern in decided:
+            hits = pattern(view)
+            assert len(hits) == (1 if pattern.shape_gate(shape) else 0)  # type: ignore[attr-defined]
