@@ -247,7 +247,8 @@ def _majors_everywhere(v: HandView) -> bool:
     if not v.standard:
         return False
     for g in v.groups:
-        if g.tiles[0] not in _MAJOR and g.tiles[-1] not in _MAJOR:
+        tiles = g[1]  # by position: this runs for most hands
+        if tiles[0] not in _MAJOR and tiles[-1] not in _MAJOR:
             return False
     return True
 
