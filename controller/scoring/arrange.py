@@ -368,8 +368,15 @@ def is_thirteen_orphans(c: Sequence[int]) -> bool:
 _PAIRS = tuple(Group(_PAIR, (t, t), True) for t in KINDS)
 
 
-def seven_pairs_groups(c: Sequence[int]) -> list[Group]:
-    return [_PAIRS[k] for k in range(34) if c[k] == 2]
+def seven_pairs_groups(c: list[int]) -> list[Group]:
+    """The pairs of a seven-pairs hand (is_seven_pairs), in KINDS order."""
+    out = []
+    k = -1
+    index = c.index
+    for _ in range(7):  # seven look-ups in C rather than a pass over the 34 kinds
+        k = index(2, k + 1)
+        out.append(_PAIRS[k])
+    return out
 
 
 def thirteen_orphans_group(c: Sequence[int]) -> Group:

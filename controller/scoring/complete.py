@@ -46,12 +46,13 @@ def arrangements(
     except (KeyError, TypeError):
         _checked(concealed, melds)  # names the culprit
         raise
+    found = ar.arrangements_of_parts(ar.parts_of(c))
     if fixed:
         out: list[tuple[list[Group], str | None]] = [
-            ([*fixed, *groups], None) for groups in ar.complete_arrangements(c)
+            ([*fixed, *groups], None) for groups in found
         ]
         return out
-    out = [(list(groups), None) for groups in ar.complete_arrangements(c)]
+    out = [(list(groups), None) for groups in found]
     specials = ruleset.specials
     if specials:
         if "seven_pairs" in specials and ar.is_seven_pairs(c):
