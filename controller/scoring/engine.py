@@ -225,16 +225,19 @@ def _waits_before(hand: CheckedHand, k: int, rs: RuleSet) -> int:
         parts = (p0, p1, p2, (*p3[:off], p3[off] - 1, *p3[off + 1 :]))
     kinds = ar.waits_of_parts(parts)
     specials = rs.specials
-    if specials and not hand.melds:
+    # a seven-pairs wait is six pairs and a single: with the winning tile, five pairs at least
+    if specials and not hand.melds and (
+        "thirteen_orphans" in specials or hand.concealed_counts.count(2) >= 5
+    ):
         rest = hand.concealed_counts.copy()
         rest[k] -= 1
         more = ar.special_waits(rest, specials)
         if more:
             kinds = sorted(set(kinds) | more)
-    held = hand.counts
+    held = hand.counts  # includes the winning tile, which the 13 tiles did not hold yet
     n = 0
     for kind in kinds:
-        if held[kind] < 4:
+        if held[kind] - (kind == k) < 4:  # as waits() counts them: a fourth copy was left
             n += 1
     return n
 

@@ -182,3 +182,21 @@ def test_item(ruleset: str, item: str, applies: H, fails: H) -> None:
     assert item in names(play(ruleset, text, **kw)), f"{item} should apply to {text} {kw}"
     text, kw = fails
     assert item not in names(play(ruleset, text, **kw)), f"{item} should not apply to {text} {kw}"
+
+
+@pytest.mark.parametrize("ruleset,item", [
+    ("swedish", "only one tile type could complete the hand"),
+    ("dmjl", "the winning tile was the only possible tile"),
+])
+def test_a_wait_on_the_kind_the_winning_tile_makes_four_of_still_counts(
+    ruleset: str, item: str
+) -> None:
+    """Before the win the rack 5b5b6b7b waited on 5b and on 8b, with a third 5b in a meld: the
+    fourth 5b was still to be had, so it was a wait, and the winner who draws it did not wait on
+    one tile type only. (Counting the winning tile as already held made it look single.)"""
+    melds = "[2b3b4b] [4b5b6b] [gdgdgd] "
+    assert item not in names(play(ruleset, melds + "5b5b6b7b 5b", tile="5b"))
+    # the same rack without the meld's 5b: 5b and 8b still, no item either
+    assert item not in names(play(ruleset, "[2b3b4b] [7c8c9c] [gdgdgd] 5b5b6b7b 5b", tile="5b"))
+    # and where the 13 tiles held the fourth copy of the other end, one kind was left
+    assert item in names(play(ruleset, "[8b8b8b8b] [7c8c9c] [gdgdgd] 5b5b6b7b 5b", tile="5b"))

@@ -166,3 +166,23 @@ def test_an_item_its_shape_decides_applies_exactly_when_the_shape_passes(inp: Ha
         for pattern in decided:
             hits = pattern(view)
             assert len(hits) == (1 if pattern.shape_gate(shape) else 0)  # type: ignore[attr-defined]
+
+
+@given(winning_hands())
+def test_the_waits_before_the_win_are_counted_as_waits_counts_them(inp: HandInput) -> None:
+    """The scorer counts the winner's waits on its own quick path (the arrangements, then the
+    parts less the winning tile); single-wait items depend on it agreeing with waits()."""
+    from controller.scoring import waits
+    from controller.scoring.engine import _facts, _winner_arrangements, ruleset_of
+    from controller.scoring.validate import check_input
+
+    for name in ("swedish", "dmjl"):  # the rule sets with a single-wait item
+        inp = replace(inp, ruleset=name)
+        rs = ruleset_of(inp)
+        hand = check_input(inp, rs)
+        facts, situation = _facts(inp, hand, rs, _winner_arrangements(hand, rs))
+        rest = list(inp.hand)
+        rest.remove(str(inp.winning_tile))
+        expected = min(2, len(waits(rest, inp.melds, rs)))
+        assert min(2, facts.waits_before) == expected
+        assert situation.single_wait == (expected == 1)
