@@ -292,7 +292,8 @@ def _add_views(
         won = won_of.get(g)
         if won is None:
             won = won_of[g] = Group(g.kind, g.tiles, g.concealed and not taken, g.melded, True)
-        out.append((HandView(facts, (*melds, *groups[:i], won, *groups[i + 1 :]), special), []))
+        view = HandView(facts, (*melds, *groups[:i], won, *groups[i + 1 :]), special, won)
+        out.append((view, []))
 
 
 def _partial_views(facts: HandFacts, hand: CheckedHand) -> list[tuple[HandView, list[Tile]]]:

@@ -28,8 +28,6 @@ from controller.tiles import (
     wind_code,
 )
 
-_KINDS = frozenset(KIND_INDEX)
-
 
 class CheckedHand(NamedTuple):
     """A HandInput that passed the checks, with melds normalised (chows sorted)."""
@@ -168,12 +166,23 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
         raise ScoringError(f"{len(inp.melds)} melds: a hand has at most four sets")
     melds, groups, meld_kinds = _melds_and_groups(inp.melds)
     hand = tuple(inp.hand)
-    if not _KINDS.issuperset(hand):
+    ki = KIND_INDEX
+    counts = [0] * 34
+    try:
+        for t in hand:
+            counts[ki[t]] += 1
+    except KeyError:  # not one of the 34 kinds
         _name_hand_tile(hand)
+        raise
     bonus = tuple(inp.bonus)
     if bonus:
         _check_bonus(bonus, rs)
-    counts, concealed = _counts(hand, melds, meld_kinds, bonus)
+    concealed = counts.copy()
+    for kinds in meld_kinds:
+        for k in kinds:
+            counts[k] += 1
+    if max(counts) > 4 or (bonus and len(set(bonus)) != len(bonus)):
+        check_counts(hand, melds, bonus)
     n = len(hand)
     full = 14 - 3 * len(melds)
     if (n != full) if inp.mahjong else (n >= full):
@@ -186,10 +195,10 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
         if not (inp.winning_tile in hand and src in WIN_SOURCES
                 and (src != "dealt" or seat == "ew")):
             _check_winner(inp, hand, seat)
-    t = tuple(concealed)
+    c = tuple(concealed)
     return tuple.__new__(CheckedHand, (  # CheckedHand(...), all fields, without the call
         seat, prevailing, melds, hand, bonus, counts, concealed, groups,
-        (t[0:9], t[9:18], t[18:27], t[27:34]),
+        (c[0:9], c[9:18], c[18:27], c[27:34]),
     ))
 
 
@@ -210,24 +219,6 @@ def _check_bonus(bonus: Sequence[Tile], rs: RuleSet) -> None:
             f"bonus tile {bonus[0]} in rule set {rs.name} played without bonus tiles: "
             "leave it out or set the option bonus_tiles to true"
         )
-
-
-def _counts(
-    hand: Sequence[Tile], melds: Sequence[Meld], meld_kinds: Sequence[Sequence[int]],
-    bonus: Sequence[Tile],
-) -> tuple[list[int], list[int]]:
-    """check_counts with the index at hand (this runs for every hand)."""
-    ki = KIND_INDEX
-    counts = [0] * 34
-    for t in hand:
-        counts[ki[t]] += 1
-    concealed = counts.copy()
-    for kinds in meld_kinds:
-        for k in kinds:
-            counts[k] += 1
-    if max(counts) > 4 or (bonus and len(set(bonus)) != len(bonus)):
-        check_counts(hand, melds, bonus)
-    return counts, concealed
 
 
 def _check_size(inp: HandInput, hand: Sequence[Tile], melds: Sequence[Meld]) -> None:

@@ -83,7 +83,12 @@ class HandView:
     __slots__ = ("facts", "groups", "special", "sets", "pairs", "chows", "pungs",
                  "concealed_pungs", "standard", "won_group", "shape")
 
-    def __init__(self, facts: HandFacts, groups: tuple[Group, ...], special: str | None) -> None:
+    def __init__(
+        self, facts: HandFacts, groups: tuple[Group, ...], special: str | None,
+        won: Group | None = None,
+    ) -> None:
+        """``won``: the group of ``groups`` the winning tile completed, when the caller knows
+        it; else it is looked for."""
         self.facts = facts
         self.groups = groups
         self.special = special
@@ -91,7 +96,6 @@ class HandView:
         pungs: list[Group] = []  # pungs and kongs
         pairs: list[Group] = []
         concealed_pungs: list[Group] = []
-        won = None
         for g in groups:  # fields by position: kind, tiles, concealed, melded, won
             kind = g[0]
             if kind == "chow":
@@ -102,8 +106,10 @@ class HandView:
                 pungs.append(g)
                 if g[2]:
                     concealed_pungs.append(g)
-            if g[4]:
-                won = g
+        if won is None:
+            for g in groups:
+                if g[4]:
+                    won = g
         self.won_group: Group | None = won
         self.chows = chows
         self.pungs = pungs
