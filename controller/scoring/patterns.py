@@ -306,25 +306,37 @@ little_four_winds = gated(lambda s: s.winds >= 11, honour_pungs(WIND_CODES, 3, 1
 four_winds = gated(lambda s: s.winds >= 12, honour_pungs(WIND_CODES, 4, 0))
 
 
-def _same_chow_three_suits(v: HandView) -> Hit:
-    if len(v.chows) < 3:
+# (the lowest tiles of the chows needed, the tiles reported), made once
+_SAME_CHOWS = tuple(
+    ((f"{r}b", f"{r}c", f"{r}d"), tuple(f"{r + i}{s}" for s in "bcd" for i in range(3)))
+    for r in range(1, 8)
+)
+_STRAIGHTS = tuple(
+    ((f"1{s}", f"4{s}", f"7{s}"), tuple(f"{n}{s}" for n in range(1, 10))) for s in "bcd"
+)
+
+
+ChowStarts = tuple[tuple[tuple[Tile, Tile, Tile], tuple[Tile, ...]], ...]
+
+
+def _chow_starts(v: HandView, wanted: ChowStarts) -> Hit:
+    """The tiles of the first of ``wanted`` whose three chows (by lowest tile) are all held."""
+    chows = v.chows
+    if len(chows) < 3:
         return []
-    starts = {g.tiles[0] for g in v.chows}
-    for t in starts:
-        r = t[0]
-        if r + "b" in starts and r + "c" in starts and r + "d" in starts:
-            return [tuple(f"{int(r) + i}{s}" for s in "bcd" for i in range(3))]
+    starts = {g[1][0] for g in chows}  # by position: kind, tiles, ...
+    for (a, b, c), tiles in wanted:
+        if a in starts and b in starts and c in starts:
+            return [tiles]
     return []
+
+
+def _same_chow_three_suits(v: HandView) -> Hit:
+    return _chow_starts(v, _SAME_CHOWS)
 
 
 def _straight(v: HandView) -> Hit:
-    if len(v.chows) < 3:
-        return []
-    starts = {g.tiles[0] for g in v.chows}
-    for s in "bcd":
-        if "1" + s in starts and "4" + s in starts and "7" + s in starts:
-            return [tuple(f"{n}{s}" for n in range(1, 10))]
-    return []
+    return _chow_starts(v, _STRAIGHTS)
 
 
 def _three_chows(s: Shape) -> bool:
