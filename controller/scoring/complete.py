@@ -39,20 +39,24 @@ def arrangements(
     set), declared melds fixed and first: a list of (groups, special hand name or None)."""
     c = [0] * 34
     ki = KIND_INDEX
+    fixed: list[Group] = []
     try:
         for t in concealed:
             c[ki[t]] += 1
-        fixed = [checked_group(tuple(m.tiles), bool(m.concealed)) for m in melds] if melds else ()
+        for m in melds:  # plain loops: this runs for every hand
+            fixed.append(checked_group(tuple(m.tiles), bool(m.concealed)))
     except (KeyError, TypeError):
         _checked(concealed, melds)  # names the culprit
         raise
-    found = ar.arrangements_of_parts(ar.parts_of(c))
+    n = tuple(c)
+    found = ar.arrangements_of_parts((n[0:9], n[9:18], n[18:27], n[27:34]))  # ar.parts_of(c)
+    out: list[tuple[list[Group], str | None]] = []
     if fixed:
-        out: list[tuple[list[Group], str | None]] = [
-            ([*fixed, *groups], None) for groups in found
-        ]
+        for groups in found:
+            out.append(([*fixed, *groups], None))
         return out
-    out = [(list(groups), None) for groups in found]
+    for groups in found:
+        out.append((list(groups), None))
     specials = ruleset.specials
     if specials:
         if "seven_pairs" in specials and ar.is_seven_pairs(c):
