@@ -85,17 +85,24 @@ def _meld_and_group(
 
 def _melds_and_groups(
     melds: Sequence[Meld],
-) -> tuple[tuple[Meld, ...], tuple[Group, ...], tuple[tuple[int, ...], ...]]:
+) -> tuple[tuple[Meld, ...], tuple[Group, ...], list[tuple[int, ...]]]:
     """The melds checked (chows sorted), as groups and as kind indices; kept, as melds repeat
-    between hands."""
+    between hands. Plain loops: this runs for every hand."""
     if not melds:
-        return (), (), ()
+        return (), (), []
+    made = _meld_and_group
     try:
-        made = [_meld_and_group(tuple(m.tiles), bool(m.concealed)) for m in melds]
+        checked, groups, kinds = [], [], []
+        for m in melds:
+            meld, group, k = made(tuple(m.tiles), bool(m.concealed))
+            checked.append(meld)
+            groups.append(group)
+            kinds.append(k)
     except TypeError:  # unhashable tiles: let the full check name them
-        made = [_meld_and_group.__wrapped__(tuple(m.tiles), bool(m.concealed)) for m in melds]
-    checked, groups, kinds = zip(*made, strict=True)
-    return checked, groups, kinds
+        for m in melds:
+            _meld_and_group.__wrapped__(tuple(m.tiles), bool(m.concealed))
+        raise
+    return tuple(checked), tuple(groups), kinds
 
 
 def _check_meld(raw: tuple[Tile, ...], concealed: bool) -> Meld:
