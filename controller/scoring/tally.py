@@ -239,44 +239,25 @@ def score_of(split: Split, n: Numbers) -> tuple[int, str | None]:
 
 def explain(split: Split, view: HandView, memo: GroupMemo, hand: Tally | None = None) -> Tally:
     """The explained items of one view: its own, the hand's (``hand``: made already), then
-    each group's."""
-    items: list[ScoreItem] = []
-    append = items.append
-    points = doubles = combination = 0
-    limit = 0.0
-    key: str | None = None
+    each group's (as run_numbers and the engine count them, in the same order)."""
     rule_lists = (split.view_rules(view), split.hand) if hand is None else (split.view_rules(view),)
-    for rules in rule_lists:  # as run() does
-        for c in rules:
-            hits = c.when(view)
-            if hits:
-                name, pts, dbl, lim, bonus = c.item
-                for t in hits:
-                    append(_new(ScoreItem, (name, t, pts, dbl, lim, bonus)))
-                if lim:
-                    combination += c.limit_combination
-                    if lim > limit:
-                        limit, key = lim, c.rule.key
-                else:
-                    n = len(hits)
-                    points += pts * n
-                    doubles += dbl * n
-                    combination += c.combination * n
+    tally = run(rule_lists, view)
+    items = tally.items
     if hand is not None and hand.items:
         items.extend(hand.items)
-        points += hand.points
-        doubles += hand.doubles
-        combination += hand.combination
-        if hand.limit > limit:
-            limit, key = hand.limit, hand.limit_key
+        tally.points += hand.points
+        tally.doubles += hand.doubles
+        tally.combination += hand.combination
+        if hand.limit > tally.limit:
+            tally.limit, tally.limit_key = hand.limit, hand.limit_key
     facts = view.facts
     for g in view.groups:
         (p, d, comb, lim, k), more = memo.get(g) or group_entry(split, memo, facts, g)
         if more:
             items.extend(more)
-            points += p
-            doubles += d
-            combination += comb
-            if lim > limit:
-                limit, key = lim, k
-    return Tally(items, points, doubles, combination, limit, key)
+            tally.points += p
+            tally.doubles += d
+            tally.combination += comb
+            if lim > tally.limit:
+                tally.limit, tally.limit_key = lim, k
+    return tally
