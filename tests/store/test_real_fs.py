@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,17 +25,8 @@ class TinyFs:
 
 
 @pytest.fixture
-def tiny_fs(tmp_path: Path) -> Iterator[TinyFs]:
-    root = tmp_path / "tiny"
-    root.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(root)],
-                             capture_output=True)
-    if mounted.returncode != 0:
-        pytest.skip("cannot mount a tmpfs here (needs root with mount rights)")
-    try:
-        yield TinyFs(root)
-    finally:
-        subprocess.run(["umount", "-l", str(root)], check=False)
+def tiny_fs(mount_tmpfs: Callable[[str], Path]) -> TinyFs:
+    return TinyFs(mount_tmpfs("256k"))
 
 
 def test_a_full_disk_stops_appends_with_a_clear_error_and_keeps_the_log(tiny_fs: TinyFs) -> None:
