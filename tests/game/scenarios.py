@@ -377,6 +377,24 @@ def undo_and_corrections() -> Scenario:
     return sc
 
 
+def dmjl_win_on_a_kong_replacement(second_kong: bool) -> Log:
+    """dmjl: east declares a concealed kong of 1b and wins on the replacement 9d; with
+    ``second_kong`` the first replacement is 7b, making a second kong, and the next one is 9d."""
+    log = Log("dmjl")
+    log.reserve("7b 9d")
+    log.deal({1: "1b1b1b1b 7b7b7b 3c4c5c 6d7d8d 9d", 2: JUNK[2][:-2] + "ew",
+              3: JUNK[3], 4: JUNK[4]})
+    for _ in range(4):
+        log.move("1b", "rack:1", "melds:1")
+    if second_kong:
+        log.draw(1, "7b")
+        for _ in range(4):
+            log.move("7b", "rack:1", "melds:1")
+    log.draw(1, "9d")
+    log.declare(1, "mahjong")
+    return log
+
+
 SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "example_a": example_a,
     "example_b": example_b,

@@ -16,7 +16,7 @@ from controller.game import (
 )
 from controller.game.state import evolve
 from tests.game.logbuilder import Log
-from tests.game.scenarios import JUNK, SCENARIOS
+from tests.game.scenarios import JUNK, SCENARIOS, dmjl_win_on_a_kong_replacement
 
 
 def fold(events: list[dict[str, Any]]) -> GameState:
@@ -303,17 +303,7 @@ def test_a_ready_call_with_the_first_discard_is_an_original_call() -> None:
 
 
 def test_kong_on_a_kong_replacement_then_winning_is_twofold_fortune() -> None:
-    log = Log("dmjl")
-    log.reserve("7b 9d")
-    log.deal({1: "1b1b1b1b 7b7b7b 3c4c5c 6d7d8d 9d", 2: JUNK[2][:-2] + "ew",
-              3: JUNK[3], 4: JUNK[4]})
-    for _ in range(4):
-        log.move("1b", "rack:1", "melds:1")
-    log.draw(1, "7b")
-    for _ in range(4):
-        log.move("7b", "rack:1", "melds:1")
-    log.draw(1, "9d")
-    log.declare(1, "mahjong")
+    log = dmjl_win_on_a_kong_replacement(second_kong=True)
     state, outs = replay(log.events)
     assert all(o.violation is None for o in outs)
     score = public_view(state)["hand"]["result"]["details"]["1"]["score"]

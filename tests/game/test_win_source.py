@@ -10,7 +10,7 @@ import pytest
 from controller.game import public_view, replay, replay_summary
 from controller.web.history import HandHistory, statistics
 from tests.game.logbuilder import Log
-from tests.game.scenarios import JUNK, SCENARIOS
+from tests.game.scenarios import JUNK, SCENARIOS, dmjl_win_on_a_kong_replacement
 
 #: (scenario, [(winner, win_source, discarder) of each hand])
 EXPECTED = [
@@ -53,14 +53,7 @@ def test_mahjong_after_claiming_a_set_names_the_discarder() -> None:
 
 
 def test_a_win_on_a_kongs_replacement() -> None:
-    log = Log("dmjl")
-    log.reserve("7b 9d")
-    log.deal({1: "1b1b1b1b 7b7b7b 3c4c5c 6d7d8d 9d", 2: JUNK[2][:-2] + "ew",
-              3: JUNK[3], 4: JUNK[4]})
-    for _ in range(4):
-        log.move("1b", "rack:1", "melds:1")
-    log.draw(1, "9d")
-    log.declare(1, "mahjong")
+    log = dmjl_win_on_a_kong_replacement(second_kong=False)
     assert _hands(log.events) == [(1, "replacement", None)]
 
 
