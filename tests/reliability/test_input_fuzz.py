@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from controller.cli import main
 from controller.config import ConfigError, load_config
+from tests.formats_examples import SCORE_EXAMPLE_A
 
 EXAMPLES = 120
 FUZZ = settings(max_examples=EXAMPLES, deadline=None,
@@ -35,15 +36,7 @@ JSON = st.recursive(SCALARS, lambda inner: st.one_of(
          "move", "declare", "correct", "session", "seat", "call", "undo", "from", "to"]),
         inner, max_size=6)), max_leaves=25)
 
-SCORE: dict[str, Any] = {
-    "ruleset": "hua-bao", "options": {"mahjong_bonus": 10, "limit": 500},
-    "seat_wind": "south", "prevailing_wind": "east",
-    "melds": [{"tiles": ["5b", "5b", "5b"], "concealed": False},
-              {"tiles": ["4d", "5d", "6d"], "concealed": False}],
-    "hand": ["gd", "gd", "gd", "1c", "2c", "3c", "ew", "ew"], "bonus": [],
-    "mahjong": True, "winning_tile": "3c", "win_source": "wall",
-    "last_tile": False, "first_discard": False, "flags": [],
-}
+SCORE = SCORE_EXAMPLE_A
 SETTLE: dict[str, Any] = {"ruleset": "hua-bao", "options": {}, "dealer": "east",
                           "winner": "south",
                           "scores": {"east": 0, "south": 44, "west": 8, "north": 20}}

@@ -12,16 +12,9 @@ from typing import Any
 import pytest
 
 from controller.cli import main
+from tests.formats_examples import SCORE_EXAMPLE_A
 
-EXAMPLE_A: dict[str, Any] = {
-    "ruleset": "hua-bao", "options": {"mahjong_bonus": 10, "limit": 500},
-    "seat_wind": "south", "prevailing_wind": "east",
-    "melds": [{"tiles": ["5b", "5b", "5b"], "concealed": False},
-              {"tiles": ["4d", "5d", "6d"], "concealed": False}],
-    "hand": ["gd", "gd", "gd", "1c", "2c", "3c", "ew", "ew"], "bonus": [],
-    "mahjong": True, "winning_tile": "3c", "win_source": "wall",
-    "last_tile": False, "first_discard": False, "flags": [],
-}
+EXAMPLE_A = SCORE_EXAMPLE_A
 
 
 def run(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch,
