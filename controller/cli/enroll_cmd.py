@@ -31,9 +31,10 @@ def register(subparsers: Any) -> None:
                    help="where registry.sqlite lives")
     p.add_argument("--set", type=int, choices=(136, 144), dest="set_size",
                    help="136 tiles, or 144 with flowers and seasons (default: as stored, or 144)")
-    p.add_argument("--reader", choices=("stdin", "serial"), default="stdin",
+    p.add_argument("--reader", choices=("stdin", "serial", "config"), default="stdin",
                    help="where scans come from: stdin (JSON lines {channel, uids, t} or "
-                   "'CHANNEL UID ...'), or serial boards (--port/--serial)")
+                   "'CHANNEL UID ...'), serial boards (--port/--serial), or config: the "
+                   "[readers] back-end of --config (mfrc522 chips on the Pi's SPI, serial or sim)")
     p.add_argument("--port", action="append", default=[], metavar="PATH",
                    help="serial: a board's device path")
     p.add_argument("--serial", action="append", default=[], metavar="NUMBER",
@@ -127,16 +128,14 @@ def _scans(args: argparse.Namespace) -> Iterator[Any]:
     if args.reader == "stdin":
         yield from stdin_scans(sys.stdin)
         return
-    if not args.port and not args.serial:
-        raise CliError("--reader serial needs --port PATH or --serial NUMBER")
-    from firmware_bridge.readers import open_backend
     from firmware_bridge.types import ChannelScan
 
+    backend = _configured_backend(args) if args.reader == "config" else _serial_backend(args)
     try:
-        backend = open_backend("serial", ports=args.port, serials=args.serial)
-    except (ValueError, OSError) as exc:
-        raise CliError(f"cannot open the serial readers: {exc}") from None
-    backend.start()
+        backend.start()
+    except (RuntimeError, OSError) as exc:  # e.g. mfrc522 off a Pi: the message says what to do
+        backend.stop()
+        raise CliError(f"cannot start the readers: {exc}") from None
     try:
         while True:
             event = backend.get(timeout=0.5)
@@ -144,6 +143,30 @@ def _scans(args: argparse.Namespace) -> Iterator[Any]:
                 yield event
     finally:
         backend.stop()
+
+
+def _serial_backend(args: argparse.Namespace) -> Any:
+    if not args.port and not args.serial:
+        raise CliError("--reader serial needs --port PATH or --serial NUMBER")
+    from firmware_bridge.readers import open_backend
+
+    try:
+        return open_backend("serial", ports=args.port, serials=args.serial)
+    except (ValueError, OSError) as exc:
+        raise CliError(f"cannot open the serial readers: {exc}") from None
+
+
+def _configured_backend(args: argparse.Namespace) -> Any:
+    """The back-end of the table config's [readers] (seat buttons left out: not needed here)."""
+    if args.config is None:
+        raise CliError("--reader config needs --config FILE: its [readers] names the back-end")
+    from controller.config import ConfigError, load_config
+    from controller.table.source import open_reader
+
+    try:
+        return open_reader(load_config(args.config).readers)
+    except (ConfigError, ValueError, OSError) as exc:
+        raise CliError(f"cannot open the readers of {args.config}: {exc}") from None
 
 
 def stdin_scans(stream: Any) -> Iterator[Any]:
