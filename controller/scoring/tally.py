@@ -188,6 +188,10 @@ def _compiled(rs: RuleSet) -> tuple[Compiled, ...]:
     switches off."""
     rules = _COMPILED.get(rs.cache_key)
     if rules is None:
+        for r in rs.rules:  # what the group memo relies on (see group_memo)
+            if getattr(r.when, "scope", "view") == "group" and hasattr(r.when, "gate"):
+                raise ValueError(f"rule {r.name!r} of {rs.name}: a per-group item cannot be "
+                                 "gated (its answer is kept per group and winds)")
         rules = _COMPILED[rs.cache_key] = tuple(
             c for c in (compile_rule(rs, r) for r in rs.rules) if c.limit > 0 or not c.rule.limit
         )
@@ -198,16 +202,16 @@ def _always(situation: object) -> bool:
     return True
 
 
-# What a group earns depends only on the group and the two winds (group items are never gated
-# and their values never come from options), so it is computed once and kept per rule set,
-# player kind and winds: the domain is small (kinds x shapes x exposure). An entry is the
-# group's numbers and its items.
+# What a group earns depends only on the group and the two winds (group items are never gated:
+# _compiled refuses it), so it is computed once and kept per rule set and options, player kind
+# and winds: the domain is small (kinds x shapes x exposure). An entry is the group's numbers
+# and its items.
 GroupMemo = dict[Group, tuple[Numbers, tuple[ScoreItem, ...]]]
-_GROUP_MEMO: dict[tuple[str, bool, Tile, Tile], GroupMemo] = {}
+_GROUP_MEMO: dict[tuple[tuple[str, str], bool, Tile, Tile], GroupMemo] = {}
 
 
 def group_memo(rs: RuleSet, is_winner: bool, facts: HandFacts) -> GroupMemo:
-    key = (rs.name, is_winner, facts.seat, facts.prevailing)
+    key = (rs.cache_key, is_winner, facts.seat, facts.prevailing)
     memo = _GROUP_MEMO.get(key)
     if memo is None:
         memo = _GROUP_MEMO[key] = {}
