@@ -231,8 +231,10 @@ async def _registered(world: SimWorld, sensing: _Sensing, count: _Counter,
             return
         if time.monotonic() > deadline:
             run.stalls += 1
-            log.warning("the controller has not registered %s after %.0f s; going on",
-                        sorted(expected.items()), options.register_timeout)
+            now = time.monotonic()
+            log.warning("the controller has not registered %s after %.0f s; going on (%s)",
+                        sorted(expected.items()), options.register_timeout,
+                        " | ".join(sensing.tracker.describe(u, now) for u in sorted(expected)))
             expected.clear()
             return
         await asyncio.sleep(0.005)

@@ -143,6 +143,29 @@ class PresenceTracker:
         """UID -> zone for every tile that has been on the table (``wall`` when off it)."""
         return {uid: t.zone or WALL for uid, t in self._tracks.items() if not t.quarantined}
 
+    def describe(self, uid: str, now: float) -> str:
+        """What the tracker believes of one UID and of the channels that read it, in words:
+        for a warning that a move was not registered (what the operator or a developer needs
+        to see why)."""
+        track = self._tracks.get(uid)
+        if track is None:
+            return f"{uid}: never read"
+        parts = [f"{uid}: in {track.zone or WALL}"]  # no tile code: it may be concealed
+        if track.quarantined:
+            parts.append("quarantined as a fifth copy")
+        if track.missing:
+            parts.append("reported missing")
+        if track.other is not None:
+            parts.append(f"also read in {track.other} on {track.other_channel} "
+                         f"{now - track.other_last:.2f} s ago")
+        for name, channel in sorted(self._channels.items()):
+            if channel.last_scan is None or name not in (track.channel, track.other_channel) \
+                    and uid not in channel.uids:
+                continue
+            parts.append(f"{name} ({channel.zone}) last scanned {now - channel.last_scan:.2f} s "
+                         f"ago, {'reading' if uid in channel.uids else 'not reading'} it")
+        return "; ".join(parts)
+
     def zone_tiles(self) -> dict[str, list[Tile]]:
         """Zone -> tile codes there (what the tracker believes, for monitors and checks)."""
         result: dict[str, list[Tile]] = {}

@@ -270,3 +270,17 @@ def test_a_leftover_adoption_does_not_hide_the_next_deal() -> None:
     table.tracker.adopt({"rack:1": ["5b"]})  # never read: swept off before the first scan
     table.tracker.set_hand_over(False)  # the next hand begins
     assert table.cycle({"seat1/0": {A5B}}) == [move(A5B, "wall", "rack:1")]
+
+
+def test_describe_says_where_a_tile_is_believed_and_who_reads_it() -> None:
+    """For the warning when a move is not registered: the tracker's belief, in words, without
+    the tile's code (it may be concealed)."""
+    tracker = PresenceTracker({"seat2/0": "rack:2", "centre/0": "discard"}, {"04:AA": "7d"})
+    tracker.scan(ChannelScan("seat2/0", frozenset({"04:AA"}), 10.0))
+    tracker.scan(ChannelScan("centre/0", frozenset({"04:AA"}), 10.1))  # moving: read in both
+    text = tracker.describe("04:AA", 10.3)
+    assert text.startswith("04:AA: in rack:2")
+    assert "also read in discard on centre/0 0.20 s ago" in text
+    assert "seat2/0 (rack:2) last scanned 0.30 s ago, reading it" in text
+    assert "7d" not in text
+    assert tracker.describe("04:BB", 10.3) == "04:BB: never read"
