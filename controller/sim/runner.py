@@ -134,26 +134,31 @@ async def _events(inbox: asyncio.Queue[Any], sensing: _Sensing, service: Any,
     """Bridge scans and the players' declarations, in one order, to the service."""
     last_tick = time.monotonic()
     reader = QueueReader(inbox)
-    while True:
-        item = await reader.get(0.02)
-        if isinstance(item, tuple):  # a player's declaration (event, source)
-            batch = [item]
-        else:
-            tracker = sensing.tracker
-            batch = [(e, "table") for e in bridge_events(item, tracker, service)]
-        if time.monotonic() - last_tick >= 0.02:
-            last_tick = time.monotonic()
-            batch += [(e, "table") for e in sensing.tracker.tick(last_tick)]
-        if sensing.muted:  # the table is being swept for a new session: nothing to tell
-            batch = [(e, n) for e, n in batch if n != "table"]
-        for event, name in batch:
-            count.emitted += 1
-            yield event, name
-            count.applied += 1
-            for cleared in follow_hand(service, sensing.tracker):
+    try:
+        while True:
+            batch = _batch(await reader.get(0.02), sensing, service)
+            if time.monotonic() - last_tick >= 0.02:
+                last_tick = time.monotonic()
+                batch += [(e, "table") for e in sensing.tracker.tick(last_tick)]
+            if sensing.muted:  # the table is being swept for a new session: nothing to tell
+                batch = [(e, n) for e, n in batch if n != "table"]
+            for event, name in batch:
                 count.emitted += 1
-                yield cleared, "table"
+                yield event, name
                 count.applied += 1
+                for cleared in follow_hand(service, sensing.tracker):
+                    count.emitted += 1
+                    yield cleared, "table"
+                    count.applied += 1
+    finally:  # no pending get left behind ("Task was destroyed but it is pending")
+        reader.close()
+
+
+def _batch(item: Any, sensing: _Sensing, service: Any) -> list[tuple[Event, str]]:
+    """A scan, a board's health or button (None: nothing came), or a player's declaration."""
+    if isinstance(item, tuple):  # a player's declaration (event, source)
+        return [item]
+    return [(e, "table") for e in bridge_events(item, sensing.tracker, service)]
 
 
 async def _drive(service: Any, world: SimWorld, sensing: _Sensing,
