@@ -184,12 +184,12 @@ def _facts(
 
 def _two_waits_seen(arrs: Arrangements, k: int, held: Sequence[int]) -> bool:
     """True if an arrangement shows that the 13 tiles before the winning tile (kind ``k``)
-    waited on two kinds or more (both held fewer than four times, as waits counts them): a
-    chow completed at one end is completed at its other end too (4-5 + 3 or 6), and a pung
-    completed beside a pair is completed by that pair's kind too (the pung becomes the pair).
-    Most hands show it, so they need no waits count; the rest are counted."""
-    if held[k] >= 4:
-        return False
+    waited on two kinds or more, as waits() counts them: a chow completed at one end is
+    completed at its other end too (4-5 + 3 or 6), and a pung completed beside a pair is
+    completed by that pair's kind too (the pung becomes the pair), if that other kind was not
+    all held (``held``: the hand with the winning tile). The winning tile's kind is always a
+    wait: the 13 tiles held three of it at most. Most hands show two, so they need no waits
+    count; the rest are counted."""
     wt = KINDS[k]
     for groups in arrs[0]:
         for g in groups:
