@@ -171,7 +171,7 @@ async def _drive(service: Any, world: SimWorld, sensing: _Sensing,
     try:
         while True:
             if not sweeping:
-                await _registered(world, sensing, count, expected, options, run)
+                await _registered(inbox, sensing, count, expected, options, run)
             if not service.session_active:  # stopped by the operator: wait for a new one
                 await asyncio.sleep(0.1)
                 continue
@@ -224,25 +224,35 @@ def _new_director(service: Any, options: SimOptions) -> Any:
                     hands=options.hands or 1_000_000, seed=options.seed)
 
 
-async def _registered(world: SimWorld, sensing: _Sensing, count: _Counter,
+async def _registered(inbox: asyncio.Queue[Any], sensing: _Sensing, count: _Counter,
                       expected: dict[str, str], options: SimOptions, run: SimRun) -> None:
-    """Wait until every tile the world moved is where the tracker (and so the game) has it."""
-    deadline = time.monotonic() + options.register_timeout
+    """Wait until every tile the world moved is where the tracker (and so the game) has it.
+
+    Gives up after ``register_timeout`` seconds in which the controller had nothing left to do:
+    while scans wait in the inbox, events wait to be stored, or the event loop itself was held
+    up (a slow disk under ``synchronous=FULL``), the controller is behind, not stuck, and going
+    on would only make the virtual world and the game disagree.
+    """
+    step = 0.005
+    idle_since = last = time.monotonic()
     while True:
         positions = sensing.tracker.positions()
         for uid in [u for u, zone in expected.items() if _norm(positions.get(u)) == zone]:
             del expected[uid]
         if not expected and count.applied == count.emitted:
             return
-        if time.monotonic() > deadline:
+        now = time.monotonic()
+        if inbox.qsize() or count.applied != count.emitted or now - last > 0.5:
+            idle_since = now  # behind (work queued, or this loop was held up), not stuck
+        last = now
+        if now - idle_since > options.register_timeout:
             run.stalls += 1
-            now = time.monotonic()
-            log.warning("the controller has not registered %s after %.0f s; going on (%s)",
+            log.warning("the controller has not registered %s after %.0f s idle; going on (%s)",
                         sorted(expected.items()), options.register_timeout,
                         " | ".join(sensing.tracker.describe(u, now) for u in sorted(expected)))
             expected.clear()
             return
-        await asyncio.sleep(0.005)
+        await asyncio.sleep(step)
 
 
 async def _until(condition: Callable[[], bool]) -> None:

@@ -1,0 +1,58 @@
+"""The simulated players wait for the controller to register each act: a controller that is
+behind (scans queued, events unstored, its loop held up by a slow disk) is waited for; only one
+that sits idle without registering the act is reported as a stall."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+import pytest
+
+from controller.sim.runner import SimOptions, SimRun, _Counter, _registered, _Sensing
+from controller.table import PresenceTracker
+from firmware_bridge.types import ChannelScan
+
+UID = "04:0D:9A:DB:9E:3F:8A"
+CHANNELS = {"seat3/0": "rack:3", "centre/0": "discard"}
+
+
+def _sensing() -> _Sensing:
+    def make() -> PresenceTracker:
+        return PresenceTracker(CHANNELS, {UID: "7d"}, absent_after=0.15)
+
+    return _Sensing(make(), make)
+
+
+async def test_an_idle_controller_that_never_registers_the_act_is_a_stall(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    sensing, run = _sensing(), SimRun()
+    sensing.tracker.scan(ChannelScan("seat3/0", frozenset(), time.monotonic()))
+    start = time.monotonic()
+    with caplog.at_level(logging.WARNING, logger="controller.sim"):
+        await _registered(asyncio.Queue(), sensing, _Counter(), {UID: "rack:3"},
+                          SimOptions(register_timeout=0.3), run)
+    assert run.stalls == 1 and 0.3 <= time.monotonic() - start < 5
+    assert f"has not registered [('{UID}', 'rack:3')]" in caplog.text
+    assert f"{UID}: never read" in caplog.text  # what the tracker believed, for the log
+
+
+async def test_a_controller_behind_on_its_work_is_waited_for() -> None:
+    """Scans queued in the inbox and a loop held up for longer than the timeout: no stall; the
+    act registers once the controller catches up."""
+    sensing, run = _sensing(), SimRun()
+    inbox: asyncio.Queue[Any] = asyncio.Queue()
+    options = SimOptions(register_timeout=0.3)
+    waiting = asyncio.create_task(
+        _registered(inbox, sensing, _Counter(), {UID: "rack:3"}, options, run))
+    await inbox.put("a scan not yet handled")  # the controller is behind
+    await asyncio.sleep(0.6)
+    time.sleep(0.6)  # the event loop held up (an fsync on a slow disk), longer than the timeout
+    await asyncio.sleep(0.05)
+    inbox.get_nowait()  # caught up: the tile is read where the world put it
+    sensing.tracker.scan(ChannelScan("seat3/0", frozenset({UID}), time.monotonic()))
+    await asyncio.wait_for(waiting, 5)
+    assert run.stalls == 0
