@@ -44,6 +44,9 @@ def test_seat_calls_and_corrections_are_refused_while_simulated_players_play(
         assert "simulated players play every seat" in refused.json()["detail"]
         undo = client.post("/api/admin/undo", json={"count": 1}, headers=admin)
         assert undo.status_code == 409 and "a correction" in undo.json()["detail"]
+        enrollment = client.get("/api/admin/enrollment", headers=admin).json()
+        assert enrollment["enrolled"] == 0  # the physical table's registry: untouched
+        assert "the virtual table brings its own tagged set" in enrollment["note"]
         seq = client.get("/api/table").json()["seq"]
         _until(client, lambda v: v["seq"] > seq + 5)  # the players play on
 

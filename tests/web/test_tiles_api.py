@@ -40,3 +40,12 @@ def test_tile_registration_needs_the_admin_token(table: Table) -> None:
     assert table.client.get("/api/admin/tiles", headers=seat).status_code == 401
     assert table.client.post("/api/admin/tiles", json={"uid": UID, "tile": "5b"},
                              headers=seat).status_code == 401
+
+
+def test_enrollment_progress_counts_the_registered_tiles(table: Table) -> None:
+    admin = table.admin()
+    table.client.post("/api/admin/tiles", json={"uid": UID, "tile": "1b"}, headers=admin)
+    progress = table.client.get("/api/admin/enrollment", headers=admin).json()
+    assert progress["available"] and (progress["enrolled"], progress["total"]) == (1, 144)
+    assert progress["next_tile"] == "1b" and progress["note"] is None  # a physical table
+    assert table.client.get("/api/admin/enrollment", headers=table.seat(1)).status_code == 401

@@ -87,10 +87,15 @@ def enrollment(service: ServiceDep) -> dict[str, Any]:
         from controller.table.registry import progress
     except ImportError:
         return {"available": False, "message": "no tile registry in this build"}
+    note = None
+    if service.players_simulated:  # say why the count does not matter while they play
+        note = ("the virtual table brings its own tagged set; this registry is for the "
+                "physical table")
     try:
-        return {"available": True, **progress(service.data_dir)}
+        return {"available": True, **progress(service.data_dir), "note": note}
     except Exception as exc:  # a damaged registry is shown, not raised
-        return {"available": False, "message": f"cannot read the tile registry: {exc}"}
+        return {"available": False, "message": f"cannot read the tile registry: {exc}",
+                "note": note}
 
 
 @router.get("/seats/{position}/link")

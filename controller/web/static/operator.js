@@ -82,7 +82,8 @@ async function refresh() {
       const enr = await admin("enrollment");
       replace("enrollment", enr.available
         ? h("div", {}, `${enr.enrolled ?? "?"} of ${enr.total ?? "?"} tiles registered`, enr.missing && enr.missing.length ? h("div", { class: "muted" }, `missing: ${enr.missing.join(" ")}`) : null)
-        : h("span", { class: "muted" }, enr.message || "no registry"));
+        : h("span", { class: "muted" }, enr.message || "no registry"),
+        enr.note ? h("div", { class: "muted" }, enr.note) : null);
     }
     replace("health", rows.flatMap(([k, v]) => [h("span", { class: "muted" }, k), h("span", {}, String(v))]));
   } catch (e) {
