@@ -36,6 +36,39 @@ def test_score_example_a(monkeypatch: pytest.MonkeyPatch,
     assert answer["arrangement"][-1] == ["ew", "ew"]
 
 
+#: FORMATS.md's `score` input example, verbatim: a shape, not a hand to score (docs/scoring.md,
+#: reading 23): hua-bao without bonus tiles, and 5 concealed tiles beside 2 melds.
+FORMATS_INPUT = """{
+  "ruleset": "hua-bao",
+  "options": {"mahjong_bonus": 10, "limit": 500},
+  "seat_wind": "south",
+  "prevailing_wind": "east",
+  "melds": [
+    {"tiles": ["5b", "5b", "5b"], "concealed": false},
+    {"tiles": ["gd", "gd", "gd", "gd"], "concealed": true}
+  ],
+  "hand": ["1c", "2c", "3c", "wd", "wd"],
+  "bonus": ["2s"],
+  "mahjong": true,
+  "winning_tile": "wd",
+  "win_source": "wall",
+  "last_tile": false,
+  "first_discard": false,
+  "flags": []
+}"""
+
+
+def test_the_formats_input_example_is_refused_with_one_line_naming_the_first_problem(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["score", "-"], FORMATS_INPUT, monkeypatch, capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "bonus tile 2s in rule set hua-bao played without bonus tiles" in err
+    with_bonus = json.loads(FORMATS_INPUT)
+    with_bonus["options"]["bonus_tiles"] = True
+    code, out, err = run(["score", "-"], json.dumps(with_bonus), monkeypatch, capsys)
+    assert code == 2 and "holds 5 concealed tiles; with 2 melds it must hold 8" in err
+
+
 def test_score_reads_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                             capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "hand.json"
