@@ -41,10 +41,6 @@ def counts_of(tiles: Sequence[Tile]) -> list[int]:
     return c
 
 
-def _parts(c: Sequence[int]) -> tuple[tuple[int, ...], ...]:
-    return (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]), tuple(c[27:34]))
-
-
 _PART_BASE = (0, 9, 18, 27)
 
 
@@ -151,13 +147,6 @@ def _groups(cnt: tuple[int, ...], part: int) -> PartSplits:
     return splits
 
 
-def complete_arrangements(c: Sequence[int]) -> list[tuple[Group, ...]]:
-    """Every split of concealed counts ``c`` into sets and exactly one pair (standard form).
-    Hot path: plain loops, no generators."""
-    t = tuple(c)
-    return arrangements_of_parts((t[0:9], t[9:18], t[18:27], t[27:34]))
-
-
 Parts = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
@@ -168,7 +157,8 @@ def parts_of(c: Sequence[int]) -> Parts:
 
 
 def arrangements_of_parts(parts: Parts) -> list[tuple[Group, ...]]:
-    """complete_arrangements of counts given by part (see parts_of)."""
+    """Every split of concealed counts, given by part (see parts_of), into sets and exactly one
+    pair (standard form). Hot path: plain loops, no generators."""
     t0, t1, t2, t3 = parts
     g0, g1, g2, g3 = _GROUPS
     w0, q0 = g0.get(t0) or _groups(t0, 0)  # (splits without the pair, with it)
@@ -204,7 +194,7 @@ def _product(out: list[tuple[Group, ...]], *parts: tuple[tuple[Group, ...], ...]
 
 def partial_arrangements(c: Sequence[int]) -> Iterator[tuple[list[Group], list[Tile]]]:
     """Splits of concealed counts into sets and at most one pair, with the tiles left over."""
-    parts = _parts(c)
+    parts = parts_of(c)
     per_part = [_partial_splits(p, i < 3) for i, p in enumerate(parts)]
     for combo in product(*per_part):
         if sum(has_pair for _, has_pair in combo) > 1:

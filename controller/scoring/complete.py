@@ -37,19 +37,15 @@ def arrangements(
 ) -> list[tuple[list[Group], str | None]]:
     """Every way a complete hand splits into sets and a pair (or a special hand of the rule
     set), declared melds fixed and first: a list of (groups, special hand name or None)."""
-    c = [0] * 34
-    ki = KIND_INDEX
     fixed: list[Group] = []
     try:
-        for t in concealed:
-            c[ki[t]] += 1
+        c = ar.counts_of(concealed)
         for m in melds:  # plain loops: this runs for every hand
             fixed.append(checked_group(tuple(m.tiles), bool(m.concealed)))
     except (KeyError, TypeError):
         _checked(concealed, melds)  # names the culprit
         raise
-    n = tuple(c)
-    found = ar.arrangements_of_parts((n[0:9], n[9:18], n[18:27], n[27:34]))  # ar.parts_of(c)
+    found = ar.arrangements_of_parts(ar.parts_of(c))
     out: list[tuple[list[Group], str | None]] = []
     if fixed:
         for groups in found:

@@ -213,17 +213,11 @@ def _two_waits_seen(arrs: Arrangements, k: int, held: Sequence[int]) -> bool:
 def _waits_before(hand: CheckedHand, k: int, rs: RuleSet) -> int:
     """How many kinds the 13 tiles before the winning tile (kind ``k``) waited on; only the
     winning tile's part differs from the hand's parts."""
-    p0, p1, p2, p3 = hand.parts
-    if k < 27:
-        i, off = divmod(k, 9)
-        part = hand.parts[i]
-        less = (*part[:off], part[off] - 1, *part[off + 1 :])
-        parts = (less, p1, p2, p3) if i == 0 else (p0, less, p2, p3) if i == 1 else (
-            p0, p1, less, p3)
-    else:
-        off = k - 27
-        parts = (p0, p1, p2, (*p3[:off], p3[off] - 1, *p3[off + 1 :]))
-    kinds = ar.waits_of_parts(parts)
+    i, off = divmod(k, 9) if k < 27 else (3, k - 27)  # the part and the place in it
+    parts = list(hand.parts)
+    part = parts[i]
+    parts[i] = (*part[:off], part[off] - 1, *part[off + 1 :])
+    kinds = ar.waits_of_parts((parts[0], parts[1], parts[2], parts[3]))
     specials = rs.specials
     # a seven-pairs wait is six pairs and a single: with the winning tile, five pairs at least
     if specials and not hand.melds and (

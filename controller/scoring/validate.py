@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import NamedTuple
 
-from controller.scoring.arrange import Group, Parts, meld_group
+from controller.scoring.arrange import Group, Parts, counts_of, meld_group, parts_of
 from controller.scoring.model import FLAGS, WIN_SOURCES, HandInput, ScoringError
 from controller.scoring.rules import RuleSet
 from controller.tiles import (
@@ -173,11 +173,8 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
         raise ScoringError(f"{len(inp.melds)} melds: a hand has at most four sets")
     melds, groups, meld_kinds = _melds_and_groups(inp.melds)
     hand = tuple(inp.hand)
-    ki = KIND_INDEX
-    counts = [0] * 34
     try:
-        for t in hand:
-            counts[ki[t]] += 1
+        counts = counts_of(hand)
     except KeyError:  # not one of the 34 kinds
         _name_hand_tile(hand)
         raise
@@ -202,10 +199,8 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
         if not (inp.winning_tile in hand and src in WIN_SOURCES
                 and (src != "dealt" or seat == "ew")):
             _check_winner(inp, hand, seat)
-    c = tuple(concealed)
     return tuple.__new__(CheckedHand, (  # CheckedHand(...), all fields, without the call
-        seat, prevailing, melds, hand, bonus, counts, concealed, groups,
-        (c[0:9], c[9:18], c[18:27], c[27:34]),
+        seat, prevailing, melds, hand, bonus, counts, concealed, groups, parts_of(concealed),
     ))
 
 
