@@ -157,16 +157,13 @@ def _serial_backend(args: argparse.Namespace) -> Any:
 
 
 def _configured_backend(args: argparse.Namespace) -> Any:
-    """The back-end of the table config's [readers] (seat buttons left out: not needed here)."""
+    """The back-end of the table config's [readers], as `readers` and `monitor` open it (seat
+    buttons left out: not needed here)."""
     if args.config is None:
         raise CliError("--reader config needs --config FILE: its [readers] names the back-end")
-    from controller.config import ConfigError, load_config
-    from controller.table.source import open_reader
+    from controller.cli.readers_cmd import load, open_configured
 
-    try:
-        return open_reader(load_config(args.config).readers)
-    except (ConfigError, ValueError, OSError) as exc:
-        raise CliError(f"cannot open the readers of {args.config}: {exc}") from None
+    return open_configured(load(args.config))
 
 
 def stdin_scans(stream: Any) -> Iterator[Any]:
