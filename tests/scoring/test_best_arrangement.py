@@ -11,13 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.scoring import HandInput, score_hand
-from controller.scoring import engine as e
 from controller.scoring.arrange import Group
+from controller.scoring.engine import _numbers
 from controller.scoring.tally import ZERO, group_memo, run_numbers, score_of, split_rules
-from controller.scoring.validate import check_input
 from controller.scoring.view import HandView
 from controller.tiles import KINDS
-from tests.scoring.test_properties import winning_hands
+from tests.scoring.test_properties import prepared, winning_hands
 
 
 def _splits(c: list[int], start: int = 0, has_pair: bool = False) -> Iterator[list[Group]]:
@@ -45,10 +44,12 @@ def _splits(c: list[int], start: int = 0, has_pair: bool = False) -> Iterator[li
 
 
 def _best_by_enumeration(inp: HandInput) -> int:
-    rs = e.ruleset_of(inp)
-    hand = check_input(inp, rs)
-    arrs = e._winner_arrangements(hand, rs) if inp.mahjong else e._NONE
-    facts, situation = e._facts(inp, hand, rs, arrs)
+    rs, hand, arrs, facts, situation = prepared(inp)
+    taken = inp.win_source in ("discard", "robbed_kong")  # the completed group is exposed
+
+    def won(g: Group) -> Group:
+        return g._replace(concealed=g.concealed and not taken, won=True)
+
     split = split_rules(rs, inp.mahjong, situation)
     memo = group_memo(rs, inp.mahjong, facts)
     views: list[HandView] = []
@@ -61,24 +62,20 @@ def _best_by_enumeration(inp: HandInput) -> int:
             continue  # a winner uses every tile: four sets and a pair
         for i, g in enumerate(groups):  # every choice of the group the winning tile completed
             if inp.winning_tile in g.tiles:
-                won = Group(g.kind, g.tiles, g.concealed and inp.win_source not in (
-                    "discard", "robbed_kong"), False, True)
-                views.append(HandView(facts, (*hand.groups, *groups[:i], won, *groups[i + 1:]),
-                                      None, won))
+                views.append(HandView(facts, (*hand.groups, *groups[:i], won(g),
+                                              *groups[i + 1:]), None))
     for special_groups, name in arrs[1]:  # seven pairs / thirteen orphans, as the rule set has
         for g in special_groups:
             if inp.winning_tile in g.tiles:
-                won = g._replace(won=True, concealed=g.concealed and inp.win_source not in (
-                    "discard", "robbed_kong"))
                 rest = [x for x in special_groups if x is not g]
-                views.append(HandView(facts, (*rest, won), name, won))
+                views.append(HandView(facts, (*rest, won(g)), name))
                 break
     best = None
     for view in views:
         hand_numbers = split.hand_numbers
         if hand_numbers is None:
             hand_numbers = run_numbers(split.hand, view, ZERO)
-        score = score_of(split, e._numbers(split, view, hand_numbers, memo))[0]
+        score = score_of(split, _numbers(split, view, hand_numbers, memo))[0]
         best = score if best is None else max(best, score)
     assert best is not None
     return best

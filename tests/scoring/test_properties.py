@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.scoring import HandInput, score_hand
+from controller.scoring import HandInput, score_hand, waits
+from controller.scoring.engine import (
+    Arrangements,
+    _facts,
+    _winner_arrangements,
+    _winner_views,
+    ruleset_of,
+)
+from controller.scoring.rules import RuleSet
+from controller.scoring.validate import CheckedHand, check_input
+from controller.scoring.view import HandFacts, Shape, Situation
 from controller.tiles import KINDS, Meld
 
 RULESETS = ("hua-bao", "swedish", "dmjl")
@@ -145,19 +155,30 @@ def test_a_scores_numbers_are_the_sums_of_its_explained_items(inp: HandInput, wo
         assert max(i.limit for i in limits) > 0
 
 
+class Prepared(NamedTuple):
+    """What the scorer works out of a hand before it scores arrangements (engine internals)."""
+
+    ruleset: RuleSet
+    hand: CheckedHand
+    arrangements: Arrangements  # the winner's; none for a player who did not win
+    facts: HandFacts
+    situation: Situation
+
+
+def prepared(inp: HandInput) -> Prepared:
+    rs = ruleset_of(inp)
+    hand = check_input(inp, rs)
+    arrs = _winner_arrangements(hand, rs) if inp.mahjong else ([], [])
+    facts, situation = _facts(inp, hand, rs, arrs)
+    return Prepared(rs, hand, arrs, facts, situation)
+
+
 @settings(max_examples=200)
 @given(winning_hands())
 def test_an_item_its_shape_decides_applies_exactly_when_the_shape_passes(inp: HandInput) -> None:
     """Items marked one_hit by their shape gate (patterns.shaped(..., decides=True)) are
     counted without calling them; called, they must answer one occurrence exactly then."""
-    from controller.scoring.engine import _facts, _winner_arrangements, _winner_views, ruleset_of
-    from controller.scoring.validate import check_input
-    from controller.scoring.view import Shape
-
-    rs = ruleset_of(inp)
-    hand = check_input(inp, rs)
-    arrs = _winner_arrangements(hand, rs)
-    facts, _ = _facts(inp, hand, rs, arrs)
+    rs, hand, arrs, facts, _ = prepared(inp)
     decided = [r.when for r in rs.rules
                if getattr(r.when, "one_hit", False) and hasattr(r.when, "shape_gate")]
     assert decided  # every rule set has some
@@ -172,15 +193,9 @@ def test_an_item_its_shape_decides_applies_exactly_when_the_shape_passes(inp: Ha
 def test_the_waits_before_the_win_are_counted_as_waits_counts_them(inp: HandInput) -> None:
     """The scorer counts the winner's waits on its own quick path (the arrangements, then the
     parts less the winning tile); single-wait items depend on it agreeing with waits()."""
-    from controller.scoring import waits
-    from controller.scoring.engine import _facts, _winner_arrangements, ruleset_of
-    from controller.scoring.validate import check_input
-
     for name in ("swedish", "dmjl"):  # the rule sets with a single-wait item
         inp = replace(inp, ruleset=name)
-        rs = ruleset_of(inp)
-        hand = check_input(inp, rs)
-        facts, situation = _facts(inp, hand, rs, _winner_arrangements(hand, rs))
+        rs, _, _, facts, situation = prepared(inp)
         rest = list(inp.hand)
         rest.remove(str(inp.winning_tile))
         expected = min(2, len(waits(rest, inp.melds, rs)))
