@@ -8,6 +8,7 @@ from controller.scoring import arrange as ar
 from controller.scoring.arrange import Group
 from controller.scoring.model import ScoringError
 from controller.scoring.rules import RuleSet
+from controller.scoring.special import complete_special, special_waits
 from controller.scoring.validate import check_meld, checked_group
 from controller.tiles import KIND_INDEX, KINDS, Meld, Tile
 
@@ -27,9 +28,7 @@ def _complete(c: list[int], has_melds: bool, rs: RuleSet) -> bool:
         return True
     if has_melds:
         return False
-    return ("seven_pairs" in rs.specials and ar.is_seven_pairs(c)) or (
-        "thirteen_orphans" in rs.specials and ar.is_thirteen_orphans(c)
-    )
+    return any(h.complete(c) for h in rs.special_hands)
 
 
 def arrangements(
@@ -53,12 +52,10 @@ def arrangements(
         return out
     for groups in found:
         out.append((list(groups), None))
-    specials = ruleset.specials
-    if specials:
-        if "seven_pairs" in specials and ar.is_seven_pairs(c):
-            out.append((ar.seven_pairs_groups(c), "seven_pairs"))
-        if "thirteen_orphans" in specials and ar.is_thirteen_orphans(c):
-            out.append(([ar.thirteen_orphans_group(c)], "thirteen_orphans"))
+    hands = ruleset.special_hands
+    if hands:
+        for special, name in complete_special(c, hands):
+            out.append((list(special), name))
     return out
 
 
@@ -83,9 +80,9 @@ def waits(concealed: Sequence[Tile], melds: Sequence[Meld], ruleset: RuleSet) ->
 def wait_kinds(c: list[int], held: Sequence[int], has_melds: bool, rs: RuleSet) -> list[int]:
     """Kinds completing concealed counts ``c``, leaving out kinds ``held`` four times."""
     kinds = ar.standard_waits(c)
-    specials = rs.specials
-    if not has_melds and specials:
-        more = ar.special_waits(c, specials)
+    hands = rs.special_hands
+    if not has_melds and hands:
+        more = special_waits(c, hands)
         if more:  # standard_waits answers in KINDS order already
             kinds = sorted(set(kinds) | more)
     return [k for k in kinds if held[k] < 4]

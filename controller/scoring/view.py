@@ -102,7 +102,7 @@ class HandView:
                 chows.append(g)
             elif kind == "pair":
                 pairs.append(g)
-            elif kind != "thirteen_orphans":
+            elif kind == "pung" or kind == "kong":  # noqa: PLR1714 - cheaper than a tuple
                 pungs.append(g)
                 if g[2]:
                     concealed_pungs.append(g)
