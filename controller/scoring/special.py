@@ -36,7 +36,7 @@ class SpecialHand:
 
 def is_seven_pairs(c: Counts) -> bool:
     """Seven different pairs (four of a kind is not two pairs)."""
-    return c.count(2) == 7 and sum(c) == 14  # type: ignore[attr-defined]  # lists and tuples
+    return c.count(2) == 7 and sum(c) == 14
 
 
 _PAIRS = tuple(Group("pair", (t, t), True) for t in KINDS)
@@ -55,7 +55,7 @@ def seven_pairs_groups(c: Counts) -> list[Group]:
 
 def seven_pairs_waits(c: Counts) -> set[int]:
     # one single and six pairs make 13 tiles, so nothing else is held
-    if sum(c) == 13 and c.count(1) == 1 and c.count(2) == 6:  # type: ignore[attr-defined]
+    if sum(c) == 13 and c.count(1) == 1 and c.count(2) == 6:
         return {c.index(1)}
     return set()
 
