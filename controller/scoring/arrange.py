@@ -67,9 +67,12 @@ def _complete_splits(cnt: tuple[int, ...], suited: bool) -> tuple[tuple[Split, b
 
 
 @cache
-def _partial_splits(cnt: tuple[int, ...], suited: bool) -> tuple[tuple[Split, bool], ...]:
-    """Splits of one part into sets and at most one pair, leaving tiles over; only splits whose
-    leftovers can form no further set (sets and pairs never lower a score, so the rest lose)."""
+def _partial_splits(
+    cnt: tuple[int, ...], suited: bool, pairs: bool = False
+) -> tuple[tuple[Split, bool], ...]:
+    """Splits of one part into sets and at most one pair (``pairs``: any number of pairs),
+    leaving tiles over; only splits whose leftovers can form no further set (sets and pairs
+    never lower a score, so the rest lose)."""
     found: set[tuple[Split, bool]] = set()
     c = list(cnt)
 
@@ -82,7 +85,7 @@ def _partial_splits(cnt: tuple[int, ...], suited: bool) -> tuple[tuple[Split, bo
         moves: list[tuple[str, tuple[int, ...]]] = []
         if c[i] >= 3:
             moves.append((_PUNG, (i, i, i)))
-        if c[i] >= 2 and not has_pair:
+        if c[i] >= 2 and (pairs or not has_pair):
             moves.append((_PAIR, (i, i)))
         if suited and i <= 6 and c[i + 1] and c[i + 2]:
             moves.append((_CHOW, (i, i + 1, i + 2)))
@@ -187,12 +190,15 @@ def _product(out: list[tuple[Group, ...]], *parts: tuple[tuple[Group, ...], ...]
                     out.append(w + x + y + z)
 
 
-def partial_arrangements(c: Sequence[int]) -> Iterator[tuple[list[Group], list[Tile]]]:
-    """Splits of concealed counts into sets and at most one pair, with the tiles left over."""
+def partial_arrangements(
+    c: Sequence[int], pairs: bool = False
+) -> Iterator[tuple[list[Group], list[Tile]]]:
+    """Splits of concealed counts into sets and at most one pair (``pairs``: any number of
+    pairs), with the tiles left over."""
     parts = parts_of(c)
-    per_part = [_partial_splits(p, i < 3) for i, p in enumerate(parts)]
+    per_part = [_partial_splits(p, i < 3, pairs) for i, p in enumerate(parts)]
     for combo in product(*per_part):
-        if sum(has_pair for _, has_pair in combo) > 1:
+        if not pairs and sum(has_pair for _, has_pair in combo) > 1:
             continue
         groups = [g for (split, _), base in zip(combo, _PART_BASE, strict=True)
                   for g in _groups_of(split, base)]

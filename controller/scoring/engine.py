@@ -67,7 +67,8 @@ def score_hand(inp: HandInput) -> ScoreResult:
     arrs = _winner_arrangements(hand, rs) if inp.mahjong else _NONE
     facts, situation = _facts(inp, hand, rs, arrs)
     split = split_rules(rs, inp.mahjong, situation)
-    views = _winner_views(facts, hand, arrs) if inp.mahjong else _partial_views(facts, hand)
+    views = (_winner_views(facts, hand, arrs) if inp.mahjong
+             else _partial_views(facts, hand, rs.spec.loser_pairs))
     if not views:
         raise ScoringError(_incomplete_message(hand))
     memo = group_memo(rs, inp.mahjong, facts)
@@ -331,11 +332,14 @@ def _add_views(
         out.append((view, []))
 
 
-def _partial_views(facts: HandFacts, hand: CheckedHand) -> list[tuple[HandView, list[Tile]]]:
+def _partial_views(
+    facts: HandFacts, hand: CheckedHand, pairs: bool
+) -> list[tuple[HandView, list[Tile]]]:
+    """A non-winner's arrangements: sets and at most one pair (``pairs``: any number)."""
     melds = hand.groups
     return [
         (HandView(facts, (*melds, *groups), None), left)
-        for groups, left in ar.partial_arrangements(hand.concealed_counts)
+        for groups, left in ar.partial_arrangements(hand.concealed_counts, pairs)
     ]
 
 

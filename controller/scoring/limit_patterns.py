@@ -42,7 +42,6 @@ __all__ = [
     "concealed_pungs",
 ]
 
-GREEN = frozenset(("2b", "3b", "4b", "6b", "8b", "gd"))
 _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
@@ -58,12 +57,13 @@ def _one_suit(v: HandView) -> bool:
 
 
 def _is_nine_gates(v: HandView) -> bool:
+    """The 14 tiles are ``1112345678999`` of one suit plus any tile of it, all concealed; which
+    of them won does not matter (RULES.md section 6)."""
     f = v.facts
-    if not _one_suit(v) or f.exposed_melds or any(g.melded for g in v.groups) or not f.winning_tile:
+    if not _one_suit(v) or f.exposed_melds or any(g.melded for g in v.groups) or f.size != 14:
         return False
-    rest = list(f.tiles)
-    rest.remove(f.winning_tile)
-    return tuple(_suit_counts(v, tuple(rest))) == _NINE_GATES
+    counts = _suit_counts(v, f.tiles)
+    return all(n >= gate for n, gate in zip(counts, _NINE_GATES, strict=True))
 
 
 def _is_writhing_snake(v: HandView) -> bool:

@@ -103,6 +103,8 @@ class RuleSetSpec:
     specials: frozenset[str] = frozenset()  # names of special.SPECIAL_HANDS it counts complete
     requires_ready: bool = False
     notes: str = ""
+    #: a non-winner's concealed tiles may hold any number of pairs, each scored (dmjl)
+    loser_pairs: bool = False
 
     def __post_init__(self) -> None:
         for rule in self.rules:

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from scoring_helpers import names, play
 
+from controller.scoring import ScoringError
+
 H = tuple[str, dict[str, Any]]
 PLAIN = "1b2b3b 4b5b6b 7c8c9c 2d3d4d "
 
@@ -216,3 +218,18 @@ def test_a_gated_per_group_item_is_refused_when_the_rule_set_is_made() -> None:
         lambda s: s.last_tile, p.sets_if(lambda v, g: g.kind == "pung")), points=2)
     with pytest.raises(ValueError, match="'pung on the last tile' of hua-bao: a per-group item"):
         replace(base.spec, rules=(*base.spec.rules, gated_group))
+
+
+def test_a_dmjl_non_winners_concealed_pairs_all_score() -> None:
+    """RULES.md section 8 (settled), Kajongg's value: west, prevailing north, holding
+    ``ew ew 1d 1d 9b 9b gd gd rd rd sw ww ww`` scores the gd, rd and ww pairs: 6."""
+    hand = "ewew 1d1d 9b9b gdgd rdrd sw wwww"
+    r = play("dmjl", hand, won=None, seat="west", prevailing="north")
+    assert r.score == 6 and r.points == 6
+    assert sorted(i.tiles for i in r.items) == [("gd", "gd"), ("rd", "rd"), ("ww", "ww")]
+    assert sorted(r.leftover) == ["sw"]  # every other tile sits in a pair
+    # the other rule sets keep one pair for a non-winner (RULES.md section 5)
+    assert play("hua-bao", hand, won=None, seat="west", prevailing="north").score == 2
+    # the winner's hand has exactly one pair, as everywhere
+    with pytest.raises(ScoringError, match="not complete"):
+        play("dmjl", "ewew 1d1d 9b9b gdgd rdrd swsw wwww", seat="west")
