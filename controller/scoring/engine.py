@@ -5,6 +5,7 @@ best one is explained item by item (tally.py)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -14,8 +15,11 @@ from controller.scoring import tally, validate
 from controller.scoring.arrange import Group
 from controller.scoring.complete import (
     arrangements,
+    completes_with,
+    free_chows,
     is_complete,
     waits,
+    within_chows,
 )
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
 from controller.scoring.rules import RuleSet
@@ -186,6 +190,7 @@ def _facts(
     bonus = tuple(sort_tiles(hand.bonus)) if hand.bonus else ()
     flags = frozenset(inp.flags) if inp.flags else _NO_FLAGS
     last_tile, first_discard = bool(inp.last_tile), bool(inp.first_discard)
+    calling = _calling(inp, hand, rs) if not inp.mahjong and rs.needs_calling else _NO_FLAGS
     honours = majors > ones_nines
     # HandFacts(...) and Situation(...) by position: with 18 keywords each the two calls would
     # cost about 2 µs a hand (a tenth of a score). The fields are named one per line, in the
@@ -209,6 +214,7 @@ def _facts(
         majors,
         ones_nines,
         size,
+        calling,
     ))
     situation = _new(Situation, (
         inp.win_source if inp.mahjong else None,  # source
@@ -229,8 +235,25 @@ def _facts(
         winds,
         waits_before == 1,  # single_wait
         waits_before >= 2,  # multi_wait
+        calling,
     ))
     return facts, situation
+
+
+def _calling(inp: HandInput, hand: CheckedHand, rs: RuleSet) -> frozenset[str]:
+    """What a non-winner's full hand (13 tiles and one per kong) was calling for: for each
+    kind that would complete it, drawn from the wall, the limit hand that would count (its
+    key), else the names of the items that would apply (Kajongg's calling hands)."""
+    out: set[str] = set()
+    for k in waits(hand.hand, hand.melds, rs):
+        won = replace(inp, ruleset=rs, hand=(*hand.hand, k), mahjong=True, winning_tile=k,
+                      win_source="wall", last_tile=False, first_discard=False, flags=())
+        result = score_hand(won)
+        if result.limit_hand is not None:
+            out.add(result.limit_hand)
+        else:
+            out.update(i.name for i in result.items)
+    return frozenset(out)
 
 
 def _two_waits_seen(arrs: Arrangements, k: int, held: Sequence[int]) -> bool:
@@ -269,6 +292,11 @@ def _waits_before(hand: CheckedHand, k: int, rs: RuleSet) -> int:
     part = parts[i]
     parts[i] = (*part[:off], part[off] - 1, *part[off + 1 :])
     kinds = ar.waits_of_parts((parts[0], parts[1], parts[2], parts[3]))
+    if rs.spec.max_chows is not None:
+        before = hand.concealed_counts.copy()
+        before[k] -= 1
+        free = free_chows(rs, hand.melds)
+        kinds = [x for x in kinds if completes_with(before, x, free)]
     specials = rs.special_hands
     if specials and not hand.melds:
         rest = hand.concealed_counts.copy()
@@ -292,6 +320,9 @@ def _winner_arrangements(hand: CheckedHand, rs: RuleSet) -> Arrangements:
     """Every complete arrangement of the concealed tiles: the standard ones, then the special
     hands of the rule set."""
     standard = ar.arrangements_of_parts(hand.parts)
+    if rs.spec.max_chows is not None:
+        free = free_chows(rs, hand.melds)
+        standard = [groups for groups in standard if within_chows(groups, free)]
     specials = rs.special_hands
     if not specials or hand.melds:
         return standard, []

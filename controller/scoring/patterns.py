@@ -220,7 +220,7 @@ def _four_chows(s: Shape) -> bool:
     return s.standard and s.chows == 4
 
 
-def _no_chow(s: Shape) -> bool:
+def standard_no_chow(s: Shape) -> bool:
     return s.standard and s.chows == 0
 
 
@@ -228,7 +228,7 @@ worthless = shaped(_four_chows, hand_if(is_worthless))
 worthless_two_waits = with_meta(
     gated(lambda s: s.multi_wait, shaped(_four_chows, hand_if(is_worthless))), needs_waits=True
 )
-no_chow = shaped(_no_chow, hand_if(lambda v: v.standard and not v.chows), decides=True)
+no_chow = shaped(standard_no_chow, hand_if(lambda v: v.standard and not v.chows), decides=True)
 all_simples = gated(lambda s: s.simples_only, gate_decides())
 only_terminals_and_honours = gated(lambda s: s.majors_only, gate_decides())
 _MAJOR = frozenset(t for t in KINDS if is_terminal_or_honour(t))
@@ -251,15 +251,16 @@ one_suit_with_honours = gated(
 one_suit_only = gated(lambda s: len(s.suits) == 1 and not s.honours, gate_decides())
 only_honours = gated(lambda s: not s.suits, gate_decides())
 only_ones_and_nines = gated(lambda s: s.ones_nines_only, gate_decides())
-seven_pairs = gated(lambda s: not s.melds, shaped(
-    lambda s: s.special == "seven_pairs", hand_if(lambda v: v.special == "seven_pairs"),
-    decides=True,
-))
-thirteen_orphans = gated(
-    lambda s: not s.melds and s.majors_only,
-    shaped(lambda s: s.special == "thirteen_orphans",
-           hand_if(lambda v: v.special == "thirteen_orphans"), decides=True),
-)
+def special_hand(name: str, gate: Gate = lambda s: not s.melds) -> Pattern:
+    """The arrangement is the special hand ``name`` of special.SPECIAL_HANDS (never with
+    melds; ``gate``: a further necessary condition on the situation)."""
+    return gated(gate, shaped(
+        lambda s: s.special == name, hand_if(lambda v: v.special == name), decides=True
+    ))
+
+
+seven_pairs = special_hand("seven_pairs")
+thirteen_orphans = special_hand("thirteen_orphans", lambda s: not s.melds and s.majors_only)
 
 
 def concealed_pungs(n: int) -> Pattern:

@@ -35,7 +35,8 @@ class Pattern:
     - ``scope``: ``view`` (one arrangement), ``group`` (one set or pair and the winds: the same
       answer wherever the group appears) or ``hand`` (the HandFacts only);
     - ``test``: one occurrence exactly when ``test`` passes (the scorer need not make tiles);
-    - ``needs_waits``: it looks at how many kinds the winner waited on.
+    - ``needs_waits``: it looks at how many kinds the winner waited on;
+    - ``needs_calling``: it looks at what a non-winner's hand was calling for (bmja).
     """
 
     fn: Callable[[HandView], Hit]
@@ -45,6 +46,7 @@ class Pattern:
     scope: Scope = "view"
     test: Callable[[HandView], bool] | None = None
     needs_waits: bool = False
+    needs_calling: bool = False
 
     def __call__(self, view: HandView) -> Hit:
         return self.fn(view)
@@ -103,8 +105,10 @@ class RuleSetSpec:
     specials: frozenset[str] = frozenset()  # names of special.SPECIAL_HANDS it counts complete
     requires_ready: bool = False
     notes: str = ""
-    #: a non-winner's concealed tiles may hold any number of pairs, each scored (dmjl)
+    #: a non-winner's concealed tiles may hold any number of pairs, each scored (dmjl, bmja)
     loser_pairs: bool = False
+    #: the most chows a complete standard hand holds, melds included (bmja: 1); None: any
+    max_chows: int | None = None
 
     def __post_init__(self) -> None:
         for rule in self.rules:
@@ -185,6 +189,11 @@ class RuleSet:
     def needs_waits(self) -> bool:
         """Whether any item looks at how many tile kinds the winner waited on."""
         return any(r.when.needs_waits for r in self.spec.rules)
+
+    @cached_property
+    def needs_calling(self) -> bool:
+        """Whether any item looks at what a non-winner's hand was calling for."""
+        return any(r.when.needs_calling for r in self.spec.rules)
 
     @property
     def settlement(self) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 
 from controller.scoring.arrange import Group
-from controller.tiles import KINDS, ORPHAN_INDICES
+from controller.tiles import DRAGON_INDICES, HONOUR_INDICES, KINDS, ORPHAN_INDICES, WIND_INDICES
 
 Counts = Sequence[int]
 
@@ -82,11 +82,113 @@ def thirteen_orphans_waits(c: Counts) -> set[int]:
     return {missing[0]} if len(missing) == 1 else set()
 
 
+# --- bmja's special hands (Kajongg's "Classical Chinese BMJA") -----------------------------------
+
+
+def _by_trial(complete: Callable[[Counts], bool]) -> Callable[[Counts], set[int]]:
+    """Waits found by trying each kind: for the rarer special hands, whose ``complete`` fails
+    fast on most hands."""
+
+    def waits(c: Counts) -> set[int]:
+        if sum(c) != 13:
+            return set()
+        out = set()
+        trial = list(c)
+        for k in range(len(KINDS)):
+            if trial[k] < 4:
+                trial[k] += 1
+                if complete(trial):
+                    out.add(k)
+                trial[k] -= 1
+        return out
+
+    return waits
+
+
+def _one_group(name: str) -> Callable[[Counts], list[Group]]:
+    def groups(c: Counts) -> list[Group]:
+        return [Group(name, tuple(KINDS[k] for k in range(34) for _ in range(c[k])), True)]
+
+    return groups
+
+
+def _suits(c: Counts) -> list[Counts]:
+    return [c[i * 9:i * 9 + 9] for i in range(3)]
+
+
+def is_gates_of_heaven(c: Counts) -> bool:
+    """One suit ``1112345678999`` plus one more of 2-8: three 1s and three 9s exactly."""
+    if sum(c) != 14 or any(c[k] for k in HONOUR_INDICES):
+        return False
+    held = [s for s in _suits(c) if any(s)]
+    return len(held) == 1 and held[0][0] == 3 and held[0][8] == 3 and all(held[0][1:8])
+
+
+def is_wriggling_snake(c: Counts) -> bool:
+    """A pair of 1s, 2 to 9 once each of the same suit, and each wind once."""
+    if sum(c) != 14 or any(c[k] != 1 for k in WIND_INDICES) or any(c[k] for k in DRAGON_INDICES):
+        return False
+    held = [s for s in _suits(c) if any(s)]
+    return len(held) == 1 and held[0][0] == 2 and all(n == 1 for n in held[0][1:])
+
+
+def is_knitting(c: Counts) -> bool:
+    """Seven pairs of tiles of the same number in two suits (no winds or dragons)."""
+    if sum(c) != 14 or any(c[k] for k in HONOUR_INDICES):
+        return False
+    held = [s for s in _suits(c) if any(s)]
+    return len(held) == 2 and list(held[0]) == list(held[1])
+
+
+def knitting_groups(c: Counts) -> list[Group]:
+    a, b = [i for i, s in enumerate(_suits(c)) if any(s)]
+    return [Group("knitted_pair", (KINDS[a * 9 + r], KINDS[b * 9 + r]), True)
+            for r in range(9) for _ in range(c[a * 9 + r])]
+
+
+def _triples(c: Counts) -> list[int]:
+    """Knitted triples by number: the same number in all three suits."""
+    return [min(c[r], c[9 + r], c[18 + r]) for r in range(9)]
+
+
+def is_triple_knitting(c: Counts) -> bool:
+    """Four knitted triples and a pair of one number in two suits (no winds or dragons)."""
+    if sum(c) != 14 or any(c[k] for k in HONOUR_INDICES):
+        return False
+    triples = _triples(c)
+    if sum(triples) != 4:
+        return False
+    rest = [k for k in range(27) for _ in range(c[k] - triples[k % 9])]
+    return rest[0] % 9 == rest[1] % 9 and rest[0] // 9 != rest[1] // 9
+
+
+def triple_knitting_groups(c: Counts) -> list[Group]:
+    triples = _triples(c)
+    out = [Group("knitted_triple", (KINDS[r], KINDS[9 + r], KINDS[18 + r]), True)
+           for r in range(9) for _ in range(triples[r])]
+    rest = tuple(KINDS[k] for k in range(27) for _ in range(c[k] - triples[k % 9]))
+    return [*out, Group("knitted_pair", rest, True)]
+
+
+def is_all_pair_honours(c: Counts) -> bool:
+    """Seven different pairs of 1s, 9s, winds and dragons."""
+    return is_seven_pairs(c) and sum(_orphans(c)) == 14
+
+
 SPECIAL_HANDS: dict[str, SpecialHand] = {
     h.name: h for h in (
         SpecialHand("seven_pairs", is_seven_pairs, seven_pairs_groups, seven_pairs_waits),
         SpecialHand("thirteen_orphans", is_thirteen_orphans, thirteen_orphans_groups,
                     thirteen_orphans_waits),
+        SpecialHand("gates_of_heaven", is_gates_of_heaven, _one_group("gates_of_heaven"),
+                    _by_trial(is_gates_of_heaven)),
+        SpecialHand("wriggling_snake", is_wriggling_snake, _one_group("wriggling_snake"),
+                    _by_trial(is_wriggling_snake)),
+        SpecialHand("triple_knitting", is_triple_knitting, triple_knitting_groups,
+                    _by_trial(is_triple_knitting)),
+        SpecialHand("knitting", is_knitting, knitting_groups, _by_trial(is_knitting)),
+        SpecialHand("all_pair_honours", is_all_pair_honours, seven_pairs_groups,
+                    _by_trial(is_all_pair_honours)),
     )
 }
 

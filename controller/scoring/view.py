@@ -30,6 +30,8 @@ class HandFacts(NamedTuple):
     majors: int  # how many terminals and honours
     ones_nines: int  # how many 1s and 9s
     size: int  # how many tiles (bonus tiles aside)
+    #: a non-winner's: the limit hands (keys) and items (names) its 13 tiles were calling for
+    calling: frozenset[str]
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
@@ -63,6 +65,7 @@ class Situation(NamedTuple):
     winds: int  # wind tiles
     single_wait: bool
     multi_wait: bool
+    calling: frozenset[str]  # as HandFacts.calling
 
 
 class Shape(NamedTuple):
