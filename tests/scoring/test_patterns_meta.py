@@ -98,6 +98,11 @@ def _counts(text: str) -> list[int]:
 @pytest.mark.parametrize(("name", "hand"), [
     ("seven_pairs", "1b 1b 3b 3b 5c 5c 7c 7c 9d 9d ew ew rd rd"),
     ("thirteen_orphans", "1b 9b 1c 9c 1d 9d ew sw ww nw rd gd wd wd"),
+    ("gates_of_heaven", "1b 1b 1b 2b 3b 4b 5b 5b 6b 7b 8b 9b 9b 9b"),
+    ("wriggling_snake", "1c 1c 2c 3c 4c 5c 6c 7c 8c 9c ew sw ww nw"),
+    ("triple_knitting", "2d 2b 2c 4d 4b 4c 6d 6b 6c 7d 7b 7c 8d 8b"),
+    ("knitting", "2d 2b 3d 3b 4d 4b 5d 5b 6d 6b 7d 7b 9d 9b"),
+    ("all_pair_honours", "ew ew 1d 1d 9b 9b gd gd rd rd sw sw ww ww"),
 ])
 def test_a_special_hands_waits_are_the_kinds_that_complete_it(name: str, hand: str) -> None:
     """For every 13 tiles one short of the hand, ``waits`` is exactly the kinds with which
