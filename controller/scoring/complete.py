@@ -8,7 +8,7 @@ from controller.scoring import arrange as ar
 from controller.scoring.arrange import Group
 from controller.scoring.model import ScoringError
 from controller.scoring.rules import RuleSet
-from controller.scoring.special import complete_special, special_waits
+from controller.scoring.special import special_waits
 from controller.scoring.validate import check_meld, checked_group
 from controller.tiles import KIND_INDEX, KINDS, Meld, Tile
 
@@ -25,7 +25,7 @@ def _checked(concealed: Sequence[Tile], melds: Sequence[Meld]) -> tuple[list[int
 
 def free_chows(rs: RuleSet, melds: Sequence[Meld]) -> int | None:
     """How many chows the concealed tiles may still hold (bmja: one in all); None: any."""
-    most = rs.spec.max_chows
+    most = rs.max_chows
     if most is None:
         return None
     return most - sum(1 for m in melds if len(m.tiles) == 3 and m.tiles[0] != m.tiles[1])
@@ -66,7 +66,7 @@ def arrangements(
         _checked(concealed, melds)  # names the culprit
         raise
     found = ar.arrangements_of_parts(ar.parts_of(c))
-    if ruleset.spec.max_chows is not None:
+    if ruleset.max_chows is not None:
         free = free_chows(ruleset, melds)
         found = [groups for groups in found if within_chows(groups, free)]
     out: list[tuple[list[Group], str | None]] = []
@@ -76,10 +76,9 @@ def arrangements(
         return out
     for groups in found:
         out.append((list(groups), None))
-    hands = ruleset.special_hands
-    if hands:
-        for special, name in complete_special(c, hands):
-            out.append((list(special), name))
+    for h in ruleset.special_hands:  # plain loops: this runs for every hand
+        if h.complete(c):
+            out.append((h.groups(c), h.name))
     return out
 
 

@@ -24,7 +24,7 @@ from controller.scoring.complete import (
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
 from controller.scoring.rules import RuleSet
 from controller.scoring.rulesets import get_ruleset
-from controller.scoring.special import complete_special, special_waits
+from controller.scoring.special import special_waits
 from controller.scoring.tally import (
     ZERO,
     GroupMemo,
@@ -292,7 +292,7 @@ def _waits_before(hand: CheckedHand, k: int, rs: RuleSet) -> int:
     part = parts[i]
     parts[i] = (*part[:off], part[off] - 1, *part[off + 1 :])
     kinds = ar.waits_of_parts((parts[0], parts[1], parts[2], parts[3]))
-    if rs.spec.max_chows is not None:
+    if rs.max_chows is not None:
         before = hand.concealed_counts.copy()
         before[k] -= 1
         free = free_chows(rs, hand.melds)
@@ -320,13 +320,18 @@ def _winner_arrangements(hand: CheckedHand, rs: RuleSet) -> Arrangements:
     """Every complete arrangement of the concealed tiles: the standard ones, then the special
     hands of the rule set."""
     standard = ar.arrangements_of_parts(hand.parts)
-    if rs.spec.max_chows is not None:
+    if rs.max_chows is not None:
         free = free_chows(rs, hand.melds)
         standard = [groups for groups in standard if within_chows(groups, free)]
     specials = rs.special_hands
     if not specials or hand.melds:
         return standard, []
-    return standard, complete_special(hand.concealed_counts, specials)
+    c = hand.concealed_counts
+    special: list[tuple[Sequence[Group], str]] = []
+    for h in specials:  # special.complete_special, without the comprehension's call
+        if h.complete(c):
+            special.append((h.groups(c), h.name))
+    return standard, special
 
 
 def _winner_views(

@@ -181,6 +181,10 @@ class RuleSet:
         return self.spec.specials
 
     @cached_property
+    def max_chows(self) -> int | None:
+        return self.spec.max_chows
+
+    @cached_property
     def special_hands(self) -> tuple[SpecialHand, ...]:
         """The rule set's special hands from special.SPECIAL_HANDS, in that table's order."""
         return special_hands(self.spec.specials)

@@ -27,7 +27,7 @@ class SpecialHand:
 
     name: str
     complete: Callable[[Counts], bool]
-    groups: Callable[[Counts], Sequence[Group]]
+    groups: Callable[[Counts], list[Group]]
     waits: Callable[[Counts], set[int]]
 
 
@@ -202,7 +202,7 @@ def special_hands(names: frozenset[str]) -> tuple[SpecialHand, ...]:
     return tuple(h for n, h in SPECIAL_HANDS.items() if n in names)
 
 
-def complete_special(c: Counts, hands: Sequence[SpecialHand]) -> list[tuple[Sequence[Group], str]]:
+def complete_special(c: Counts, hands: Sequence[SpecialHand]) -> list[tuple[list[Group], str]]:
     """The special hands of ``hands`` that 14 concealed counts ``c`` make, with their groups."""
     return [(h.groups(c), h.name) for h in hands if h.complete(c)]
 

@@ -14,7 +14,7 @@ from typing import NamedTuple, cast
 
 from controller.scoring.arrange import Group
 from controller.scoring.model import ScoreItem
-from controller.scoring.rules import Hit, Rule, RuleSet, Scope, check_pattern
+from controller.scoring.rules import Hit, Rule, RuleSet, check_pattern
 from controller.scoring.view import HandFacts, HandView, Shape, Situation
 from controller.tiles import Tile
 
@@ -37,16 +37,15 @@ class Compiled(NamedTuple):
     item: tuple[str, int, int, float, bool]  # ScoreItem's fields but the tiles
     one_hit: bool  # the pattern always answers one occurrence (see gate_decides)
     test: Callable[[HandView], bool] | None  # one occurrence when it passes (hand_if)
-    gate: Callable[[Situation], bool]
-    shape_gate: Callable[[Shape], bool]
-    scope: Scope
+    # (the gates and scope are read from rule.when where the rules are split per situation and
+    # shape, once each: the hot loops unpack these ten fields only)
 
 
 def compile_rule(rs: RuleSet, rule: Rule) -> Compiled:
     """A rule's value and its pattern's metadata, read once; a rule whose pattern was not made
     by the pattern helpers, or a per-group item with a gate, is an error here."""
     p = check_pattern(rs.name, rule)  # the group memo relies on ungated group items
-    meta = (p.one_hit, p.test, p.gate or _always, p.shape_gate or _always, p.scope)
+    meta = (p.one_hit, p.test)
     if rule.limit:
         value = rs.limit_value(rule)
         return Compiled(rule, p.fn, 0, 0, 0, value, 0 if rule.bonus else 1,
@@ -107,7 +106,7 @@ def run_numbers(rules: Sequence[Compiled], view: HandView, then: Numbers) -> Num
     key: str | None = None
     for c in rules:
         # the fields by unpacking: much cheaper than a NamedTuple's attributes in this loop
-        rule, when, pts, dbl, comb, lim, lim_comb, _, one_hit, test, _, _, _ = c
+        rule, when, pts, dbl, comb, lim, lim_comb, _, one_hit, test = c
         if one_hit:  # no need to make its tiles
             n = 1
         elif test is not None:
@@ -153,7 +152,7 @@ class Split:
         if rules is None:
             shape = Shape(*view.shape)
             rules = self.by_shape[view.shape] = tuple(
-                c for c in self.view if c.shape_gate(shape)
+                c for c in self.view if _shape_gate(c)(shape)
             )
         return rules
 
@@ -170,9 +169,10 @@ def split_rules(rs: RuleSet, is_winner: bool, situation: Situation) -> Split:
         rules = [
             c for c in _compiled(rs)
             if (is_winner or not c.rule.winner_only)
-            and c.gate(situation)
+            and (c.rule.when.gate or _always)(situation)
         ]
-        by = {s: tuple(c for c in rules if c.scope == s) for s in ("group", "hand", "view")}
+        by = {s: tuple(c for c in rules if c.rule.when.scope == s)
+              for s in ("group", "hand", "view")}
         hand = by["hand"]
         # one_hit rules are counted without looking at a view
         fixed = (run_numbers(hand, cast(HandView, None), ZERO) if all(c.one_hit for c in hand)
@@ -197,6 +197,10 @@ def _compiled(rs: RuleSet) -> tuple[Compiled, ...]:
 
 def _always(situation: object) -> bool:
     return True
+
+
+def _shape_gate(c: Compiled) -> Callable[[Shape], bool]:
+    return c.rule.when.shape_gate or _always
 
 
 # What a group earns depends only on the group and the two winds (group items are never gated:
