@@ -18,7 +18,6 @@ from pydantic import (
     model_validator,
 )
 
-
 ZONE_RE = re.compile(r"^(rack:[1-4]|melds:[1-4]|discard|river)$")
 CHANNEL_RE = re.compile(r"^[A-Za-z0-9_.-]+/[0-9]+$")
 RULESETS = ("hua-bao", "swedish", "dmjl", "bmja")  # the scorer's (tests/test_config_rulesets.py)
