@@ -6,6 +6,8 @@ state as Kajongg's notation does, or where RULES.md reads otherwise, are listed 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from kajongg import read, tile
 from kajongg_cases import CALLING, SCORES, Expected
@@ -90,3 +92,16 @@ def test_kajongg_calling_hands_wait_on_the_same_tiles(
     expected = sorted({tile(want[i:i + 2]) for i in range(0, len(want), 2)})
     got = waits(case.inp.hand, case.inp.melds, get_ruleset(ruleset))
     assert sorted(got) == expected
+
+
+@pytest.mark.parametrize(("ruleset", "roof_off", "total"), [
+    ("dmjl", False, 500), ("bmja", False, 1000), ("dmjl", True, 4608), ("bmja", True, 2176),
+])
+def test_kajongg_totals_with_the_limit_and_with_the_roof_off(
+    ruleset: str, roof_off: bool, total: int
+) -> None:
+    """Kajongg's LastIsOnlyPossible case with its totals: 72 x 2^6 in dmjl, 68 x 2^5 in bmja,
+    capped at the limit unless the roof is off."""
+    case = read("b3B3B3b3 wewewewe s2s2 RDbDbDbDrDrDr Ls2s2s2", ruleset)
+    inp = replace(case.inp, options={"roof_off": roof_off})
+    assert score_hand(inp).score == total
