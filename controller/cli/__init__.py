@@ -18,8 +18,7 @@ if TYPE_CHECKING:
     from controller.config import Config
     from firmware_bridge.readers import ReaderBackend
 
-# Subcommand modules under controller.cli, in the order the help lists them. A module that is
-# missing (work in progress) is skipped so that the rest of the command keeps working.
+# Subcommand modules under controller.cli (``<name>_cmd.py``), in the order the help lists them.
 SUBCOMMANDS = (
     "score",
     "settle",
@@ -67,13 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in SUBCOMMANDS:
-        try:
-            module = importlib.import_module(f"controller.cli.{name}_cmd")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"controller.cli.{name}_cmd":
-                continue
-            raise
-        module.register(sub)
+        importlib.import_module(f"controller.cli.{name}_cmd").register(sub)
     return parser
 
 
