@@ -42,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(func=run)
 
 
-class _RedactTokens(logging.Filter):
+class RedactTokens(logging.Filter):
     """Access logs never show a token (a seat socket may carry one as ?token=)."""
 
     _pattern = re.compile(r"(token=)[^&\s\"']+")
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     # uvicorn logs a WebSocket's path with its query ("WebSocket /ws/seats/1?token=...
     # [accepted]") on uvicorn.error, not on the access log.
     for name in ("uvicorn.access", "uvicorn.error"):
-        logging.getLogger(name).addFilter(_RedactTokens())
+        logging.getLogger(name).addFilter(RedactTokens())
 
     app = build(config, data_dir, table=_table(args)).app
     print(f"mahjong-table: dashboard on http://{config.server.host}:{config.server.port}/ "
