@@ -1,0 +1,87 @@
+"""Who plays where (``player`` events) and the operator's penalties (``penalty`` events).
+
+A name changes nothing in the game and is not taken back by an undo (a later ``player`` event
+changes it). A penalty is a game-changing event an undo takes back: a transfer (or the rule
+set's false-Mahjong penalty) moves points between players and enters the totals, which still
+sum to zero; a deduction comes off one player's score and is kept apart (``deductions``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.game.context import Ctx, Refused
+from controller.game.state import GameState, Penalty, evolve
+
+#: The false-Mahjong penalty each other player receives, where the rule set names one
+#: (RULES.md section 10: mcr, 10 to each of the other three). Elsewhere the operator gives it.
+FALSE_MAHJONG = {"mcr": 10}
+
+
+def seat_player(ctx: Ctx, state: GameState, body: dict[str, Any]) -> GameState:
+    """Seat a player (or clear the seat with a null name); a name sits at one seat only."""
+    seat = int(body["seat"])
+    raw = body.get("name")
+    name = " ".join(str(raw).split()) if raw is not None else None
+    names = list(state.names)
+    if name is not None:
+        for i, other in enumerate(names):
+            if i != seat - 1 and other is not None and other.casefold() == name.casefold():
+                raise Refused("name_taken", seat, f"{name} already plays at seat {i + 1}: "
+                              "swap or clear that seat first")
+    names[seat - 1] = name
+    ctx.notes.append(f"Seat {seat}: {name}" if name else f"Seat {seat} is free")
+    return evolve(state, names=tuple(names))
+
+
+def _hand_number(state: GameState) -> int:
+    if state.hand is not None:
+        return state.hand.number
+    return len(state.hands)
+
+
+def penalise(ctx: Ctx, state: GameState, body: dict[str, Any]) -> GameState:
+    """Apply a penalty: a transfer adds to the totals, a deduction is kept apart."""
+    kind = str(body["kind"])
+    amount = body.get("amount")
+    reason = body.get("reason")
+    number = _hand_number(state)
+    if kind == "deduction":
+        seat = int(body["seat"])
+        deductions = list(state.deductions)
+        deductions[seat - 1] += int(amount)
+        record = Penalty(kind, number, (), seat, int(amount), reason, state.names)
+        ctx.notes.append(f"Seat {seat} loses {amount} (deduction)")
+        return evolve(state, deductions=tuple(deductions),
+                      penalties=state.penalties + (record,))
+    if kind == "false_mahjong":
+        seat = int(body["seat"])
+        each = amount if amount is not None else FALSE_MAHJONG.get(state.ruleset_name or "")
+        if each is None:
+            raise Refused("no_false_mahjong_penalty", seat,
+                          f"the rule set {state.ruleset_name} names no false-Mahjong penalty: "
+                          "give the amount each other player receives")
+        payments = tuple((seat, p, int(each)) for p in (1, 2, 3, 4) if p != seat)
+    else:
+        seat = int(body["from"])
+        payments = ((seat, int(body["to"]), int(amount)),)
+    totals = list(state.totals)
+    for payer, payee, n in payments:
+        totals[payer - 1] -= n
+        totals[payee - 1] += n
+    total = sum(n for _, _, n in payments)
+    record = Penalty(kind, number, payments, seat, total, reason, state.names)
+    ctx.notes.append(f"Seat {seat} pays a penalty of {total}")
+    return evolve(state, totals=tuple(totals), penalties=state.penalties + (record,))
+
+
+def penalty_json(p: Penalty) -> dict[str, Any]:
+    return {
+        "kind": p.kind, "hand": p.hand, "seat": p.seat, "amount": p.amount, "reason": p.reason,
+        "payments": [{"from": a, "to": b, "amount": n} for a, b, n in p.payments],
+        "names": names_json(p.names),
+    }
+
+
+def names_json(names: tuple[str | None, ...]) -> dict[str, str | None]:
+    return {str(i + 1): n for i, n in enumerate(names)}
