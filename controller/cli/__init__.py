@@ -24,6 +24,7 @@ SUBCOMMANDS = (
     "enroll",
     "readers",
     "monitor",
+    "club",
 )
 
 

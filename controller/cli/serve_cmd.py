@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from controller.cli import CliError
 
 if TYPE_CHECKING:
+    from controller.club.publisher import ClubPublisher
     from controller.config import Config
     from controller.service import TableService
 
@@ -37,6 +38,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--hands", type=int, help="stop the simulation after this many hands")
     p.add_argument("--in-process", action="store_true",
                    help="with --simulate: drive the engine directly, without the virtual table")
+    p.add_argument("--club-broker", metavar="HOST:PORT",
+                   help="publish to the club's MQTT broker (off by default)")
+    p.add_argument("--table-id", help="this table's name at the club (with --club-broker)")
+    p.add_argument("--club-password-file", type=Path,
+                   help="file holding this table's broker password (user: the table id)")
+    p.add_argument("--club-ca", type=Path, help="CA certificate: reach the broker by TLS")
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     p.set_defaults(func=run)
 
@@ -83,12 +90,42 @@ def run(args: argparse.Namespace) -> int:
     if args.simulate and not plugged:
         sim = config.simulation
         service.add_source("simulation", simulation_source(sim.pace, sim.seed, sim.hands))
+    publisher = _club_publisher(args, data_dir)
+    if publisher is not None:
+        service.club = publisher  # type: ignore[attr-defined]
+        service.subscribe(lambda _change: publisher.wake())
     app = create_app(service)
     print(f"mahjong-table: dashboard on http://{config.server.host}:{config.server.port}/ "
           f"(operator page: /operator; tokens: mahjong-table tokens --data-dir {data_dir})")
-    uvicorn.run(app, host=config.server.host, port=config.server.port,
-                log_level=args.log_level, ws_ping_interval=20)
+    if publisher is not None:
+        publisher.start()
+    try:
+        uvicorn.run(app, host=config.server.host, port=config.server.port,
+                    log_level=args.log_level, ws_ping_interval=20)
+    finally:
+        if publisher is not None:
+            publisher.stop()
     return 0
+
+
+def _club_publisher(args: argparse.Namespace, data_dir: Path) -> ClubPublisher | None:
+    """The club publisher when --club-broker is given (it needs --table-id)."""
+    if not args.club_broker:
+        if args.table_id:
+            raise CliError("--table-id goes with --club-broker HOST:PORT")
+        return None
+    if not args.table_id:
+        raise CliError("--club-broker needs --table-id NAME (this table's name at the club)")
+    from controller.cli.club_cmd import broker_config
+    from controller.club.publisher import ClubPublisher
+    from controller.club.topics import check_table_id
+
+    try:
+        table = check_table_id(args.table_id)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    broker = broker_config(args.club_broker, table, args.club_password_file, args.club_ca)
+    return ClubPublisher(data_dir, table, broker)  # type: ignore[arg-type]
 
 
 def _override(config: Config, args: argparse.Namespace) -> Config:

@@ -43,7 +43,7 @@ def _hand_number(state: GameState) -> int:
 def penalise(ctx: Ctx, state: GameState, body: dict[str, Any]) -> GameState:
     """Apply a penalty: a transfer adds to the totals, a deduction is kept apart."""
     kind = str(body["kind"])
-    amount = body.get("amount")
+    amount: Any = body.get("amount")
     reason = body.get("reason")
     number = _hand_number(state)
     if kind == "deduction":
