@@ -88,6 +88,12 @@ def _pages(app: FastAPI) -> None:
 
 
 def _api(app: FastAPI) -> None:
+    @app.get("/api/health")
+    def health(club: Club) -> dict[str, Any]:
+        """Whether the club service runs and is connected to the broker."""
+        return {"ok": True, "broker_connected": club.subscriber.connected,
+                "messages": club.subscriber.received, "version": club.store.version}
+
     @app.get("/api/club/tables")
     def tables(club: Club) -> list[dict[str, Any]]:
         """Every table: online, players, totals by name, hand, wall, whose turn."""
