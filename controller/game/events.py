@@ -119,6 +119,11 @@ def _check_player(body: dict[str, Any]) -> None:
 
 
 def _check_penalty(body: dict[str, Any]) -> None:
+    if "cancel" in body:
+        n = body["cancel"]
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise EventError(f"cancel names a penalty by its number (1, 2, ...), not {n!r}")
+        return
     kind = body.get("kind")
     amount = body.get("amount")
     if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)

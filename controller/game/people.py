@@ -40,20 +40,43 @@ def _hand_number(state: GameState) -> int:
     return len(state.hands)
 
 
+def _effect(state: GameState, p: Penalty, sign: int) -> dict[str, Any]:
+    """The totals and deductions with penalty ``p`` added (sign 1) or taken back (-1)."""
+    totals, deductions = list(state.totals), list(state.deductions)
+    if p.kind == "deduction" and p.seat is not None:
+        deductions[p.seat - 1] += sign * p.amount
+    for payer, payee, n in p.payments:
+        totals[payer - 1] -= sign * n
+        totals[payee - 1] += sign * n
+    return {"totals": tuple(totals), "deductions": tuple(deductions)}
+
+
+def cancel(ctx: Ctx, state: GameState, number: int) -> GameState:
+    """Take back penalty ``number`` (1-based, in the order given): an undo that leaves the
+    game's moves since then alone."""
+    if not 1 <= number <= len(state.penalties) or state.penalties[number - 1].cancelled:
+        raise Refused("no_such_penalty", None, f"there is no penalty {number} to take back")
+    p = state.penalties[number - 1]
+    penalties = list(state.penalties)
+    penalties[number - 1] = evolve(p, cancelled=True)
+    ctx.notes.append(f"Penalty {number} is taken back")
+    return evolve(state, penalties=tuple(penalties), **_effect(state, p, -1))
+
+
 def penalise(ctx: Ctx, state: GameState, body: dict[str, Any]) -> GameState:
     """Apply a penalty: a transfer adds to the totals, a deduction is kept apart."""
+    if "cancel" in body:
+        return cancel(ctx, state, int(body["cancel"]))
     kind = str(body["kind"])
     amount: Any = body.get("amount")
     reason = body.get("reason")
     number = _hand_number(state)
     if kind == "deduction":
         seat = int(body["seat"])
-        deductions = list(state.deductions)
-        deductions[seat - 1] += int(amount)
         record = Penalty(kind, number, (), seat, int(amount), reason, state.names)
         ctx.notes.append(f"Seat {seat} loses {amount} (deduction)")
-        return evolve(state, deductions=tuple(deductions),
-                      penalties=state.penalties + (record,))
+        return evolve(state, penalties=state.penalties + (record,),
+                      **_effect(state, record, 1))
     if kind == "false_mahjong":
         seat = int(body["seat"])
         each = amount if amount is not None else FALSE_MAHJONG.get(state.ruleset_name or "")
@@ -65,21 +88,17 @@ def penalise(ctx: Ctx, state: GameState, body: dict[str, Any]) -> GameState:
     else:
         seat = int(body["from"])
         payments = ((seat, int(body["to"]), int(amount)),)
-    totals = list(state.totals)
-    for payer, payee, n in payments:
-        totals[payer - 1] -= n
-        totals[payee - 1] += n
     total = sum(n for _, _, n in payments)
     record = Penalty(kind, number, payments, seat, total, reason, state.names)
     ctx.notes.append(f"Seat {seat} pays a penalty of {total}")
-    return evolve(state, totals=tuple(totals), penalties=state.penalties + (record,))
+    return evolve(state, penalties=state.penalties + (record,), **_effect(state, record, 1))
 
 
 def penalty_json(p: Penalty) -> dict[str, Any]:
     return {
         "kind": p.kind, "hand": p.hand, "seat": p.seat, "amount": p.amount, "reason": p.reason,
         "payments": [{"from": a, "to": b, "amount": n} for a, b, n in p.payments],
-        "names": names_json(p.names),
+        "names": names_json(p.names), "cancelled": p.cancelled,
     }
 
 

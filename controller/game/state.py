@@ -205,6 +205,7 @@ class Penalty:
     amount: int = 0
     reason: str | None = None
     names: tuple[str | None, ...] = (None, None, None, None)
+    cancelled: bool = False  # taken back by the operator ({"penalty": {"cancel": N}})
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,6 +88,10 @@ class SessionFold:
                                "index": len(after.penalties)}))
         for index in range(len(after.penalties) + 1, len(before.penalties) + 1):
             facts.append(Fact(self.session, seq, "penalty_undone", {"index": index}))
+        for index, (old, new) in enumerate(zip(before.penalties, after.penalties,
+                                               strict=False), start=1):
+            if new.cancelled and not old.cancelled:
+                facts.append(Fact(self.session, seq, "penalty_undone", {"index": index}))
         return facts
 
     def end_fact(self, ended: float) -> Fact:
