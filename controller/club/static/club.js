@@ -80,6 +80,7 @@ function chart(svg, points) {
   mk("line", {x1: 40, x2: 590, y1: y(0), y2: y(0), stroke: "#999"});
   mk("polyline", {points: points.map((p, i) => `${x(i)},${y(p.balance)}`).join(" "),
     fill: "none", stroke: "#1f4d3a", "stroke-width": 2});
+  points.forEach((p, i) => mk("circle", {cx: x(i), cy: y(p.balance), r: 3, fill: "#1f4d3a"}));
   for (const [v, label] of [[hi, hi], [lo, lo]]) {
     const t = mk("text", {x: 2, y: y(v) + 4, "font-size": 11}); t.textContent = label;
   }
