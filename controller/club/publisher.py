@@ -190,8 +190,8 @@ class ClubPublisher:
                 self._pending.append((pos, fact))
 
     def _send(self, pos: int, fact: Fact) -> bool:
-        message = {"table": self.table, "session": fact.session, "kind": fact.kind, "pos": pos,
-                   "prev": self.published, **fact.body}
+        message = {**fact.body, "table": self.table, "session": fact.session, "kind": fact.kind,
+                   "pos": pos, "prev": self.published}
         info = self._client.publish(topics.table_topic(self.table, "facts"),
                                     topics.encode(message), qos=1)
         try:

@@ -186,10 +186,11 @@ def _apply(conn: sqlite3.Connection, table: str, fact: dict[str, Any]) -> None:
     elif kind == "hand_undone":
         conn.execute("DELETE FROM hands WHERE tbl = ? AND session = ? AND number = ?",
                      (table, session, fact.get("number")))
-    elif kind == "penalty" and isinstance(fact.get("index"), int):
+    elif (kind == "penalty" and isinstance(fact.get("index"), int)
+          and isinstance(fact.get("penalty"), dict)):
         conn.execute("INSERT OR REPLACE INTO penalties (tbl, session, idx, pos, body) "
                      "VALUES (?, ?, ?, ?, ?)", (table, session, fact["index"], fact["pos"],
-                                                json.dumps(body)))
+                                                json.dumps(fact["penalty"])))
     elif kind == "penalty_undone":
         conn.execute("DELETE FROM penalties WHERE tbl = ? AND session = ? AND idx = ?",
                      (table, session, fact.get("index")))

@@ -84,7 +84,7 @@ class SessionFold:
                 facts.append(Fact(self.session, seq, "hand_undone", {"number": number}))
         if len(after.penalties) > len(before.penalties):
             facts.append(Fact(self.session, seq, "penalty",
-                              {**penalty_json(after.penalties[-1]),
+                              {"penalty": penalty_json(after.penalties[-1]),
                                "index": len(after.penalties)}))
         for index in range(len(after.penalties) + 1, len(before.penalties) + 1):
             facts.append(Fact(self.session, seq, "penalty_undone", {"index": index}))

@@ -3,6 +3,7 @@ it can be killed and started again on the same port. Password per table optional
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import socket
@@ -13,6 +14,17 @@ from pathlib import Path
 from tests.reliability.support import free_port
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+#: The access rules of docs/club.md: a table writes only under its own name, reads the club's
+#: round and roster and its resend requests; the club (user "club") reads and writes all.
+ACL = """user club
+topic readwrite mahjong/#
+
+pattern write mahjong/tables/%u/status
+pattern write mahjong/tables/%u/online
+pattern write mahjong/tables/%u/facts
+pattern read mahjong/tables/%u/resend
+pattern read mahjong/club/#
+"""
 
 
 class Mosquitto:
@@ -24,6 +36,8 @@ class Mosquitto:
         lines = [f"listener {self.port} 127.0.0.1", "persistence false",
                  "log_dest file " + str(self.dir / "mosquitto.log"), "log_type error",
                  "log_type warning", "max_queued_messages 100000"]
+        if os.geteuid() == 0:  # as root it would become "mosquitto", who cannot read tmp_path
+            lines.append("user root")
         if passwords:
             pwfile = self.dir / "passwd"
             pwfile.write_text("")
@@ -31,7 +45,9 @@ class Mosquitto:
                 subprocess.run(["mosquitto_passwd", "-b", str(pwfile), user, password],
                                check=True, capture_output=True)
             pwfile.chmod(0o600)
-            lines += ["allow_anonymous false", f"password_file {pwfile}"]
+            acl = self.dir / "acl"
+            acl.write_text(ACL)
+            lines += ["allow_anonymous false", f"password_file {pwfile}", f"acl_file {acl}"]
         else:
             lines.append("allow_anonymous true")
         self.conf.write_text("\n".join(lines) + "\n")
