@@ -103,7 +103,7 @@ class ClubPublisher:
         self._wake.set()
 
     def _on_disconnect(self, *_args: Any) -> None:
-        if self.connected:
+        if self.connected and not self._stop.is_set():
             log.warning("lost the club broker; the backlog goes out when it is back")
         self.connected = False
 
