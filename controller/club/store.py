@@ -17,8 +17,7 @@ from typing import Any
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
-    name TEXT PRIMARY KEY, status TEXT, online INTEGER NOT NULL DEFAULT 0,
-    last_pos INTEGER NOT NULL DEFAULT 0, updated REAL
+    name TEXT PRIMARY KEY, last_pos INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS sessions (
     tbl TEXT NOT NULL, session INTEGER NOT NULL, started REAL, ruleset TEXT, ended REAL,
@@ -50,6 +49,8 @@ class ClubStore:
         self._conn.execute("PRAGMA synchronous = FULL")
         self._conn.executescript(SCHEMA)
         self._lock = threading.Lock()
+        self._status: dict[str, dict[str, Any]] = {}
+        self._online: dict[str, bool] = {}
         self.version = 0  # moves on with every change (the pages' push)
 
     def close(self) -> None:
@@ -62,20 +63,18 @@ class ClubStore:
 
     # --- from the broker ------------------------------------------------------------------------
 
+    # A table's status and online flag are kept in memory: the broker retains both and hands
+    # them over again on every (re)connection; only facts are written (one commit each).
+
     def set_status(self, table: str, status: dict[str, Any]) -> None:
         with self._lock:
-            self._conn.execute(
-                "INSERT INTO tables (name, status, online, updated) VALUES (?, ?, 1, ?) "
-                "ON CONFLICT(name) DO UPDATE SET status = excluded.status, "
-                "updated = excluded.updated", (table, json.dumps(status), time.time()))
+            self._status[table] = status
+            self._online.setdefault(table, True)
             self.version += 1
 
     def set_online(self, table: str, online: bool) -> None:
         with self._lock:
-            self._conn.execute(
-                "INSERT INTO tables (name, online, updated) VALUES (?, ?, ?) ON CONFLICT(name) "
-                "DO UPDATE SET online = excluded.online, updated = excluded.updated",
-                (table, int(online), time.time()))
+            self._online[table] = online
             self.version += 1
 
     def last_pos(self, table: str) -> int:
@@ -112,10 +111,13 @@ class ClubStore:
     # --- reading --------------------------------------------------------------------------------
 
     def tables(self) -> list[dict[str, Any]]:
-        rows = self._rows("SELECT name, status, online, last_pos, updated FROM tables "
-                          "ORDER BY name")
-        return [{"table": r[0], "status": json.loads(r[1]) if r[1] else {}, "online": bool(r[2]),
-                 "last_pos": r[3], "updated": r[4]} for r in rows]
+        """Every table seen: its status and online flag (this run), last position (kept)."""
+        kept = {r[0]: r[1] for r in self._rows("SELECT name, last_pos FROM tables")}
+        with self._lock:
+            names = sorted(set(kept) | set(self._status) | set(self._online))
+            return [{"table": n, "status": self._status.get(n) or {},
+                     "online": self._online.get(n, False), "last_pos": kept.get(n, 0)}
+                    for n in names]
 
     def hands(self, table: str | None = None) -> list[dict[str, Any]]:
         sql = "SELECT tbl, session, number, pos, received, body FROM hands"
