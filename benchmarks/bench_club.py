@@ -46,6 +46,12 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def start_broker(work: Path) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     conf = work / "mosquitto.conf"
@@ -137,8 +143,10 @@ def main() -> int:
         time.sleep(3.0)  # everyone connected and dealing
         lat: list[float] = []
         m0, t0 = club_messages(base), time.monotonic()
+        c0, b0 = cpu_seconds(club.pid), cpu_seconds(broker.pid)
         pushes = asyncio.run(watch(f"ws://127.0.0.1:{club_port}/ws/club", args.seconds, lat))
         m1, t1 = club_messages(base), time.monotonic()
+        c1, b1 = cpu_seconds(club.pid), cpu_seconds(broker.pid)
         rss = rss_mb(club.pid)
         hands = json.loads(urllib.request.urlopen(base + "/api/club/hands").read())
         lat.sort()
@@ -150,6 +158,8 @@ def main() -> int:
             "page_pushes": pushes, "latency_samples": len(lat),
             "update_latency_ms_p50": round(q[49], 1), "update_latency_ms_p99": round(q[98], 1),
             "club_rss_mb": round(rss, 1), "hands_at_club": len(hands),
+            "club_cpu_percent": round(100 * (c1 - c0) / (t1 - t0), 1),
+            "broker_cpu_percent": round(100 * (b1 - b0) / (t1 - t0), 1),
         }, indent=2))
     finally:
         stop.set()
