@@ -25,7 +25,6 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
 
 import websockets
 
@@ -90,7 +89,8 @@ async def watch(url: str, seconds: float, lat: list[float]) -> int:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline - time.monotonic()))
+                left = max(0.1, deadline - time.monotonic())
+                raw = await asyncio.wait_for(ws.recv(), timeout=left)
             except TimeoutError:
                 break
             now = time.time()
