@@ -85,3 +85,17 @@ def test_past_sessions_are_listed_opened_and_exported(table: Table) -> None:
     assert parsed[0]["session"]["ruleset"] == "hua-bao"
     assert parsed[-1]["totals"]["totals"] == totals
     assert c.get("/api/sessions/999").status_code == 404
+
+
+def test_the_clubs_round_shows_in_the_public_view(table: Table) -> None:
+    from types import SimpleNamespace
+
+    now = table.service.clock()
+    table.service.club = SimpleNamespace(  # type: ignore[attr-defined]
+        table="green", round={"round": 3, "started": now - 10, "ends_at": now + 600,
+                              "seating": {"green": ["Ann", "Bo", "Cai", "Dee"]}})
+    shown = table.client.get("/api/table").json()["round"]
+    assert shown["round"] == 3 and shown["seating"] == ["Ann", "Bo", "Cai", "Dee"]
+    assert shown["time_up"] is False
+    table.service.club.round["ends_at"] = now - 1  # type: ignore[attr-defined]
+    assert table.client.get("/api/table").json()["round"]["time_up"] is True
