@@ -23,6 +23,8 @@ from controller.web.models import EventResult
 router = APIRouter(tags=["players and sessions"])
 NAME = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")
 REFUSED: dict[int | str, dict[str, Any]] = {
+    400: {"description": "the request body is not JSON"},
+    401: {"description": "missing or wrong token (the seat's, or the admin token)"},
     409: {"description": "refused: the rule it breaks (a name already seated, ...)"},
     503: {"description": "not recording: the event log cannot be written"}}
 
@@ -81,7 +83,7 @@ async def assign(body: SeatNameIn, service: ServiceDep) -> Any:
 async def swap(body: SwapIn, service: ServiceDep) -> Any:
     """Two seats' players change places (three name events in the log)."""
     if body.a == body.b:
-        raise HTTPException(422, detail="a swap needs two different seats")
+        raise HTTPException(409, detail="a swap needs two different seats")
     names = service.public_view().get("names") or {}
     first, second = names.get(str(body.a)), names.get(str(body.b))
     await _submit(service, {"player": {"seat": body.a, "name": None}}, "admin")
@@ -141,7 +143,8 @@ def session(session_id: int, request: Request, service: ServiceDep) -> dict[str,
 
 
 @router.get("/api/sessions/{session_id}/export", response_class=PlainTextResponse,
-            responses={404: {"description": "no such session"}})
+            responses={404: {"description": "no such session"},
+                       200: {"content": {"text/csv": {}, "application/x-ndjson": {}}}})
 def export(session_id: int, request: Request, service: ServiceDep,
            format: Literal["jsonl", "csv"] = Query(default="csv")) -> PlainTextResponse:
     """The session's finished hands as CSV or JSON lines (a download)."""
