@@ -92,8 +92,11 @@ def run(args: argparse.Namespace) -> int:
         service.add_source("simulation", simulation_source(sim.pace, sim.seed, sim.hands))
     publisher = _club_publisher(args, data_dir)
     if publisher is not None:
+        from controller.club.rounds import round_source
+
         service.club = publisher  # type: ignore[attr-defined]
         service.subscribe(lambda _change: publisher.wake())
+        service.add_source("club-rounds", round_source(publisher))
     app = create_app(service)
     print(f"mahjong-table: dashboard on http://{config.server.host}:{config.server.port}/ "
           f"(operator page: /operator; tokens: mahjong-table tokens --data-dir {data_dir})")
