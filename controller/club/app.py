@@ -134,22 +134,34 @@ def _api(app: FastAPI) -> None:
     @app.websocket("/ws/club")
     async def push(ws: WebSocket) -> None:
         """The tables as they change (at most ten times a second)."""
-        club: ClubService = ws.app.state.club
         await ws.accept()
-        seen = -1
         try:
-            while True:
-                if club.store.version != seen:
-                    seen = club.store.version
-                    await ws.send_json({"version": seen, "tables": club.tables()})
-                club.changed.clear()
-                try:
-                    await asyncio.wait_for(club.changed.wait(), timeout=10)
-                except TimeoutError:
-                    pass
-                await asyncio.sleep(0.1)
+            await _push_tables(ws, ws.app.state.club)
         except (WebSocketDisconnect, RuntimeError):
             return
+
+
+async def _push_tables(ws: WebSocket, club: ClubService) -> None:
+    """Send the tables whenever the store changes; return when the page goes away."""
+    seen = -1
+    receiver = asyncio.ensure_future(ws.receive())
+    try:
+        while True:
+            if club.store.version != seen:
+                seen = club.store.version
+                await ws.send_json({"version": seen, "tables": club.tables()})
+            club.changed.clear()
+            waiter = asyncio.ensure_future(club.changed.wait())
+            done, _ = await asyncio.wait({receiver, waiter}, timeout=10,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            waiter.cancel()
+            if receiver in done:
+                if receiver.result().get("type") == "websocket.disconnect":
+                    return
+                receiver = asyncio.ensure_future(ws.receive())
+            await asyncio.sleep(0.1)
+    finally:
+        receiver.cancel()
 
 
 def _admin_api(app: FastAPI) -> None:
