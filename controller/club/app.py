@@ -68,6 +68,7 @@ def create_club_app(club: ClubService) -> FastAPI:
     app.state.club = club
     _pages(app)
     _api(app)
+    _api_tournament(app)
     _admin_api(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="club-static")
     return app
@@ -115,6 +116,9 @@ def _api(app: FastAPI) -> None:
     def player(club: Club, name: str) -> dict[str, Any]:
         return club.player(name)
 
+
+
+def _api_tournament(app: FastAPI) -> None:
     @app.get("/api/club/roster")
     def roster(club: Club) -> dict[str, Any]:
         return {"players": [p["name"] for p in club.store.roster()]}
