@@ -115,3 +115,39 @@ def test_a_round_counts_the_hand_in_play_at_time_up_and_no_later() -> None:
              for i, t in ((1, 5), (2, 50), (3, 95), (4, 130))]
     kept = tournament.round_hands(hands, ["t1"], started=0.0, ends_at=90.0)
     assert [h["number"] for h in kept] == [1, 2, 3]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.booleans()), min_size=1, max_size=30),
+       st.integers(1, 12))
+def test_any_loss_duplication_or_reordering_ends_with_each_hand_once(
+        faults: list[tuple[int, bool]], count: int) -> None:
+    """Facts delivered with drops, duplicates and swaps; a gap asks for everything after the
+    club's position again (as the publisher does): the store ends with every hand once."""
+    import tempfile
+
+    facts = [_hand(8 * (i + 1), 8 * i, i + 1, {"1": i, "2": -i, "3": 0, "4": 0})
+             for i in range(count)]
+    with tempfile.TemporaryDirectory() as tmp:
+        store = ClubStore(Path(tmp) / "club.sqlite")
+        queue = list(facts)
+        step = 0
+        while queue:
+            fault, twice = faults[step] if step < len(faults) else (0, False)  # then it heals
+            step += 1
+            if fault == 1 and len(queue) > 1:  # lost in the broker
+                queue.pop(0)
+                continue
+            if fault == 2 and len(queue) > 1:  # overtaken
+                queue[0], queue[1] = queue[1], queue[0]
+            fact = queue.pop(0)
+            for _ in range(2 if twice else 1):
+                if store.apply_fact("t", fact) == "gap":
+                    last = store.last_pos("t")
+                    queue = [f for f in facts if f["pos"] > last]  # the resend
+            if not queue and store.last_pos("t") < facts[-1]["pos"]:  # the status says more
+                queue = [f for f in facts if f["pos"] > store.last_pos("t")]
+        held = store.hands("t")
+        assert [h["number"] for h in held] == list(range(1, count + 1))
+        assert [h["net"]["1"] for h in held] == list(range(count))
+        store.close()
