@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,6 +34,28 @@ def _stored_session(data_dir: Path) -> list[dict[str, object]]:
             log.append(sid, event, True, None, None, "test", time.time())
     hands: list[dict[str, object]] = game.public_view(game.replay(events)[0])["hands"]
     return hands
+
+
+def _penalty_and_past_sessions(browser: Any, port: int, service: TableService,
+                               page: Any) -> None:
+    """The operator gives a transfer penalty; the dashboard lists it and the past session."""
+    assert service.tokens is not None
+    operator = browser.new_page(viewport={"width": 1280, "height": 800})
+    operator.goto(f"http://127.0.0.1:{port}/operator#token={service.tokens.admin}")
+    operator.wait_for_selector("#penalty-give", timeout=15000)
+    operator.select_option("#penalty-kind", "transfer")
+    operator.select_option("#penalty-seat", "2")
+    operator.select_option("#penalty-to", "3")
+    operator.fill("#penalty-amount", "25")
+    operator.fill("#penalty-reason", "tiles shown")
+    operator.click("#penalty-give")
+    operator.wait_for_selector("#penalty-list li", timeout=10000)
+    page.wait_for_selector("#penalty-box li", timeout=10000)
+    text = page.inner_text("#penalty-box")
+    assert "Bo pays Cai 25" in text and "tiles shown" in text
+    page.wait_for_selector("#past li", timeout=10000)
+    assert "hua-bao" in page.inner_text("#past")
+    assert service.public_view()["penalties"][0]["amount"] == 25
 
 
 def test_the_history_shows_each_hands_own_winds(tmp_path: Path) -> None:
@@ -72,6 +95,7 @@ def test_the_history_shows_each_hands_own_winds(tmp_path: Path) -> None:
                 if live != "east":  # the live label differs: the old bug would show it
                     assert f"Ann · {live}" not in page.locator("#history li").filter(
                         has_text="Hand 1 ·").first.inner_text()
+                _penalty_and_past_sessions(browser, port, service, page)
             finally:
                 browser.close()
     finally:
