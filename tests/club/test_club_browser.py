@@ -3,9 +3,10 @@ with a fast simulation publishes over a real Mosquitto to the club service."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +16,48 @@ from controller.club.app import create_club_app
 from controller.club.mqtt import BrokerConfig
 from controller.club.publisher import ClubPublisher
 from controller.club.service import ClubService
+from controller.config import Config
+from controller.service import TableService, simulation_source
+from controller.web.app import create_app
 from tests.club.broker import Mosquitto
-from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, Server, _free_port
+from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, _free_port
 
 pytestmark = pytest.mark.browser
+
+
+def _seated_first(inner: Any) -> Any:
+    """The simulation, once seat 2 has a name: the hand the test watches is played by Ann."""
+
+    async def source(service: TableService) -> AsyncIterator[tuple[dict[str, Any], str]]:
+        while not (service.public_view().get("names") or {}).get("2"):
+            await asyncio.sleep(0.1)
+        async for item in inner(service):
+            yield item
+
+    return source
+
+
+class TableServer:
+    def __init__(self, data_dir: Path) -> None:
+        import uvicorn
+
+        self.service = TableService(Config(), data_dir)
+        self.service.add_source("simulation",
+                                _seated_first(simulation_source(0.02, 11, hands=1)))
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.srv = uvicorn.Server(uvicorn.Config(create_app(self.service), host="127.0.0.1",
+                                                 port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.srv.run, daemon=True)
+        self.thread.start()
+        deadline = time.time() + 20
+        while not self.srv.started and time.time() < deadline:
+            time.sleep(0.05)
+        assert self.srv.started
+
+    def stop(self) -> None:
+        self.srv.should_exit = True
+        self.thread.join(10)
 
 
 class ClubServer:
@@ -47,8 +86,7 @@ class ClubServer:
 def hall(tmp_path: Path) -> Iterator[dict[str, Any]]:
     broker = Mosquitto(tmp_path / "broker")
     broker.start()
-    table = Server(tmp_path / "table", _free_port())
-    table.start()
+    table = TableServer(tmp_path / "table")
     publisher = ClubPublisher(tmp_path / "table", "green",
                               BrokerConfig("127.0.0.1", broker.port))
     assert table.service is not None
