@@ -18,7 +18,7 @@ function when(t) { return t ? new Date(t * 1000).toLocaleString() : ""; }
 function tableCard(t) {
   const card = el("div", {class: "card" + (t.online ? "" : " offline"), "data-table": t.table});
   card.append(el("h3", {}, t.table, el("span", {class: "online"}, t.online ? "online" : "offline")));
-  const info = t.hand ? `Hand ${t.hand} · wall ${t.wall ?? "-"}` : "no hand yet";
+  const info = t.hand ? `Hand ${t.hand} · wall ${t.wall ?? "-"}${t.phase === "over" ? " · over" : ""}` : "no hand yet";
   card.append(el("div", {class: "hand-info"}, info));
   const rows = el("tbody");
   for (const p of ["1", "2", "3", "4"]) {
@@ -50,8 +50,19 @@ async function showStandings() {
     el("tr", {}, el("td", {}, x.table), el("td", {}, when(x.started)),
       el("td", {}, x.players.map(p => `${p.place}. ${p.name} (${p.points}, ${p.score})`).join(" · ")))));
 }
+async function showRound() {
+  const t = (await getJSON("/api/club/tournament")).tournament;
+  const box = document.getElementById("round");
+  const rnd = t && t.rounds_played.length ? t.rounds_played[t.rounds_played.length - 1] : null;
+  if (!rnd) { box.textContent = ""; return; }
+  const left = rnd.ends_at - Date.now() / 1000;
+  box.textContent = left > 0 ? `Round ${rnd.round}: ${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")} left`
+    : `Round ${rnd.round}: time is up`;
+}
 function clubPage() {
   getJSON("/api/club/tables").then(showTables);
+  showRound().catch(() => {});
+  setInterval(() => showRound().catch(() => {}), 5000);
   showStandings();
   let standingsDue = false;
   const connect = () => {
