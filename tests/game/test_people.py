@@ -132,3 +132,19 @@ def test_a_penalty_is_undone_by_undo_and_the_rule_set_penalty_needs_an_amount() 
     refused = game.apply(base, {"penalty": {"kind": "false_mahjong", "seat": 2}})
     assert not refused.accepted and refused.violation is not None
     assert refused.violation.rule == "no_false_mahjong_penalty"
+
+
+def test_replay_knows_the_names_and_penalties(tmp_path: Any, capsys: Any) -> None:
+    import json
+
+    from controller.cli import main
+
+    events = _seated(random_session(seed=5, hands=1))
+    events.append({"penalty": {"kind": "deduction", "seat": 4, "amount": 7}})
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(json.dumps(e) + "\n" for e in events))
+    assert main(["replay", str(log)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["names"] == {"1": "Ann", "2": "Bo", "3": "Cai", "4": "Dee"}
+    assert out["hands"][0]["names"]["4"] == "Dee" and out["hands"][0]["winds"]["1"] == "east"
+    assert out["deductions"]["4"] == 7 and out["penalties"][0]["kind"] == "deduction"
