@@ -63,6 +63,17 @@ def cancel(ctx: Ctx, state: GameState, number: int) -> GameState:
     return evolve(state, penalties=tuple(penalties), **_effect(state, p, -1))
 
 
+def false_mahjong(state: GameState, seat: int, each: int, *, reason: str | None = None,
+                  line: int | None = None) -> GameState:
+    """The false-Mahjong penalty: ``seat`` pays ``each`` to every other player. For the
+    operator's ``penalty`` event and for a rule set that gives it by itself (mcr: the engine
+    calls this with the declaration's ``line``)."""
+    payments = tuple((seat, p, int(each)) for p in (1, 2, 3, 4) if p != seat)
+    record = Penalty("false_mahjong", _hand_number(state), payments, seat, 3 * int(each),
+                     reason, state.names, line=line)
+    return evolve(state, penalties=state.penalties + (record,), **_effect(state, record, 1))
+
+
 def penalise(ctx: Ctx, state: GameState, body: dict[str, Any]) -> GameState:
     """Apply a penalty: a transfer adds to the totals, a deduction is kept apart."""
     if "cancel" in body:
@@ -84,13 +95,12 @@ def penalise(ctx: Ctx, state: GameState, body: dict[str, Any]) -> GameState:
             raise Refused("no_false_mahjong_penalty", seat,
                           f"the rule set {state.ruleset_name} names no false-Mahjong penalty: "
                           "give the amount each other player receives")
-        payments = tuple((seat, p, int(each)) for p in (1, 2, 3, 4) if p != seat)
-    else:
-        seat = int(body["from"])
-        payments = ((seat, int(body["to"]), int(amount)),)
-    total = sum(n for _, _, n in payments)
-    record = Penalty(kind, number, payments, seat, total, reason, state.names)
-    ctx.notes.append(f"Seat {seat} pays a penalty of {total}")
+        ctx.notes.append(f"Seat {seat} pays {each} to each other player (false Mahjong)")
+        return false_mahjong(state, seat, int(each), reason=reason)
+    seat = int(body["from"])
+    record = Penalty(kind, number, ((seat, int(body["to"]), int(amount)),), seat, int(amount),
+                     reason, state.names)
+    ctx.notes.append(f"Seat {seat} pays a penalty of {amount}")
     return evolve(state, penalties=state.penalties + (record,), **_effect(state, record, 1))
 
 
@@ -98,7 +108,7 @@ def penalty_json(p: Penalty) -> dict[str, Any]:
     return {
         "kind": p.kind, "hand": p.hand, "seat": p.seat, "amount": p.amount, "reason": p.reason,
         "payments": [{"from": a, "to": b, "amount": n} for a, b, n in p.payments],
-        "names": names_json(p.names), "cancelled": p.cancelled,
+        "names": names_json(p.names), "cancelled": p.cancelled, "line": p.line,
     }
 
 

@@ -206,6 +206,7 @@ class Penalty:
     reason: str | None = None
     names: tuple[str | None, ...] = (None, None, None, None)
     cancelled: bool = False  # taken back by the operator ({"penalty": {"cancel": N}})
+    line: int | None = None  # the log line of a penalty the rules gave (a false Mahjong)
 
 
 @dataclass(frozen=True, slots=True)

@@ -117,6 +117,7 @@ class PenaltyOut(_Open):
     payments: list[PaymentOut] = Field(default_factory=list)
     names: dict[str, str | None] = Field(default_factory=dict)
     cancelled: bool = False
+    line: int | None = None
 
 
 class RoundOut(_Open):

@@ -52,8 +52,6 @@ on("session-form", "submit", () => {
   if (text) {
     try { options = JSON.parse(text); } catch (_) { flash("options: not valid JSON, e.g. {\"limit\": 500}", false); return; }
   }
-  const running = (document.getElementById("session-state").textContent || "").startsWith("running");
-  if (running && !confirm("Start a new session? The running one ends here; its hands stay in the log and under Past sessions on the dashboard.")) return;
   act("start session", "session", { ruleset: document.getElementById("ruleset").value, options });
 });
 on("stop", "click", () => {

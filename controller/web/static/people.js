@@ -10,6 +10,13 @@ import { handLabels, historyList } from "./results.js";
 const POS = ["1", "2", "3", "4"];
 let view = null;
 
+// This module's own styles (kept here so the shared style sheet stays as it is).
+document.head.append(h("style", {}, `
+.club-round { font-size: 1.4rem; margin: .4rem 0; }
+.club-round.over { background: #fde2d6; color: #1b1b1b; }
+ol.past li { margin: .3rem 0; }
+#join input { font-size: 1.1rem; }`));
+
 function nameOf(p) {
   return (view && view.players && view.players[String(p)]) || `Seat ${p}`;
 }
