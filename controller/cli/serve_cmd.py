@@ -86,29 +86,34 @@ def run(args: argparse.Namespace) -> int:
         logging.getLogger(name).addFilter(_RedactTokens())
 
     service = TableService(config, data_dir)
+    _plug_club(args, data_dir, service)
     plugged = False if args.in_process else _plug_table(service, config, args.simulate)
     if args.simulate and not plugged:
         sim = config.simulation
         service.add_source("simulation", simulation_source(sim.pace, sim.seed, sim.hands))
-    publisher = _club_publisher(args, data_dir)
-    if publisher is not None:
-        from controller.club.rounds import round_source
-
-        service.club = publisher  # type: ignore[attr-defined]
-        service.subscribe(lambda _change: publisher.wake())
-        service.add_source("club-rounds", round_source(publisher))
     app = create_app(service)
     print(f"mahjong-table: dashboard on http://{config.server.host}:{config.server.port}/ "
           f"(operator page: /operator; tokens: mahjong-table tokens --data-dir {data_dir})")
-    if publisher is not None:
-        publisher.start()
-    try:
-        uvicorn.run(app, host=config.server.host, port=config.server.port,
-                    log_level=args.log_level, ws_ping_interval=20)
-    finally:
-        if publisher is not None:
-            publisher.stop()
+    uvicorn.run(app, host=config.server.host, port=config.server.port,
+                log_level=args.log_level, ws_ping_interval=20)
     return 0
+
+
+def _plug_club(args: argparse.Namespace, data_dir: Path, service: TableService) -> None:
+    """With --club-broker: the publisher follows the log (woken by every change), the club's
+    rounds are kept (an event source), and the table says "offline" when it stops."""
+    publisher = _club_publisher(args, data_dir)
+    if publisher is None:
+        return
+    import atexit
+
+    from controller.club.rounds import round_source
+
+    service.club = publisher  # type: ignore[attr-defined]
+    service.subscribe(lambda _change: publisher.wake())
+    service.add_source("club-rounds", round_source(publisher))
+    publisher.start()
+    atexit.register(publisher.stop)
 
 
 def _club_publisher(args: argparse.Namespace, data_dir: Path) -> ClubPublisher | None:
