@@ -31,8 +31,8 @@ class PlayerIn(BaseModel):
 class TournamentIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     players: list[Annotated[str, NAME]] = Field(min_length=4, max_length=400)
-    rounds: int = Field(ge=1, le=20)
-    minutes: float = Field(gt=0, le=600)
+    rounds: int = Field(strict=True, ge=1, le=20)
+    minutes: float = Field(strict=True, gt=0, le=600)
     tables: list[Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]]
 
 

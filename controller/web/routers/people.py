@@ -36,24 +36,24 @@ class NameIn(BaseModel):
 
 class SeatNameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    seat: int = Field(ge=1, le=4)
+    seat: int = Field(strict=True, ge=1, le=4)
     name: str | None = Field(default=None, min_length=1, max_length=40,
                              pattern=r"^[^\x00-\x1f\x7f]+$")
 
 
 class SwapIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    a: int = Field(ge=1, le=4)
-    b: int = Field(ge=1, le=4)
+    a: int = Field(strict=True, ge=1, le=4)
+    b: int = Field(strict=True, ge=1, le=4)
 
 
 class PenaltyIn(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
     kind: Literal["transfer", "false_mahjong", "deduction"]
-    seat: int | None = Field(default=None, ge=1, le=4)
-    from_: int | None = Field(default=None, ge=1, le=4, alias="from")
-    to: int | None = Field(default=None, ge=1, le=4)
-    amount: int | None = Field(default=None, ge=1, le=1_000_000)
+    seat: int | None = Field(strict=True, default=None, ge=1, le=4)
+    from_: int | None = Field(strict=True, default=None, ge=1, le=4, alias="from")
+    to: int | None = Field(strict=True, default=None, ge=1, le=4)
+    amount: int | None = Field(strict=True, default=None, ge=1, le=1_000_000)
     reason: str | None = Field(default=None, max_length=200)
 
 
