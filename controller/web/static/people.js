@@ -104,7 +104,8 @@ function tablePage() {
 
 function seatPage() {
   const position = Number(location.pathname.split("/").pop());
-  const token = localStorage.getItem(`seat-token-${position}`);
+  // Read when needed: the seat page keeps the token once the service has accepted it.
+  const token = () => localStorage.getItem(`seat-token-${position}`);
   const main = document.querySelector("main");
   main.prepend(h("div", { id: "club-round" }), h("section", { class: "panel", id: "join" }));
   let roster = [];
@@ -116,22 +117,24 @@ function seatPage() {
     const send = async (ev) => {
       ev.preventDefault();
       try {
-        await api(`/api/seats/${position}/player`, { method: "POST", token, body: { name: input.value.trim() } });
+        await api(`/api/seats/${position}/player`, { method: "POST", token: token(), body: { name: input.value.trim() } });
         editing = false;
         refresh(draw);
       } catch (e) { msg.textContent = e.status === 401 ? "this page needs the seat's link (scan its QR code)" : e.message; }
     };
     return h("form", { onsubmit: send }, h("label", { for: "join-name" }, "Who is playing here? "), input,
       h("datalist", { id: "join-roster" }, roster.map((n) => h("option", { value: n }))),
-      h("button", { type: "submit", id: "join-button", disabled: token ? null : "" }, "Join"), " ", msg);
+      h("button", { type: "submit", id: "join-button" }, "Join"), " ", msg);
   };
   const draw = () => {
     replace("club-round", roundBanner());
     const mine = view && view.names && view.names[String(position)];
+    const button = document.getElementById("join-button");
+    if (button) button.disabled = !token();
     if (editing) return;
-    if (!mine) { editing = true; replace("join", form()); return; }
+    if (!mine) { editing = true; replace("join", form()); draw(); return; }
     replace("join", h("div", { id: "joined" }, h("b", {}, mine), " plays here ",
-      h("button", { type: "button", class: "linkish", onclick: () => { editing = true; replace("join", form()); } }, "not you?")));
+      h("button", { type: "button", class: "linkish", onclick: () => { editing = true; replace("join", form()); draw(); } }, "not you?")));
   };
   refresh(draw);
   setInterval(() => refresh(draw), 2000);
