@@ -6,14 +6,14 @@ import argparse
 import logging
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from controller.cli import CliError
+from controller.cli import CliError, load_config
 
 if TYPE_CHECKING:
+    from controller.app import TableKind
     from controller.club.publisher import ClubPublisher
     from controller.config import Config
-    from controller.service import TableService
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -66,15 +66,9 @@ class _RedactTokens(logging.Filter):
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from controller.config import ConfigError, default_config, load_config
-    from controller.service import TableService, simulation_source
-    from controller.web.app import create_app
+    from controller.app import build
 
-    try:
-        config = load_config(args.config) if args.config else default_config()
-    except ConfigError as exc:
-        raise CliError(str(exc)) from None
-    config = _override(config, args)
+    config = _override(load_config(args.config), args)
     data_dir = Path(args.data_dir) if args.data_dir else config.data.dir
     _check_data_dir(data_dir)
     _check_port(config.server.host, config.server.port)
@@ -85,13 +79,12 @@ def run(args: argparse.Namespace) -> int:
     for name in ("uvicorn.access", "uvicorn.error"):
         logging.getLogger(name).addFilter(_RedactTokens())
 
-    service = TableService(config, data_dir)
-    _plug_club(args, data_dir, service)
-    plugged = False if args.in_process else _plug_table(service, config, args.simulate)
-    if args.simulate and not plugged:
-        sim = config.simulation
-        service.add_source("simulation", simulation_source(sim.pace, sim.seed, sim.hands))
-    app = create_app(service)
+    publisher = _club_publisher(args, data_dir)
+    sources = _club_sources(publisher)
+    system = build(config, data_dir, table=_table(args), sources=sources)
+    if publisher is not None:
+        _plug_club(system.loop, publisher)
+    app = system.app
     print(f"mahjong-table: dashboard on http://{config.server.host}:{config.server.port}/ "
           f"(operator page: /operator; tokens: mahjong-table tokens --data-dir {data_dir})")
     uvicorn.run(app, host=config.server.host, port=config.server.port,
@@ -99,19 +92,24 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _plug_club(args: argparse.Namespace, data_dir: Path, service: TableService) -> None:
-    """With --club-broker: the publisher follows the log (woken by every change), the club's
-    rounds are kept (an event source), and the table says "offline" when it stops."""
-    publisher = _club_publisher(args, data_dir)
+def _club_sources(publisher: ClubPublisher | None) -> dict[str, Any]:
+    """The club's rounds as an event source of the loop (with --club-broker)."""
     if publisher is None:
-        return
-    import atexit
-
+        return {}
     from controller.club.rounds import round_source
 
-    service.club = publisher  # type: ignore[attr-defined]
-    service.subscribe(lambda _change: publisher.wake())
-    service.add_source("club-rounds", round_source(publisher))
+    return {"club-rounds": round_source(publisher)}
+
+
+def _plug_club(loop: Any, publisher: ClubPublisher) -> None:
+    """The publisher follows the log (woken by every change), the pages see the club's round
+    and roster, and the table says "offline" when it stops."""
+    import atexit
+
+    from controller.web import club_link
+
+    club_link.attach(loop, publisher)
+    loop.subscribe(lambda _change: publisher.wake())
     publisher.start()
     atexit.register(publisher.stop)
 
@@ -134,6 +132,14 @@ def _club_publisher(args: argparse.Namespace, data_dir: Path) -> ClubPublisher |
         raise CliError(str(exc)) from None
     broker = broker_config(args.club_broker, table, args.club_password_file, args.club_ca)
     return ClubPublisher(data_dir, table, broker)  # type: ignore[arg-type]
+
+
+def _table(args: argparse.Namespace) -> TableKind:
+    """What feeds the game: the virtual table (--simulate), the in-process simulation
+    (--simulate --in-process), the readers, or nothing (--in-process alone)."""
+    if args.simulate:
+        return "simulation" if args.in_process else "virtual"
+    return None if args.in_process else "readers"
 
 
 def _override(config: Config, args: argparse.Namespace) -> Config:
@@ -169,17 +175,3 @@ def _check_data_dir(data_dir: Path) -> None:
     except OSError as exc:
         raise CliError(f"cannot create the data directory {data_dir}: {exc.strerror}; "
                        "choose another --data-dir") from None
-
-
-def _plug_table(service: TableService, config: Config, simulate: bool) -> bool:
-    """The hook for the table's event source (readers or virtual table -> presence -> moves):
-    ``controller.table.source.plug(service, config, simulate)`` adds it and returns True."""
-    try:
-        from controller.table.source import plug  # type: ignore[import-not-found]
-    except ImportError:
-        if not simulate:
-            logging.getLogger("controller.service").warning(
-                "no table event source in this build: declarations and corrections only; "
-                "use --simulate for a simulated game")
-        return False
-    return bool(plug(service, config, simulate))

@@ -12,13 +12,15 @@ from typing import Any
 
 import pytest
 
+from controller.app import build
 from controller.club.app import create_club_app
 from controller.club.mqtt import BrokerConfig
 from controller.club.publisher import ClubPublisher
 from controller.club.service import ClubService
 from controller.config import Config
-from controller.service import TableService, simulation_source
-from controller.web.app import create_app
+from controller.loop import GameLoop
+from controller.sources.simulation import simulation_source
+from controller.web import club_link
 from tests.club.broker import Mosquitto
 from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, _free_port
 
@@ -28,10 +30,10 @@ pytestmark = pytest.mark.browser
 def _seated_first(inner: Any) -> Any:
     """The simulation, once seat 2 has a name: the hand the test watches is played by Ann."""
 
-    async def source(service: TableService) -> AsyncIterator[tuple[dict[str, Any], str]]:
-        while not (service.public_view().get("names") or {}).get("2"):
+    async def source(loop: GameLoop) -> AsyncIterator[tuple[dict[str, Any], str]]:
+        while not (loop.public_view().get("names") or {}).get("2"):
             await asyncio.sleep(0.1)
-        async for item in inner(service):
+        async for item in inner(loop):
             yield item
 
     return source
@@ -41,12 +43,12 @@ class TableServer:
     def __init__(self, data_dir: Path) -> None:
         import uvicorn
 
-        self.service = TableService(Config(), data_dir)
-        self.service.add_source("simulation",
-                                _seated_first(simulation_source(0.02, 11, hands=1)))
+        self.system = build(Config(), data_dir, sources={
+            "simulation": _seated_first(simulation_source(0.02, 11, hands=1))})
+        self.loop = self.system.loop
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.srv = uvicorn.Server(uvicorn.Config(create_app(self.service), host="127.0.0.1",
+        self.srv = uvicorn.Server(uvicorn.Config(self.system.app, host="127.0.0.1",
                                                  port=self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.srv.run, daemon=True)
         self.thread.start()
@@ -89,8 +91,7 @@ def hall(tmp_path: Path) -> Iterator[dict[str, Any]]:
     table = TableServer(tmp_path / "table")
     publisher = ClubPublisher(tmp_path / "table", "green",
                               BrokerConfig("127.0.0.1", broker.port))
-    assert table.service is not None
-    table.service.club = publisher  # type: ignore[attr-defined]
+    club_link.attach(table.loop, publisher)
     publisher.start()
     club = ClubServer(tmp_path / "club", broker)
     try:
@@ -106,7 +107,7 @@ def test_a_seat_joins_by_name_and_the_club_page_shows_the_table(hall: dict[str, 
     from playwright.sync_api import sync_playwright
 
     table, club = hall["table"], hall["club"]
-    tokens = table.service.tokens
+    tokens = table.system.tokens
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
     with sync_playwright() as p:

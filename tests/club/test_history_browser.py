@@ -12,10 +12,9 @@ from typing import Any
 import pytest
 
 from controller import game
+from controller.app import System, build
 from controller.config import Config
-from controller.service import TableService
 from controller.store import EventLog
-from controller.web.app import create_app
 from tests.game.randomgame import random_session
 from tests.web.test_browser import ARGS, CHROMIUM, _free_port
 
@@ -36,12 +35,10 @@ def _stored_session(data_dir: Path) -> list[dict[str, object]]:
     return hands
 
 
-def _penalty_and_past_sessions(browser: Any, port: int, service: TableService,
-                               page: Any) -> None:
+def _penalty_and_past_sessions(browser: Any, port: int, system: System, page: Any) -> None:
     """The operator gives a transfer penalty; the dashboard lists it and the past session."""
-    assert service.tokens is not None
     operator = browser.new_page(viewport={"width": 1280, "height": 800})
-    operator.goto(f"http://127.0.0.1:{port}/operator#token={service.tokens.admin}")
+    operator.goto(f"http://127.0.0.1:{port}/operator#token={system.tokens.admin}")
     operator.wait_for_selector("#penalty-give", timeout=15000)
     operator.select_option("#penalty-kind", "transfer")
     operator.select_option("#penalty-seat", "2")
@@ -55,7 +52,7 @@ def _penalty_and_past_sessions(browser: Any, port: int, service: TableService,
     assert "Bo pays Cai 25" in text and "tiles shown" in text
     page.wait_for_selector("#past li", timeout=10000)
     assert "hua-bao" in page.inner_text("#past")
-    assert service.public_view()["penalties"][0]["amount"] == 25
+    assert system.loop.public_view()["penalties"][0]["amount"] == 25
 
 
 def test_the_history_shows_each_hands_own_winds(tmp_path: Path) -> None:
@@ -65,9 +62,9 @@ def test_the_history_shows_each_hands_own_winds(tmp_path: Path) -> None:
     hands = _stored_session(tmp_path / "data")
     moved = [h for h in hands if h["dealer"] != 1]
     assert moved, "the dealer never moved: nothing to prove"
-    service = TableService(Config(), tmp_path / "data")
+    system = build(Config(), tmp_path / "data")
     port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(service), host="127.0.0.1", port=port,
+    srv = uvicorn.Server(uvicorn.Config(system.app, host="127.0.0.1", port=port,
                                         log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -89,13 +86,13 @@ def test_the_history_shows_each_hands_own_winds(tmp_path: Path) -> None:
                     winds = hand["winds"]
                     assert isinstance(winds, dict)
                     assert heads == [f"{NAMES[i]} · {winds[str(i + 1)]}" for i in range(4)]
-                live = service.public_view()["hand"]["seats"]["1"]["wind"]
+                live = system.loop.public_view()["hand"]["seats"]["1"]["wind"]
                 first_hand_wind = hands[0]["winds"]["1"]  # type: ignore[index]
                 assert first_hand_wind == "east"
                 if live != "east":  # the live label differs: the old bug would show it
                     assert f"Ann · {live}" not in page.locator("#history li").filter(
                         has_text="Hand 1 ·").first.inner_text()
-                _penalty_and_past_sessions(browser, port, service, page)
+                _penalty_and_past_sessions(browser, port, system, page)
             finally:
                 browser.close()
     finally:

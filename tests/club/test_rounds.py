@@ -11,10 +11,10 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from controller.app import build
 from controller.club.rounds import RoundKeeper, round_source
 from controller.config import Config
-from controller.service import TableService, simulation_source
-from controller.web.app import create_app
+from controller.sources.simulation import simulation_source
 
 SEATING = {"green": ["Ann", "Bo", "Cai", "Dee"], "blue": ["Eve", "Fay", "Gus", "Hal"]}
 
@@ -30,26 +30,26 @@ def _until(check: Any, timeout: float = 60.0) -> None:
 
 def test_a_round_seats_its_players_and_ends_after_the_hand_in_play(tmp_path: Path) -> None:
     club = SimpleNamespace(table="green", round=None)
-    service = TableService(Config(), tmp_path / "data")
-    service.add_source("simulation", simulation_source(0.0, 3))
-    service.add_source("club-rounds", round_source(club, every=0.05))
-    with TestClient(create_app(service)) as client:
-        now = service.clock()
+    system = build(Config(), tmp_path / "data", sources={
+        "simulation": simulation_source(0.0, 3), "club-rounds": round_source(club, every=0.05)})
+    loop = system.loop
+    with TestClient(system.app) as client:
+        now = loop.clock()
         club.round = {"round": 1, "started": now, "ends_at": now + 1.0, "seating": SEATING}
         _until(lambda: client.get("/api/table").json()["names"]["4"] == "Dee")
-        _until(lambda: not service.session_active)
+        _until(lambda: not loop.session_active)
         first = client.get("/api/sessions").json()["sessions"][0]
         assert first["ended"] is not None and first["hands"] >= 1
         detail = client.get(f"/api/sessions/{first['session']}").json()
         assert detail["hands"][-1]["names"] == {"1": "Ann", "2": "Bo", "3": "Cai", "4": "Dee"}
         view = client.get("/api/table").json()
         assert view["hand"]["phase"] != "play"  # no hand was left half played and counted
-        now = service.clock()
+        now = loop.clock()
         club.round = {"round": 2, "started": now, "ends_at": now + 1.0,
                       "seating": {"green": ["Hal", "Ann", "Gus", "Bo"]}}
         _until(lambda: len(client.get("/api/sessions").json()["sessions"]) == 2)
         _until(lambda: client.get("/api/table").json()["names"]["1"] == "Hal")
-        _until(lambda: not service.session_active)
+        _until(lambda: not loop.session_active)
 
 
 def test_the_keeper_waits_for_the_hand_in_play() -> None:

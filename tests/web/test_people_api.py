@@ -90,12 +90,16 @@ def test_past_sessions_are_listed_opened_and_exported(table: Table) -> None:
 def test_the_clubs_round_shows_in_the_public_view(table: Table) -> None:
     from types import SimpleNamespace
 
-    now = table.service.clock()
-    table.service.club = SimpleNamespace(  # type: ignore[attr-defined]
-        table="green", round={"round": 3, "started": now - 10, "ends_at": now + 600,
-                              "seating": {"green": ["Ann", "Bo", "Cai", "Dee"]}})
+    from controller.web import club_link
+
+    now = table.loop.clock()
+    link = SimpleNamespace(table="green", roster=["Ann", "Zed"],
+                           round={"round": 3, "started": now - 10, "ends_at": now + 600,
+                                  "seating": {"green": ["Ann", "Bo", "Cai", "Dee"]}})
+    club_link.attach(table.loop, link)  # type: ignore[arg-type]
     shown = table.client.get("/api/table").json()["round"]
     assert shown["round"] == 3 and shown["seating"] == ["Ann", "Bo", "Cai", "Dee"]
     assert shown["time_up"] is False
-    table.service.club.round["ends_at"] = now - 1  # type: ignore[attr-defined]
+    link.round["ends_at"] = now - 1
     assert table.client.get("/api/table").json()["round"]["time_up"] is True
+    assert table.client.get("/api/roster").json()["players"] == ["Ann", "Zed"]
