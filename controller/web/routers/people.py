@@ -3,11 +3,11 @@ penalties, the roster to pick names from, and the table's past sessions with the
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import PlainTextResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from controller.sessions.catalog import (
     Catalog,
@@ -22,6 +22,15 @@ from controller.web.errors import EventRefused
 from controller.web.models import EventResult
 
 router = APIRouter(tags=["players and sessions"])
+def _not_bool(value: Any) -> Any:
+    """JSON true is not the number 1 (pydantic's lax mode would take it)."""
+    if isinstance(value, bool):
+        raise ValueError("a number, not true or false")
+    return value
+
+
+Seat = Annotated[int, Field(ge=1, le=4), BeforeValidator(_not_bool)]
+Amount = Annotated[int, Field(ge=1, le=1_000_000), BeforeValidator(_not_bool)]
 NAME = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")
 REFUSED: dict[int | str, dict[str, Any]] = {
     400: {"description": "the request body is not JSON"},
@@ -37,24 +46,24 @@ class NameIn(BaseModel):
 
 class SeatNameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    seat: int = Field(strict=True, ge=1, le=4)
+    seat: Seat
     name: str | None = Field(default=None, min_length=1, max_length=40,
                              pattern=r"^[^\x00-\x1f\x7f]+$")
 
 
 class SwapIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    a: int = Field(strict=True, ge=1, le=4)
-    b: int = Field(strict=True, ge=1, le=4)
+    a: Seat
+    b: Seat
 
 
 class PenaltyIn(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
     kind: Literal["transfer", "false_mahjong", "deduction"]
-    seat: int | None = Field(strict=True, default=None, ge=1, le=4)
-    from_: int | None = Field(strict=True, default=None, ge=1, le=4, alias="from")
-    to: int | None = Field(strict=True, default=None, ge=1, le=4)
-    amount: int | None = Field(strict=True, default=None, ge=1, le=1_000_000)
+    seat: Seat | None = None
+    from_: Seat | None = Field(default=None, alias="from")
+    to: Seat | None = None
+    amount: Amount | None = None
     reason: str | None = Field(default=None, max_length=200)
 
 
