@@ -31,6 +31,7 @@ SUBCOMMANDS = (
     "enroll",
     "readers",
     "monitor",
+    "club",
 )
 
 
