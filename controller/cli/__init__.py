@@ -30,6 +30,7 @@ SUBCOMMANDS = (
     "enroll",
     "readers",
     "monitor",
+    "club",
 )
 
 
@@ -56,6 +57,30 @@ def open_readers(system: System, buttons: bool = False) -> ReaderBackend:
         return system.reader(buttons)
     except BridgeConfigError as exc:
         raise CliError(str(exc)) from None
+
+
+def check_port(host: str, port: int) -> None:
+    """Fail with one line, before anything starts, when the address cannot be listened on."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another "
+                       "--port or --host") from None
+
+
+def check_data_dir(data_dir: Path) -> None:
+    """Create the data directory, or fail with one line saying what to do."""
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"cannot create the data directory {data_dir}: {exc.strerror}; "
+                       "choose another --data-dir") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
