@@ -17,6 +17,7 @@ from controller.scoring.complete import (
     is_complete,
     waits,
 )
+from controller.scoring.mcr import score_mcr
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
 from controller.scoring.rules import RuleSet
 from controller.scoring.rulesets import get_ruleset
@@ -52,6 +53,8 @@ def score_hand(inp: HandInput) -> ScoreResult:
     """Score one player's hand in its best arrangement; ScoringError names what is wrong."""
     rs = ruleset_of(inp)
     hand = check_input(inp, rs)
+    if rs.settlement == "mcr":  # fans, not points: its own scorer (controller.scoring.mcr)
+        return score_mcr(inp, hand)
     arrs = _winner_arrangements(hand, rs) if inp.mahjong else _NONE
     facts, situation = _facts(inp, hand, rs, arrs)
     split = split_rules(rs, inp.mahjong, situation)

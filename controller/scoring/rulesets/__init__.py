@@ -1,4 +1,4 @@
-"""The rule sets by name: ``hua-bao``, ``swedish``, ``dmjl`` (RULES.md sections 6-8)."""
+"""The rule sets by name: ``hua-bao``, ``swedish``, ``dmjl``, ``mcr`` (RULES.md 6-8, 10)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ from typing import Any
 
 from controller.scoring.model import ScoringError
 from controller.scoring.rules import RuleSet, RuleSetSpec, resolve_options
-from controller.scoring.rulesets import dmjl, hua_bao, swedish
+from controller.scoring.rulesets import dmjl, hua_bao, mcr, swedish
 
-RULESETS: dict[str, RuleSetSpec] = {s.name: s for s in (hua_bao.SPEC, swedish.SPEC, dmjl.SPEC)}
+RULESETS: dict[str, RuleSetSpec] = {
+    s.name: s for s in (hua_bao.SPEC, swedish.SPEC, dmjl.SPEC, mcr.SPEC)
+}
 
 
 def get_ruleset(name: str, options: Mapping[str, Any] | None = None) -> RuleSet:
