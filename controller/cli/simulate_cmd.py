@@ -17,7 +17,7 @@ from typing import Any
 
 from controller.cli import CliError
 
-RULESETS = ("hua-bao", "swedish", "dmjl")
+RULESETS = ("hua-bao", "swedish", "dmjl", "mcr")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -11,6 +11,7 @@ from typing import Any
 
 from controller.game import calls, endhand, moves
 from controller.game.context import Ctx, Refused, name
+from controller.scoring.rulesets.mcr import FALSE_MAHJONG_PENALTY
 from controller.game.events import EventError, check_event
 from controller.game.state import (
     CODE_INDEX,
@@ -85,7 +86,35 @@ def _refused(ctx: Ctx, state: GameState, event: dict[str, Any], exc: Refused, se
             misplaced = tuple(ctx.base_misplaced) + ((str(move["tile"]), str(move["to"]), src),)
     new = evolve(state, seq=seq, violations=state.violations + (v,), last_violation=v,
                  misplaced=misplaced)
+    if _false_mahjong(state, event, exc):
+        new = _penalise(ctx, new, exc.seat, line)  # type: ignore[arg-type]  # checked there
     return Outcome(False, new, v, tuple(ctx.notes))
+
+
+_FALSE_MAHJONG = ("mahjong_incomplete_hand", "mahjong_without_eight_fans")
+
+
+def _false_mahjong(state: GameState, event: dict[str, Any], exc: Refused) -> bool:
+    """An mcr Mahjong declared with a hand that is not complete or has fewer than 8 fans."""
+    declare = event.get("declare") if isinstance(event, dict) else None
+    return (
+        state.ruleset_name == "mcr" and exc.rule in _FALSE_MAHJONG and exc.seat is not None
+        and isinstance(declare, dict) and declare.get("call") == "mahjong"
+        and state.hand is not None and state.hand.phase != "over"
+    )
+
+
+def _penalise(ctx: Ctx, state: GameState, seat: int, line: int) -> GameState:
+    """The EMA's false-Mahjong penalty (RULES.md 10): the declarer pays 10 to each other
+    player; play goes on."""
+    each = FALSE_MAHJONG_PENALTY
+    totals = tuple(t - 3 * each if p == seat else t + each
+                   for p, t in enumerate(state.totals, start=1))
+    assert state.hand is not None
+    ctx.notes.append(f"{name(state.hand, seat)} declared a false Mahjong: pays {each} to each "
+                     "other player; play goes on")
+    return evolve(state, totals=totals,
+                  penalties=state.penalties + ((seat, state.hand.number, line),))
 
 
 def _dispatch(

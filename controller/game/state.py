@@ -211,6 +211,8 @@ class GameState:
     passes: int = 0  # dealership passes in the current wind round
     streak: int = 0  # consecutive wins of the current dealer
     game_over: bool = False
+    #: mcr false Mahjongs: (seat, hand number, line); each cost the seat 10 to every other
+    penalties: tuple[tuple[int, int, int], ...] = ()
     deal_at: float | None = None
     seq: int = field(default=0, compare=False)
     prev: GameState | None = field(default=None, compare=False, repr=False)

@@ -111,6 +111,7 @@ def public_view(state: GameState, now: float | None = None) -> dict[str, Any]:
         "hand": None if state.hand is None else _hand_public(state, state.hand, now),
         "hands": [_record_json(r) for r in state.hands],
         "totals": _per_seat(state.totals),
+        "penalties": [{"seat": p, "hand": n} for p, n, _ in state.penalties],
     }
 
 
@@ -182,6 +183,7 @@ def replay_summary(state: GameState) -> dict[str, Any]:
         "hands": hands,
         "totals": _per_seat(state.totals),
         "violations": [v.to_json() for v in state.violations],
+        "penalties": [{"seat": p, "hand": n, "line": ln} for p, n, ln in state.penalties],
         "state": {
             "hand_over": not in_play,
             "turn": hand.turn if in_play and hand is not None else None,
