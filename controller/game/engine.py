@@ -11,7 +11,6 @@ from typing import Any
 
 from controller.game import calls, endhand, moves
 from controller.game.context import Ctx, Refused, name
-from controller.scoring.rulesets.mcr import FALSE_MAHJONG_PENALTY
 from controller.game.events import EventError, check_event
 from controller.game.state import (
     CODE_INDEX,
@@ -25,6 +24,7 @@ from controller.game.state import (
 )
 from controller.game.zones import misplaced_after_undo
 from controller.scoring import ScoringError, get_ruleset
+from controller.scoring.rulesets.mcr import FALSE_MAHJONG_PENALTY
 
 _NO_TRACE = ("tile_not_there", "fifth_copy", "not_in_set", "malformed_event", "no_session")
 

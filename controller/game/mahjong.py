@@ -6,8 +6,8 @@ from __future__ import annotations
 from controller.game.context import Ctx, Refused, name
 from controller.game.endhand import finish_mahjong
 from controller.game.state import Hand, Seat, TableSet, distance, evolve
-from controller.scoring.rulesets.mcr import MINIMUM_FANS
 from controller.scoring import HandInput, ScoreResult, ScoringError, is_complete, score_hand, waits
+from controller.scoring.rulesets.mcr import MINIMUM_FANS
 from controller.tiles import Meld, Tile, is_bonus
 
 #: Claim precedence for one discard (RULES.md section 4): Mahjong > kong/pung > chow.
