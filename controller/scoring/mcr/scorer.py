@@ -4,6 +4,7 @@ the best one kept (RULES.md section 10). Flowers are added apart, after the best
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from controller.scoring.mcr import fans as f
 from controller.scoring.mcr import special
@@ -17,6 +18,18 @@ from controller.tiles import KIND_INDEX, KINDS, Meld, sort_tiles
 _SELF_DRAWN = ("wall", "replacement", "dealt")
 
 Scored = tuple[int, list[Hit], list[list[str]]]
+
+
+class FanScore(ScoreResult):
+    """An mcr score: its JSON says the unit is fans (the dashboard shows them as MCR players
+    read them: each fan with its value, the total, the flowers apart)."""
+
+    __slots__ = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out = super().to_json()
+        out["unit"] = "fans"
+        return out
 
 
 def score_mcr(inp: HandInput, hand: CheckedHand) -> ScoreResult:
@@ -37,7 +50,7 @@ def score_mcr(inp: HandInput, hand: CheckedHand) -> ScoreResult:
         bonus = tuple(sort_tiles(hand.bonus))
         items.append(ScoreItem(f.FLOWER_TILES, bonus, len(bonus)))
         total += len(bonus)
-    return ScoreResult(total, 0, None, total, items, arrangement, special=_special(hits))
+    return FanScore(total, 0, None, total, items, arrangement, special=_special(hits))
 
 
 def fans_of(inp: HandInput, hand: CheckedHand) -> int:

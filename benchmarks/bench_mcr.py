@@ -1,0 +1,97 @@
+"""Benchmark: the project's mcr scorer against pymahjonggb (C++ through its Python binding),
+side by side in one run on the same random complete hands (every shape, melds, kongs, every
+win source, flowers, the last_of_kind flag).
+
+Run by hand:  .venv/bin/python benchmarks/bench_mcr.py [--hands 2000] [--rounds 3] [--profile]
+Both sides get ready-made inputs (the project's HandInput, pymahjonggb's argument dict), so
+the timings are the scorers alone. "cold" clears the project's caches before each round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "scoring"))
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from mcr_hands import winning_hands  # noqa: E402
+from mcr_oracle import oracle_args  # noqa: E402
+
+from controller.scoring import HandInput, get_ruleset, score_hand  # noqa: E402
+from controller.scoring.mcr import hand as mcr_hand  # noqa: E402
+
+
+def make_hands(n: int) -> list[HandInput]:
+    out: list[HandInput] = []
+
+    @settings(max_examples=n, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(winning_hands())
+    def collect(inp: HandInput) -> None:
+        out.append(inp)
+
+    collect()
+    rs = get_ruleset("mcr")
+    return [HandInput(rs, i.seat_wind, i.prevailing_wind, i.melds, i.hand, i.bonus, True,
+                      i.winning_tile, i.win_source, i.last_tile, False, i.flags) for i in out]
+
+
+def clear() -> None:
+    mcr_hand.splits.cache_clear()
+    mcr_hand.is_complete13.cache_clear()
+
+
+def time_ours(hands: list[HandInput]) -> float:
+    t = time.perf_counter()
+    for h in hands:
+        score_hand(h).points  # noqa: B018 - the numbers, as a caller reads them
+    return time.perf_counter() - t
+
+
+def time_theirs(args: list[dict[str, Any]]) -> float:
+    from MahjongGB import MahjongFanCalculator
+
+    t = time.perf_counter()
+    for a in args:
+        MahjongFanCalculator(**a)
+    return time.perf_counter() - t
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--hands", type=int, default=2000)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--profile", action="store_true")
+    a = p.parse_args()
+    hands = make_hands(a.hands)
+    args = [oracle_args(h) for h in hands]
+    n = len(hands)
+    print(f"{n} hands, {a.rounds} rounds; microseconds per hand (best round)")
+    cold, warm, theirs = [], [], []
+    for _ in range(a.rounds):
+        clear()
+        cold.append(time_ours(hands))
+        warm.append(time_ours(hands))
+        theirs.append(time_theirs(args))
+    c, w, t = (min(x) / n * 1e6 for x in (cold, warm, theirs))
+    print(f"  project mcr scorer, cold caches : {c:8.1f} us")
+    print(f"  project mcr scorer, warm caches : {w:8.1f} us")
+    print(f"  pymahjonggb (C++ via binding)   : {t:8.1f} us")
+    print(f"  ratio project/pymahjonggb       : cold {c / t:.1f}x, warm {w / t:.1f}x")
+    if a.profile:
+        clear()
+        prof = cProfile.Profile()
+        prof.enable()
+        time_ours(hands)
+        prof.disable()
+        pstats.Stats(prof).sort_stats("tottime").print_stats(12)
+
+
+if __name__ == "__main__":
+    main()
