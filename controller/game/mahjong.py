@@ -58,8 +58,7 @@ def mcr_flags(hand: Hand, pos: int, tile: Tile, source: str) -> tuple[list[str],
     """The facts of an mcr win the tiles cannot show: ``last_of_kind`` when the other three
     copies of the winning tile lie visible (discards and exposed sets of every seat); a
     replacement after a bonus tile (no kong) is an ordinary self-drawn tile."""
-    seen = sum(t == tile for s in hand.seats for t in s.river)
-    seen += sum(t == tile for t, _ in hand.pad_dead)
+    seen = sum(t == tile for s in hand.seats for t in s.river)  # dead discards, pad's too
     seen += sum(t == tile for s in hand.seats for m in s.melds if not m.concealed for t in m.tiles)
     flags = ["last_of_kind"] if seen >= 3 else []
     if source == "replacement" and hand.seat(pos).kong_chain == 0:
