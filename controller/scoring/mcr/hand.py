@@ -45,13 +45,24 @@ class Hand(NamedTuple):
     win: Win
     seat: int  # kind index of the seat wind (27..30)
     prevailing: int
-    single_wait: bool  # the 13 tiles before the win waited on one kind only
+    tiles: tuple[str, ...]  # every tile of the hand (rack and melds), sorted by kind
+    memo: dict[str, object]  # what is computed once per hand, when first needed
+
+
+def waited_on_one(hand: Hand) -> bool:
+    """Whether the 13 tiles before the win waited on one kind only (computed once, and only
+    for a hand that might score a wait fan)."""
+    found = hand.memo.get("single_wait")
+    if found is None:
+        found = hand.memo["single_wait"] = single_wait(
+            hand.concealed, hand.counts, hand.win.tile, 4 - len(hand.melds))
+    return bool(found)
 
 
 Split = tuple[tuple[tuple[int, int], ...], int]  # ((kind, k), ...), pair kind
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=65536)
 def splits(counts: tuple[int, ...], sets: int) -> tuple[Split, ...]:
     """Every way the concealed ``counts`` make ``sets`` sets (pung or chow) and one pair."""
     out: list[Split] = []
@@ -89,7 +100,7 @@ def _sets(c: list[int], start: int, n: int) -> list[tuple[tuple[int, int], ...]]
     return out
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=65536)
 def is_complete13(counts: tuple[int, ...], sets: int) -> bool:
     """Whether ``counts`` (3 * sets + 2 tiles) make sets and a pair, or seven pairs."""
     if sets == 4 and all(n in (0, 2, 4) for n in counts):

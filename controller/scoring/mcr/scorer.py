@@ -9,7 +9,7 @@ from typing import Any
 from controller.scoring.mcr import fans as f
 from controller.scoring.mcr import special
 from controller.scoring.mcr.fans import Hit, apply_exclusions
-from controller.scoring.mcr.hand import CHOW, KONG, PUNG, Hand, Set, Win, single_wait, splits
+from controller.scoring.mcr.hand import CHOW, KONG, PUNG, Hand, Set, Win, splits
 from controller.scoring.mcr.standard import standard_hits
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
 from controller.scoring.validate import CheckedHand
@@ -103,9 +103,9 @@ def prepare(inp: HandInput, hand: CheckedHand) -> Hand:
     concealed = tuple(hand.concealed_counts)
     counts = tuple(hand.counts)
     win = win_facts(inp, concealed, counts, melds)
-    sets = 4 - len(melds)
+    tiles = tuple(KINDS[k] for k, n in enumerate(counts) for _ in range(n))
     return Hand(counts, concealed, melds, win, KIND_INDEX[hand.seat],
-                KIND_INDEX[hand.prevailing], single_wait(concealed, counts, win.tile, sets))
+                KIND_INDEX[hand.prevailing], tiles, {})
 
 
 def _scored(hits: list[Hit], arrangement: list[list[str]]) -> Scored:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from controller.scoring.mcr import fans as f
 from controller.scoring.mcr.fans import Hit
-from controller.scoring.mcr.hand import CHOW, KONG, PUNG, Hand, Set, Win
+from controller.scoring.mcr.hand import CHOW, KONG, PUNG, Hand, Set, Win, waited_on_one
 from controller.scoring.mcr.sets import chow_hits, pung_hits
 from controller.tiles import KINDS
 
@@ -17,7 +17,7 @@ _REVERSIBLE = frozenset((1, 3, 4, 5, 7, 8, 18, 19, 20, 21, 22, 25, 26, 33))  # 2
 
 
 def all_tiles(hand: Hand) -> tuple[str, ...]:
-    return tuple(KINDS[k] for k, n in enumerate(hand.counts) for _ in range(n))
+    return hand.tiles
 
 
 def win_hits(win: Win) -> list[Hit]:
@@ -150,11 +150,20 @@ def standard_hits(hand: Hand, sets: Sequence[Set], pair: int) -> list[Hit]:
     hits += _pair_hits(hits, pair, len(chows))
     hits += _concealment_hits(hand)
     hits += _pack_hits(sets, pair)
-    hits += suit_hits(hand) + tile_hits(hand)
-    hits += tile_hog_hits(hand, [s.k for s in pungs if s.kind == KONG])
-    if hand.single_wait:
-        hits += _wait_hits(hand, sets, pair, hits)
+    hits += _hand_wide(hand)
+    hits += _wait_hits(hand, sets, pair, hits)
     return hits
+
+
+def _hand_wide(hand: Hand) -> list[Hit]:
+    """The fans of the tiles whatever their arrangement: suits, kinds, ranks, tile hogs (a
+    kong is always a meld, the same in every arrangement)."""
+    found = hand.memo.get("hand_wide")
+    if found is None:
+        kongs = [m.k for m in hand.melds if m.kind == KONG]
+        found = hand.memo["hand_wide"] = (
+            suit_hits(hand) + tile_hits(hand) + tile_hog_hits(hand, kongs))
+    return list(found)  # type: ignore[call-overload]
 
 
 def _single_pung_hits(hand: Hand, pungs: Sequence[Set], combo: list[Hit]) -> list[Hit]:
@@ -243,15 +252,13 @@ def _pack_hits(sets: Sequence[Set], pair: int) -> list[Hit]:
 
 def _wait_hits(hand: Hand, sets: Sequence[Set], pair: int, hits: list[Hit]) -> list[Hit]:
     """Edge Wait, Closed Wait or Single Wait, for a win that waited on one kind only."""
-    if any(h[0] in (f.MELDED_HAND, f.FOUR_KONGS) for h in hits):
-        return []
     w = hand.win.tile
-    t = (KINDS[w],)
     own = [s for s in sets if not s.meld and s.kind == CHOW]
-    if any(s.k == w or s.k + 2 == w for s in own):
-        return [(f.EDGE_WAIT, t)]
-    if any(s.k + 1 == w for s in own):
-        return [(f.CLOSED_WAIT, t)]
-    if pair == w:
-        return [(f.SINGLE_WAIT, t)]
-    return []
+    edge = any(s.k == w or s.k + 2 == w for s in own)
+    closed = any(s.k + 1 == w for s in own)
+    if not (edge or closed or pair == w):
+        return []
+    if any(h[0] in (f.MELDED_HAND, f.FOUR_KONGS) for h in hits) or not waited_on_one(hand):
+        return []
+    name = f.EDGE_WAIT if edge else f.CLOSED_WAIT if closed else f.SINGLE_WAIT
+    return [(name, (KINDS[w],))]
