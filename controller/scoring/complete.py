@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from controller.scoring import arrange as ar
 from controller.scoring.arrange import Group
+from controller.scoring.mcr import shapes as mcr_shapes
 from controller.scoring.model import ScoringError
 from controller.scoring.rules import RuleSet
 from controller.scoring.validate import check_meld, checked_group
@@ -22,8 +23,10 @@ def _checked(concealed: Sequence[Tile], melds: Sequence[Meld]) -> tuple[list[int
     return c, [check_meld(m) for m in melds]
 
 
-def _complete(c: list[int], has_melds: bool, rs: RuleSet) -> bool:
+def _complete(c: list[int], has_melds: int, rs: RuleSet) -> bool:
     if ar.is_standard_complete(c):
+        return True
+    if rs.name == "mcr" and mcr_shapes.special_complete(c, has_melds):
         return True
     if has_melds:
         return False
@@ -67,7 +70,7 @@ def is_complete(concealed: Sequence[Tile], melds: Sequence[Meld], ruleset: RuleS
     c, ms = _checked(concealed, melds)
     if sum(c) != 14 - 3 * len(ms):
         return False
-    return _complete(c, bool(ms), ruleset)
+    return _complete(c, len(ms), ruleset)
 
 
 def waits(concealed: Sequence[Tile], melds: Sequence[Meld], ruleset: RuleSet) -> list[Tile]:
@@ -77,12 +80,17 @@ def waits(concealed: Sequence[Tile], melds: Sequence[Meld], ruleset: RuleSet) ->
     if sum(c) != 13 - 3 * len(ms):
         return []
     held = ar.counts_of([*concealed, *(t for m in ms for t in m.tiles)])
-    return [KINDS[k] for k in wait_kinds(c, held, bool(ms), ruleset)]
+    return [KINDS[k] for k in wait_kinds(c, held, len(ms), ruleset)]
 
 
-def wait_kinds(c: list[int], held: Sequence[int], has_melds: bool, rs: RuleSet) -> list[int]:
-    """Kinds completing concealed counts ``c``, leaving out kinds ``held`` four times."""
+def wait_kinds(c: list[int], held: Sequence[int], has_melds: int, rs: RuleSet) -> list[int]:
+    """Kinds completing concealed counts ``c``, leaving out kinds ``held`` four times;
+    ``has_melds``: how many sets are on the table."""
     kinds = ar.standard_waits(c)
+    if rs.name == "mcr":
+        more = mcr_shapes.special_waits(c, has_melds)
+        if more:
+            kinds = sorted(set(kinds) | more)
     specials = rs.specials
     if not has_melds and specials:
         more = ar.special_waits(c, specials)

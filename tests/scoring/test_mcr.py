@@ -12,7 +12,15 @@ import pytest
 from mcr_oracle import oracle_fans
 
 from controller.cli import main
-from controller.scoring import HandInput, ScoringError, get_ruleset, score_hand, settle
+from controller.scoring import (
+    HandInput,
+    ScoringError,
+    get_ruleset,
+    is_complete,
+    score_hand,
+    settle,
+    waits,
+)
 from controller.tiles import Meld
 
 
@@ -140,3 +148,19 @@ def test_cli_score_and_settle_mcr(monkeypatch: pytest.MonkeyPatch,
     settle_in["discarder"] = "south"
     code, _, err = _run(["settle", "-"], json.dumps(settle_in), monkeypatch, capsys)
     assert code == 2 and "discarder" in err and len(err.strip().splitlines()) == 1
+
+
+def test_waits_and_completeness_know_mcrs_special_shapes() -> None:
+    rs = get_ruleset("mcr")
+    knitted = "1b 4b 7b 2c 5c 8c 3d 6d 9d".split()
+    # a knitted straight, a chow and a single: waits on the pair
+    assert waits([*knitted, "1c", "2c", "3c", "ew"], [], rs) == ["ew"]
+    # lesser honours and knitted tiles missing one tile: any honour or knitted tile not held
+    honours = waits([*knitted[:8], "ew", "sw", "ww", "rd", "gd"], [], rs)
+    assert set(honours) == {"9d", "nw", "wd"}
+    assert is_complete([*knitted, "ew", "sw", "ww", "rd", "gd"], [], rs)
+    assert not is_complete([*knitted, "ew", "sw", "ww", "rd", "gd"], [],
+                           get_ruleset("dmjl"))
+    # with one meld: the knitted straight and a pair
+    meld = [Meld(("5b", "5b", "5b"), False)]
+    assert waits([*knitted, "rd"], meld, rs) == ["rd"]
