@@ -26,6 +26,7 @@ from mcr_oracle import oracle_args  # noqa: E402
 
 from controller.scoring import HandInput, get_ruleset, score_hand  # noqa: E402
 from controller.scoring.mcr import hand as mcr_hand  # noqa: E402
+from controller.scoring.mcr import scorer as mcr_scorer  # noqa: E402
 
 
 def make_hands(n: int) -> list[HandInput]:
@@ -43,9 +44,12 @@ def make_hands(n: int) -> list[HandInput]:
                       i.winning_tile, i.win_source, i.last_tile, False, i.flags) for i in out]
 
 
-def clear() -> None:
-    mcr_hand.splits.cache_clear()
-    mcr_hand.is_complete13.cache_clear()
+def clear(decompositions: bool = True) -> None:
+    """Forget the scored hands; with ``decompositions``, the split caches too (cold)."""
+    mcr_scorer._MEMO.clear()
+    if decompositions:
+        mcr_hand.splits.cache_clear()
+        mcr_hand.is_complete13.cache_clear()
 
 
 def time_ours(hands: list[HandInput]) -> float:
@@ -76,17 +80,21 @@ def main() -> None:
     gc.freeze()  # the inputs (and hypothesis' leftovers) are not rescanned by every collection
     n = len(hands)
     print(f"{n} hands, {a.rounds} rounds; microseconds per hand (best round)")
-    cold, warm, theirs = [], [], []
+    cold, distinct, repeated, theirs = [], [], [], []
     for _ in range(a.rounds):
         clear()
         cold.append(time_ours(hands))
-        warm.append(time_ours(hands))
+        clear(decompositions=False)
+        distinct.append(time_ours(hands))
+        repeated.append(time_ours(hands))
         theirs.append(time_theirs(args))
-    c, w, t = (min(x) / n * 1e6 for x in (cold, warm, theirs))
-    print(f"  project mcr scorer, cold caches : {c:8.1f} us")
-    print(f"  project mcr scorer, warm caches : {w:8.1f} us")
-    print(f"  pymahjonggb (C++ via binding)   : {t:8.1f} us")
-    print(f"  ratio project/pymahjonggb       : cold {c / t:.1f}x, warm {w / t:.1f}x")
+    c, d, r, t = (min(x) / n * 1e6 for x in (cold, distinct, repeated, theirs))
+    print(f"  project, new hands, cold caches      : {c:8.1f} us")
+    print(f"  project, new hands, warm split caches: {d:8.1f} us")
+    print(f"  project, the same hands again (memo) : {r:8.1f} us")
+    print(f"  pymahjonggb (C++ via binding)        : {t:8.1f} us")
+    print(f"  ratio project/pymahjonggb            : new hands {c / t:.1f}x cold, "
+          f"{d / t:.1f}x warm; repeated {r / t:.2f}x")
     if a.profile:
         clear()
         prof = cProfile.Profile()

@@ -52,9 +52,9 @@ def ruleset_of(inp: HandInput) -> RuleSet:
 def score_hand(inp: HandInput) -> ScoreResult:
     """Score one player's hand in its best arrangement; ScoringError names what is wrong."""
     rs = ruleset_of(inp)
-    hand = check_input(inp, rs)
     if rs.settlement == "mcr":  # fans, not points: its own scorer (controller.scoring.mcr)
-        return score_mcr(inp, hand)
+        return score_mcr(inp, rs)
+    hand = check_input(inp, rs)
     arrs = _winner_arrangements(hand, rs) if inp.mahjong else _NONE
     facts, situation = _facts(inp, hand, rs, arrs)
     split = split_rules(rs, inp.mahjong, situation)

@@ -2,6 +2,6 @@
 section 10. Its fans are a data table (fans.py); the scorer arranges the hand every way and
 keeps the shape that scores the most fans (scorer.py)."""
 
-from controller.scoring.mcr.scorer import fans_of, score_mcr
+from controller.scoring.mcr.scorer import score_mcr
 
-__all__ = ["fans_of", "score_mcr"]
+__all__ = ["score_mcr"]

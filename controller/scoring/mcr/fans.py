@@ -201,6 +201,7 @@ BY_NAME: dict[str, Fan] = {f.name: f for f in FANS}
 VALUE: dict[str, int] = {f.name: f.value for f in FANS}
 #: the table's order, biggest first: the order exclusions apply and items are listed in
 ORDER: dict[str, int] = {f.name: i for i, f in enumerate(FANS)}
+EXCLUDES: dict[str, tuple[str, ...]] = {f.name: f.excludes for f in FANS}
 
 #: one occurrence of a fan: its name and the tiles it is for
 Hit = tuple[str, tuple[str, ...]]
@@ -209,7 +210,7 @@ Hit = tuple[str, tuple[str, ...]]
 def apply_exclusions(hits: list[Hit]) -> list[Hit]:
     """The hits that count: from the biggest fan down, each counted fan strikes the fans it
     implies; a struck fan strikes nothing."""
-    hits.sort(key=lambda h: ORDER[h[0]])
+    hits.sort(key=_order_of)
     struck: set[str] = set()
     out: list[Hit] = []
     for hit in hits:
@@ -217,5 +218,11 @@ def apply_exclusions(hits: list[Hit]) -> list[Hit]:
         if name in struck:
             continue
         out.append(hit)
-        struck.update(BY_NAME[name].excludes)
+        excludes = EXCLUDES[name]
+        if excludes:
+            struck.update(excludes)
     return out
+
+
+def _order_of(hit: Hit) -> int:
+    return ORDER[hit[0]]

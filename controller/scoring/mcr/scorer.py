@@ -12,7 +12,8 @@ from controller.scoring.mcr.fans import Hit, apply_exclusions
 from controller.scoring.mcr.hand import CHOW, KONG, PUNG, Hand, Set, Win, splits
 from controller.scoring.mcr.standard import standard_hits
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
-from controller.scoring.validate import CheckedHand
+from controller.scoring.rules import RuleSet
+from controller.scoring.validate import CheckedHand, check_input
 from controller.tiles import KIND_INDEX, KINDS, Meld, sort_tiles
 
 _SELF_DRAWN = ("wall", "replacement", "dealt")
@@ -32,8 +33,37 @@ class FanScore(ScoreResult):
         return out
 
 
-def score_mcr(inp: HandInput, hand: CheckedHand) -> ScoreResult:
-    """Score a checked hand under mcr: the winner's fans; a player who did not win scores 0."""
+#: results of hands already scored, by their whole input (the game scores one hand several
+#: times around a Mahjong call: the claim, the declaration, the end of the hand)
+_MEMO: dict[tuple[Any, ...], tuple[int, list[ScoreItem], list[list[str]], str | None]] = {}
+_MEMO_SIZE = 4096
+
+
+def score_mcr(inp: HandInput, rs: RuleSet) -> ScoreResult:
+    """Score a hand under mcr: the winner's fans; a player who did not win scores 0."""
+    try:
+        key: tuple[Any, ...] | None = (
+            rs.cache_key, inp.seat_wind, inp.prevailing_wind,
+            tuple((tuple(m.tiles), bool(m.concealed)) for m in inp.melds), tuple(inp.hand),
+            tuple(inp.bonus), inp.mahjong, inp.winning_tile, inp.win_source,
+            bool(inp.last_tile), tuple(inp.flags))
+        found = _MEMO.get(key)  # type: ignore[arg-type]
+    except TypeError:  # unhashable values: the checks name them
+        key, found = None, None
+    if found is not None:
+        total, items, arrangement, special = found
+        return FanScore(total, 0, None, total, list(items), [list(g) for g in arrangement],
+                        special=special)
+    result = _score(inp, check_input(inp, rs))
+    if key is not None and inp.mahjong:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        _MEMO[key] = (result.points, list(result.items),
+                      [list(g) for g in result.arrangement], result.special)
+    return result
+
+
+def _score(inp: HandInput, hand: CheckedHand) -> ScoreResult:
     if not inp.mahjong:
         return ScoreResult(0, 0, None, 0, [], [], leftover=list(hand.hand))
     prepared = prepare(inp, hand)
@@ -53,21 +83,18 @@ def score_mcr(inp: HandInput, hand: CheckedHand) -> ScoreResult:
     return FanScore(total, 0, None, total, items, arrangement, special=_special(hits))
 
 
-def fans_of(inp: HandInput, hand: CheckedHand) -> int:
-    """The hand's fans without the flowers (the 8-fan minimum's count)."""
-    if not inp.mahjong:
-        return 0
-    best = best_shape(prepare(inp, hand))
-    return 0 if best is None else best[0]
+_SPECIALS = {f.SEVEN_SHIFTED_PAIRS: "seven_shifted_pairs", f.SEVEN_PAIRS: "seven_pairs",
+             f.THIRTEEN_ORPHANS: "thirteen_orphans",
+             f.GREATER_HONORS: "greater_honors_and_knitted_tiles",
+             f.LESSER_HONORS: "lesser_honors_and_knitted_tiles",
+             f.KNITTED_STRAIGHT: "knitted_straight", f.NINE_GATES: "nine_gates"}
 
 
 def _special(hits: list[Hit]) -> str | None:
-    for name, key in ((f.SEVEN_SHIFTED_PAIRS, "seven_shifted_pairs"),
-                      (f.SEVEN_PAIRS, "seven_pairs"), (f.THIRTEEN_ORPHANS, "thirteen_orphans"),
-                      (f.GREATER_HONORS, "greater_honors_and_knitted_tiles"),
-                      (f.LESSER_HONORS, "lesser_honors_and_knitted_tiles"),
-                      (f.KNITTED_STRAIGHT, "knitted_straight"), (f.NINE_GATES, "nine_gates")):
-        if any(h[0] == name for h in hits):
+    """The special shape the hand was scored as (hits come biggest fan first)."""
+    for name, _ in hits:
+        key = _SPECIALS.get(name)
+        if key is not None:
             return key
     return None
 
@@ -103,7 +130,8 @@ def prepare(inp: HandInput, hand: CheckedHand) -> Hand:
     concealed = tuple(hand.concealed_counts)
     counts = tuple(hand.counts)
     win = win_facts(inp, concealed, counts, melds)
-    tiles = tuple(KINDS[k] for k, n in enumerate(counts) for _ in range(n))
+    tiles = tuple(sorted([*hand.hand, *(t for m in hand.melds for t in m.tiles)],
+                         key=KIND_INDEX.__getitem__))
     return Hand(counts, concealed, melds, win, KIND_INDEX[hand.seat],
                 KIND_INDEX[hand.prevailing], tiles, {})
 
@@ -127,14 +155,16 @@ def best_shape(hand: Hand) -> Scored | None:
 
 def _shapes(hand: Hand) -> list[special.Shape]:
     out: list[special.Shape] = []
-    nine = special.nine_gates(hand)
-    if nine is not None:
-        return [nine]
-    for shape in (special.seven_pairs(hand), special.thirteen_orphans(hand),
-                  special.honours_and_knitted(hand)):
-        if shape is not None:
-            out.append(shape)
-    out += special.knitted_straight(hand)
+    if not hand.melds:
+        nine = special.nine_gates(hand)
+        if nine is not None:
+            return [nine]
+        for shape in (special.seven_pairs(hand), special.thirteen_orphans(hand),
+                      special.honours_and_knitted(hand)):
+            if shape is not None:
+                out.append(shape)
+    if len(hand.melds) <= 1 and sum(1 for n in hand.concealed[:27] if n) >= 9:
+        out += special.knitted_straight(hand)
     melds = list(hand.melds)
     for found, pair in splits(hand.concealed, 4 - len(melds)):
         sets = melds + [Set(kind, k, False, False) for kind, k in found]
