@@ -52,7 +52,7 @@ def ruleset_of(inp: HandInput) -> RuleSet:
 def score_hand(inp: HandInput) -> ScoreResult:
     """Score one player's hand in its best arrangement; ScoringError names what is wrong."""
     rs = ruleset_of(inp)
-    if rs.settlement == "mcr":  # fans, not points: its own scorer (controller.scoring.mcr)
+    if rs.name == "mcr":  # fans, not points: its own scorer (controller.scoring.mcr)
         return score_mcr(inp, rs)
     hand = check_input(inp, rs)
     arrs = _winner_arrangements(hand, rs) if inp.mahjong else _NONE
