@@ -126,6 +126,8 @@ class PublicView(_Open):
     hand: HandPublic | None = None
     hands: list[HandSummary] = Field(default_factory=list)
     totals: dict[str, int] = Field(default_factory=dict)
+    #: mcr false Mahjongs: {"seat", "hand"}; each cost the seat 10 to every other player
+    penalties: list[dict[str, int]] = Field(default_factory=list)
     service: ServiceStatus | None = None
     players: dict[str, str] = Field(default_factory=dict)
 
