@@ -18,14 +18,17 @@ KNITTED = [
 
 
 @st.composite
-def _group(draw: Any, counts: list[int], kind: str | None = None) -> tuple[str, list[int]] | None:
-    """One set (chow, pung, kong) whose tiles are still available; None if none fits."""
+def _group(draw: Any, counts: list[int], kind: str | None = None,
+           kinds_from: tuple[int, ...] | None = None) -> tuple[str, list[int]] | None:
+    """One set (chow, pung, kong) whose tiles are still available; None if none fits.
+    ``kinds_from``: the kinds the set's first tile may be (a flush, honours)."""
     kind = kind or draw(st.sampled_from(["chow", "chow", "pung", "pung", "kong"]))
+    pool = kinds_from or tuple(range(34))
     if kind == "chow":
-        low = draw(st.integers(0, 26).filter(lambda i: i % 9 <= 6))
+        low = draw(st.sampled_from([i for i in pool if i < 27 and i % 9 <= 6] or [0]))
         kinds = [low, low + 1, low + 2]
     else:
-        k = draw(st.integers(0, 33))
+        k = draw(st.sampled_from(pool))
         kinds = [k] * (3 if kind == "pung" else 4)
     for k in set(kinds):
         if counts[k] + kinds.count(k) > 4:
@@ -41,10 +44,14 @@ def standard(draw: Any) -> tuple[list[Meld], list[int]]:
     melds: list[Meld] = []
     hand: list[int] = []
     bias = draw(st.sampled_from([None, "chow", "pung"]))
+    suit = draw(st.sampled_from([None, None, 0, 1, 2]))  # a flush or half flush now and then
+    pool = None if suit is None else tuple(range(suit * 9, suit * 9 + 9)) + (
+        tuple(range(27, 34)) if draw(st.booleans()) else ())
     for _ in range(4):
         g = None
         while g is None:
-            g = draw(_group(counts, draw(st.sampled_from([bias, None])) if bias else None))
+            g = draw(_group(counts, draw(st.sampled_from([bias, None])) if bias else None,
+                            pool))
         kind, kinds = g
         tiles = tuple(KINDS[k] for k in kinds)
         if kind == "kong":
@@ -53,7 +60,7 @@ def standard(draw: Any) -> tuple[list[Meld], list[int]]:
             melds.append(Meld(tiles, False))
         else:
             hand += kinds
-    pair = draw(st.integers(0, 33).filter(lambda k: counts[k] <= 2))
+    pair = draw(st.sampled_from(pool or tuple(range(34))).filter(lambda k: counts[k] <= 2))
     hand += [pair, pair]
     return melds, hand
 
