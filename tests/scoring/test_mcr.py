@@ -164,3 +164,13 @@ def test_waits_and_completeness_know_mcrs_special_shapes() -> None:
     # with one meld: the knitted straight and a pair
     meld = [Meld(("5b", "5b", "5b"), False)]
     assert waits([*knitted, "rd"], meld, rs) == ["rd"]
+
+
+def test_cli_score_hand_mcr_shows_fans_and_flowers(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(["score", "--ruleset", "mcr", "--hand",
+                         "[rdrdrd] 1b2b3b 4c5c6c 7d8d9d gdgd 2s", "--won", "discard",
+                         "--winning-tile", "gd"], "", monkeypatch, capsys)
+    assert code == 0
+    assert "Mixed Straight" in out and "fans 11 + flowers 1" in out and "score 12" in out
+    assert "doublings" not in out
