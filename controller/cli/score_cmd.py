@@ -30,7 +30,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--winning-tile", help="the winning tile (default: the last concealed tile)")
     p.add_argument("--last-tile", action="store_true", help="won on the last tile of the wall")
     p.add_argument("--first-discard", action="store_true", help="won on east's first discard")
-    p.add_argument("--flag", action="append", default=[], help="original_call, twofold_fortune, last_of_kind")
+    p.add_argument("--flag", action="append", default=[],
+                   help="original_call, twofold_fortune, last_of_kind")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="rule-set option; VALUE is JSON (e.g. limit=300, roof_off=true)")
     p.add_argument("--json", action="store_true", help="with --hand: print the JSON answer")
