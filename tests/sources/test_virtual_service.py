@@ -69,9 +69,9 @@ def test_a_new_session_with_another_rule_set_is_played_on_the_virtual_table(
 def test_serve_simulate_plays_mcr_through_the_hardware_path(tmp_path: Path) -> None:
     """`serve --simulate --ruleset mcr`: the first hand is won with 8 fans or more, shown as
     fans (the score's unit), and settled to a zero sum."""
-    service = TableService(Config(session=SessionConfig(ruleset="mcr")), tmp_path)
-    service.add_source("table", virtual_table_source(SimOptions(seed=5)))
-    with TestClient(create_app(service)) as client:
+    system = build(Config(session=SessionConfig(ruleset="mcr")), tmp_path,
+                   sources={"table": virtual_table_source(SimOptions(seed=5))})
+    with TestClient(system.app) as client:
         view = _until(client, lambda v: len(v["hands"]) >= 1, timeout=180.0)
         record = view["hands"][0]
         assert view["session"]["ruleset"] == "mcr" and record["result"] == "mahjong"

@@ -9,9 +9,8 @@ import time
 
 import pytest
 
-from controller.config import Config, SessionConfig
-from controller.service import TableService, simulation_source
-from controller.web.app import create_app
+from controller.app import build
+from controller.config import Config, SessionConfig, SimulationConfig
 from tests.web.test_browser import ARGS, CHROMIUM, _free_port
 
 pytestmark = pytest.mark.browser
@@ -21,10 +20,11 @@ def test_dashboard_shows_fans_with_values_total_and_flowers_apart(tmp_path) -> N
     import uvicorn
     from playwright.sync_api import sync_playwright
 
-    service = TableService(Config(session=SessionConfig(ruleset="mcr")), tmp_path)
-    service.add_source("simulation", simulation_source(0.01, 5, hands=1))  # a Mahjong
+    config = Config(session=SessionConfig(ruleset="mcr"),
+                    simulation=SimulationConfig(pace=0.01, seed=5, hands=1))  # a Mahjong
+    system = build(config, tmp_path, table="simulation")
     port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(service), host="127.0.0.1", port=port,
+    srv = uvicorn.Server(uvicorn.Config(system.app, host="127.0.0.1", port=port,
                                         log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
