@@ -70,3 +70,15 @@ def test_false_mahjong_costs_ten_to_each_play_goes_on_and_replays() -> None:
         assert total - hand_sum[p] == (-30 if int(p) == liar else 10)
     again, _ = replay(events)
     assert again == state and replay_summary(again) == summary
+
+
+def test_a_game_is_sixteen_hands_four_prevailing_winds() -> None:
+    from controller.players.director import run_session
+
+    events, state = run_session("mcr", {}, 17, 8, careful=False)
+    view = public_view(state)
+    assert len(view["hands"]) == 16 and view["session"]["game_over"]
+    assert [r["prevailing_wind"] for r in view["hands"]] == [
+        w for w in ("east", "south", "west", "north") for _ in range(4)]
+    assert [r["dealer"] for r in view["hands"]] == [1, 2, 3, 4] * 4
+    assert replay(events)[0] == state
