@@ -98,7 +98,7 @@ def tile_hog_hits(hand: Hand, kongs: Sequence[int]) -> list[Hit]:
             if n == 4 and k not in kongs]
 
 
-def kong_hits(sets: Sequence[Set], concealed_pungs: int) -> list[Hit]:
+def kong_hits(sets: Sequence[Set], concealed_pungs: Sequence[Set]) -> list[Hit]:
     """The kong fans and the concealed-pung fans (a concealed kong is a concealed pung)."""
     kongs = [s for s in sets if s.kind == KONG]
     melded = [s for s in kongs if s.exposed]
@@ -117,11 +117,11 @@ def kong_hits(sets: Sequence[Set], concealed_pungs: int) -> list[Hit]:
     else:  # one kong, or a melded and a concealed one (mcr readings: no 5-fan combination)
         out += [(f.MELDED_KONG, s.tiles()) for s in melded]
         out += [(f.CONCEALED_KONG, s.tiles()) for s in hidden]
-    total = concealed_pungs + len(hidden)
+    total = len(concealed_pungs) + len(hidden)
     if total >= 2 and not (n == 2 and len(hidden) == 2 and total == 2):
         name = {2: f.TWO_CONCEALED_PUNGS, 3: f.THREE_CONCEALED_PUNGS,
                 4: f.FOUR_CONCEALED_PUNGS}[total]
-        out.append((name, ()))
+        out.append((name, tuple(t for s in (*concealed_pungs, *hidden) for t in s.tiles())))
     return out
 
 
@@ -135,13 +135,7 @@ def standard_hits(hand: Hand, sets: Sequence[Set], pair: int) -> list[Hit]:
         not c.meld and c.k <= win.tile <= c.k + 2 for c in chows
     ):  # the discard completed the pung: it counts as exposed
         hidden_pungs = [s for s in hidden_pungs if s.k != win.tile]
-    concealed_tiles = [t for s in hidden_pungs for t in s.tiles()]
-    hits = win_hits(win) + kong_hits(sets, len(hidden_pungs))
-    if any(h[0] in (f.TWO_CONCEALED_PUNGS, f.THREE_CONCEALED_PUNGS, f.FOUR_CONCEALED_PUNGS)
-           for h in hits):
-        hits = [(n, t or tuple(concealed_tiles + [x for s in sets if s.kind == KONG
-                                                  and not s.exposed for x in s.tiles()]))
-                for n, t in hits]
+    hits = win_hits(win) + kong_hits(sets, hidden_pungs)
     if len(pungs) == 4:
         hits.append((f.ALL_PUNGS, tuple(t for s in pungs for t in s.tiles())))
     combo = pung_hits([s.k for s in pungs])
