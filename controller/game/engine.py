@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from controller.game import calls, endhand, moves
+from controller.game import calls, endhand, moves, people
 from controller.game.context import Ctx, Refused, name
 from controller.game.events import EventError, check_event
 from controller.game.state import (
@@ -106,15 +106,12 @@ def _false_mahjong(state: GameState, event: dict[str, Any], exc: Refused) -> boo
 
 def _penalise(ctx: Ctx, state: GameState, seat: int, line: int) -> GameState:
     """The EMA's false-Mahjong penalty (RULES.md 10): the declarer pays 10 to each other
-    player; play goes on."""
+    player; play goes on (the event itself stays refused)."""
     each = FALSE_MAHJONG_PENALTY
-    totals = tuple(t - 3 * each if p == seat else t + each
-                   for p, t in enumerate(state.totals, start=1))
     assert state.hand is not None
     ctx.notes.append(f"{name(state.hand, seat)} declared a false Mahjong: pays {each} to each "
                      "other player; play goes on")
-    return evolve(state, totals=totals,
-                  penalties=state.penalties + ((seat, state.hand.number, line),))
+    return people.false_mahjong(state, seat, each, reason="false Mahjong", line=line)
 
 
 def _dispatch(
@@ -124,6 +121,12 @@ def _dispatch(
         return _note(state, kind, body), False
     if kind == "session":
         return _session(state, body), True
+    if kind in ("player", "penalty"):
+        if state.ruleset_name is None:
+            raise Refused("no_session", None, "no session yet: start one with a session event")
+        if kind == "player":
+            return people.seat_player(ctx, state, body), False
+        return people.penalise(ctx, state, body), True
     if kind == "correct":
         return _correct(ctx, state, body)
     if state.ruleset_name is None:
@@ -285,7 +288,8 @@ def _undo(ctx: Ctx, state: GameState, n: int) -> GameState:
     bonus = bool(state.ruleset.bonus_tiles) if state.ruleset is not None else False
     ctx.misplaced = misplaced_after_undo(state.hand, target.hand, bonus)
     ctx.notes.append(f"{n} event(s) taken back")
-    return evolve(target, violations=state.violations, timers_noted=state.timers_noted)
+    return evolve(target, violations=state.violations, timers_noted=state.timers_noted,
+                  names=state.names)
 
 
 def _reassign(ctx: Ctx, state: GameState, body: dict[str, Any]) -> GameState:

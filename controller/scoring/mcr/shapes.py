@@ -1,6 +1,6 @@
 """Whether concealed tiles make one of mcr's special shapes (for completeness and waits; the
-scorer's special.py scores them): thirteen orphans, honours and knitted tiles, a knitted
-straight with a set and a pair. Seven pairs and the standard shape are the generic ones."""
+scorer's special.py scores them): seven pairs (four of a kind counting as two pairs), thirteen
+orphans, honours and knitted tiles, a knitted straight with a set and a pair."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ def special_complete(c: Sequence[int], melds: int) -> bool:
     if melds > 1:
         return False
     if melds == 0 and sum(c) == 14:
+        if all(n in (0, 2, 4) for n in c):  # seven pairs: four of a kind is two pairs in mcr
+            return True
         if all(c[k] for k in _ORPHANS) and sum(c[k] for k in _ORPHANS) == 14:
             return True
         if max(c) == 1 and any(all(k in s or k >= 27 for k in range(34) if c[k])

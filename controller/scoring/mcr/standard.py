@@ -4,6 +4,7 @@ hand shape shares: the win, the suits, the kinds of tiles, the range of ranks, t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from controller.scoring.mcr import fans as f
 from controller.scoring.mcr.fans import Hit
@@ -152,12 +153,12 @@ def standard_hits(hand: Hand, sets: Sequence[Set], pair: int) -> list[Hit]:
 def _hand_wide(hand: Hand) -> list[Hit]:
     """The fans of the tiles whatever their arrangement: suits, kinds, ranks, tile hogs (a
     kong is always a meld, the same in every arrangement)."""
-    found = hand.memo.get("hand_wide")
+    found = cast("list[Hit] | None", hand.memo.get("hand_wide"))
     if found is None:
         kongs = [m.k for m in hand.melds if m.kind == KONG]
-        found = hand.memo["hand_wide"] = (
-            suit_hits(hand) + tile_hits(hand) + tile_hog_hits(hand, kongs))
-    return list(found)  # type: ignore[call-overload]
+        found = suit_hits(hand) + tile_hits(hand) + tile_hog_hits(hand, kongs)
+        hand.memo["hand_wide"] = found
+    return list(found)
 
 
 def _single_pung_hits(hand: Hand, pungs: Sequence[Set], combo: list[Hit]) -> list[Hit]:
