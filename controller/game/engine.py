@@ -24,6 +24,7 @@ from controller.game.state import (
 )
 from controller.game.zones import misplaced_after_undo
 from controller.scoring import ScoringError, get_ruleset
+from controller.scoring.rulesets.mcr import FALSE_MAHJONG_PENALTY
 
 _NO_TRACE = ("tile_not_there", "fifth_copy", "not_in_set", "malformed_event", "no_session")
 
@@ -85,7 +86,32 @@ def _refused(ctx: Ctx, state: GameState, event: dict[str, Any], exc: Refused, se
             misplaced = tuple(ctx.base_misplaced) + ((str(move["tile"]), str(move["to"]), src),)
     new = evolve(state, seq=seq, violations=state.violations + (v,), last_violation=v,
                  misplaced=misplaced)
+    if _false_mahjong(state, event, exc):
+        new = _penalise(ctx, new, exc.seat, line)  # type: ignore[arg-type]  # checked there
     return Outcome(False, new, v, tuple(ctx.notes))
+
+
+_FALSE_MAHJONG = ("mahjong_incomplete_hand", "mahjong_without_eight_fans")
+
+
+def _false_mahjong(state: GameState, event: dict[str, Any], exc: Refused) -> bool:
+    """An mcr Mahjong declared with a hand that is not complete or has fewer than 8 fans."""
+    declare = event.get("declare") if isinstance(event, dict) else None
+    return (
+        state.ruleset_name == "mcr" and exc.rule in _FALSE_MAHJONG and exc.seat is not None
+        and isinstance(declare, dict) and declare.get("call") == "mahjong"
+        and state.hand is not None and state.hand.phase != "over"
+    )
+
+
+def _penalise(ctx: Ctx, state: GameState, seat: int, line: int) -> GameState:
+    """The EMA's false-Mahjong penalty (RULES.md 10): the declarer pays 10 to each other
+    player; play goes on (the event itself stays refused)."""
+    each = FALSE_MAHJONG_PENALTY
+    assert state.hand is not None
+    ctx.notes.append(f"{name(state.hand, seat)} declared a false Mahjong: pays {each} to each "
+                     "other player; play goes on")
+    return people.false_mahjong(state, seat, each, reason="false Mahjong", line=line)
 
 
 def _dispatch(

@@ -20,6 +20,7 @@ from controller.scoring.complete import (
     waits,
     within_chows,
 )
+from controller.scoring.mcr import score_mcr
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
 from controller.scoring.rules import RuleSet
 from controller.scoring.rulesets import get_ruleset
@@ -65,6 +66,8 @@ def ruleset_of(inp: HandInput) -> RuleSet:
 def score_hand(inp: HandInput) -> ScoreResult:
     """Score one player's hand in its best arrangement; ScoringError names what is wrong."""
     rs = ruleset_of(inp)
+    if rs.name == "mcr":  # fans, not points: its own scorer (controller.scoring.mcr)
+        return score_mcr(inp, rs)
     hand = check_input(inp, rs)
     arrs = _winner_arrangements(hand, rs) if inp.mahjong else _NONE
     facts, situation = _facts(inp, hand, rs, arrs)

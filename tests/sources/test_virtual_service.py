@@ -64,3 +64,17 @@ def test_a_new_session_with_another_rule_set_is_played_on_the_virtual_table(
         assert view["hand"]["live_wall"] <= 130  # 144 tiles: 130 drawable
         assert system.loop.status().readers.get("virtual-table", {}).get("ok", True)
         assert view["hand"]["last_violation"] is None
+
+
+def test_serve_simulate_plays_mcr_through_the_hardware_path(tmp_path: Path) -> None:
+    """`serve --simulate --ruleset mcr`: the first hand is won with 8 fans or more, shown as
+    fans (the score's unit), and settled to a zero sum."""
+    system = build(Config(session=SessionConfig(ruleset="mcr")), tmp_path,
+                   sources={"table": virtual_table_source(SimOptions(seed=5))})
+    with TestClient(system.app) as client:
+        view = _until(client, lambda v: len(v["hands"]) >= 1, timeout=180.0)
+        record = view["hands"][0]
+        assert view["session"]["ruleset"] == "mcr" and record["result"] == "mahjong"
+        winner = str(record["winner"])
+        assert record["scores"][winner] >= 8 and sum(record["net"].values()) == 0
+        assert view["penalties"] == []
