@@ -7,7 +7,7 @@ import argparse
 import logging
 from pathlib import Path
 
-from controller.cli import CliError
+from controller.cli import CliError, check_data_dir, check_port
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -44,14 +44,13 @@ def broker_config(text: str, user: str | None, password_file: Path | None,
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from controller.cli.serve_cmd import _check_data_dir, _check_port
     from controller.club.app import create_club_app
     from controller.club.service import ClubService
 
     broker = broker_config(args.broker, args.broker_user, args.broker_password_file,
                            args.broker_ca)
-    _check_data_dir(args.data_dir)
-    _check_port(args.host, args.port)
+    check_data_dir(args.data_dir)
+    check_port(args.host, args.port)
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:

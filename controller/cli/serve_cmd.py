@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.cli import CliError, load_config
+from controller.cli import CliError, check_data_dir, check_port, load_config
 from controller.scoring import RULESETS
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(func=run)
 
 
-class _RedactTokens(logging.Filter):
+class RedactTokens(logging.Filter):
     """Access logs never show a token (a seat socket may carry one as ?token=)."""
 
     _pattern = re.compile(r"(token=)[^&\s\"']+")
@@ -71,14 +71,14 @@ def run(args: argparse.Namespace) -> int:
 
     config = _override(load_config(args.config), args)
     data_dir = Path(args.data_dir) if args.data_dir else config.data.dir
-    _check_data_dir(data_dir)
-    _check_port(config.server.host, config.server.port)
+    check_data_dir(data_dir)
+    check_port(config.server.host, config.server.port)
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # uvicorn logs a WebSocket's path with its query ("WebSocket /ws/seats/1?token=...
     # [accepted]") on uvicorn.error, not on the access log.
     for name in ("uvicorn.access", "uvicorn.error"):
-        logging.getLogger(name).addFilter(_RedactTokens())
+        logging.getLogger(name).addFilter(RedactTokens())
 
     publisher = _club_publisher(args, data_dir)
     sources = _club_sources(publisher)
@@ -153,26 +153,3 @@ def _override(config: Config, args: argparse.Namespace) -> Config:
         k: v for k, v in (("seed", args.seed), ("pace", args.pace), ("hands", args.hands))
         if v is not None})
     return config.model_copy(update={"server": server, "session": session, "simulation": sim})
-
-
-def _check_port(host: str, port: int) -> None:
-    """Fail with one line, before anything starts, when the address cannot be listened on."""
-    import socket
-
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-        family, kind, proto, _, address = infos[0]
-        with socket.socket(family, kind, proto) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            probe.bind(address)
-    except OSError as exc:
-        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another "
-                       "--port or --host") from None
-
-
-def _check_data_dir(data_dir: Path) -> None:
-    try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CliError(f"cannot create the data directory {data_dir}: {exc.strerror}; "
-                       "choose another --data-dir") from None
