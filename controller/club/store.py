@@ -47,6 +47,7 @@ class ClubStore:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        self.closed = False
         self._conn = sqlite3.connect(str(self.path), isolation_level=None,
                                      check_same_thread=False, timeout=10.0)
         self._conn.execute("PRAGMA journal_mode = WAL")
@@ -61,6 +62,7 @@ class ClubStore:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+            self.closed = True
 
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
