@@ -219,6 +219,11 @@ class GameState:
     last_violation: Violation | None = field(default=None, compare=False)
     misplaced: tuple[tuple[Tile, str, str], ...] = field(default=(), compare=False)
     timers_noted: tuple[tuple[str, int, float], ...] = field(default=(), compare=False)
+    #: moves of tiles after the hand ended (the table being cleared): (tile, from, to)
+    cleared: tuple[tuple[Tile, str, str], ...] = field(default=(), compare=False)
+    #: accepted corrections so far (undo, reassign, end_hand): players who planned ahead
+    #: see from it that the game changed under them
+    corrections: int = field(default=0, compare=False)
 
     @property
     def active(self) -> bool:
