@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from controller.game.state import CODE_INDEX, Hand
+from controller.game.state import CODE_INDEX, GameState, Hand
 from controller.tiles import ALL_CODES, copies_allowed, is_bonus
 
 
@@ -117,3 +117,19 @@ def _name(zone: str, tile: str, more: dict[str, Counter[str]],
     if zone != "off":
         return zone
     return "river" if more["river"][tile] > fewer["river"][tile] else "wall"
+
+
+def lying(state: GameState) -> dict[str, Counter[str]]:
+    """Zone -> tile counts where the tiles lie on the table as the game knows it (out-of-place
+    tiles where they were put, the table partly cleared): for the table's own players and
+    readers, never for a public view. Empty before the first hand."""
+    if state.hand is None:
+        return {}
+    bonus = bool(state.ruleset.bonus_tiles) if state.ruleset is not None else False
+    return physical_counts(state.hand, bonus, state.misplaced, state.cleared)
+
+
+def put_backs(state: GameState) -> list[dict[str, dict[str, str]]]:
+    """The moves that put every out-of-place tile back, tiles named (for the table's own
+    players, who know what they put where; the public view names only what lies in view)."""
+    return [{"move": {"tile": t, "from": put, "to": home}} for t, put, home in state.misplaced]

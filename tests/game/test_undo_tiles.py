@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.game import GameState, apply, public_view, replay
+from controller.game import GameState, apply, lying, public_view, put_backs, replay
 from controller.game.zones import physical_counts
 from controller.tiles import tile_set
 from tests.game.logbuilder import Log
@@ -23,16 +23,12 @@ def fold(events: list[dict[str, Any]]) -> GameState:
     return state
 
 
-def put_backs(state: GameState) -> list[dict[str, Any]]:
-    return [{"move": {"tile": t, "from": put, "to": home}} for t, put, home in state.misplaced]
-
-
 def lying_conserved(state: GameState) -> bool:
     """Every tile of the set lies somewhere, once (the game's zones moved by the notes)."""
     assert state.hand is not None
     bonus = bool(state.ruleset.bonus_tiles)
     total: Counter[str] = Counter()
-    for counts in physical_counts(state.hand, bonus, state.misplaced, state.cleared).values():
+    for counts in lying(state).values():
         total.update(counts)
     return total == Counter(tile_set(bonus))
 
