@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from controller.game import GameState, apply, new_game, public_view, seat_view
+from controller.game import GameState, apply, new_game, public_view, put_backs, seat_view
 from controller.game.bots import Bot, ClaimIntent
 from controller.game.players import judge
 from controller.game.players.claims import Event, claim_events, declare, move, resolve
@@ -76,13 +76,34 @@ class Director:
         self._rngs: dict[int, random.Random] = {}
         self._walls: dict[int, list[str]] = {}
         self._table: tuple[GameState, dict[str, Any]] | None = None  # this step's public view
+        self._corrections = 0  # the operator's corrections seen so far
+        self._last: tuple[GameState, Event] | None = None  # the newest event and its state
 
     # --- the one entry point ----------------------------------------------------------------------
 
     def next_action(self, state: GameState) -> Event | None:
-        """The next table event given the controller's current state, or None when done."""
+        """The next table event given the controller's current state, or None when done.
+
+        Tiles the controller asks to be put back are put back first. After an operator's
+        correction the events already decided are dropped, unless the game is again the one
+        they were decided for (an undo and the same event again).
+        """
+        if state.corrections != self._corrections:
+            self._corrections = state.corrections
+            if self._last is None or apply(*self._last).state != state:
+                self._queue.clear()
+                self._added_kong = None
+        if state.misplaced and self._session_sent:
+            return self._sent(state, put_backs(state)[0])  # one at a time, as the game says
         if self._queue:
-            return self._queue.pop(0)
+            return self._sent(state, self._queue.pop(0))
+        return self._sent(state, self._decide(state))
+
+    def _sent(self, state: GameState, event: Event | None) -> Event | None:
+        self._last = None if event is None else (state, event)
+        return event
+
+    def _decide(self, state: GameState) -> Event | None:
         view = public_view(state)
         self._table = (state, view)
         if not self._session_sent:
@@ -93,6 +114,8 @@ class Director:
         hand = view.get("hand")
         if hand is None or hand.get("phase") == "over":
             return self._between_hands(state, view, hand)
+        # a finished hand taken back (undo): it is to be cleared again when it ends
+        self._cleared = min(self._cleared, int(hand["number"]) - 1)
         return self._in_hand(state, hand)
 
     def _seat(self, state: GameState, position: int) -> View:
@@ -209,6 +232,8 @@ class Director:
         if event := self._lay_bonus(seat, position):
             return event
         drawn, source = self._drawn.get(position, (None, None))
+        if drawn not in seat.get("hand", []):  # taken back by an undo, or corrected
+            drawn, source = None, None
         action = self.bots[position].on_turn(seat, drawn, source)
         rack, strip = f"rack:{position}", f"melds:{position}"
         if action.kind == "mahjong":
@@ -231,10 +256,13 @@ class Director:
             return declare(discarder, "ready")
         intents: dict[int, ClaimIntent] = {}
         views: dict[int, View] = {}
+        called = {int(c["seat"]) for c in hand.get("claimants", []) if c.get("call") == "claim"}
         for p in turn_order(discarder)[1:]:
             views[p] = self._seat(state, p)
             may_chow = p == next_position(discarder)
-            intent = self.bots[p].on_discard(views[p], tile, may_chow)
+            bot = self.bots[p]
+            # A seat whose player has called claim (the seat page) makes its best claim.
+            intent = (bot.called_claim if p in called else bot.on_discard)(views[p], tile, may_chow)
             if intent is not None:
                 intents[p] = intent
         if not intents:
