@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.game import GameState, apply, lying, new_game, replay
-from controller.game.director import Director
 from controller.game.state import CODE_INDEX
+from controller.players.director import Director
 from controller.tiles import KINDS, tile_set
 
 Event = dict[str, Any]
@@ -84,9 +84,13 @@ def test_a_washout_taken_back_while_the_table_is_cleared() -> None:
 
 
 @settings(max_examples=12, deadline=None)
-@given(cut=st.integers(5, 260), count=st.integers(1, 4), seed=st.integers(0, 50))
-def test_an_undo_anywhere_and_play_goes_on(cut: int, count: int, seed: int) -> None:
-    table = Table(hands=1, seed=seed)
+@given(cut=st.integers(5, 260), count=st.integers(1, 4), seed=st.integers(0, 50),
+       ruleset=st.sampled_from(["hua-bao", "swedish", "dmjl"]))
+def test_an_undo_anywhere_and_play_goes_on(cut: int, count: int, seed: int,
+                                           ruleset: str) -> None:
+    """Also a Mahjong call taken back after the discard went into the rack: the player calls
+    again (or puts the tile back)."""
+    table = Table(ruleset, hands=1, seed=seed)
     table.play(lambda s: len(table.log) >= cut or len(s.hands) == 1)
     if table.state.depth <= count:
         return
@@ -135,3 +139,14 @@ def test_a_claim_called_on_the_seat_page_is_made_by_the_seat() -> None:
     assert len(table.state.hand.seat(called).melds) == melds + 1
     finished(table, 3)
     assert table.state.violations == ()
+
+
+def test_a_mahjong_call_taken_back_after_the_take_is_made_again() -> None:
+    table = Table(hands=1, seed=2)
+    table.play(lambda s: s.hand is not None and s.hand.taken is not None)
+    taker = table.state.hand.taken  # type: ignore[union-attr]
+    event = table.director.next_action(table.state)
+    assert event == {"declare": {"seat": taker, "call": "mahjong"}} and table.apply(event)
+    assert table.apply({"correct": {"undo": 1}})
+    assert table.director.next_action(table.state) == event  # called again
+    finished(table, 1)

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from controller.game import GameState, apply, new_game, public_view, put_backs, seat_view
-from controller.game.bots import Bot, ClaimIntent
-from controller.game.players import judge
-from controller.game.players.claims import Event, claim_events, declare, move, resolve
-from controller.game.players.resume import resume_events
-from controller.game.players.wall import (
+from controller.players import judge
+from controller.players.bots import Bot, ClaimIntent
+from controller.players.claims import Event, claim_events, declare, move, resolve
+from controller.players.resume import resume_events
+from controller.players.wall import (
     DEAD_WALL,
     DEAL_SIZE,
     build_wall,
@@ -199,6 +199,8 @@ class Director:
             for p in turn_order(dealer):
                 if event := self._lay_bonus(self._seat(state, p), p):
                     return event
+        if taken := self._taken(state):
+            return taken
         half_done = resume_events(hand, lambda p: self._seat(state, p).get("hand", []))
         if half_done:
             return self._emit(half_done)
@@ -207,6 +209,24 @@ class Director:
         if hand.get("step") == "draw":
             return self._draw(wall[front], turn, "wall")
         return self._own_turn(state, turn)
+
+    @staticmethod
+    def _taken(state: GameState) -> Event | None:
+        """A tile taken into a rack for Mahjong whose call is not (or no longer: undone) made:
+        the player calls Mahjong, or puts the tile back where it came from if the game would
+        refuse the call. The public view does not show this moment; the table sees it."""
+        hand = state.hand
+        if hand is None or (hand.taken is None and hand.rob_taken is None):
+            return None
+        taker = hand.taken if hand.taken is not None else hand.rob_taken
+        assert taker is not None
+        call = declare(taker, "mahjong")
+        if apply(state, call).accepted:
+            return call
+        if hand.taken is not None and hand.discard is not None:
+            return move(hand.discard[0], f"rack:{taker}", "discard")
+        owner = hand.robbable[1] if hand.robbable is not None else taker
+        return move(hand.seat(taker).rack[-1], f"rack:{taker}", f"melds:{owner}")
 
     @staticmethod
     def _dealing(hand: View) -> bool:
