@@ -87,8 +87,8 @@ class TableService:
         self.session_active = False
         self.seq = 0
         self.reader_health: dict[str, dict[str, Any]] = {}
-        # Set by the virtual table: its simulated players own every seat, and the virtual
-        # tiles cannot be put back by hand, so seat calls and corrections are refused.
+        # Set by the virtual table: its simulated players play every seat (the operator page
+        # says that its tile registry does not matter then).
         self.players_simulated: str | None = None
         self.started_at = clock()
         self._store: EventLog | None = None
@@ -147,15 +147,11 @@ class TableService:
     # --- posting events -------------------------------------------------------------------
 
     def check_human(self, what: str) -> None:
-        """Refuse ``what`` (a seat call, a correction) while simulated players own the table;
-        a halted service says first that it records nothing (503)."""
+        """A seat call or a correction (``what``) from a page: a halted service says first that
+        it records nothing (503). The virtual table's simulated players take corrections as
+        people do (they put tiles back), so nothing else refuses it here."""
         if self.halted:
             raise ServiceHalted(self.halted)
-        if self.players_simulated:
-            raise ServiceError(
-                f"{what} is not taken here: {self.players_simulated} play every seat and their "
-                "tiles cannot be put back by hand; run `mahjong-table serve` at a real table, "
-                "or `serve --simulate --in-process` to try corrections on a simulated game")
 
     async def submit(self, event: dict[str, Any], source: str) -> Applied:
         """Queue one event and wait until it has been recorded and applied."""

@@ -140,25 +140,28 @@ Entry = tuple[str, str, str]
 _WHERE_RULES = ("tile_not_there", "tile_out_of_place")
 
 
-def _sources(ctx: Ctx, tile: str, src: str, dst: str) -> list[tuple[Entry | None, str]] | None:
-    """None for a put-back; else the zones the move may really start from in the game, each
-    with the out-of-place note it settles: an out-of-place tile lying in ``src`` (several
-    when identical tiles lie out of place), then the game's own tile in ``src``."""
+Reading = tuple[Entry | None, str, bool]
+
+
+def _sources(ctx: Ctx, tile: str, src: str, dst: str) -> list[Reading] | None:
+    """None for a put-back; else the readings of the move: (the out-of-place note it settles,
+    the zone it starts from in the game, whether a refusal moves that note's tile). First an
+    out-of-place tile lying in ``src`` (several when identical tiles lie out of place), then
+    the game's own tile in ``src``."""
     mis = ctx.misplaced
     for entry in mis:
         if entry[0] == tile and same_place(entry[1], src) and same_place(entry[2], dst):
             mis.remove(entry)
             return None
-    found: list[tuple[Entry | None, str]] = [
-        (e, e[2]) for e in mis if e[0] == tile and same_place(e[1], src)
-    ]
+    found: list[Reading] = [(e, e[2], True) for e in mis if e[0] == tile and same_place(e[1], src)]
     if found:
-        return [*found, (None, src)]
+        return [*found, (None, src, False)]
     for entry in mis:
         if entry[0] == tile and entry[2] == src:
-            mis.remove(entry)  # the log left the put-back out: the tile moves on from where it is
-            break
-    return [(None, src)]
+            # The log left the put-back out: the tile moves on from where it is. If the move
+            # is refused, nothing is assumed: the note stays.
+            return [(entry, src, False)]
+    return [(None, src, False)]
 
 
 def _move(
@@ -172,16 +175,17 @@ def _move(
         ctx.base_misplaced = list(ctx.misplaced)
         return state, False
     refusals: list[tuple[Refused, str, list[Entry]]] = []
-    for entry, source in sources:
+    for entry, source, moves_note in sources:
         if entry is not None:
             ctx.misplaced.remove(entry)
         ctx.base_misplaced = list(ctx.misplaced)
         try:
             return _move_from(ctx, state, tile, source, dst)
         except Refused as exc:
-            refusals.append((exc, source, ctx.base_misplaced))
             if entry is not None:
                 ctx.misplaced.append(entry)
+            refusals.append((exc, source, ctx.base_misplaced if moves_note else
+                             list(ctx.misplaced)))
     first = refusals[0]
     named = [r for r in refusals if r[0].rule not in _WHERE_RULES]
     ctx.resolved_src, ctx.base_misplaced = first[1], first[2]

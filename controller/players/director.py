@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from controller.game import GameState, apply, new_game, public_view, put_backs, seat_view
+from controller.game import GameState, apply, lying, new_game, public_view, put_backs, seat_view
 from controller.players import judge
 from controller.players.bots import Bot, ClaimIntent
 from controller.players.claims import Event, claim_events, declare, move, resolve
@@ -140,7 +141,7 @@ class Director:
         finished = len(view.get("hands") or [])
         if hand is not None and int(hand["number"]) > self._cleared:
             self._cleared = int(hand["number"])
-            if self.clear_table and (event := self._emit(self._clearing(state, view))):
+            if self.clear_table and (event := self._emit(self._clearing(state))):
                 return event
         if finished >= self.hands or (view.get("session") or {}).get("game_over"):
             return None  # the hands asked for are played, or four wind rounds are
@@ -154,22 +155,14 @@ class Director:
         self._drawn = {dealer: (wall[DEAL_SIZE - 1], "dealt")}
         return self._emit(deal)
 
-    def _clearing(self, state: GameState, view: View) -> list[Event]:
-        """Every tile on the table back to the wall, zone by zone."""
-        events: list[Event] = []
-        hand = view["hand"]
-        for p in range(1, 5):
-            seat = self._seat(state, p)
-            events.extend(move(t, f"rack:{p}", "wall") for t in seat.get("hand", []))
-            public = hand["seats"][str(p)]
-            strip = [t for m in public.get("melds", []) for t in m["tiles"]]
-            strip += list(public.get("bonus", [])) + list(public.get("forming", []))
-            events.extend(move(t, f"melds:{p}", "wall") for t in strip)
-        if hand.get("discard"):
-            events.append(move(hand["discard"]["tile"], "discard", "wall"))
-        for p in range(1, 5):
-            events.extend(move(t, "river", "wall") for t in hand["seats"][str(p)].get("river", []))
-        return events
+    @staticmethod
+    def _clearing(state: GameState) -> list[Event]:
+        """Every tile on the table back to the wall, zone by zone, from where it lies (a tile
+        may have left its zone already: pushed off the pad as the operator ended the hand)."""
+        zones = lying(state)
+        order = [z for p in range(1, 5) for z in (f"rack:{p}", f"melds:{p}")]
+        return [move(t, zone, "wall") for zone in [*order, "discard", "river"]
+                for t in zones.get(zone, Counter()).elements()]
 
     def _wall(self, number: int) -> list[str]:
         if number not in self._walls:

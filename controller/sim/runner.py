@@ -13,6 +13,7 @@ import asyncio
 import logging
 import random
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,8 +21,10 @@ from typing import Any
 from controller.sim.world import OFF_TABLE, SimWorld, TileBox
 from controller.table.presence import PresenceTracker
 from controller.table.source import (
+    Followed,
     QueueReader,
     bridge_events,
+    follow_corrections,
     follow_hand,
     game_zones,
     hand_is_over,
@@ -47,6 +50,7 @@ class SimOptions:
     snapshot_ms: float = 50.0
     absent_after: float = 0.15
     register_timeout: float = 20.0  # a move not registered by then is reported, not retried
+    misread: tuple[str, str] | None = None  # a fault: (face, read as) for one tile's tag
 
 
 @dataclass
@@ -59,6 +63,9 @@ class SimRun:
     stalls: int = 0
     error: str | None = None
     finishing: bool = False  # the players are done; no more cables are pulled
+    #: what a player would tell the operator while the table shows a tile that is not what
+    #: lies there (a misread): {"seat", "zone", "tile" (as read), "is"}; None when all agree
+    complaint: dict[str, Any] | None = None
 
 
 def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> EventSource:
@@ -71,7 +78,8 @@ def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> Even
 
         await _session_started(service)
         service.players_simulated = "the virtual table's simulated players"
-        box = TileBox(bonus_tiles=True)  # every session's set: 136 tiles are a part of it
+        # every session's set (136 tiles are a part of it), with the fault asked for
+        box = TileBox(bonus_tiles=True, misread=options.misread)
         backend = SimBackend(scan_ms=options.scan_ms, snapshot_ms=options.snapshot_ms,
                              seed=options.seed)
         world = SimWorld(backend.table, box)
@@ -134,9 +142,14 @@ async def _events(inbox: asyncio.Queue[Any], sensing: _Sensing, service: Any,
     """Bridge scans and the players' declarations, in one order, to the service."""
     last_tick = time.monotonic()
     reader = QueueReader(inbox)
+    seen = Followed()
     try:
         while True:
-            batch = _batch(await reader.get(0.02), sensing, service)
+            item = await reader.get(0.02)
+            if not sensing.muted:  # an operator's undo or correction: what it means for tiles
+                follow_corrections(service, sensing.tracker, seen)
+            batch = [(e, "table") for e in follow_hand(service, sensing.tracker)]
+            batch += _batch(item, sensing, service)
             if time.monotonic() - last_tick >= 0.02:
                 last_tick = time.monotonic()
                 batch += [(e, "table") for e in sensing.tracker.tick(last_tick)]
@@ -180,6 +193,8 @@ async def _drive(service: Any, world: SimWorld, sensing: _Sensing,
                     await _sweep(world, sensing, options)
                     expected.clear()
                 director, session = _new_director(service, options), service.session_id
+            if not sweeping:
+                await _agreed(service, world, run)
             event = director.next_action(service.state)
             if event is None:
                 run.finishing = True
@@ -253,6 +268,45 @@ async def _registered(inbox: asyncio.Queue[Any], sensing: _Sensing, count: _Coun
             expected.clear()
             return
         await asyncio.sleep(step)
+
+
+async def _agreed(service: Any, world: SimWorld, run: SimRun) -> None:
+    """Like people at a table, the players go on only when the controller shows the tiles
+    that lie there: while a tile is shown as another (a misread tag), they wait for the
+    operator to correct it (or undo) and say so on the operator page, naming no tile."""
+    session = service.session_id
+    while (differs := _misread(service, world)) is not None and service.session_active \
+            and service.session_id == session:
+        if run.complaint != differs:
+            run.complaint = differs
+            seat = f"seat {differs['seat']}" if differs.get("seat") else "the table"
+            service.reader_health["virtual-table"] = {
+                "ok": False, "state": "waiting",
+                "message": f"the players wait: {seat} says a tile in {differs['zone']} is not "
+                           "the tile shown; ask which, then correct it (Reassign) or undo"}
+        await asyncio.sleep(0.05)
+    if run.complaint is not None:
+        run.complaint = None
+        service.reader_health.pop("virtual-table", None)
+
+
+def _misread(service: Any, world: SimWorld) -> dict[str, Any] | None:
+    """The first zone where the controller's tiles differ from the faces lying there."""
+    from controller.game import lying
+
+    shown = {z: c for z, c in lying(service.state).items() if z not in OFF_TABLE and +c}
+    there = world.faces()
+    for zone in sorted(set(shown) | set(there)):
+        read, face = shown.get(zone, Counter()), there.get(zone, Counter())
+        if read == face:
+            continue
+        kind, _, pos = zone.partition(":")
+        complaint: dict[str, Any] = {"seat": int(pos) if pos else None, "zone": zone}
+        if sum((read - face).values()) == 1 and sum((face - read).values()) == 1:
+            complaint["tile"] = next(iter(read - face))
+            complaint["is"] = next(iter(face - read))
+        return complaint
+    return None
 
 
 async def _until(condition: Callable[[], bool]) -> None:

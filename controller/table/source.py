@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from controller.table.presence import PresenceTracker
@@ -24,6 +26,8 @@ BUTTON_CALLS = {"call": "claim", "ready": "ready", "mahjong": "mahjong"}
 #: The name the seat buttons' health goes by (service.reader_health, `readers`).
 BUTTONS_BOARD = "buttons"
 Event = dict[str, Any]
+#: Zones no reader sees (controller.game.zones.OFF_TABLE).
+OFF_TABLE = ("wall", "river")
 
 
 def plug(service: Any, config: Any, simulate: bool) -> bool:
@@ -174,10 +178,12 @@ def table_source(
         unsubscribe = service.subscribe(_buzzer(flag)) if flag is not None else None
         last_tick = clock()
         reader = QueueReader(queue)
+        seen = Followed()
         try:
             while True:
                 item = await reader.get(tick_every)
-                events = bridge_events(item, tracker, service)
+                follow_corrections(service, tracker, seen)  # an operator's undo, a misread
+                events = follow_hand(service, tracker) + bridge_events(item, tracker, service)
                 if clock() - last_tick >= tick_every:
                     last_tick = clock()
                     events += tracker.tick(last_tick)
@@ -250,6 +256,43 @@ def bridge_events(item: Any, tracker: PresenceTracker, service: Any) -> list[Eve
     return []
 
 
+@dataclass
+class Followed:
+    """What :func:`follow_corrections` has told a tracker already."""
+
+    seq: int = -1
+    corrections: int = 0
+
+
+def follow_corrections(service: Any, tracker: PresenceTracker, seen: Followed) -> None:
+    """Tell the tracker what the game's corrections mean for the tiles (cheap when nothing
+    changed): which tiles lying out of place are to go back to the wall (an undone draw), and,
+    after an operator's correction, a misread tile's code (its tag is read as the corrected
+    tile from now on; enroll it again)."""
+    from controller.game import lying
+
+    state = service.state
+    if state.seq == seen.seq:
+        return
+    seen.seq = state.seq
+    tracker.expect_to_wall((put, tile) for tile, put, home in state.misplaced
+                           if home in OFF_TABLE and put.startswith(("rack:", "melds:")))
+    if state.corrections == seen.corrections:
+        return
+    seen.corrections = state.corrections
+    read = tracker.zone_tiles()
+    for zone, counts in lying(state).items():
+        if zone in OFF_TABLE:
+            continue
+        only_read, only_game = Counter(read.get(zone, [])) - counts, counts - Counter(
+            read.get(zone, []))
+        if sum(only_read.values()) == 1 and sum(only_game.values()) == 1:
+            (old,), (new,) = only_read, only_game
+            if tracker.relabel(zone, old, new):  # no tile codes in the log: they may be concealed
+                log.warning("a misread tile in %s was corrected: its tag is read as the "
+                            "corrected tile from now on; enroll it again", zone)
+
+
 def follow_hand(service: Any, tracker: PresenceTracker) -> list[Event]:
     """Tell the tracker whether a hand is over (tiles then leave for the wall, not missing)."""
     over = hand_is_over(service)
@@ -263,19 +306,13 @@ def hand_is_over(service: Any) -> bool:
 
 
 def game_zones(service: Any) -> dict[str, list[str]]:
-    """Zone -> tile codes where the service's game has them (a finished hand included)."""
-    from controller.game import public_view, seat_view
+    """Zone -> tile codes where the tiles lie as the service's game knows it (a finished hand
+    that is not cleared yet included, tiles out of place where they were put)."""
+    from controller.game import lying
 
-    hand = public_view(service.state).get("hand")
-    if not hand:
-        return {}  # a finished hand still lies on the table until it is cleared: keep it
-    zones: dict[str, list[str]] = {"river": []}
-    for p in range(1, 5):
-        seat = hand["seats"][str(p)]
-        zones[f"rack:{p}"] = list(seat_view(service.state, p).get("hand", []))
-        zones[f"melds:{p}"] = ([t for m in seat.get("melds", []) for t in m["tiles"]]
-                               + list(seat.get("bonus", [])) + list(seat.get("forming", [])))
-        zones["river"] += list(seat.get("river", []))
-    if hand.get("discard"):
-        zones["discard"] = [hand["discard"]["tile"]]
-    return zones
+    zones = lying(service.state)
+    if not zones:
+        return {}
+    out = {zone: sorted(counts.elements()) for zone, counts in zones.items() if zone != "wall"}
+    out.setdefault("river", [])
+    return out

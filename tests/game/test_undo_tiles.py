@@ -163,3 +163,19 @@ def test_put_backs_after_any_undo_restore_the_game(seed: int, cut: int, k: int,
         assert out.accepted and out.violation is None, event
         state = out.state
     assert state == before and state.misplaced == ()
+
+
+def test_two_identical_tiles_moved_off_in_play_are_both_out_of_place() -> None:
+    """North's two wd leave the rack for the wall in play (a table cleared too early): both
+    are refused and both are to be put back; the first note is not taken for a put-back left
+    out of the log."""
+    log = Log()
+    log.deal(JUNK)
+    log.discard(1, "rd")
+    state = fold(log.events)
+    off = {"move": {"tile": "wd", "from": "rack:4", "to": "wall"}}
+    for _ in range(2):
+        out = apply(state, off)
+        assert not out.accepted
+        state = out.state
+    assert state.misplaced == (("wd", "wall", "rack:4"),) * 2 and lying_conserved(state)
