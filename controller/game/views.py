@@ -191,3 +191,18 @@ def replay_summary(state: GameState) -> dict[str, Any]:
             "prevailing_wind": state.prevailing_wind,
         },
     }
+
+
+def table_zones(state: GameState) -> dict[str, list[str]]:
+    """Zone -> tile codes where every tile lies on the table as the game knows it (a finished
+    hand included, until it is cleared; tiles out of place where they were put): what the
+    table's readers should see after a restart. It names the concealed tiles of the racks: for
+    the table source only, never shown."""
+    from controller.game.zones import lying
+
+    zones = lying(state)
+    if not zones:
+        return {}
+    out = {zone: sort_tiles(counts.elements()) for zone, counts in zones.items()
+           if zone != "wall" and (+counts or zone == "river")}
+    return out

@@ -15,13 +15,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from controller.app import build
 from controller.config import Config, SessionConfig
 from controller.game import lying, replay_lines, replay_summary
-from controller.service import TableService
-from controller.sim.runner import SimOptions, SimRun, virtual_table_source
+from controller.sources.virtual import SimOptions, SimRun, virtual_table_source
 from controller.store import EventLog
 from controller.tiles import tile_set
-from controller.web.app import create_app
 
 View = dict[str, Any]
 
@@ -41,14 +40,14 @@ def hand_of(client: TestClient) -> View:
 
 @pytest.mark.slow
 def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
-    service = TableService(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path)
     run = SimRun()
     # one 6b's tag is enrolled as a 5b: the first 6b to come off the wall is misread
     options = SimOptions(seed=3, hand_pause=2.0, misread=("6b", "5b"))
-    service.add_source("table", virtual_table_source(options, run))
-    with TestClient(create_app(service)) as client:
-        assert service.tokens is not None
-        admin = {"Authorization": f"Bearer {service.tokens.admin}"}
+    system = build(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path,
+                   sources={"table": virtual_table_source(options, run)})
+    service = system.loop
+    with TestClient(system.app) as client:
+        admin = {"Authorization": f"Bearer {system.tokens.admin}"}
 
         # 1. The misread: the players wait and say where; the operator corrects it.
         complaint = until(lambda: run.complaint if run.complaint and "is" in run.complaint
@@ -66,7 +65,7 @@ def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
         assert fixed.status_code == 200 and fixed.json()["accepted"], fixed.text
         until(lambda: run.complaint is None and hand_of(client).get("phase") == "play"
               and (hand_of(client).get("discard") is not None), what="play after the fix")
-        assert "virtual-table" not in service.reader_health
+        assert service.status().readers["virtual-table"]["ok"]
 
         # 2. An undo in play (a discard lies on the pad, or whatever came last).
         undone = client.post("/api/admin/undo", headers=admin, json={"count": 1})
@@ -90,7 +89,7 @@ def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
               and hand_of(client).get("live_wall", wall) < wall, what="put back, play on")
 
         # 4. A seat's call reaches the game (the game's own rule answers, not a blanket 409).
-        seat = {"Authorization": f"Bearer {service.tokens.seats[2]}"}
+        seat = {"Authorization": f"Bearer {system.tokens.seats[2]}"}
         call = client.post("/api/seats/2/declare", headers=seat, json={"call": "ready"})
         assert call.status_code in (200, 409)
         if call.status_code == 409:
