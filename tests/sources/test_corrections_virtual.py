@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from controller.app import build
 from controller.config import Config, SessionConfig
 from controller.game import lying, replay_lines, replay_summary
+from controller.sources.simulation import simulation_source
 from controller.sources.virtual import SimOptions, SimRun, virtual_table_source
 from controller.store import EventLog
 from controller.tiles import tile_set
@@ -117,3 +118,40 @@ def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
     assert replay_summary(replayed) == replay_summary(state)
     sources = Counter(r.source for r in records)
     assert sources["admin"] >= 5 and sources["table"] > 100
+
+
+def test_a_washout_taken_back_in_process(tmp_path: Path) -> None:
+    """`serve --simulate --in-process`: "end hand as washout", the players start clearing,
+    "undo 1": they put the cleared tiles back and play on, no cascade of violations."""
+    system = build(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path,
+                   sources={"simulation": simulation_source(0.01, 11)})
+    loop = system.loop
+    with TestClient(system.app) as client:
+        admin = {"Authorization": f"Bearer {system.tokens.admin}"}
+        until(lambda: hand_of(client).get("phase") == "play"
+              and hand_of(client).get("live_wall", 99) < 60, what="a hand well under way")
+        number = hand_of(client)["number"]
+        ended = client.post("/api/admin/end-hand", headers=admin, json={"result": "washout"})
+        assert ended.status_code == 200, ended.text
+        until(lambda: len(loop.state.cleared) >= 5, what="the players clearing")
+        undone = client.post("/api/admin/undo", headers=admin, json={"count": 1})
+        assert undone.status_code == 200 and undone.json()["accepted"], undone.text
+        violations = len(loop.state.violations)
+        hand = hand_of(client)
+        assert hand["phase"] == "play" and hand["number"] == number
+        assert len(hand["out_of_place"]) >= 5
+        wall = hand["live_wall"]
+        until(lambda: not hand_of(client).get("out_of_place")
+              and hand_of(client).get("live_wall", wall) < wall, what="put back, play on")
+        # at most the one move decided before the undo arrived is refused (then put back)
+        assert len(loop.state.violations) - violations <= 1
+        until(lambda: hand_of(client).get("phase") == "over" or hand_of(client)["number"] > number,
+              what="the hand's end")
+        state = loop.state
+        assert state.hands[number - 1].number == number
+    log = EventLog.open(tmp_path / "events.sqlite")
+    try:
+        records = list(log.records(loop.session_id))
+    finally:
+        log.close()
+    assert replay_lines((r.seq, r.event, r.at) for r in records) == state
