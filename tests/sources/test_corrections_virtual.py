@@ -82,9 +82,9 @@ def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
         until(lambda: len(service.state.cleared) >= 10, what="the players clearing")
         back = client.post("/api/admin/undo", headers=admin, json={"count": 1})
         assert back.status_code == 200 and back.json()["accepted"], back.text
+        washout_undone = back.json()["seq"]
         hand = hand_of(client)
         assert hand["number"] == number and hand["phase"] == "play"
-        assert len(hand["out_of_place"]) >= 10  # the cleared tiles, to come back from the wall
         wall = hand["live_wall"]
         until(lambda: not hand_of(client).get("out_of_place")
               and hand_of(client).get("live_wall", wall) < wall, what="put back, play on")
@@ -115,6 +115,9 @@ def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
         log.close()
     replayed = replay_lines((r.seq, r.event, r.at) for r in records)
     assert replayed == state
+    at_undo = replay_lines((r.seq, r.event, r.at) for r in records if r.seq <= washout_undone)
+    assert len(at_undo.misplaced) >= 10  # the cleared tiles, to come back from the wall
+    assert all(put == "wall" for _, put, _ in at_undo.misplaced)
     assert replay_summary(replayed) == replay_summary(state)
     sources = Counter(r.source for r in records)
     assert sources["admin"] >= 5 and sources["table"] > 100
@@ -137,9 +140,9 @@ def test_a_washout_taken_back_in_process(tmp_path: Path) -> None:
         undone = client.post("/api/admin/undo", headers=admin, json={"count": 1})
         assert undone.status_code == 200 and undone.json()["accepted"], undone.text
         violations = len(loop.state.violations)
+        undo_seq = undone.json()["seq"]
         hand = hand_of(client)
         assert hand["phase"] == "play" and hand["number"] == number
-        assert len(hand["out_of_place"]) >= 5
         wall = hand["live_wall"]
         until(lambda: not hand_of(client).get("out_of_place")
               and hand_of(client).get("live_wall", wall) < wall, what="put back, play on")
@@ -155,3 +158,6 @@ def test_a_washout_taken_back_in_process(tmp_path: Path) -> None:
     finally:
         log.close()
     assert replay_lines((r.seq, r.event, r.at) for r in records) == state
+    at_undo = replay_lines((r.seq, r.event, r.at) for r in records if r.seq <= undo_seq)
+    assert len(at_undo.misplaced) >= 5  # the cleared tiles, listed to come back
+    assert all(put == "wall" for _, put, _ in at_undo.misplaced)
