@@ -22,7 +22,7 @@ from controller.game.state import (
     evolve,
     new_hand,
 )
-from controller.game.zones import misplaced_after_undo
+from controller.game.zones import differences, physical_counts, same_place, zone_counts
 from controller.scoring import ScoringError, get_ruleset
 from controller.scoring.rulesets.mcr import FALSE_MAHJONG_PENALTY
 
@@ -169,46 +169,59 @@ def _session(state: GameState, body: dict[str, Any]) -> GameState:
 
 
 Entry = tuple[str, str, str]
+_WHERE_RULES = ("tile_not_there", "tile_out_of_place")
 
 
-def _sources(ctx: Ctx, tile: str, src: str, dst: str) -> list[tuple[Entry | None, str]] | None:
-    """None for a put-back; else the zones the move may really start from in the game, each
-    with the out-of-place note it settles (several when identical tiles lie out of place)."""
+Reading = tuple[Entry | None, str, bool]
+
+
+def _sources(ctx: Ctx, tile: str, src: str, dst: str) -> list[Reading] | None:
+    """None for a put-back; else the readings of the move: (the out-of-place note it settles,
+    the zone it starts from in the game, whether a refusal moves that note's tile). First an
+    out-of-place tile lying in ``src`` (several when identical tiles lie out of place), then
+    the game's own tile in ``src``."""
     mis = ctx.misplaced
     for entry in mis:
-        if entry == (tile, src, dst):
+        if entry[0] == tile and same_place(entry[1], src) and same_place(entry[2], dst):
             mis.remove(entry)
             return None
-    found: list[tuple[Entry | None, str]] = [(e, e[2]) for e in mis if e[:2] == (tile, src)]
+    found: list[Reading] = [(e, e[2], True) for e in mis if e[0] == tile and same_place(e[1], src)]
     if found:
-        return found
+        return [*found, (None, src, False)]
     for entry in mis:
         if entry[0] == tile and entry[2] == src:
-            mis.remove(entry)  # the log left the put-back out: the tile moves on from where it is
-            break
-    return [(None, src)]
+            # The log left the put-back out: the tile moves on from where it is. If the move
+            # is refused, nothing is assumed: the note stays.
+            return [(entry, src, False)]
+    return [(None, src, False)]
 
 
 def _move(
     ctx: Ctx, state: GameState, tile: str, src: str, dst: str
 ) -> tuple[GameState | Hand, bool]:
+    """A move; with identical tiles out of place the reading that is legal is taken
+    (FORMATS.md). When none is, the first refusal that names a rule of play is reported
+    (else the first), with the tile's bookkeeping of the first reading."""
     sources = _sources(ctx, tile, src, dst)
     if sources is None:
         ctx.base_misplaced = list(ctx.misplaced)
         return state, False
-    first: Refused | None = None
-    for entry, source in sources:
+    refusals: list[tuple[Refused, str, list[Entry]]] = []
+    for entry, source, moves_note in sources:
         if entry is not None:
             ctx.misplaced.remove(entry)
         ctx.base_misplaced = list(ctx.misplaced)
         try:
             return _move_from(ctx, state, tile, source, dst)
         except Refused as exc:
-            first = first or exc
             if entry is not None:
                 ctx.misplaced.append(entry)
-    assert first is not None
-    raise first
+            refusals.append((exc, source, ctx.base_misplaced if moves_note else
+                             list(ctx.misplaced)))
+    first = refusals[0]
+    named = [r for r in refusals if r[0].rule not in _WHERE_RULES]
+    ctx.resolved_src, ctx.base_misplaced = first[1], first[2]
+    raise (named[0] if named else first)[0]
 
 
 def _move_from(
@@ -224,15 +237,16 @@ def _move_from(
         closed = endhand.close(state, endhand.finish_washout(ctx, moves.bury_discard(hand)))
         state, hand, changed = closed, closed.hand, True
     if hand is None or hand.phase == "over":
-        if resolved != "wall" or dst == "wall":
-            return state, changed  # table clearing between hands
+        if resolved != "wall" or dst == "wall":  # table clearing between hands: noted only
+            return evolve(state, cleared=state.cleared + ((tile, resolved, dst),)), changed
         if state.game_over:
             raise Refused("session_over", None, "four wind rounds are played: the game is over")
         bonus = bool(state.ruleset.bonus_tiles)
         hand = new_hand(len(state.hands) + 1, state.dealer, state.prevailing_wind, bonus)
         ctx.notes.append(f"Hand {hand.number} begins; dealer: seat {hand.dealer}")
+        state, changed = evolve(state, cleared=()), True
     result = _with_hand(state, hand, moves.route(ctx, hand, tile, resolved, dst))
-    if changed and isinstance(result, Hand):  # the washout changed the state itself
+    if changed and isinstance(result, Hand):  # the state itself changed too
         result = evolve(state, hand=result)
     return result, True
 
@@ -268,28 +282,46 @@ def _declare(ctx: Ctx, state: GameState, pos: int, call: str) -> tuple[GameState
 def _correct(
     ctx: Ctx, state: GameState, body: dict[str, Any]
 ) -> tuple[GameState | Hand, bool]:
+    new: GameState | Hand
     if "undo" in body:
-        return _undo(ctx, state, int(body["undo"])), False
-    if "end_hand" in body:
+        new, changed = _undo(ctx, state, int(body["undo"])), False
+    elif "end_hand" in body:
         hand = state.hand
         if hand is None or hand.phase == "over":
             raise Refused("no_hand", None, "no hand is in play to end")
         ctx.notes.append("The operator ends the hand as a washout")
-        return _with_hand(state, hand, endhand.finish_washout(ctx, hand)), True
-    return _reassign(ctx, state, body["reassign"]), True
+        new, changed = _with_hand(state, hand, endhand.finish_washout(ctx, hand)), True
+    else:
+        new, changed = _reassign(ctx, state, body["reassign"]), True
+    if isinstance(new, Hand):
+        new = evolve(state, hand=new)
+    return evolve(new, corrections=state.corrections + 1), changed
 
 
 def _undo(ctx: Ctx, state: GameState, n: int) -> GameState:
+    """Step back ``n`` states. Every tile that now lies elsewhere than the game has it is out
+    of place (tiles moved after the hand ended included); undone into a finished hand, tiles
+    off their zones count as the table being cleared."""
     target = state
     for _ in range(n):
         if target.prev is None:
             raise Refused("undo_too_far", None, f"only {state.depth} events can be taken back")
         target = target.prev
     bonus = bool(state.ruleset.bonus_tiles) if state.ruleset is not None else False
-    ctx.misplaced = misplaced_after_undo(state.hand, target.hand, bonus)
+    empty = new_hand(0, state.dealer, state.prevailing_wind, bonus)
+    lying = physical_counts(state.hand or empty, bonus, state.misplaced, state.cleared)
+    then = target.hand or empty
+    undone = differences(zone_counts(state.hand or empty, bonus), zone_counts(then, bonus))
+    known = [*state.misplaced, *((t, put, src) for t, src, put in state.cleared), *undone]
+    apart = differences(lying, physical_counts(then, bonus, (), target.cleared), known)
+    cleared = target.cleared
+    if then.phase == "over":  # the table may be cleared: nothing is out of place
+        ctx.misplaced, cleared = [], cleared + tuple((t, home, put) for t, put, home in apart)
+    else:
+        ctx.misplaced = apart
     ctx.notes.append(f"{n} event(s) taken back")
     return evolve(target, violations=state.violations, timers_noted=state.timers_noted,
-                  names=state.names)
+                  cleared=cleared, names=state.names)
 
 
 def _reassign(ctx: Ctx, state: GameState, body: dict[str, Any]) -> GameState:

@@ -225,6 +225,20 @@ class Bot:
                 best = key
         return None if best is None else best[2]
 
+    def called_claim(self, seat: View, tile: str, may_chow: bool) -> ClaimIntent | None:
+        """The seat has called claim (its player pressed Claim on the seat page): the bot's own
+        choice if it has one, else the set that leaves the hand closest to ready."""
+        intent = self.on_discard(seat, tile, may_chow)
+        i = KIND_INDEX.get(tile)
+        if intent is not None or i is None or seat.get("dead"):
+            return intent
+        counts = to_counts([t for t in seat["hand"] if not is_bonus(t)])
+        may_chow = may_chow and self.chows != 0  # set by on_discard
+        options = self._set_options(counts, i, may_chow, _hand(seat).get("live_wall", 0) > 0)
+        exposed = len(seat.get("melds", []))
+        return min(options, default=None, key=lambda o: (
+            self._after_claim(counts, o, exposed), -CLAIM_RANK[o.kind]))
+
     def _chows_left(self, seat: View) -> int | None:
         """How many more chows a complete hand may hold (None: any; bmja: one in all)."""
         most = self.ruleset.spec.max_chows
