@@ -15,6 +15,7 @@ from typing import Any
 from controller import game
 from controller.config import Config, default_config
 from controller.store import EventLog, StoreError
+from controller.store.files import private_dir
 from controller.web.history import HandHistory
 from controller.web.tokens import Tokens, load_or_create_tokens
 
@@ -112,7 +113,7 @@ class TableService:
     async def start(self) -> None:
         """Open the store, make tokens, replay the log (restart = replay), start the loop."""
         self._loop = asyncio.get_running_loop()
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.data_dir)
         self.tokens = load_or_create_tokens(self.data_dir)
         try:
             self._store = EventLog.open(self.data_dir / LOG_FILE)
@@ -303,6 +304,8 @@ class TableService:
             return  # damaged or absent: nothing to show
         try:
             self._resume_session()
+        except StoreError:
+            pass  # damaged beyond its first pages: nothing more to show than why it halted
         finally:
             self._store.close()
             self._store = None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -52,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # Files made by any command (event log, registry, tokens, exports) hold the game or its
+    # secrets: readable by this user only (controller.store.files sets the modes too).
+    os.umask(0o077)
     try:
         code = args.func(args)
     except CliError as exc:

@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     config = _override(config, args)
     data_dir = Path(args.data_dir) if args.data_dir else config.data.dir
     _check_data_dir(data_dir)
+    _check_files(data_dir)
     _check_port(config.server.host, config.server.port)
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -92,15 +93,23 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _override(config: Config, args: argparse.Namespace) -> Config:
-    server = config.server.model_copy(update={
-        k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None})
-    session = config.session
+    """The config with the command line's values, validated as a file's would be."""
+    from pydantic import ValidationError
+
+    data = config.model_dump()
+    data["server"].update({k: v for k, v in (("host", args.host), ("port", args.port))
+                           if v is not None})
     if args.ruleset:
-        session = session.model_copy(update={"ruleset": args.ruleset})
-    sim = config.simulation.model_copy(update={
+        data["session"]["ruleset"] = args.ruleset
+    data["simulation"].update({
         k: v for k, v in (("seed", args.seed), ("pace", args.pace), ("hands", args.hands))
         if v is not None})
-    return config.model_copy(update={"server": server, "session": session, "simulation": sim})
+    try:
+        return type(config).model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = "--" + str(err["loc"][-1]) if err["loc"] else "the options"
+        raise CliError(f"{where}: {err['msg'].removeprefix('Value error, ')}") from None
 
 
 def _check_port(host: str, port: int) -> None:
@@ -119,11 +128,29 @@ def _check_port(host: str, port: int) -> None:
 
 
 def _check_data_dir(data_dir: Path) -> None:
+    from controller.store.files import private_dir
+
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(data_dir)
     except OSError as exc:
         raise CliError(f"cannot create the data directory {data_dir}: {exc.strerror}; "
                        "choose another --data-dir") from None
+
+
+def _check_files(data_dir: Path) -> None:
+    """A damaged or empty event log, or a damaged tokens file: one line and exit 2 before
+    anything starts (a crash in start-up would make systemd restart it again and again)."""
+    from controller.service import LOG_FILE
+    from controller.store.errors import StoreError
+    from controller.store.schema import inspect_log
+    from controller.web.tokens import TOKENS_FILE, load_tokens
+
+    try:
+        inspect_log(data_dir / LOG_FILE)
+        if (data_dir / TOKENS_FILE).exists():
+            load_tokens(data_dir)
+    except (StoreError, ValueError) as exc:
+        raise CliError(str(exc)) from None
 
 
 def _plug_table(service: TableService, config: Config, simulate: bool) -> bool:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.store.files import private_files
 from controller.tiles import Tile, TileError, check_tile, copies_allowed, is_bonus, tile_set
 
 REGISTRY_FILE = "registry.sqlite"
@@ -209,6 +210,7 @@ class TileRegistry(Mapping[str, Tile]):
 def _connect(path: Path) -> Iterator[sqlite3.Connection]:
     """One short transaction on the registry file: committed (and synced) or rolled back."""
     conn = sqlite3.connect(path)
+    private_files(path)
     try:
         conn.execute("PRAGMA synchronous = FULL")
         with conn:
