@@ -21,6 +21,9 @@ def _int(text: str) -> int:
     return int(text)
 
 
+_DECODER = json.JSONDecoder(parse_int=_int)
+
+
 def nesting(text: str) -> tuple[int, int]:
     """(deepest nesting of [ and {, the position where MAX_DEPTH was passed or -1)."""
     if text.count("[") + text.count("{") <= MAX_DEPTH:
@@ -55,7 +58,7 @@ def loads(text: str | bytes) -> Any:
     if where >= 0:
         raise json.JSONDecodeError(f"nested more than {MAX_DEPTH} deep", text, where)
     try:
-        return json.loads(text, parse_int=_int)
+        return _DECODER.decode(text)
     except json.JSONDecodeError:
         raise
     except (ValueError, RecursionError) as exc:

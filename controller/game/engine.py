@@ -53,8 +53,8 @@ def apply(state: GameState, event: dict[str, Any], at: float | None = None, *,
         return _refused(ctx, state, {}, refusal, seq, line or seq)
     violations = state.violations
     flagged = tuple(evolve(v, line=line or seq) for v in ctx.flagged)
-    if flagged:
-        violations += flagged
+    for v in flagged:
+        violations = violations.add(v)
     misplaced = tuple(ctx.misplaced)
     extra: dict[str, Any] = {"prev": state, "depth": state.depth + 1} if changed else {}
     if isinstance(new, Hand):  # the common case: only the hand changed, one copy of the state
@@ -83,7 +83,7 @@ def _refused(ctx: Ctx, state: GameState, event: dict[str, Any], exc: Refused, se
         src = ctx.resolved_src if ctx.resolved_src else str(move.get("from"))
         if move.get("to") != src:
             misplaced = tuple(ctx.base_misplaced) + ((str(move["tile"]), str(move["to"]), src),)
-    new = evolve(state, seq=seq, violations=state.violations + (v,), last_violation=v,
+    new = evolve(state, seq=seq, violations=state.violations.add(v), last_violation=v,
                  misplaced=misplaced)
     return Outcome(False, new, v, tuple(ctx.notes))
 
