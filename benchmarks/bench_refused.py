@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from controller.cli.replay_cmd import parse_lines, summarize  # noqa: E402
-from controller.game.director import play_session  # noqa: E402
+from controller.players.director import play_session  # noqa: E402
 
 REFUSED = [
     {"move": {"tile": "1b", "from": "wall", "to": "rack:2"}},
