@@ -210,6 +210,7 @@ class ServerConfig(_Strict):
     host: str = "127.0.0.1"
     port: int = Field(default=8080, ge=1, le=65535)
     public_url: str | None = None
+    max_ws_clients: int = Field(default=500, ge=1, le=100_000)
 
 
 class SimulationConfig(_Strict):

@@ -244,11 +244,7 @@ class TableService:
                 self.session_id, event, accepted, rule, message, source, at
             ))
         except Exception as exc:  # any store failure: stop rather than play on unrecorded
-            self.halted = (
-                f"the event log cannot be written ({type(exc).__name__}: {exc}); no moves are "
-                f"accepted until the data directory {self.data_dir} is writable and has space, "
-                "then restart the service"
-            )
+            self.halted = _halt_reason(exc, self.data_dir)
             log.error("STOPPED accepting moves: %s", self.halted)
             self._tell(Change(self.seq, None))
             raise ServiceHalted(self.halted) from None
@@ -448,3 +444,14 @@ def simulation_source(pace: float, seed: int, hands: int | None = None) -> Event
             await asyncio.sleep(pace * 8 if after == "over" and before != "over" else pace)
 
     return source
+
+
+def _halt_reason(exc: Exception, data_dir: Path) -> str:
+    """Why recording stopped, naming the true cause: the disk, or (any other exception) a fault
+    that no free space mends."""
+    if isinstance(exc, StoreError):
+        return (f"the event log cannot be written ({exc}); no moves are accepted until the data "
+                f"directory {data_dir} is writable and has space, then restart the service")
+    return (f"an event could not be recorded ({type(exc).__name__}: {str(exc)[:200]}): not a "
+            "disk fault; no moves are accepted until the service is restarted; please report "
+            "it with the log")

@@ -88,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"mahjong-table: dashboard on http://{config.server.host}:{config.server.port}/ "
           f"(operator page: /operator; tokens: mahjong-table tokens --data-dir {data_dir})")
     uvicorn.run(app, host=config.server.host, port=config.server.port,
-                log_level=args.log_level, ws_ping_interval=20)
+                log_level=args.log_level, ws_ping_interval=20,
+                ws_max_size=64 * 1024)  # every message a client sends is a few bytes
     return 0
 
 

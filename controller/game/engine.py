@@ -250,8 +250,10 @@ def _correct(
 def _undo(ctx: Ctx, state: GameState, n: int) -> GameState:
     target = state
     for _ in range(n):
-        if target.prev is None:
-            raise Refused("undo_too_far", None, f"only {state.depth} events can be taken back")
+        if target.prev is None or target.prev.ruleset_name is None:  # never the session start
+            raise Refused("undo_too_far", None,
+                          f"only {max(state.depth - 1, 0)} events can be taken back: an undo "
+                          "never takes back the start of the session")
         target = target.prev
     bonus = bool(state.ruleset.bonus_tiles) if state.ruleset is not None else False
     ctx.misplaced = misplaced_after_undo(state.hand, target.hand, bonus)

@@ -311,4 +311,6 @@ def _connect(path: Path, target: str) -> sqlite3.Connection:
 
 
 def _dumps(value: dict[str, Any]) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    # ASCII: a lone surrogate from a request ("\\ud800") is stored escaped instead of failing
+    # to encode (which halted the service as if the disk had failed)
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":"))

@@ -13,6 +13,7 @@ from fastapi.staticfiles import StaticFiles
 from controller.service import TableService
 from controller.web import errors
 from controller.web.broadcaster import Broadcaster
+from controller.web.guard import Guard
 from controller.web.routers import admin, hands, health, pages, seats, table, tiles, ws
 from controller.web.routers.pages import STATIC
 
@@ -43,4 +44,5 @@ def create_app(service: TableService) -> FastAPI:
     for module in (health, table, hands, seats, admin, tiles, ws, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(Guard)  # token first, capped bodies, anti-framing headers
     return app

@@ -27,6 +27,9 @@ log = logging.getLogger("controller.web.broadcaster")
 QUEUE_BOUND = 4
 #: Messages an acknowledging client may have in flight.
 WINDOW = 2
+#: Seconds a send may wait for the client's socket to take it; a client that does not read is
+#: then dropped (its buffers full), instead of holding a socket and memory for ever.
+SEND_TIMEOUT = 10.0
 
 
 class Client:
@@ -66,7 +69,7 @@ class Client:
             while not self.queue.empty():  # only the newest full state is worth sending
                 message = self.queue.get_nowait()
                 self.dropped += 1
-            await self.ws.send_text(message)
+            await asyncio.wait_for(self.ws.send_text(message), SEND_TIMEOUT)  # else dropped
             self.sent += 1
             if self.acking and self.sent - self.acked >= WINDOW:
                 self._window.clear()
@@ -92,6 +95,9 @@ class Broadcaster:
         self.clients: set[Client] = set()
         self.dropped_total = 0
         self.high_water = 0
+        self.sockets = 0  # WebSocket connections open (seat sockets while authenticating too)
+        self.refused = 0  # refused at the handshake: max_ws_clients reached
+        self.slow_dropped = 0  # dropped: their sockets took nothing for SEND_TIMEOUT
         self._unsubscribe: Callable[[], None] | None = None
 
     def attach(self) -> None:
@@ -135,4 +141,7 @@ class Broadcaster:
             "bound": self.bound,
             "high_water": max([self.high_water] + [c.high_water for c in live]),
             "dropped": self.dropped_total + sum(c.dropped for c in live),
+            "sockets": self.sockets,
+            "refused": self.refused,
+            "slow_dropped": self.slow_dropped,
         }

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from controller.service import Applied, NoSession, ServiceError, ServiceHalted
@@ -39,6 +40,16 @@ def _service_error(_: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(status_code=code, content={"detail": str(exc)})
 
 
+def _invalid(_: Request, exc: Exception) -> JSONResponse:
+    """422 as FastAPI gives it, without echoing the input (NaN or a lone surrogate in it made
+    the answer itself fail: 500) and without pydantic's help links."""
+    assert isinstance(exc, RequestValidationError)
+    errors = [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")),
+               "type": str(e.get("type", ""))} for e in exc.errors()[:10]]
+    return JSONResponse(status_code=422, content={"detail": errors})
+
+
 def install(app: FastAPI) -> None:
+    app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(EventRefused, _refused)
     app.add_exception_handler(ServiceError, _service_error)

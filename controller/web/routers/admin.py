@@ -42,7 +42,17 @@ async def _correct(service: ServiceDep, correction: dict[str, Any]) -> Any:
 
 @router.post("/session", response_model=PublicView)
 async def start_session(body: SessionIn, service: ServiceDep) -> Any:
-    """Start a new session with a rule set and options (ends the running one first)."""
+    """Start a new session with a rule set and options (ends the running one first); refused
+    options (409) change nothing: the running session goes on."""
+    from controller.scoring import ScoringError, get_ruleset
+    from controller.service import ServiceError, ServiceHalted
+
+    if service.halted:
+        raise ServiceHalted(service.halted)
+    try:
+        get_ruleset(body.ruleset, body.options)
+    except ScoringError as exc:
+        raise ServiceError(f"cannot start a session: {exc}") from None
     if service.session_active:
         await service.stop_session()
     await service.start_session(body.ruleset, body.options)
