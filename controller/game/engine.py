@@ -83,7 +83,10 @@ def _refused(ctx: Ctx, state: GameState, event: dict[str, Any], exc: Refused, se
         src = ctx.resolved_src if ctx.resolved_src else str(move.get("from"))
         if move.get("to") != src:
             misplaced = tuple(ctx.base_misplaced) + ((str(move["tile"]), str(move["to"]), src),)
-    new = evolve(state, seq=seq, violations=state.violations.add(v), last_violation=v,
+    # A refused correction (the operator's, or a seat fixing its own rack) is told to whoever
+    # sent it; the table's last violation stays a player's (issue 11).
+    shown = state.last_violation if isinstance(event, dict) and "correct" in event else v
+    new = evolve(state, seq=seq, violations=state.violations.add(v), last_violation=shown,
                  misplaced=misplaced)
     return Outcome(False, new, v, tuple(ctx.notes))
 

@@ -11,6 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from controller.service import Applied, NoSession, ServiceError, ServiceHalted
+from controller.web import views
 
 
 class EventRefused(Exception):
@@ -21,9 +22,13 @@ class EventRefused(Exception):
         self.applied = applied
 
 
-def _refused(_: Request, exc: Exception) -> JSONResponse:
+def _refused(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, EventRefused)
-    violation: dict[str, Any] = exc.applied.violation or {}
+    parts = request.url.path.split("/")
+    seat = int(parts[3]) if parts[1:3] == ["api", "seats"] and parts[3:4] in (
+        ["1"], ["2"], ["3"], ["4"]) else None
+    told = views.told(request.app.state.service, exc.applied, seat)
+    violation: dict[str, Any] = told["violation"] or {}
     rule = violation.get("rule") or "refused"
     detail = f"refused ({rule}): {violation.get('message') or 'the game does not allow this now'}"
     return JSONResponse(

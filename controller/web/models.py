@@ -220,6 +220,14 @@ class ReassignIn(_In):
     as_: str = Field(alias="as", pattern=TILE)
 
 
+class SeatReassignIn(_In):
+    """A player's correction of a misread tile in their own rack (the seat page: tap the tile,
+    choose what it really is)."""
+
+    tile: str = Field(pattern=TILE)
+    as_: str = Field(alias="as", pattern=TILE)
+
+
 class EndHandIn(_In):
     result: Literal["washout"] = "washout"
 

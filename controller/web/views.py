@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.game.privacy import concealed_codes, redact_violation
 from controller.service import TableService
 
 POSITIONS = ("1", "2", "3", "4")
@@ -50,3 +51,11 @@ def seat_view(service: TableService, position: int) -> dict[str, Any]:
     view = service.seat_view(position)
     view["table"] = public_view(service)
     return view
+
+
+def told(service: TableService, applied: Any, seat: int | None = None) -> dict[str, Any]:
+    """An event's outcome as its sender is told it: the violation's words name no tile lying
+    concealed in a rack, except in the sender's own rack when the sender is a seat."""
+    codes = concealed_codes(service.state, but_seat=seat)
+    return {"accepted": applied.accepted, "seq": applied.seq,
+            "violation": redact_violation(applied.violation, codes)}

@@ -37,7 +37,7 @@ async def _correct(service: ServiceDep, correction: dict[str, Any]) -> Any:
     applied = await service.submit({"correct": correction}, "admin")
     if not applied.accepted:
         raise EventRefused(applied)
-    return applied
+    return views.told(service, applied)  # the operator sees no concealed tile either
 
 
 @router.post("/session", response_model=PublicView)
