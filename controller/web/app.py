@@ -40,6 +40,7 @@ def create_app(service: TableService) -> FastAPI:
     )
     app.state.service = service
     app.state.broadcaster = broadcaster
+    app.state.public = broadcaster.public
     errors.install(app)
     for module in (health, table, hands, seats, admin, tiles, ws, pages):
         app.include_router(module.router)

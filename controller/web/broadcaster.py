@@ -19,7 +19,7 @@ from fastapi import WebSocket
 
 from controller.service import Change, TableService
 from controller.web import views
-from controller.web.models import PublicView, SeatView
+from controller.web.models import SeatView
 
 log = logging.getLogger("controller.web.broadcaster")
 
@@ -75,12 +75,6 @@ class Client:
                 self._window.clear()
 
 
-def public_message(service: TableService) -> str:
-    """The public view, filtered through the Contract 4 model, as a ``table`` message."""
-    view = PublicView.model_validate(views.public_view(service)).model_dump(mode="json")
-    return json.dumps({"type": "table", "server_time": service.clock(), "table": view})
-
-
 def seat_message(service: TableService, position: int) -> str:
     view = SeatView.model_validate(views.seat_view(service, position)).model_dump(mode="json")
     return json.dumps({"type": "seat", "server_time": service.clock(), "seat": view})
@@ -91,6 +85,7 @@ class Broadcaster:
 
     def __init__(self, service: TableService, bound: int = QUEUE_BOUND) -> None:
         self.service = service
+        self.public = views.PublicCache(service)
         self.bound = bound
         self.clients: set[Client] = set()
         self.dropped_total = 0
@@ -130,7 +125,7 @@ class Broadcaster:
     def _message_for(self, seat: int | None, cache: dict[int | None, str]) -> str:
         if seat not in cache:
             cache[seat] = (
-                public_message(self.service) if seat is None else seat_message(self.service, seat)
+                self.public.message() if seat is None else seat_message(self.service, seat)
             )
         return cache[seat]
 
