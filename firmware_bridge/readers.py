@@ -20,6 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from firmware_bridge.errors import BridgeConfigError
 from firmware_bridge.types import BoardHealth, BridgeEvent, ChannelScan, Sink
 
 # name -> "module:factory"; imported only when chosen.
@@ -92,7 +93,7 @@ def open_backend(name: str, **config: Any) -> ReaderBackend:
     target = BACKENDS.get(name)
     if target is None:
         known = ", ".join(sorted(BACKENDS))
-        raise ValueError(f"unknown reader back-end {name!r}: choose one of {known}")
+        raise BridgeConfigError(f"unknown reader back-end {name!r}: choose one of {known}")
     module_name, factory = target.split(":")
     cls = getattr(importlib.import_module(module_name), factory)
     backend: ReaderBackend = cls(**config)

@@ -10,7 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from controller.service import Applied, NoSession, ServiceError, ServiceHalted
+from controller.loop import Applied, NoSession, ServiceError, ServiceHalted
 from controller.web import views
 
 
@@ -27,7 +27,7 @@ def _refused(request: Request, exc: Exception) -> JSONResponse:
     parts = request.url.path.split("/")
     seat = int(parts[3]) if parts[1:3] == ["api", "seats"] and parts[3:4] in (
         ["1"], ["2"], ["3"], ["4"]) else None
-    told = views.told(request.app.state.service, exc.applied, seat)
+    told = views.told(request.app.state.loop, exc.applied, seat)
     violation: dict[str, Any] = told["violation"] or {}
     rule = violation.get("rule") or "refused"
     detail = f"refused ({rule}): {violation.get('message') or 'the game does not allow this now'}"

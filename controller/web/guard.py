@@ -81,8 +81,7 @@ def _token_refusal(scope: Scope) -> str | None:
         need, position = f"the token of seat {parts[3]}", int(parts[3])
     else:
         return None
-    tokens = getattr(getattr(scope.get("app"), "state", None), "service", None)
-    tokens = getattr(tokens, "tokens", None)
+    tokens = getattr(getattr(scope.get("app"), "state", None), "tokens", None)
     token = _bearer(scope)
     if tokens is not None and token is not None:
         if position is None and tokens.is_admin(token):

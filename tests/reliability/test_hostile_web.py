@@ -13,10 +13,10 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from controller.app import build
 from controller.cli import main
 from controller.config import Config, ServerConfig, SessionConfig
-from controller.service import LOG_FILE, TableService
-from controller.web.app import create_app
+from controller.loop import LOG_FILE
 from controller.web.guard import MAX_BODY, Guard
 from tests.web.support import Table, in_play
 
@@ -32,11 +32,10 @@ class FakeTokens:
 
 
 class FakeApp:
-    """Only what the guard looks up on scope["app"]: state.service.tokens."""
+    """Only what the guard looks up on scope["app"]: state.tokens."""
 
     class state:  # noqa: N801 - the attribute path Starlette gives
-        class service:  # noqa: N801
-            tokens = FakeTokens()
+        tokens = FakeTokens()
 
 
 def run_guard(path: str, headers: dict[str, str], chunks: list[bytes]) -> tuple[int, int, bool]:
@@ -100,7 +99,7 @@ def test_a_large_body_is_refused_413_and_never_reaches_the_app() -> None:
 
 def test_strict_types_are_422_and_change_nothing(table: Table) -> None:
     table.play_until(in_play)
-    seq = table.service.seq
+    seq = table.loop.seq
     bodies = ['{"count": NaN}', '{"count": true}', '{"count": "1"}', '{"count": 1.5}',
               '{"count": Infinity}', '{"count": [1]}']
     for body in bodies:
@@ -109,7 +108,7 @@ def test_strict_types_are_422_and_change_nothing(table: Table) -> None:
         assert r.status_code == 422, (body, r.status_code, r.text)
     r = table.client.post("/api/seats/1/declare", json={"call": 1}, headers=table.seat(1))
     assert r.status_code == 422
-    assert table.service.seq == seq
+    assert table.loop.seq == seq
 
 
 def test_a_lone_surrogate_is_422_and_halts_nothing(table: Table) -> None:
@@ -123,16 +122,16 @@ def test_a_lone_surrogate_is_422_and_halts_nothing(table: Table) -> None:
     # and the store would not halt on one either: stored escaped, refused by the game
     applied = table.submit({"correct": {"reassign": {"zone": "discard", "tile": "\ud800",
                                                       "as": "1b"}}}, "test")
-    assert not applied.accepted and not table.service.halted
+    assert not applied.accepted and not table.loop.halted
 
 
 def test_a_refused_new_session_changes_nothing(table: Table) -> None:
     table.play_until(in_play)
-    before = (table.service.session_id, table.service.seq, table.service.session_active)
+    before = (table.loop.session_id, table.loop.seq, table.loop.session_active)
     r = table.client.post("/api/admin/session", headers=table.admin(),
                           json={"ruleset": "hua-bao", "options": {"limit": "oops"}})
     assert r.status_code == 409 and "limit" in r.json()["detail"]
-    assert (table.service.session_id, table.service.seq, table.service.session_active) == before
+    assert (table.loop.session_id, table.loop.seq, table.loop.session_active) == before
     assert table.step() is not None  # the game goes on
 
 
@@ -142,7 +141,7 @@ def test_undo_never_takes_back_the_session_start_and_the_log_replays(
         r = table.client.post("/api/admin/undo", headers=table.admin(), json={"count": count})
         assert r.status_code == 409, r.text
         assert "start of the session" in r.json()["detail"]
-    assert table.service.state.ruleset_name == "hua-bao"  # the session stands
+    assert table.loop.state.ruleset_name == "hua-bao"  # the session stands
     table.step()
     table.step()
     r = table.client.post("/api/admin/undo", headers=table.admin(), json={"count": 3})
@@ -150,7 +149,7 @@ def test_undo_never_takes_back_the_session_start_and_the_log_replays(
     r = table.client.post("/api/admin/undo", headers=table.admin(), json={"count": 1})
     assert r.status_code == 200
     capsys.readouterr()
-    code = main(["replay", "--db", str(table.service.data_dir / LOG_FILE)])
+    code = main(["replay", "--db", str(table.loop.data_dir / LOG_FILE)])
     out = capsys.readouterr()
     assert code == 0, out.err
     assert json.loads(out.out)["state"]["live_wall"] is not None
@@ -180,7 +179,7 @@ def test_a_lone_surrogate_token_is_a_wrong_token(table: Table) -> None:
 
 def test_websocket_clients_are_capped(tmp_path: Any) -> None:
     config = Config(session=SessionConfig(), server=ServerConfig(max_ws_clients=3))
-    app = create_app(TableService(config, tmp_path))
+    app = build(config, tmp_path).app
     with TestClient(app) as client:
         opened = [client.websocket_connect("/ws").__enter__() for _ in range(3)]
         for ws in opened:

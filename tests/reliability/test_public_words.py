@@ -24,7 +24,7 @@ TILES = [f"{n}{s}" for s in "bcd" for n in range(1, 10)] + [
 
 
 def concealed_now(table: Table) -> set[str]:
-    hand = table.service.state.hand
+    hand = table.loop.state.hand
     if hand is None or hand.phase == "over":
         return set()
     return {t for seat in hand.seats for t in seat.rack}

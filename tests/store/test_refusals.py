@@ -220,7 +220,7 @@ def test_the_data_directory_is_0700_and_its_files_0600(tmp_path: Path) -> None:
     import stat
 
     from controller.store.files import private_dir
-    from controller.web.tokens import load_or_create_tokens
+    from controller.store.tokens import load_or_create_tokens
 
     old = os.umask(0o022)  # a permissive umask: the modes must not depend on it
     try:

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from controller.web import views
-from controller.web.deps import SeatDep, ServiceDep
+from controller.web.deps import LoopDep, SeatDep
 from controller.web.errors import EventRefused
 from controller.web.models import DeclareIn, EventResult, SeatReassignIn, SeatView
 
@@ -16,9 +16,9 @@ AUTH: dict[int | str, dict[str, Any]] = {401: {"description": "missing or wrong 
 
 
 @router.get("/api/seats/{position}", response_model=SeatView, responses=AUTH)
-def seat(position: SeatDep, service: ServiceDep) -> Any:
+def seat(position: SeatDep, loop: LoopDep) -> Any:
     """The seat's concealed tiles (``hand``), melds, bonus tiles and waits, and the table."""
-    return views.seat_view(service, position)
+    return views.seat_view(loop, position)
 
 
 @router.post(
@@ -28,10 +28,10 @@ def seat(position: SeatDep, service: ServiceDep) -> Any:
                409: {"description": "refused: the rule it breaks"},
                503: {"description": "not recording: the event log cannot be written"}},
 )
-async def declare(position: SeatDep, body: DeclareIn, service: ServiceDep) -> Any:
+async def declare(position: SeatDep, body: DeclareIn, loop: LoopDep) -> Any:
     """Declare ``claim``, ``ready`` or ``mahjong`` for this seat (as its buttons do)."""
-    service.check_human(f"a {body.call} call")
-    applied = await service.submit(
+    loop.check_human(f"a {body.call} call")
+    applied = await loop.submit(
         {"declare": {"seat": position, "call": body.call}}, f"seat:{position}"
     )
     if not applied.accepted:
@@ -46,14 +46,14 @@ async def declare(position: SeatDep, body: DeclareIn, service: ServiceDep) -> An
                409: {"description": "refused: the rack holds no such tile, or no hand"},
                503: {"description": "not recording: the event log cannot be written"}},
 )
-async def reassign(position: SeatDep, body: SeatReassignIn, service: ServiceDep) -> Any:
+async def reassign(position: SeatDep, body: SeatReassignIn, loop: LoopDep) -> Any:
     """A misread tile in this seat's own rack: the tile read as ``tile`` is really ``as``.
     Only the seat's own rack; the answer (which may name its tiles) goes to this seat alone,
     and a refusal is not shown on the table."""
-    service.check_human("a correction")
-    applied = await service.submit(
+    loop.check_human("a correction")
+    applied = await loop.submit(
         {"correct": {"reassign": {"zone": f"rack:{position}", "tile": body.tile,
                                   "as": body.as_}}}, f"seat:{position}")
     if not applied.accepted:
         raise EventRefused(applied)
-    return views.told(service, applied, position)
+    return views.told(loop, applied, position)

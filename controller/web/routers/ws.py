@@ -18,7 +18,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 
 from controller import jsonsafe
-from controller.service import TableService
+from controller.store.tokens import Tokens
 from controller.web.broadcaster import Broadcaster, Client
 
 router = APIRouter()
@@ -48,7 +48,7 @@ async def seat_ws(ws: WebSocket, position: int) -> None:
 
 
 async def _seat(ws: WebSocket, position: int) -> None:
-    service: TableService = ws.app.state.service
+    tokens: Tokens = ws.app.state.tokens
     if position not in (1, 2, 3, 4):
         await ws.close(code=4404, reason="no such seat: use 1, 2, 3 or 4")
         return
@@ -59,7 +59,7 @@ async def _seat(ws: WebSocket, position: int) -> None:
             with contextlib.suppress(Exception):
                 await ws.close(code=code, reason=why)
             return
-    if service.tokens is None or not service.tokens.is_seat(position, token):
+    if not tokens.is_seat(position, token):
         await ws.close(code=4401, reason=f"this needs the token of seat {position}")
         return
     await _serve(ws, position)
@@ -70,7 +70,7 @@ async def _admit(ws: WebSocket) -> bool:
     the handshake) before anything is read: past the process's file-descriptor limit the
     table itself would stop answering."""
     broadcaster: Broadcaster = ws.app.state.broadcaster
-    limit = ws.app.state.service.config.server.max_ws_clients
+    limit = ws.app.state.loop.config.server.max_ws_clients
     if broadcaster.sockets >= limit:
         broadcaster.refused += 1
         await ws.close(code=1013, reason=f"too many clients ({limit}): try again later")
