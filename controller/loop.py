@@ -252,6 +252,11 @@ class GameLoop:
         self._loop.call_soon_threadsafe(self._queue.put_nowait, job)
 
     async def _enqueue(self, kind: str, payload: dict[str, Any], source: str) -> Any:
+        own = self._loop
+        if own is not None and own is not asyncio.get_running_loop():
+            # from the web's event loop: the game runs on its own (controller.web.gamethread)
+            there = asyncio.run_coroutine_threadsafe(self._enqueue(kind, payload, source), own)
+            return await asyncio.wrap_future(there)
         if self.halted and kind == "event":
             raise ServiceHalted(self.halted)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()

@@ -94,8 +94,11 @@ class Broadcaster:
         self.refused = 0  # refused at the handshake: max_ws_clients reached
         self.slow_dropped = 0  # dropped: their sockets took nothing for SEND_TIMEOUT
         self._unsubscribe: Callable[[], None] | None = None
+        self._web: asyncio.AbstractEventLoop | None = None
 
     def attach(self) -> None:
+        """Called on the web's event loop: change notices from the game's thread come here."""
+        self._web = asyncio.get_running_loop()
         self._unsubscribe = self.loop.subscribe(self.on_change)
 
     def detach(self) -> None:
@@ -115,6 +118,18 @@ class Broadcaster:
         self.high_water = max(self.high_water, client.high_water)
 
     def on_change(self, change: Change) -> None:
+        web = self._web
+        if web is not None and not web.is_closed():
+            try:
+                on_web = asyncio.get_running_loop() is web
+            except RuntimeError:
+                on_web = False
+            if not on_web:  # from the game's thread: fan out on the web's loop
+                web.call_soon_threadsafe(self._fan_out, change)
+                return
+        self._fan_out(change)
+
+    def _fan_out(self, change: Change) -> None:
         cache: dict[int | None, str] = {}
         for client in list(self.clients):
             try:
