@@ -137,16 +137,19 @@ def counts(db: Path, t0: float, t1: float) -> dict[str, Any]:
     finally:
         conn.close()
     moves = anomalies = silent = 0
+    kinds: dict[str, int] = {}
     for raw, accepted in rows:
         event = json.loads(raw)
         if "move" in event and accepted:
             moves += 1
         elif "anomaly" in event:
             anomalies += 1
-            silent += event["anomaly"].get("kind") == "reader_silent"
+            kind = str(event["anomaly"].get("kind"))
+            kinds[kind] = kinds.get(kind, 0) + 1
+            silent += kind == "reader_silent"
     minutes = (t1 - t0) / 60
     return {"moves_per_min": round(moves / minutes, 1), "anomalies": anomalies,
-            "reader_silent": silent, "events": len(rows)}
+            "reader_silent": silent, "anomaly_kinds": kinds, "events": len(rows)}
 
 
 def start(args: argparse.Namespace, data: Path, port: int) -> subprocess.Popen[bytes]:

@@ -420,12 +420,7 @@ class GameLoop:
                         event, source_name = await agen.__anext__()
                 except StopAsyncIteration:
                     return
-                try:
-                    applied = await self.submit(event, source_name)
-                except ServiceError as exc:
-                    applied = None
-                    log.warning("source %s: %s", name, exc)
-                    await asyncio.sleep(1.0)
+                applied = await self._submit_from_source(name, event, source_name)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -434,6 +429,23 @@ class GameLoop:
         finally:
             if hasattr(agen, "aclose"):
                 await agen.aclose()
+
+    async def _submit_from_source(self, name: str, event: dict[str, Any],
+                                  source_name: str) -> Applied | None:
+        """A source's event; while recording is halted it waits and is tried again once
+        recording resumes (it was never recorded: dropping it would leave the table a move
+        ahead of the game for good)."""
+        while True:
+            try:
+                return await self.submit(event, source_name)
+            except ServiceHalted as exc:
+                log.warning("source %s waits: %s", name, exc)
+                while self.halted:
+                    await asyncio.sleep(0.5)
+            except ServiceError as exc:
+                log.warning("source %s: %s", name, exc)
+                await asyncio.sleep(1.0)
+                return None
 
     async def _timers(self) -> None:
         """Overruns of the call timers become timer events (the session's table options say
