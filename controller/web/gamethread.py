@@ -13,9 +13,13 @@ web's loop (``Broadcaster.on_change``).
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 
 from controller.loop import GameLoop
+
+
+SWITCH_INTERVAL = 0.001
 
 
 class GameThread:
@@ -25,6 +29,9 @@ class GameThread:
         self.thread: threading.Thread | None = None
 
     async def start(self) -> None:
+        # The thread that waits for the interpreter lock asks for it after this long (5 ms by
+        # default): every step of the game waits at most 1 ms for a busy web thread.
+        sys.setswitchinterval(SWITCH_INTERVAL)
         self.aio = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self._run, name="game-loop", daemon=True)
         self.thread.start()
