@@ -18,7 +18,6 @@ import threading
 
 from controller.loop import GameLoop
 
-
 SWITCH_INTERVAL = 0.001
 
 
