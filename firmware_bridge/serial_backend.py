@@ -122,7 +122,7 @@ class BoardLink:
             self._ser = ser
         self._decoder = P.StreamDecoder()
         self._expect: int | None = None
-        self._acked_snap, self._acked_parts = -1, 0
+        self._acked_snap, self._acked_parts, self._last_seen = -1, 0, False
         # Until a snapshot part covering it arrives a channel's set may be stale (tags moved
         # while the cable was out, or a lost event): a delta on it could report a tag that left.
         self._stale: set[int] = set(self.channels)
@@ -232,9 +232,13 @@ class BoardLink:
         for ch in covered:
             self._post_channel(ch, now)
         if msg["snap"] != self._acked_snap:
-            self._acked_snap, self._acked_parts = msg["snap"], 0
+            self._acked_snap, self._acked_parts, self._last_seen = msg["snap"], 0, False
         self._acked_parts |= 1 << msg["part"]
-        self.send_once("snapshot_ack", snap=msg["snap"], parts=self._acked_parts)
+        # One acknowledgement per snapshot on a clean line (at its last part); after that
+        # every part that comes is a resend, and each is acknowledged.
+        self._last_seen = self._last_seen or msg["part"] == msg["parts"] - 1
+        if self._last_seen:
+            self.send_once("snapshot_ack", snap=msg["snap"], parts=self._acked_parts)
 
     def _post_channel(self, ch: int, now: float) -> None:
         uids = frozenset(uid_to_str(u) for u in self.channels[ch])
