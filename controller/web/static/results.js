@@ -113,13 +113,27 @@ export function statsTable(data, names) {
     h("tbody", {}, rows));
 }
 
+/** Labels for a finished hand: the names and seat winds of THAT hand (it carries them),
+ *  not the live ones; a seat without a recorded name keeps today's label's name. A record
+ *  without winds has them from its own dealer (the dealer is east). */
+export function handLabels(hand, current) {
+  return (p) => {
+    const key = String(p);
+    const name = (hand.names && hand.names[key]) || current(p).split(" · ")[0];
+    let wind = hand.winds && hand.winds[key];
+    if (!wind && hand.dealer) wind = WIND_NAMES[((Number(p) - Number(hand.dealer)) % 4 + 4) % 4];
+    return wind ? `${name} · ${wind}` : current(p);
+  };
+}
+
 /** The hand history: one line per hand, click to open its explained result. */
-export function historyList(data, names) {
+export function historyList(data, current) {
   return h("ol", { class: "history" }, data.hands.slice().reverse().map((hand) => {
+    const names = handLabels(hand, current);
     const line = hand.result === "mahjong" ? `${names(hand.winner)} won ${(hand.scores || {})[String(hand.winner)] ?? ""}`
       : hand.result === "washout" ? "washout" : "in play";
     const body = h("div", { class: "hist-body" });
-    const item = h("li", {}, h("button", { class: "linkish", onclick: () => {
+    const item = h("li", { "data-hand": hand.number }, h("button", { class: "linkish", onclick: () => {
       if (body.childNodes.length) body.replaceChildren(); else body.replaceChildren(resultPanel(hand, names));
     } }, `Hand ${hand.number} · ${hand.prevailing_wind || ""} round · ${line}`), body);
     return item;
