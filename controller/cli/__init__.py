@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -76,8 +77,10 @@ def check_port(host: str, port: int) -> None:
 
 def check_data_dir(data_dir: Path) -> None:
     """Create the data directory, or fail with one line saying what to do."""
+    from controller.store.files import private_dir
+
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(data_dir)  # 0700: it holds the game and the tokens
     except OSError as exc:
         raise CliError(f"cannot create the data directory {data_dir}: {exc.strerror}; "
                        "choose another --data-dir") from None
@@ -98,6 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # Files made by any command (event log, registry, tokens, exports) hold the game or its
+    # secrets: readable by this user only (controller.store.files sets the modes too).
+    os.umask(0o077)
     try:
         code = args.func(args)
     except CliError as exc:

@@ -8,6 +8,7 @@ import json
 import sys
 from typing import Any
 
+from controller import jsonsafe
 from controller.cli import CliError
 
 WIN_CHOICES = ("wall", "discard", "replacement", "robbed_kong", "dealt")
@@ -78,7 +79,7 @@ def _parse(text: str) -> Any:
     from controller.scoring import ScoringError
 
     try:
-        return json.loads(text)
+        return jsonsafe.loads(text)
     except json.JSONDecodeError as exc:
         raise ScoringError(f"malformed JSON: {exc}") from None
 

@@ -54,8 +54,8 @@ def apply(state: GameState, event: dict[str, Any], at: float | None = None, *,
         return _refused(ctx, state, {}, refusal, seq, line or seq)
     violations = state.violations
     flagged = tuple(evolve(v, line=line or seq) for v in ctx.flagged)
-    if flagged:
-        violations += flagged
+    for v in flagged:
+        violations = violations.add(v)
     misplaced = tuple(ctx.misplaced)
     extra: dict[str, Any] = {"prev": state, "depth": state.depth + 1} if changed else {}
     if isinstance(new, Hand):  # the common case: only the hand changed, one copy of the state
@@ -84,7 +84,10 @@ def _refused(ctx: Ctx, state: GameState, event: dict[str, Any], exc: Refused, se
         src = ctx.resolved_src if ctx.resolved_src else str(move.get("from"))
         if move.get("to") != src:
             misplaced = tuple(ctx.base_misplaced) + ((str(move["tile"]), str(move["to"]), src),)
-    new = evolve(state, seq=seq, violations=state.violations + (v,), last_violation=v,
+    # A refused correction (the operator's, or a seat fixing its own rack) is told to whoever
+    # sent it; the table's last violation stays a player's (issue 11).
+    shown = state.last_violation if isinstance(event, dict) and "correct" in event else v
+    new = evolve(state, seq=seq, violations=state.violations.add(v), last_violation=shown,
                  misplaced=misplaced)
     if _false_mahjong(state, event, exc):
         new = _penalise(ctx, new, exc.seat, line)  # type: ignore[arg-type]  # checked there
@@ -304,8 +307,10 @@ def _undo(ctx: Ctx, state: GameState, n: int) -> GameState:
     off their zones count as the table being cleared."""
     target = state
     for _ in range(n):
-        if target.prev is None:
-            raise Refused("undo_too_far", None, f"only {state.depth} events can be taken back")
+        if target.prev is None or target.prev.ruleset_name is None:  # never the session start
+            raise Refused("undo_too_far", None,
+                          f"only {max(state.depth - 1, 0)} events can be taken back: an undo "
+                          "never takes back the start of the session")
         target = target.prev
     bonus = bool(state.ruleset.bonus_tiles) if state.ruleset is not None else False
     empty = new_hand(0, state.dealer, state.prevailing_wind, bonus)

@@ -32,6 +32,7 @@ from controller.loop.results import (
 )
 from controller.sources.base import EventSource
 from controller.store import EventLog, StoreError
+from controller.store.files import private_dir
 
 log = logging.getLogger("controller.service")
 
@@ -152,7 +153,7 @@ class GameLoop:
     async def start(self) -> None:
         """Open the store, replay the log (restart = replay), start the loop."""
         self._loop = asyncio.get_running_loop()
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.data_dir)
         try:
             self._store = EventLog.open(self.data_dir / LOG_FILE)
         except StoreError as exc:  # serve the dashboard anyway, showing why nothing is recorded
@@ -211,6 +212,11 @@ class GameLoop:
         self._loop.call_soon_threadsafe(self._queue.put_nowait, job)
 
     async def _enqueue(self, kind: str, payload: dict[str, Any], source: str) -> Any:
+        own = self._loop
+        if own is not None and own is not asyncio.get_running_loop():
+            # from the web's event loop: the game runs on its own (controller.web.gamethread)
+            there = asyncio.run_coroutine_threadsafe(self._enqueue(kind, payload, source), own)
+            return await asyncio.wrap_future(there)
         if self.halted and kind == "event":
             raise ServiceHalted(self.halted)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -278,11 +284,7 @@ class GameLoop:
                 self.session_id, event, accepted, rule, message, source, at
             ))
         except Exception as exc:  # any store failure: stop rather than play on unrecorded
-            self._halted = (
-                f"the event log cannot be written ({type(exc).__name__}: {exc}); no moves are "
-                f"accepted until the data directory {self.data_dir} is writable and has space, "
-                "then restart the service"
-            )
+            self._halted = _halt_reason(exc, self.data_dir)
             log.error("STOPPED accepting moves: %s", self.halted)
             self._tell(Change(self.seq, None))
             raise ServiceHalted(self.halted) from None
@@ -338,6 +340,8 @@ class GameLoop:
             return  # damaged or absent: nothing to show
         try:
             self._resume_session()
+        except StoreError:
+            pass  # damaged beyond its first pages: nothing more to show than why it halted
         finally:
             self._store.close()
             self._store = None
@@ -382,3 +386,14 @@ class GameLoop:
     @property
     def queue_depth(self) -> int:
         return self._queue.qsize()
+
+
+def _halt_reason(exc: Exception, data_dir: Path) -> str:
+    """Why recording stopped, naming the true cause: the disk, or (any other exception) a fault
+    that no free space mends."""
+    if isinstance(exc, StoreError):
+        return (f"the event log cannot be written ({exc}); no moves are accepted until the data "
+                f"directory {data_dir} is writable and has space, then restart the service")
+    return (f"an event could not be recorded ({type(exc).__name__}: {str(exc)[:200]}): not a "
+            "disk fault; no moves are accepted until the service is restarted; please report "
+            "it with the log")

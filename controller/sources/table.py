@@ -17,7 +17,7 @@ from typing import Any
 from controller.game import lying, table_zones
 from controller.sources.base import EventSource, LoopPort
 from controller.table.presence import PresenceTracker
-from firmware_bridge.readers import asyncio_sink
+from firmware_bridge.readers import LatestScans, asyncio_sink
 from firmware_bridge.types import BoardHealth, ButtonPress, ChannelScan
 
 log = logging.getLogger("controller.table")
@@ -38,7 +38,7 @@ def table_source(
     button declarations go to the loop. ``clock`` must be the back-end's scan clock."""
 
     async def source(loop: LoopPort) -> AsyncIterator[tuple[Event, str]]:
-        queue: asyncio.Queue[Any] = asyncio.Queue()
+        queue: asyncio.Queue[Any] = LatestScans()  # bounded: the newest set per channel
         tracker.set_hand_over(hand_is_over(loop))  # first: it drops earlier adoptions
         tracker.adopt(game_zones(loop))  # a restarted loop: the tiles are already out
         backend = open_backend()

@@ -31,7 +31,7 @@ from controller.sources.table import (
 )
 from controller.sources.world import OFF_TABLE, SimWorld, TileBox
 from controller.table.presence import PresenceTracker
-from firmware_bridge.readers import asyncio_sink
+from firmware_bridge.readers import LatestScans, asyncio_sink
 from firmware_bridge.sim import SimBackend
 
 log = logging.getLogger("controller.sim")
@@ -92,7 +92,7 @@ def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> Even
         restored = _restore(loop, world, sensing.tracker)
         if options.noise:
             backend.table.set_faults(bit_error_rate=options.noise)
-        inbox: asyncio.Queue[Any] = asyncio.Queue()
+        inbox: asyncio.Queue[Any] = LatestScans()  # bounded: the newest set per channel
         backend.start(asyncio_sink(asyncio.get_running_loop(), inbox))
         count = EventCounter()
         tasks = [asyncio.create_task(_drive(loop, world, sensing, inbox, count, options,

@@ -92,6 +92,7 @@ class PresenceTracker:
         self._ghost_reports: dict[str, tuple[float, int]] = {}  # zone -> (last report, held)
         self._unmapped: set[str] = set()
         self._start: float | None = None
+        self._latest: float | None = None  # the reader's clock: the newest scan's own time
         self._expected: dict[str, Counter[Tile]] = {}  # adopted after a restart, not yet read
         self._now: float | None = None  # the newest scan or tick time
         self._resumed_at: float | None = None  # when a finished hand was taken back (undo)
@@ -103,6 +104,7 @@ class PresenceTracker:
         """Take one channel's full set of UIDs; return the moves and anomalies it shows."""
         if self._start is None:
             self._start = scan.t
+        self._latest = scan.t if self._latest is None else max(self._latest, scan.t)
         channel = self._channels.get(scan.channel)
         if channel is None:
             return self._unmapped_channel(scan.channel)
@@ -123,7 +125,15 @@ class PresenceTracker:
         return [event for scan in scans for event in self.scan(scan)]
 
     def tick(self, now: float) -> list[Event]:
-        """Let time pass: silent channels, tiles read in two zones too long."""
+        """Let time pass: silent channels, tiles read in two zones too long.
+
+        Time is the reader's own clock (the newest scan's ``t``), not ``now``, once scans have
+        come: a loop that gets to the scans late (load on the machine) does not make readers
+        look silent. Only when the reader's clock has stood still for ten times
+        ``silent_after`` (every reader quiet, a bridge without health reports) does ``now``
+        count."""
+        if self._latest is not None and now - self._latest < 10 * self.silent_after:
+            now = min(now, self._latest)
         if self._start is None:
             self._start = now
         self._now = now if self._now is None else max(self._now, now)

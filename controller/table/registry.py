@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from controller.store.files import private_files
 from controller.tiles import Tile, TileError, check_tile, copies_allowed, is_bonus, tile_set
 
 REGISTRY_FILE = "registry.sqlite"
@@ -208,6 +209,7 @@ class TileRegistry(Mapping[str, Tile]):
 def _connect(path: Path) -> Iterator[sqlite3.Connection]:
     """One short transaction on the registry file: committed (and synced) or rolled back."""
     conn = sqlite3.connect(path)
+    private_files(path)
     try:
         conn.execute("PRAGMA synchronous = FULL")
         with conn:

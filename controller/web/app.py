@@ -16,6 +16,8 @@ from controller.store.tokens import Tokens
 from controller.table import RegistryFile
 from controller.web import errors
 from controller.web.broadcaster import Broadcaster
+from controller.web.gamethread import GameThread
+from controller.web.guard import Guard
 from controller.web.routers import admin, hands, health, pages, seats, table, tiles, ws
 from controller.web.routers.pages import STATIC
 
@@ -24,16 +26,17 @@ def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile) -> FastAP
     """The web app around a (not yet started) loop; the lifespan starts it. ``tokens`` guard
     the admin and seat routes; ``registry`` is the tile registry the tile routes edit."""
     broadcaster = Broadcaster(loop)
+    game = GameThread(loop)  # the game never waits behind the web's requests
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await loop.start()
+        await game.start()
         broadcaster.attach()
         try:
             yield
         finally:
             broadcaster.detach()
-            await loop.stop()
+            await game.stop()
 
     app = FastAPI(
         title="Mahjong Table Controller",
@@ -45,8 +48,10 @@ def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile) -> FastAP
     app.state.tokens = tokens
     app.state.registry = registry
     app.state.broadcaster = broadcaster
+    app.state.public = broadcaster.public
     errors.install(app)
     for module in (health, table, hands, seats, admin, tiles, ws, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(Guard)  # token first, capped bodies, anti-framing headers
     return app
