@@ -181,17 +181,6 @@ class SessionConfig(_Strict):
             raise ValueError(f"unknown rule set {v!r}: use one of {', '.join(RULESETS)}")
         return v
 
-    @model_validator(mode="after")
-    def _options_of_the_ruleset(self) -> SessionConfig:
-        """The options are checked now, as the session start would (not when it starts)."""
-        from controller.scoring import ScoringError, get_ruleset
-
-        try:
-            get_ruleset(self.ruleset, self.options)
-        except ScoringError as exc:
-            raise ValueError(str(exc)) from None
-        return self
-
 
 class TimersConfig(_Strict):
     """Call timers (rules 003): off by default; overruns are recorded, never enforced."""

@@ -45,9 +45,22 @@ def load_config(path: Path | None) -> Config:
     from controller.config import load_config as load
 
     try:
-        return load(path) if path else default_config()
+        config = load(path) if path else default_config()
     except ConfigError as exc:
         raise CliError(str(exc)) from None
+    check_session_options(config, path)
+    return config
+
+
+def check_session_options(config: Config, path: Path | None) -> None:
+    """``[session] options`` as the rule set takes them, checked now, not when the session
+    starts (``options = {limit = -5}`` passed the config and then crashed the start)."""
+    from controller.scoring import ScoringError, get_ruleset
+
+    try:
+        get_ruleset(config.session.ruleset, config.session.options)
+    except ScoringError as exc:
+        raise CliError(f"{path or 'the defaults'}: [session] options: {exc}") from None
 
 
 def open_readers(system: System, buttons: bool = False) -> ReaderBackend:

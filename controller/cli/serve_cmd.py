@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     publisher = _club_publisher(args, data_dir)
     sources = _club_sources(publisher)
     system = build(config, data_dir, table=_table(args), sources=sources)
+    system.game_thread = True  # the web's requests never queue the game's steps
     if publisher is not None:
         _plug_club(system.loop, publisher)
     app = system.app

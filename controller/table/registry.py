@@ -6,6 +6,8 @@ exist, and no code is enrolled more often than the set holds it (4 each, bonus t
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import sqlite3
 from collections import Counter
@@ -14,7 +16,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.store.files import private_files
 from controller.tiles import Tile, TileError, check_tile, copies_allowed, is_bonus, tile_set
 
 REGISTRY_FILE = "registry.sqlite"
@@ -209,7 +210,8 @@ class TileRegistry(Mapping[str, Tile]):
 def _connect(path: Path) -> Iterator[sqlite3.Connection]:
     """One short transaction on the registry file: committed (and synced) or rolled back."""
     conn = sqlite3.connect(path)
-    private_files(path)
+    with contextlib.suppress(OSError):  # readable by the service's user only (0600)
+        os.chmod(path, 0o600)
     try:
         conn.execute("PRAGMA synchronous = FULL")
         with conn:

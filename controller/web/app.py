@@ -22,7 +22,8 @@ from controller.web.routers import admin, hands, health, pages, seats, table, ti
 from controller.web.routers.pages import STATIC
 
 
-def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile) -> FastAPI:
+def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile, *,
+               game_thread: bool = False) -> FastAPI:
     """The web app around a (not yet started) loop; the lifespan starts it. ``tokens`` guard
     the admin and seat routes; ``registry`` is the tile registry the tile routes edit."""
     broadcaster = Broadcaster(loop)
@@ -30,13 +31,15 @@ def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile) -> FastAP
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await game.start()
+        # serve: the game on its own thread; in-process test clients keep one loop (a client
+        # that runs each request on a fresh event loop, as schemathesis's does, hung on it)
+        await (game.start() if game_thread else loop.start())
         broadcaster.attach()
         try:
             yield
         finally:
             broadcaster.detach()
-            await game.stop()
+            await (game.stop() if game_thread else loop.stop())
 
     app = FastAPI(
         title="Mahjong Table Controller",

@@ -99,11 +99,13 @@ class PublicCache:
         from controller.web.models import PublicView
 
         service = self.service
-        key = (service.seq, service.halted, service.session_active, service.session_id)
+        # the club's round and the players' names change without an event: part of the key
+        key = (service.seq, service.halted, service.session_active, service.session_id,
+               repr(club_round(service)), repr(players(service, service.public_view())))
         if key != self._key:
             view = public_view(service)
             view["service"] = {**view["service"], "server_time": _NOW}
-            self._body = PublicView.model_validate(view).model_dump_json().encode()
+            self._body = PublicView.model_validate(view).model_dump_json(by_alias=True).encode()
             self._key = key
             self.builds += 1
         now = service.clock()

@@ -202,15 +202,17 @@ CONFIGS = {
 def test_a_hostile_config_is_one_line_and_exit_2(name: str, tmp_path: Path) -> None:
     path = tmp_path / "table.toml"
     path.write_bytes(CONFIGS[name])
-    with pytest.raises(ConfigError) as info:
-        load_config(path)
-    assert "\n" not in str(info.value) and "table.toml" in str(info.value)
+    if not name.startswith("limit"):  # the file itself is refused; options by the CLI's check
+        with pytest.raises(ConfigError) as info:
+            load_config(path)
+        assert "\n" not in str(info.value) and "table.toml" in str(info.value)
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         code = main(["serve", "--config", str(path), "--data-dir", str(tmp_path / "d"),
                      "--port", "1"])
     assert code == 2 and len(err.getvalue().splitlines()) == 1, err.getvalue()
     assert err.getvalue().startswith("mahjong-table serve: error: ")
+    assert "table.toml" in err.getvalue()
 
 
 @pytest.mark.parametrize("flags", [["--pace", "1e309"], ["--pace", "nan"], ["--hands", "0"]])
