@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from controller.cli import CliError
+from controller.cli import CliError, command_name
 
 if TYPE_CHECKING:
     from controller.config import Config
@@ -85,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
         service.add_source("simulation", simulation_source(sim.pace, sim.seed, sim.hands))
     app = create_app(service)
     print(f"mahjong-table: dashboard on http://{config.server.host}:{config.server.port}/ "
-          f"(operator page: /operator; tokens: mahjong-table tokens --data-dir {data_dir})")
+          f"(operator page: /operator; tokens and seat links: "
+          f"{command_name()} tokens --urls --data-dir {data_dir})")
     uvicorn.run(app, host=config.server.host, port=config.server.port,
                 log_level=args.log_level, ws_ping_interval=20)
     return 0

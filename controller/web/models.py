@@ -203,6 +203,14 @@ class ReassignIn(BaseModel):
     as_: str = Field(alias="as")
 
 
+class SeatReassignIn(BaseModel):
+    """A misread tile in the seat's own rack (the zone is the seat's rack)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    tile: str = Field(max_length=4, description="the tile as the table read it, e.g. 5b")
+    as_: str = Field(alias="as", max_length=4, description="what it really is, e.g. 6b")
+
+
 class EndHandIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     result: Literal["washout"] = "washout"

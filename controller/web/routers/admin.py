@@ -7,10 +7,10 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from controller.web import views
+from controller.web import links, narrate, views
 from controller.web.deps import POSITION, AdminDep, ServiceDep
 from controller.web.errors import EventRefused
 from controller.web.models import (
@@ -61,6 +61,24 @@ async def undo(body: UndoIn, service: ServiceDep) -> Any:
     return await _correct(service, {"undo": body.count})
 
 
+@router.get("/recent")
+def recent(service: ServiceDep, count: int = Query(12, ge=1, le=narrate.MAX_STEPS)) -> Any:
+    """The newest undoable steps in words, newest first (concealed tiles are not named)."""
+    names = _names(service)
+    return {"events": narrate.steps(service.state, count, names),
+            "available": min(int(service.state.depth), narrate.MAX_STEPS)}
+
+
+@router.get("/undo")
+def undo_preview(service: ServiceDep, count: int = Query(1, ge=1, le=narrate.MAX_STEPS)) -> Any:
+    """What ``POST /undo`` with this count would take back, and the tiles to put back then."""
+    return narrate.undo_preview(service.state, count, _names(service))
+
+
+def _names(service: ServiceDep) -> dict[int, str]:
+    return {int(p): name for p, name in views.players(service).items()}
+
+
 @router.post("/reassign", response_model=EventResult)
 async def reassign(body: ReassignIn, service: ServiceDep) -> Any:
     """A misread tile: the tile read as ``tile`` in ``zone`` is really ``as``."""
@@ -99,9 +117,11 @@ def enrollment(service: ServiceDep) -> dict[str, Any]:
 
 
 @router.get("/seats/{position}/link")
-def seat_link(request: Request, service: ServiceDep, position: int = POSITION) -> dict[str, str]:
-    """The seat page's address with its token, for the player's phone."""
-    return {"url": _seat_url(request, service, position)}
+def seat_link(request: Request, service: ServiceDep, position: int = POSITION) -> dict[str, Any]:
+    """The seat page's address with its token, for the player's phone; ``reachable`` is false
+    when only this computer can open it (``hint`` says what to change)."""
+    link = _seat_link(request, service, position)
+    return {"url": link.url, "reachable": link.reachable, "hint": link.hint}
 
 
 @router.get("/seats/{position}/qr.svg", response_class=Response,
@@ -111,7 +131,7 @@ def seat_qr(request: Request, service: ServiceDep, position: int = POSITION) -> 
     import segno
 
     buf = io.BytesIO()
-    segno.make(_seat_url(request, service, position), error="m").save(
+    segno.make(_seat_link(request, service, position).url, error="m").save(
         buf, kind="svg", scale=4, border=2, dark="#1b1b1b", light="#ffffff", xmldecl=False,
         svgns=True, nl=False, omitsize=True,
     )
@@ -126,8 +146,8 @@ def resume(service: ServiceDep) -> Message:
     return Message(detail="recording resumed; if the log still cannot be written it stops again")
 
 
-def _seat_url(request: Request, service: ServiceDep, position: int) -> str:
+def _seat_link(request: Request, service: ServiceDep, position: int) -> links.SeatLink:
     assert service.tokens is not None
-    base = service.config.server.public_url or str(request.base_url)
-    # The token goes in the fragment: browsers never send it, so no access log can record it.
-    return f"{base.rstrip('/')}/seat/{position}#token={service.tokens.seats[position]}"
+    server = service.config.server
+    base = links.base_url(str(request.base_url), server.host, server.port, server.public_url)
+    return links.seat_link(base, position, service.tokens.seats[position])
