@@ -52,9 +52,22 @@ export async function api(path, { method = "GET", token = null, body = undefined
       ? detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ") : res.statusText;
     const err = new Error(msg || `HTTP ${res.status}`);
     err.status = res.status;
+    err.data = data;
     throw err;
   }
   return data;
+}
+
+/** An error from api() in words for the people at the table, not for developers. */
+export function peopleText(e, who = "admin") {
+  if (!e || e.status === undefined) return "Cannot reach the service: is it running? The page tries again by itself.";
+  if (e.status === 401) return who === "admin" ? "The admin token was not accepted: log in again."
+    : "This page's link is not (or no longer) the link of this seat: scan the seat's code again.";
+  const v = e.data && e.data.violation;
+  if (e.status === 409 && v && v.message) return v.message;
+  if (e.status === 503) return `Nothing is recorded right now: ${e.message}`;
+  if (e.status === 422) return "That entry is not valid: check the fields and try again.";
+  return e.message;
 }
 
 /**
