@@ -47,6 +47,10 @@ def public_view(service: TableService) -> dict[str, Any]:
 
 
 def seat_view(service: TableService, position: int) -> dict[str, Any]:
+    """A seat's own view; its waits only when the table shows them (``[table] show_waits``)."""
     view = service.seat_view(position)
     view["table"] = public_view(service)
+    view["waits_shown"] = service.config.table.show_waits
+    if not view["waits_shown"]:
+        view["waits"] = []
     return view
