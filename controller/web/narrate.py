@@ -45,7 +45,7 @@ def undo_preview(state: Any, count: int, names: Mapping[int, str]) -> dict[str, 
         target = target.prev
     bonus = bool(state.ruleset.bonus_tiles) if state.ruleset is not None else False
     put_back = [
-        {"tile": _public_tile(tile, lies), "from": zone_name(lies, names),
+        {"tile": None if _concealed(lies, home) else tile, "from": zone_name(lies, names),
          "to": zone_name(home, names)}
         for tile, lies, home in misplaced_after_undo(state.hand, target.hand, bonus)
     ] if count <= depth else []
@@ -54,8 +54,10 @@ def undo_preview(state: Any, count: int, names: Mapping[int, str]) -> dict[str, 
             "put_back": put_back}
 
 
-def _public_tile(tile: str, zone: str) -> str | None:
-    return None if zone.startswith("rack:") else tile
+def _concealed(lies: str, home: str) -> bool:
+    """As the public view has it: a tile that lies in a rack, or goes back into one (or into the
+    wall), is not named."""
+    return lies.startswith("rack") or home.startswith("rack") or home == "wall"
 
 
 def describe(before: Any, after: Any, names: Mapping[int, str]) -> str:

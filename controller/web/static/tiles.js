@@ -180,7 +180,7 @@ function drawFace(svg, code) {
   return text(svg, 15, 20, 10, INK, code);
 }
 
-/** The tile in words, as the service names it ("5 bamboo", "green dragon"). */
+/** The tile in words, as the service names it (GET /api/tiles). */
 export function tileName(code) {
   if (!code) return "face-down tile";
   return SET.names[code] || code;
