@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from controller.cli.replay_cmd import parse_lines, summarize  # noqa: E402
 from controller.game import apply, new_game, replay  # noqa: E402
-from controller.game.director import play_session  # noqa: E402
+from controller.players.director import play_session  # noqa: E402
 
 Events = list[dict[str, Any]]
 

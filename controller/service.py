@@ -409,7 +409,7 @@ def simulation_source(pace: float, seed: int, hands: int | None = None) -> Event
     A new session (admin) gets a new Director with that session's rule set."""
 
     async def source(service: TableService) -> AsyncGenerator[tuple[dict[str, Any], str], Any]:
-        from controller.game.director import Director
+        from controller.players.director import Director
 
         director: Director | None = None
         session_of: Any = None

@@ -10,10 +10,9 @@ from collections import Counter
 
 from controller.game import mahjong
 from controller.game.context import Ctx, Refused, name
+from controller.game.mahjong import award, with_tile
 from controller.game.state import Hand, TableSet, Violation, distance, evolve, next_live
 from controller.tiles import is_suited
-
-RANK = {"mahjong": 3, "kong": 2, "pung": 2, "chow": 1}
 
 
 def check_no_pending_claim(hand: Hand, pos: int | None) -> None:
@@ -99,28 +98,6 @@ def best_claim(ctx: Ctx, hand: Hand, pos: int) -> str | None:
             if 1 <= lo <= 7 and all(pool[o] for o in others):
                 return "chow"
     return None
-
-
-def award(ctx: Ctx, hand: Hand, entries: list[tuple[int, str]]) -> int:
-    """The seat a contested discard goes to (RULES.md section 4)."""
-    assert hand.discard is not None
-    tile, discarder = hand.discard
-    top = max(RANK[k] for _, k in entries)
-    best = [p for p, k in entries if RANK[k] == top]
-    best.sort(key=lambda p: distance(discarder, p))
-    if top == 3 and len(best) > 1 and ctx.option("mahjong_tie", "turn_order") == "highest_value":
-        value = {p: mahjong.validate(ctx, hand, p, _with_tile(hand, p, tile)).score for p in best}
-        best.sort(key=lambda p: (-value[p], distance(discarder, p)))
-    return best[0]
-
-
-def _with_tile(hand: Hand, pos: int, tile: str) -> list[str]:
-    """The seat's concealed tiles with the discard last (it may already be in the rack)."""
-    seat = hand.seat(pos)
-    tiles = seat.concealed() + list(seat.forming)
-    if hand.taken == pos:
-        tiles.remove(tile)
-    return tiles + [tile]
 
 
 def declare(ctx: Ctx, hand: Hand, pos: int, call: str) -> Hand:
@@ -232,7 +209,7 @@ def declare_mahjong(ctx: Ctx, hand: Hand, pos: int) -> Hand:
         ctx.notes.append(f"{who} declares Mahjong on the {hand.robbable[0]}: robbing the kong")
         return evolve(hand, robbers=hand.robbers + (pos,))
     if hand.discard is not None and hand.phase == "play" and pos != hand.discard[1]:
-        mahjong.validate(ctx, hand, pos, _with_tile(hand, pos, hand.discard[0]))
+        mahjong.validate(ctx, hand, pos, with_tile(hand, pos, hand.discard[0]))
         ctx.notes.append(f"{who} declares Mahjong on the {hand.discard[0]}")
         hand = note_late_claim(ctx, hand, pos)
         claimants = tuple(c for c in hand.claimants if c[0] != pos) + ((pos, "mahjong"),)

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from controller.game.context import Ctx, Refused, name
 from controller.game.endhand import finish_mahjong
-from controller.game.state import Hand, Seat, TableSet, evolve
+from controller.game.state import Hand, Seat, TableSet, distance, evolve
 from controller.scoring import HandInput, ScoreResult, ScoringError, is_complete, score_hand, waits
 from controller.tiles import Meld, Tile, is_bonus
+
+#: Claim precedence for one discard (RULES.md section 4): Mahjong > kong/pung > chow.
+RANK = {"mahjong": 3, "kong": 2, "pung": 2, "chow": 1}
 
 
 def melds_of(seat: Seat) -> list[Meld]:
@@ -117,8 +120,6 @@ def win_on_discard(ctx: Ctx, hand: Hand, pos: int) -> Hand:
     concealed = _winning_order(seat, tile)
     best = [p for p, c in hand.claimants if c == "mahjong"]
     if len(best) > 1:
-        from controller.game.calls import award
-
         winner = award(ctx, hand, [(p, "mahjong") for p in best])
         if winner != pos:
             raise Refused(
@@ -159,3 +160,25 @@ def win_by_robbing(ctx: Ctx, hand: Hand, pos: int) -> Hand:
     inp = win_input(ctx, hand, pos, concealed, "robbed_kong")
     owner = hand.robbable[1] if hand.robbable is not None else None
     return finish_mahjong(ctx, evolve(hand, rob_taken=None, robbers=()), pos, inp, owner)
+
+
+def award(ctx: Ctx, hand: Hand, entries: list[tuple[int, str]]) -> int:
+    """The seat a contested discard goes to (RULES.md section 4)."""
+    assert hand.discard is not None
+    tile, discarder = hand.discard
+    top = max(RANK[k] for _, k in entries)
+    best = [p for p, k in entries if RANK[k] == top]
+    best.sort(key=lambda p: distance(discarder, p))
+    if top == 3 and len(best) > 1 and ctx.option("mahjong_tie", "turn_order") == "highest_value":
+        value = {p: validate(ctx, hand, p, with_tile(hand, p, tile)).score for p in best}
+        best.sort(key=lambda p: (-value[p], distance(discarder, p)))
+    return best[0]
+
+
+def with_tile(hand: Hand, pos: int, tile: str) -> list[str]:
+    """The seat's concealed tiles with the discard last (it may already be in the rack)."""
+    seat = hand.seat(pos)
+    tiles = seat.concealed() + list(seat.forming)
+    if hand.taken == pos:
+        tiles.remove(tile)
+    return tiles + [tile]

@@ -217,7 +217,7 @@ async def _drive(service: Any, world: SimWorld, sensing: _Sensing,
 
 def _new_director(service: Any, options: SimOptions) -> Any:
     """Players for the service's current session, its rule set and options."""
-    from controller.game.director import Director
+    from controller.players.director import Director
 
     session = service.public_view().get("session") or {}
     return Director(session.get("ruleset") or "hua-bao", dict(session.get("options") or {}),

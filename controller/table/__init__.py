@@ -1,13 +1,12 @@
 """The table layer: the UID -> tile registry, enrollment, and scans -> presence -> moves."""
 
-from controller.table.enroll import Enrollment, EnrollmentProgress, ScanLike, Step
+from controller.table.enroll import Enrollment, EnrollmentProgress, ScanLike, Step, progress
 from controller.table.presence import PresenceTracker
 from controller.table.registry import (
     REGISTRY_FILE,
     RegistryError,
     TileRegistry,
     normalize_uid,
-    progress,
 )
 
 __all__ = [

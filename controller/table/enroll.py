@@ -9,9 +9,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from controller.table.registry import RegistryError, TileRegistry, normalize_uid
+from controller.table.registry import REGISTRY_FILE, RegistryError, TileRegistry, normalize_uid
 from controller.tiles import Tile, glyph
 
 StepKind = Literal["enrolled", "duplicate", "ghost", "crowded", "refused"]
@@ -161,3 +162,10 @@ class Enrollment:
             if self.progress.done:
                 break
         return self.progress
+
+
+def progress(data_dir: str | Path) -> dict[str, Any]:
+    """Enrollment progress from the registry file, for the dashboard (``/api/admin/enrollment``)."""
+    if not (Path(data_dir) / REGISTRY_FILE).exists():
+        return EnrollmentProgress.of(TileRegistry(144)).to_json()
+    return EnrollmentProgress.of(TileRegistry.open(data_dir)).to_json()

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from controller.tiles import Tile, TileError, check_tile, copies_allowed, is_bonus, tile_set
 
@@ -215,15 +214,3 @@ def _connect(path: Path) -> Iterator[sqlite3.Connection]:
             yield conn
     finally:
         conn.close()
-
-
-def progress(data_dir: str | Path) -> dict[str, Any]:
-    """Enrollment progress from the registry file, for the dashboard (``/api/admin/enrollment``)."""
-    path = Path(data_dir) / REGISTRY_FILE
-    if not path.exists():
-        registry = TileRegistry(144)
-    else:
-        registry = TileRegistry.open(data_dir)
-    from controller.table.enroll import EnrollmentProgress
-
-    return EnrollmentProgress.of(registry).to_json()

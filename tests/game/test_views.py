@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.game import GameState, apply, new_game, public_view, replay, seat_view
-from controller.game import director as director_module
 from controller.game import views as views_module
+from controller.players import director as director_module
 from controller.scoring import waits
 from controller.tiles import Meld, sort_tiles
 from tests.game.logbuilder import Log

@@ -4,7 +4,7 @@ last live tile a bonus tile, a kong on the last tile) ends the hand as a washout
 from __future__ import annotations
 
 from controller.game import GameState, apply, public_view, replay
-from controller.game.director import run_session
+from controller.players.director import run_session
 from controller.tiles import is_bonus
 from tests.game.logbuilder import Log
 from tests.game.scenarios import JUNK

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.game.bots import Bot
+from controller.players.bots import Bot
 from controller.scoring import get_ruleset, waits
 from controller.tiles import Meld, parse_hand
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from controller.cli import main as cli_main
 from controller.game import GameState, apply, new_game, replay, replay_summary
-from controller.game.bots import Bot
-from controller.game.director import Director, play_session, run_session, write_log
+from controller.players.bots import Bot
+from controller.players.director import Director, play_session, run_session, write_log
 from controller.scoring import get_ruleset
 from controller.tiles import parse_tiles
 

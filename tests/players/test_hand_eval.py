@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.game.players.hand_eval import (
+from controller.players.hand_eval import (
     seven_pairs_shanten,
     shanten,
     standard_shanten,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.game.players.resume import finish_set, resume_events
+from controller.players.resume import finish_set, resume_events
 
 
 def moves(events: list[dict[str, Any]]) -> list[tuple[str, str, str]]:

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.game import apply, new_game, public_view, replay, replay_summary
-from controller.game.director import Director
-from controller.game.players.wall import DEAD_WALL
 from controller.game.state import Hand
+from controller.players.director import Director
+from controller.players.wall import DEAD_WALL
 from controller.tiles import is_bonus, tile_set
 
 RULESETS = ("hua-bao", "swedish", "dmjl")
@@ -126,7 +126,7 @@ def test_bots_play_200_hands_legally(ruleset: str) -> None:
 
 
 def test_same_seed_same_events_and_different_seeds_differ() -> None:
-    from controller.game.director import play_session
+    from controller.players.director import play_session
 
     first = play_session("hua-bao", {}, 2, seed=11)
     assert play_session("hua-bao", {}, 2, seed=11) == first
@@ -137,7 +137,7 @@ def test_same_seed_same_events_and_different_seeds_differ() -> None:
 @given(st.integers(0, 2**32), st.sampled_from(RULESETS))
 def test_any_seed_gives_one_game(seed: int, ruleset: str) -> None:
     """Determinism for any seed: two directors, the same events; a log replays to the same state."""
-    from controller.game.director import run_session
+    from controller.players.director import run_session
 
     first, state = run_session(ruleset, {}, 1, seed, careful=False)
     again, _ = run_session(ruleset, {}, 1, seed, careful=False)

@@ -8,9 +8,9 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.game.bots import ClaimIntent
-from controller.game.players.claims import claim_events, resolve
-from controller.game.players.wall import (
+from controller.players.bots import ClaimIntent
+from controller.players.claims import claim_events, resolve
+from controller.players.wall import (
     DEAL_SIZE,
     build_wall,
     deal_seat,

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.game.director import play_session
 from controller.game.engine import replay
 from controller.game.views import replay_summary
+from controller.players.director import play_session
 
 
 def _simulate(tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> dict:

@@ -114,7 +114,7 @@ def test_replay_db_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_csv_of_a_played_session_reconciles_payments_with_nets(tmp_path: Path) -> None:
     from controller.game import apply, new_game
-    from controller.game.director import Director
+    from controller.players.director import Director
 
     db, out = tmp_path / "events.sqlite", tmp_path / "hands.csv"
     director, state = Director("hua-bao", {}, hands=2, seed=5), new_game()

@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from controller.game.director import Director
+from controller.players.director import Director
 from controller.service import Applied, TableService
 
 View = dict[str, Any]

@@ -15,7 +15,7 @@ import pytest
 
 from controller import tiles
 from controller.config import Config
-from controller.game.director import Director
+from controller.players.director import Director
 from controller.service import TableService, simulation_source
 from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, Server, _free_port
 
@@ -141,7 +141,8 @@ def test_history_and_chart_after_several_hands(playing: SimServer, browser: Any)
         assert f"Seat {record['winner']} · {wind} won" in line, (line, record["dealer"])
     ticks = page.eval_on_selector_all(".chart .hand-tick", "els => els.map(e => e.textContent)")
     assert ticks[:4] == ["0", "1", "2", "3"]
-    paths = page.eval_on_selector_all(".chart path.line", "els => els.map(e => e.getAttribute('d'))")
+    paths = page.eval_on_selector_all(".chart path.line",
+                                      "els => els.map(e => e.getAttribute('d'))")
     assert len(paths) == 4 and len(set(paths)) == 4  # no line lies exactly on another
     page.screenshot(path=str(ARTIFACTS / "history-1280x800.png"), full_page=True)
 

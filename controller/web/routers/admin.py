@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
+from controller.table.enroll import progress
 from controller.web import links, narrate, views
 from controller.web.deps import POSITION, AdminDep, ServiceDep
 from controller.web.errors import EventRefused
@@ -101,10 +102,6 @@ def readers(service: ServiceDep) -> dict[str, Any]:
 @router.get("/enrollment")
 def enrollment(service: ServiceDep) -> dict[str, Any]:
     """Tile registration progress: how many tiles have a UID in the registry (thin)."""
-    try:
-        from controller.table.registry import progress
-    except ImportError:
-        return {"available": False, "message": "no tile registry in this build"}
     note = None
     if service.players_simulated:  # say why the count does not matter while they play
         note = ("the virtual table brings its own tagged set; this registry is for the "

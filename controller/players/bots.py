@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from controller.game.players import judge
-from controller.game.players.hand_eval import kind, shanten, to_counts, useful_tiles
+from controller.players import judge
+from controller.players.hand_eval import kind, shanten, to_counts, useful_tiles
 from controller.scoring import RuleSet
 from controller.tiles import (
     KIND_INDEX,

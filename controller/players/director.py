@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from controller.game import GameState, apply, new_game, public_view, seat_view
-from controller.game.bots import Bot, ClaimIntent
-from controller.game.players import judge
-from controller.game.players.claims import Event, claim_events, declare, move, resolve
-from controller.game.players.resume import resume_events
-from controller.game.players.wall import (
+from controller.players import judge
+from controller.players.bots import Bot, ClaimIntent
+from controller.players.claims import Event, claim_events, declare, move, resolve
+from controller.players.resume import resume_events
+from controller.players.wall import (
     DEAD_WALL,
     DEAL_SIZE,
     build_wall,

@@ -11,8 +11,8 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from controller.game.bots import CLAIM_RANK, ClaimIntent
-from controller.game.players.wall import turn_order
+from controller.players.bots import CLAIM_RANK, ClaimIntent
+from controller.players.wall import turn_order
 
 Event = dict[str, Any]
 

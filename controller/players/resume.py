@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from controller.game.players.claims import Event, move
+from controller.players.claims import Event, move
 from controller.tiles import is_suited
 
 View = Mapping[str, Any]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from controller.game.players.hand_eval import shanten, to_counts
+from controller.players.hand_eval import shanten, to_counts
 from controller.scoring import (
     HandInput,
     RuleSet,

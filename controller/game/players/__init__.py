@@ -1,1 +1,0 @@
-"""Helpers of the bots and the director: hand evaluation, Mahjong checks, wall, claims."""
