@@ -212,3 +212,59 @@ def test_a_seat_corrects_a_misread_tile_in_its_own_rack(still: SimServer, browse
     assert after.count(real) == 1 and after.count(read) == rack.count(read) - 1
     page.wait_for_selector(f"#hand .tile[data-tile='{real}']", timeout=10000)
     page.screenshot(path=str(ARTIFACTS / "seat-corrected-390x844.png"), full_page=True)
+
+
+@pytest.fixture
+def slow_play(tmp_path: Path) -> Iterator[SimServer]:
+    yield from _serve(tmp_path, hands=2, pace=0.25)
+
+
+def _seq(srv: SimServer) -> int:
+    assert srv.service is not None
+    return int(srv.service.seq)
+
+
+def test_operator_undoes_and_corrects_while_play_goes_on(slow_play: SimServer,
+                                                          browser: Any) -> None:
+    service = slow_play.service
+    assert service is not None and service.tokens is not None
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.on("dialog", lambda d: d.accept())
+    page.goto(f"{slow_play.base}/operator#token={service.tokens.admin}")
+    page.wait_for_selector("#events li.newest", timeout=30000)
+    # Undo 2: the preview lists exactly two steps, and the undo is done.
+    page.fill("#undo-n", "2")
+    page.wait_for_function("() => document.querySelectorAll('.takes-back li').length === 2")
+    depth = service.state.depth
+    page.click("#undo-btn")
+    page.wait_for_selector("#undo-flash.ok", timeout=10000)
+    assert "Undo 2: done" in page.inner_text("#undo-flash")
+    assert service.state.depth < depth + 2  # two steps went back (play may have added one)
+    # Over the maximum: refused on the page, visibly, and the button says why.
+    page.fill("#undo-n", "500")
+    page.wait_for_selector("#undo-btn:disabled")
+    assert "can be taken back" in page.inner_text("#undo-why")
+    # A misread tile in a rack: the seat furthest from its turn keeps its tiles longest.
+    hand = service.public_view()["hand"]
+    pos = ((hand.get("turn") or 1) + 1) % 4 + 1
+    rack = service.seat_view(pos)["hand"]
+    read = next(t for t in rack if not tiles.is_bonus(t))
+    state_hand = service.state.hand
+    real = next(c for c in tiles.KINDS
+                if c != read and state_hand.out[tiles.ALL_CODES.index(c)] < 4)
+    page.select_option("#re-zone", f"rack:{pos}")
+    page.click(f"#re-tile .pick[data-tile='{read}']")
+    page.click(f"#re-as .pick[data-tile='{real}']")
+    assert page.is_enabled("#reassign-btn"), page.inner_text("#reassign-why")
+    before = _seq(slow_play)
+    page.click("#reassign-btn")
+    page.wait_for_selector("#reassign-flash.ok, #reassign-flash.bad", timeout=10000)
+    flash = page.inner_text("#reassign-flash")
+    assert "done" in flash, flash
+    assert real in service.seat_view(pos)["hand"]
+    # Play goes on after the corrections.
+    deadline = time.time() + 30
+    while _seq(slow_play) < before + 5 and time.time() < deadline:
+        time.sleep(0.1)
+    assert _seq(slow_play) >= before + 5
+    page.screenshot(path=str(ARTIFACTS / "operator-corrections-1280x800.png"), full_page=True)

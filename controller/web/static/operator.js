@@ -234,7 +234,10 @@ $("reassign-form").addEventListener("submit", async (ev) => {
   const why = reassignWhy();
   if (why) return flashIn("reassign-flash", why, false);
   const zone = $("re-zone").value;
-  if (await act("reassign-flash", `The ${reading.tile} in ${$("re-zone").selectedOptions[0].textContent} is a ${reading.as}`,
+  // A rack's tiles are concealed: the message does not repeat them.
+  const where = $("re-zone").selectedOptions[0].textContent;
+  const said = zone.startsWith("rack:") ? `Correct a tile in ${where}` : `The ${reading.tile} on ${where} is a ${reading.as}`;
+  if (await act("reassign-flash", said,
     "reassign", { zone, tile: reading.tile, as: reading.as })) {
     reading = { tile: null, as: null };
     $("re-tile-name").textContent = $("re-as-name").textContent = "pick below";
