@@ -167,23 +167,6 @@ export function seatLabel(view, pos) {
   return wind ? `${name} · ${wind}` : name;
 }
 
-/**
- * Labels for a finished hand's record: its own names and winds when the record carries them
- * (names/players, winds, seats[p]), else the winds that follow from its own dealer; never the
- * live hand's winds (they have moved on since).
- */
-export function recordLabels(record, view) {
-  return (pos) => {
-    const p = String(pos);
-    const seat = (record.seats || {})[p] || {};
-    const name = seat.name || (record.names || {})[p] || (record.players || {})[p]
-      || (view && view.players && view.players[p]) || `Seat ${p}`;
-    let wind = seat.wind || (record.winds || {})[p];
-    if (!wind && record.dealer) wind = WIND_NAMES[((Number(p) - Number(record.dealer)) % 4 + 4) % 4];
-    return wind ? `${name} · ${wind}` : name;
-  };
-}
-
 /** A short message that clears itself after `seconds` (never stays for hands on end). */
 export function flashIn(id, text, ok, seconds = 6) {
   const node = document.getElementById(id);

@@ -2,7 +2,7 @@
 // the running balance chart (inline SVG) and per-player statistics.
 "use strict";
 
-import { h, signed } from "./common.js";
+import { h, signed, WIND_NAMES } from "./common.js";
 import { sortTiles, tiles } from "./tiles.js";
 
 const SOURCES = { wall: "self-drawn", replacement: "on a replacement tile", dealt: "dealt complete",
@@ -141,13 +141,23 @@ export function statsTable(data, names) {
     h("tbody", {}, rows));
 }
 
-/**
- * The hand history: one line per hand, click to open its explained result. `labelsFor(record)`
- * gives the names for that hand (its own winds, not today's).
- */
-export function historyList(data, labelsFor) {
+/** Labels for a finished hand: the names and seat winds of THAT hand (it carries them),
+ *  not the live ones; a seat without a recorded name keeps today's label's name. A record
+ *  without winds has them from its own dealer (the dealer is east). */
+export function handLabels(hand, current) {
+  return (p) => {
+    const key = String(p);
+    const name = (hand.names && hand.names[key]) || current(p).split(" · ")[0];
+    let wind = hand.winds && hand.winds[key];
+    if (!wind && hand.dealer) wind = WIND_NAMES[((Number(p) - Number(hand.dealer)) % 4 + 4) % 4];
+    return wind ? `${name} · ${wind}` : current(p);
+  };
+}
+
+/** The hand history: one line per hand, click to open its explained result. */
+export function historyList(data, current) {
   return h("ol", { class: "history" }, data.hands.slice().reverse().map((hand) => {
-    const names = labelsFor(hand);
+    const names = handLabels(hand, current);
     const line = hand.result === "mahjong" ? `${names(hand.winner)} won ${(hand.scores || {})[String(hand.winner)] ?? ""}`
       : hand.result === "washout" ? "washout" : "in play";
     const body = h("div", { class: "hist-body" });

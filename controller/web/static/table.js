@@ -3,7 +3,7 @@
 // (1600 px and wider, or ?tv) it is the TV mode: tiles large enough to read from two metres.
 "use strict";
 
-import { api, h, livePage, recordLabels, replace, secondsLeft, seatLabel, signed } from "./common.js";
+import { api, h, livePage, replace, secondsLeft, seatLabel, signed } from "./common.js";
 import { balanceChart, historyList, resultPanel, statsTable } from "./results.js";
 import { backs, sortTiles, tile, tiles } from "./tiles.js";
 
@@ -218,10 +218,9 @@ function render() {
 async function loadSession() {
   try {
     const data = await api("/api/hands");
-    const latest = (h) => recordLabels(h, view);
     replace("stats", statsTable(data, names));
     replace("chart", data.hands.length ? balanceChart(data.statistics, names) : null);
-    replace("history", data.hands.length ? historyList(data, latest) : h("p", { class: "muted" }, "No hand has finished yet."));
+    replace("history", data.hands.length ? historyList(data, names) : h("p", { class: "muted" }, "No hand has finished yet."));
   } catch (e) {
     replace("history", h("p", { class: "error" }, `Cannot load the hands: ${e.message}`));
   }
