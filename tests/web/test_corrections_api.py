@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from controller import tiles
 from controller.web import links
@@ -114,3 +115,41 @@ def test_seat_links_say_when_no_phone_can_open_them(table: Table) -> None:
         == "http://pi.local:80"
     assert links.is_loopback("localhost") and links.is_loopback("[::1]")
     assert not links.is_loopback("192.168.1.20")
+
+
+def test_sets_and_hand_ends_are_told(table: Table) -> None:
+    def melded(view: dict) -> bool:
+        seats = ((view.get("hand") or {}).get("seats") or {}).values()
+        return any(s.get("melds") for s in seats)
+
+    table.play_until(melded)
+    events = table.client.get("/api/admin/recent?count=50", headers=table.admin()).json()["events"]
+    assert any(re.search(r"Seat [1-4] (chow|pung|kong|concealed kong) of \w\w", e) for e in events)
+    table.play_until(lambda v: (v.get("hand") or {}).get("phase") == "over")
+    first = table.client.get("/api/admin/recent?count=1", headers=table.admin()).json()["events"]
+    assert re.fullmatch(r"Hand 1: Mahjong by Seat [1-4]|Hand 1 ends as a washout", first[0])
+
+
+def test_a_table_can_hide_the_waits(make_table: Any, tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from controller.config import Config, SessionConfig, TableConfig
+    from controller.service import TableService
+    from controller.web.app import create_app
+
+    shown = make_table()
+    shown.play_until(in_play)
+    assert shown.client.get("/api/seats/1", headers=shown.seat(1)).json()["waits_shown"] is True
+    config = Config(session=SessionConfig(ruleset="hua-bao"), table=TableConfig(show_waits=False))
+    service = TableService(config, tmp_path / "hidden")
+    hidden = Table(TestClient(create_app(service)).__enter__(), service, shown.service_app)
+    try:
+        def waiting(view: dict) -> bool:
+            return any(service.seat_view(p)["waits"] for p in (1, 2, 3, 4)) and in_play(view)
+
+        hidden.play_until(waiting)
+        for p in (1, 2, 3, 4):
+            seat = hidden.client.get(f"/api/seats/{p}", headers=hidden.seat(p)).json()
+            assert seat["waits"] == [] and seat["waits_shown"] is False
+    finally:
+        hidden.close()
