@@ -46,6 +46,7 @@ class Stamps:
         self.lock = threading.Lock()
         self.arrived: dict[str, float] = {}
         self.by_seq: dict[int, float] = {}
+        self.stages: dict[int, tuple[float, float]] = {}  # seq -> (posted, applied)
         self.other = 0
 
     def patch_boards(self) -> None:
@@ -60,19 +61,22 @@ class Stamps:
                 with self.lock:
                     self.arrived[_uid(args["uid"])] = t
 
-        VirtualBoard._emit_locked = emit  # type: ignore[method-assign]
+        VirtualBoard._emit_locked = emit  # type: ignore[method-assign,assignment]
 
     def wrap_submit(self, service: Any) -> None:
         submit = service.submit
 
         async def stamped(event: dict[str, Any], source: str) -> Any:
+            posted = time.monotonic()
             applied = await submit(event, source)
+            done = time.monotonic()
             move = event.get("move") or {}
             if applied.accepted and move.get("from") == "wall" and move.get("uid"):
                 with self.lock:
                     t = self.arrived.get(_uid(move["uid"]))
                 if t is not None:
                     self.by_seq[int(applied.seq)] = t
+                    self.stages[int(applied.seq)] = (posted, done)
             elif applied.accepted:
                 self.other += 1
             return applied
@@ -111,7 +115,8 @@ async def clients(url: str, n: int, seconds: float) -> list[tuple[float, int]]:
         async with websockets.connect(url, max_size=2**22) as ws:
             while time.monotonic() < stop:
                 try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
+                    left = max(0.1, stop - time.monotonic())
+                    raw = await asyncio.wait_for(ws.recv(), timeout=left)
                 except TimeoutError:
                     break
                 t = time.monotonic()
@@ -129,7 +134,7 @@ def client_main(url: str, n: int, seconds: float) -> None:
 
 def latencies(stamps: Stamps, received: list[tuple[float, int]]) -> list[float]:
     """For every stamped draw: the first message that carries its seq (or a later one)."""
-    out = []
+    out: list[float] = []
     received.sort()
     if not received:
         return out
@@ -165,11 +170,19 @@ def run(n: int, seconds: float) -> dict[str, Any]:
         finally:
             server.should_exit = True
             time.sleep(1.0)
-    values = latencies(stamps, [tuple(x) for x in json.loads(out)])  # type: ignore[misc]
+    received = [tuple(x) for x in json.loads(out)]
+    values = latencies(stamps, received)  # type: ignore[arg-type]
     p50, p99 = pct(values, 0.5), pct(values, 0.99)
+    start = min((t for t, _ in received), default=0.0)
+    kept = [(seq, t) for seq, t in stamps.by_seq.items() if t >= start]
+    table = [(stamps.stages[s][0] - t) * 1000 for s, t in kept]  # frame -> posted to the loop
+    loop = [(stamps.stages[s][1] - stamps.stages[s][0]) * 1000 for s, _ in kept]  # apply + store
     return {"clients": n, "draws": len(values), "other_events": stamps.other,
             "p50_ms": round(p50, 2), "p99_ms": round(p99, 2), "max_ms": round(max(values), 2),
-            "p99_share_of_floor": f"{100 * p99 / FLOOR_MS:.1f} %"}
+            "p99_share_of_floor": f"{100 * p99 / FLOOR_MS:.1f} %",
+            "stages_p50_ms": {"pty_to_loop": round(pct(table, 0.5), 2),
+                              "loop_apply_store": round(pct(loop, 0.5), 2),
+                              "push_to_client": round(p50 - pct(table, 0.5) - pct(loop, 0.5), 2)}}
 
 
 def main() -> None:
