@@ -172,6 +172,20 @@ def test_operator_login_and_seat_links_on_loopback(still: SimServer, browser: An
     warning = page.inner_text("#reach")
     assert "--host 0.0.0.0" in warning and "public_url" in warning
     page.screenshot(path=str(ARTIFACTS / "operator-1280x800.png"), full_page=True)
+    # A new session asks first; declined, the running session goes on.
+    asked: list[str] = []
+
+    def decline(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", decline)
+    session = still.service.session_id
+    page.click("#start")
+    page.wait_for_timeout(500)
+    assert asked and asked[0].startswith("Start a new hua-bao session?")
+    assert "ends now" in asked[0]
+    assert still.service.session_id == session and still.service.session_active
 
 
 def _play_to_turn(service: TableService, seconds: float = 30) -> None:
