@@ -153,3 +153,14 @@ def test_a_table_can_hide_the_waits(make_table: Any, tmp_path: Path) -> None:
             assert seat["waits"] == [] and seat["waits_shown"] is False
     finally:
         hidden.close()
+
+
+def test_a_corrected_discard_is_told_with_its_tiles(table: Table) -> None:
+    _play_to_a_discard(table)
+    d = table.service.public_view()["hand"]["discard"]
+    real = _spare(table, d["tile"])
+    res = table.client.post("/api/admin/reassign", headers=table.admin(),
+                            json={"zone": "discard", "tile": d["tile"], "as": real})
+    assert res.status_code == 200, res.text
+    said = table.client.get("/api/admin/recent?count=1", headers=table.admin()).json()["events"]
+    assert said == [f"The {d['tile']} on the discard pad was corrected to {real}"]
