@@ -214,6 +214,18 @@ def test_a_seat_corrects_a_misread_tile_in_its_own_rack(still: SimServer, browse
     read = next(t for t in rack if not tiles.is_bonus(t))
     real = next(c for c in tiles.KINDS if c not in rack
                 and service.state.hand.out[tiles.ALL_CODES.index(c)] < 4)
+    # Without the seat's link: no buttons, and the page says why.
+    bare = browser.new_page(viewport={"width": 390, "height": 844})
+    bare.goto(f"{still.base}/seat/2")
+    bare.wait_for_selector("#notice .error")
+    assert all(bare.is_disabled(f"#{b}") for b in ("claim", "ready", "mahjong"))
+    assert "need the seat's link" in bare.inner_text("#why")
+    bare.close()
+    bare = browser.new_page(viewport={"width": 390, "height": 844})
+    bare.goto(f"{still.base}/seat/2#token=wrong")
+    bare.wait_for_function("() => /not the token of this seat/.test("
+                           "document.querySelector('#notice').textContent)")
+    assert bare.evaluate("() => localStorage.getItem('seat-token-2')") is None
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.on("dialog", lambda d: d.accept())
     page.goto(f"{still.base}/seat/2#token={service.tokens.seats[2]}")
