@@ -13,7 +13,18 @@ from fastapi.staticfiles import StaticFiles
 from controller.service import TableService
 from controller.web import errors
 from controller.web.broadcaster import Broadcaster
-from controller.web.routers import admin, hands, health, pages, seats, table, tiles, tileset, ws
+from controller.web.routers import (
+    admin,
+    corrections,
+    hands,
+    health,
+    pages,
+    seats,
+    table,
+    tiles,
+    tileset,
+    ws,
+)
 from controller.web.routers.pages import STATIC
 
 
@@ -40,7 +51,7 @@ def create_app(service: TableService) -> FastAPI:
     app.state.service = service
     app.state.broadcaster = broadcaster
     errors.install(app)
-    for module in (health, table, hands, seats, admin, tiles, tileset, ws, pages):
+    for module in (health, table, hands, seats, admin, tiles, tileset, corrections, ws, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -7,11 +7,11 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from controller.table.enroll import progress
-from controller.web import links, narrate, views
+from controller.web import links, views
 from controller.web.deps import POSITION, AdminDep, ServiceDep
 from controller.web.errors import EventRefused
 from controller.web.models import (
@@ -60,24 +60,6 @@ async def stop_session(service: ServiceDep) -> Any:
 async def undo(body: UndoIn, service: ServiceDep) -> Any:
     """Take back the last ``count`` accepted events."""
     return await _correct(service, {"undo": body.count})
-
-
-@router.get("/recent")
-def recent(service: ServiceDep, count: int = Query(12, ge=1, le=narrate.MAX_STEPS)) -> Any:
-    """The newest undoable steps in words, newest first (concealed tiles are not named)."""
-    names = _names(service)
-    return {"events": narrate.steps(service.state, count, names),
-            "available": min(int(service.state.depth), narrate.MAX_STEPS)}
-
-
-@router.get("/undo")
-def undo_preview(service: ServiceDep, count: int = Query(1, ge=1, le=narrate.MAX_STEPS)) -> Any:
-    """What ``POST /undo`` with this count would take back, and the tiles to put back then."""
-    return narrate.undo_preview(service.state, count, _names(service))
-
-
-def _names(service: ServiceDep) -> dict[int, str]:
-    return {int(p): name for p, name in views.players(service).items()}
 
 
 @router.post("/reassign", response_model=EventResult)

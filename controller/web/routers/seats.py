@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from controller.web import views
 from controller.web.deps import SeatDep, ServiceDep
 from controller.web.errors import EventRefused
-from controller.web.models import DeclareIn, EventResult, SeatReassignIn, SeatView
+from controller.web.models import DeclareIn, EventResult, SeatView
 
 router = APIRouter(tags=["seats"])
 AUTH: dict[int | str, dict[str, Any]] = {401: {"description": "missing or wrong seat token"}}
@@ -34,23 +34,6 @@ async def declare(position: SeatDep, body: DeclareIn, service: ServiceDep) -> An
     applied = await service.submit(
         {"declare": {"seat": position, "call": body.call}}, f"seat:{position}"
     )
-    if not applied.accepted:
-        raise EventRefused(applied)
-    return applied
-
-
-@router.post(
-    "/api/seats/{position}/reassign",
-    response_model=EventResult,
-    responses={**AUTH, 400: {"description": "the request body is not JSON"},
-               409: {"description": "refused: that tile is not in this seat's rack"},
-               503: {"description": "not recording: the event log cannot be written"}},
-)
-async def reassign_own(position: SeatDep, body: SeatReassignIn, service: ServiceDep) -> Any:
-    """A misread tile in this seat's own rack: the tile read as ``tile`` is really ``as``."""
-    service.check_human("a correction")
-    correction = {"reassign": {"zone": f"rack:{position}", "tile": body.tile, "as": body.as_}}
-    applied = await service.submit({"correct": correction}, f"seat:{position}")
     if not applied.accepted:
         raise EventRefused(applied)
     return applied

@@ -1,0 +1,52 @@
+"""Corrections made easy: the recent steps in words and the undo preview for the operator
+(admin token), and a seat correcting a misread tile in its own rack (seat token)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query
+
+from controller.web import narrate, views
+from controller.web.deps import AdminDep, SeatDep, ServiceDep
+from controller.web.errors import EventRefused
+from controller.web.models import EventResult, SeatReassignIn
+
+router = APIRouter()
+ADMIN: dict[int | str, dict[str, Any]] = {401: {"description": "missing or wrong admin token"}}
+STEPS = Query(ge=1, le=narrate.MAX_STEPS, description="how many of the newest steps")
+
+
+@router.get("/api/admin/recent", tags=["admin"], dependencies=[AdminDep], responses=ADMIN)
+def recent(service: ServiceDep, count: int = STEPS) -> Any:
+    """The newest undoable steps in words, newest first (concealed tiles are not named)."""
+    return {"events": narrate.steps(service.state, count, _names(service)),
+            "available": min(int(service.state.depth), narrate.MAX_STEPS)}
+
+
+@router.get("/api/admin/undo", tags=["admin"], dependencies=[AdminDep], responses=ADMIN)
+def undo_preview(service: ServiceDep, count: int = STEPS) -> Any:
+    """What ``POST /api/admin/undo`` with this count would take back, and the tiles that must
+    then be put back where."""
+    return narrate.undo_preview(service.state, count, _names(service))
+
+
+def _names(service: ServiceDep) -> dict[int, str]:
+    return {int(p): name for p, name in views.players(service).items()}
+
+
+@router.post(
+    "/api/seats/{position}/reassign", tags=["seats"], response_model=EventResult,
+    responses={401: {"description": "missing or wrong seat token"},
+               400: {"description": "the request body is not JSON"},
+               409: {"description": "refused: that tile is not in this seat's rack"},
+               503: {"description": "not recording: the event log cannot be written"}},
+)
+async def reassign_own(position: SeatDep, body: SeatReassignIn, service: ServiceDep) -> Any:
+    """A misread tile in this seat's own rack: the tile read as ``tile`` is really ``as``."""
+    service.check_human("a correction")
+    correction = {"reassign": {"zone": f"rack:{position}", "tile": body.tile, "as": body.as_}}
+    applied = await service.submit({"correct": correction}, f"seat:{position}")
+    if not applied.accepted:
+        raise EventRefused(applied)
+    return applied
