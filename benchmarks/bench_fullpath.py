@@ -84,7 +84,7 @@ class Stamps:
         service.submit = stamped
 
 
-def serve(port: int, data_dir: Path, stamps: Stamps) -> Any:
+def serve(port: int, data_dir: Path, stamps: Stamps, pace: float) -> Any:
     import uvicorn
 
     from controller.config import Config
@@ -93,7 +93,8 @@ def serve(port: int, data_dir: Path, stamps: Stamps) -> Any:
     from controller.web.app import create_app
 
     service = TableService(Config(), data_dir)
-    service.add_source("virtual-table", virtual_table_source(SimOptions(seed=3, hand_pause=0.5)))
+    options = SimOptions(seed=3, hand_pause=0.5, pace=pace)
+    service.add_source("virtual-table", virtual_table_source(options))
     stamps.wrap_submit(service)
     server = uvicorn.Server(uvicorn.Config(create_app(service), host="127.0.0.1", port=port,
                                            log_level="warning"))
@@ -153,14 +154,14 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def run(n: int, seconds: float) -> dict[str, Any]:
+def run(n: int, seconds: float, pace: float) -> dict[str, Any]:
     stamps = Stamps()
     stamps.patch_boards()
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
     with tempfile.TemporaryDirectory() as data:
-        server = serve(port, Path(data), stamps)
+        server = serve(port, Path(data), stamps, pace)
         time.sleep(2.0)  # the session starts, the boards say hello
         try:
             out = subprocess.run(
@@ -189,6 +190,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 50])
+    parser.add_argument("--pace", type=float, default=0.1,
+                        help="seconds between the simulated players' acts (a real table makes "
+                        "a few events a second; 0 plays as fast as the controller registers)")
     parser.add_argument("--client", help=argparse.SUPPRESS)
     parser.add_argument("--n", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -196,7 +200,7 @@ def main() -> None:
         client_main(args.client, args.n, args.seconds)
         return
     for n in args.clients:
-        print(json.dumps(run(n, args.seconds)))
+        print(json.dumps(run(n, args.seconds, args.pace)))
 
 
 if __name__ == "__main__":
