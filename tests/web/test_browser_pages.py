@@ -238,6 +238,9 @@ def test_a_seat_corrects_a_misread_tile_in_its_own_rack(still: SimServer, browse
     assert after.count(real) == 1 and after.count(read) == rack.count(read) - 1
     page.wait_for_selector(f"#hand .tile[data-tile='{real}']", timeout=10000)
     page.screenshot(path=str(ARTIFACTS / "seat-corrected-390x844.png"), full_page=True)
+    # Messages clear by themselves (a few seconds), never staying for hands on end.
+    page.wait_for_function("() => document.querySelector('#flash').textContent === ''",
+                           timeout=10000)
 
 
 @pytest.fixture
