@@ -82,7 +82,7 @@ def _print_urls(args: argparse.Namespace, seats: dict[int, str]) -> int:
     base = links.base_url(f"http://{shown}:{port}", host, port, server.public_url)
     hint = None
     for position, token in sorted(seats.items()):
-        link = links.seat_link(base, position, token)
+        link = links.seat_link(base, position, token, host)
         hint = hint or link.hint
         print(f"seat {position}  {link.url}")
     if hint:

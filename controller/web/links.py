@@ -59,13 +59,19 @@ def base_url(request_base: str, listen_host: str, port: int, public_url: str | N
     return request_base.rstrip("/")
 
 
-def seat_link(base: str, position: int, token: str) -> SeatLink:
+def seat_link(base: str, position: int, token: str, listen_host: str = "") -> SeatLink:
     # The token goes in the fragment: browsers never send it, so no access log can record it.
     url = f"{base}/seat/{position}#token={token}"
     host = urlsplit(base).hostname or ""
     if not is_loopback(host):
         return SeatLink(url, True, None)
-    hint = (f"{host} is this computer only: a phone cannot open it. Start the service with "
-            "`--host 0.0.0.0` (the links then use this machine's network address), or set "
-            "`public_url = \"http://ADDRESS:PORT\"` under [server] in the config file.")
+    if listen_host in ANY_ADDRESSES and listen_host:
+        hint = (f"{host} is this computer only: a phone cannot open it. The service listens on "
+                "every address, but this machine's network address cannot be found from its "
+                "host name: set `public_url = \"http://ADDRESS:PORT\"` under [server] in the "
+                "config file, or open the operator page at the machine's network address.")
+    else:
+        hint = (f"{host} is this computer only: a phone cannot open it. Start the service with "
+                "`--host 0.0.0.0` (the links then use this machine's network address), or set "
+                "`public_url = \"http://ADDRESS:PORT\"` under [server] in the config file.")
     return SeatLink(url, False, hint)

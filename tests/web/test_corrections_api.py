@@ -111,6 +111,9 @@ def test_seat_links_say_when_no_phone_can_open_them(table: Table) -> None:
     loop = links.seat_link("http://127.0.0.1:8080", 1, "T")
     assert not loop.reachable and "--host 0.0.0.0" in (loop.hint or "")
     assert "public_url" in (loop.hint or "")
+    anywhere = links.seat_link("http://127.0.0.1:8080", 1, "T", "0.0.0.0")
+    assert not anywhere.reachable and "--host" not in (anywhere.hint or "")
+    assert "public_url" in (anywhere.hint or "")
     assert links.base_url("http://127.0.0.1:8080/", "127.0.0.1", 8080, "http://pi.local:80/") \
         == "http://pi.local:80"
     assert links.is_loopback("localhost") and links.is_loopback("[::1]")

@@ -129,4 +129,4 @@ def _seat_link(request: Request, service: ServiceDep, position: int) -> links.Se
     assert service.tokens is not None
     server = service.config.server
     base = links.base_url(str(request.base_url), server.host, server.port, server.public_url)
-    return links.seat_link(base, position, service.tokens.seats[position])
+    return links.seat_link(base, position, service.tokens.seats[position], server.host)
