@@ -87,16 +87,14 @@ class Stamps:
 def serve(port: int, data_dir: Path, stamps: Stamps, pace: float) -> Any:
     import uvicorn
 
-    from controller.config import Config
-    from controller.service import TableService
-    from controller.sim.runner import SimOptions, virtual_table_source
-    from controller.web.app import create_app
+    from controller.app import build
+    from controller.config import Config, SimulationConfig
 
-    service = TableService(Config(), data_dir)
-    options = SimOptions(seed=3, hand_pause=0.5, pace=pace)
-    service.add_source("virtual-table", virtual_table_source(options))
-    stamps.wrap_submit(service)
-    server = uvicorn.Server(uvicorn.Config(create_app(service), host="127.0.0.1", port=port,
+    # The virtual table, as `serve --simulate` runs it.
+    system = build(Config(simulation=SimulationConfig(pace=pace, seed=3)), data_dir,
+                   table="virtual")
+    stamps.wrap_submit(system.loop)
+    server = uvicorn.Server(uvicorn.Config(system.app, host="127.0.0.1", port=port,
                                            log_level="warning"))
     threading.Thread(target=server.run, daemon=True).start()
     deadline = time.time() + 30

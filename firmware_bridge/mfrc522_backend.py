@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from firmware_bridge.errors import BridgeConfigError, HardwareUnavailable
 from firmware_bridge.readers import ReaderBackend
 from firmware_bridge.types import BoardHealth, ChannelScan, Sink, uid_to_str
 
@@ -190,11 +191,11 @@ class Mfrc522Backend(ReaderBackend):
                  clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         if not readers:
-            raise ValueError("mfrc522 back-end needs readers=[{bus, device, pin_rst}, ...]")
+            raise BridgeConfigError("mfrc522 back-end needs readers=[{bus, device, pin_rst}, ...]")
         self.specs = [r if isinstance(r, ReaderSpec) else ReaderSpec(**r) for r in readers]
         channels = [s.channel if s.channel is not None else i for i, s in enumerate(self.specs)]
         if len(set(channels)) != len(channels):
-            raise ValueError("two readers share a channel number")
+            raise BridgeConfigError("two readers share a channel number")
         self.channels = channels
         self.board = board
         self.options = (speed_hz, max_polls, timeout_ms)
@@ -214,12 +215,12 @@ class Mfrc522Backend(ReaderBackend):
         try:
             import RPi.GPIO as GPIO  # lazy: fails off a Pi unless the fakes are installed
         except (ImportError, RuntimeError) as exc:
-            raise RuntimeError(
+            raise HardwareUnavailable(
                 f"the mfrc522 back-end needs a Raspberry Pi with RPi.GPIO ({exc}): install the "
                 "project's `pi` extra (on a Pi 5 also rpi-lgpio), or use the serial back-end"
             ) from exc
         if GPIO.getmode() not in (None, GPIO.BCM):
-            raise RuntimeError("RPi.GPIO is in BOARD numbering; reader pins are BCM numbers")
+            raise HardwareUnavailable("RPi.GPIO is in BOARD numbering; reader pins are BCM numbers")
         GPIO.setwarnings(False)
         if GPIO.getmode() is None:
             GPIO.setmode(GPIO.BCM)
@@ -232,7 +233,7 @@ class Mfrc522Backend(ReaderBackend):
             try:
                 self.readers.append(TagReader(spec, speed, polls, timeout, GPIO))
             except OSError as exc:
-                raise RuntimeError(
+                raise HardwareUnavailable(
                     f"cannot open SPI device /dev/spidev{spec.bus}.{spec.device} ({exc}): enable "
                     "SPI with raspi-config (bus 1 also needs dtoverlay=spi1-3cs) and check the "
                     "reader's bus and device in the config") from exc

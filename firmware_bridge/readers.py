@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from firmware_bridge.errors import BridgeConfigError
 from firmware_bridge.types import BridgeEvent, Sink
 
 # name -> "module:factory"; imported only when chosen.
@@ -91,7 +92,7 @@ def open_backend(name: str, **config: Any) -> ReaderBackend:
     target = BACKENDS.get(name)
     if target is None:
         known = ", ".join(sorted(BACKENDS))
-        raise ValueError(f"unknown reader back-end {name!r}: choose one of {known}")
+        raise BridgeConfigError(f"unknown reader back-end {name!r}: choose one of {known}")
     module_name, factory = target.split(":")
     cls = getattr(importlib.import_module(module_name), factory)
     backend: ReaderBackend = cls(**config)

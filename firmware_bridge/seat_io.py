@@ -17,7 +17,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_bridge.types import ButtonPress
+from firmware_bridge.errors import BridgeConfigError, BridgeError, HardwareUnavailable
+from firmware_bridge.readers import ReaderBackend
+from firmware_bridge.types import BoardHealth, ButtonPress
 
 BUTTONS = ("call", "ready", "mahjong")
 
@@ -71,7 +73,7 @@ class SeatIO:
         pins = [pin for p in self.seats.values() for pin in (p.call, p.ready, p.mahjong, p.led)
                 if pin is not None] + ([buzzer_pin] if buzzer_pin is not None else [])
         if len(set(pins)) != len(pins):
-            raise ValueError("a GPIO pin is assigned twice in the seat I/O config")
+            raise BridgeConfigError("a GPIO pin is assigned twice in the seat I/O config")
         self.buzzer_pin = buzzer_pin
         self.on_press = on_press
         self.poll_s = poll_ms / 1000
@@ -89,19 +91,26 @@ class SeatIO:
         return out + ([self.buzzer_pin] if self.buzzer_pin is not None else [])
 
     def open(self) -> None:
-        """Import RPi.GPIO and set up this module's pins (and nobody else's)."""
-        import RPi.GPIO as GPIO  # lazy: only when seat I/O is configured
+        """Import RPi.GPIO and set up this module's pins (and nobody else's).
 
+        Raises HardwareUnavailable when RPi.GPIO cannot be imported or refuses the pins."""
+        try:
+            import RPi.GPIO as GPIO  # lazy: only when seat I/O is configured
+        except (ImportError, RuntimeError) as exc:
+            raise HardwareUnavailable(f"RPi.GPIO cannot be used here ({exc})") from exc
         if GPIO.getmode() is None:
             GPIO.setmode(GPIO.BCM)
         elif GPIO.getmode() != GPIO.BCM:
-            raise RuntimeError("RPi.GPIO is in BOARD numbering; seat pins are BCM numbers")
-        for p in self.seats.values():
-            GPIO.setup([p.call, p.ready, p.mahjong], GPIO.IN, pull_up_down=GPIO.PUD_UP)
-            if p.led is not None:
-                GPIO.setup(p.led, GPIO.OUT, initial=GPIO.LOW)
-        if self.buzzer_pin is not None:
-            GPIO.setup(self.buzzer_pin, GPIO.OUT, initial=GPIO.LOW)
+            raise HardwareUnavailable("RPi.GPIO is in BOARD numbering; seat pins are BCM numbers")
+        try:
+            for p in self.seats.values():
+                GPIO.setup([p.call, p.ready, p.mahjong], GPIO.IN, pull_up_down=GPIO.PUD_UP)
+                if p.led is not None:
+                    GPIO.setup(p.led, GPIO.OUT, initial=GPIO.LOW)
+            if self.buzzer_pin is not None:
+                GPIO.setup(self.buzzer_pin, GPIO.OUT, initial=GPIO.LOW)
+        except (RuntimeError, ValueError) as exc:  # RPi.GPIO's own refusals (pins in use)
+            raise HardwareUnavailable(f"RPi.GPIO refused the seat pins ({exc})") from exc
         self._gpio = GPIO
 
     def poll(self, now: float | None = None) -> list[ButtonPress]:
@@ -160,3 +169,58 @@ class SeatIO:
                 self._gpio.output(self.buzzer_pin, 0)
             self._gpio.cleanup(self._pins())
             self._gpio = None
+
+
+#: The name the seat buttons' health goes by (BoardHealth.board).
+BUTTONS_BOARD = "buttons"
+
+
+class WithSeatIO(ReaderBackend):
+    """A reader back-end and the seat buttons (:class:`SeatIO`) as one back-end.
+
+    Presses are posted beside the scans. Seat I/O that cannot start (no RPi.GPIO off a Pi, pins
+    in use) is reported as ``BoardHealth("buttons", "down")``; the readers go on without it.
+    """
+
+    name = "with-seat-io"
+
+    def __init__(self, backend: ReaderBackend, seats: Mapping[int, Mapping[str, int]],
+                 buzzer_pin: int | None = None) -> None:
+        super().__init__()
+        self.backend = backend
+        self.seat_io = SeatIO(seats, buzzer_pin=buzzer_pin, on_press=self.post)
+        self.buttons_up = False
+
+    def start(self, sink: Any = None) -> None:
+        super().start(sink)
+        self.backend.start(self.post)
+        try:
+            self.seat_io.start()
+        except (BridgeError, OSError) as exc:
+            self.post(BoardHealth(BUTTONS_BOARD, "down", time.monotonic(),
+                                  f"seat buttons not started ({exc}): on a Pi install the `pi` "
+                                  "extra and check the pins in [table.seats]"))
+            return
+        self.buttons_up = True
+        self.post(BoardHealth(BUTTONS_BOARD, "up", time.monotonic(),
+                              f"{len(self.seat_io.seats)} seat(s) with buttons"))
+
+    def stop(self) -> None:
+        if self.buttons_up:
+            self.seat_io.stop()
+            self.buttons_up = False
+        self.backend.stop()
+        super().stop()
+
+    def set_turn(self, seat: int | None) -> None:
+        """Light the turn LED of ``seat`` (None: all off), when the buttons run."""
+        if self.buttons_up:
+            self.seat_io.set_turn(seat)
+
+    def flag_violation(self, seconds: float = 0.4) -> None:
+        """Sound the buzzer: the game has just refused a move or a call (TABLE.md)."""
+        if self.buttons_up:
+            self.seat_io.buzz(seconds)
+
+    def stats(self) -> dict[str, int]:
+        return self.backend.stats()

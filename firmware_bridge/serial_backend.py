@@ -21,6 +21,7 @@ from typing import Any
 import serial
 
 from firmware_bridge import protocol as P
+from firmware_bridge.errors import BridgeConfigError
 from firmware_bridge.readers import ReaderBackend
 from firmware_bridge.types import BoardHealth, ChannelScan, uid_to_str
 
@@ -313,7 +314,7 @@ class SerialBackend(ReaderBackend):
     ) -> None:
         super().__init__()
         if not ports and not serials:
-            raise ValueError("serial back-end needs ports=[...] or serials=[...] to open")
+            raise BridgeConfigError("serial back-end needs ports=[...] or serials=[...] to open")
         self.clock = clock
         opts = LinkOptions(**options)
         self.links = [BoardLink(self, p, False, opts, None) for p in ports]

@@ -10,6 +10,13 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from controller.app import System
+    from controller.config import Config
+    from firmware_bridge.readers import ReaderBackend
 
 # Subcommand modules under controller.cli, in the order the help lists them. A module that is
 # missing (work in progress) is skipped so that the rest of the command keeps working.
@@ -33,9 +40,8 @@ class CliError(Exception):
 
 def command_name() -> str:
     """How to run this command again from any shell: ``mahjong-table`` when that is on PATH,
-    else the full path of the script (a venv's ``bin``), else ``python -m controller.cli``."""
+    else the full path of the script (a venv's ``bin``), else ``python -m controller``."""
     import shutil
-    from pathlib import Path
 
     script = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
     found = shutil.which("mahjong-table")
@@ -48,6 +54,27 @@ def command_name() -> str:
     if beside.exists():
         return str(beside)
     return f"{sys.executable} -m controller"
+
+
+def load_config(path: Path | None) -> Config:
+    """The config at ``path`` (or the defaults); a ConfigError becomes a CliError."""
+    from controller.config import ConfigError, default_config
+    from controller.config import load_config as load
+
+    try:
+        return load(path) if path else default_config()
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+
+
+def open_readers(system: System, buttons: bool = False) -> ReaderBackend:
+    """The system's reader back-end, not started; a config it cannot use becomes a CliError."""
+    from firmware_bridge.errors import BridgeConfigError
+
+    try:
+        return system.reader(buttons)
+    except BridgeConfigError as exc:
+        raise CliError(str(exc)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:

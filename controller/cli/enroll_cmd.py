@@ -55,11 +55,12 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from controller.table import RegistryError, TileRegistry
+    from controller.app import build
+    from controller.table import RegistryError
     from controller.table.registry_io import export_file, import_file
 
     try:
-        registry = TileRegistry.open(args.data_dir, args.set_size)
+        registry = build(data_dir=args.data_dir).registry(args.set_size)
         if args.export is not None:
             print(f"{export_file(registry, args.export)} tiles written to {args.export}")
         elif args.import_ is not None:
@@ -161,9 +162,10 @@ def _configured_backend(args: argparse.Namespace) -> Any:
     buttons left out: not needed here)."""
     if args.config is None:
         raise CliError("--reader config needs --config FILE: its [readers] names the back-end")
-    from controller.cli.readers_cmd import load, open_configured
+    from controller.app import build
+    from controller.cli import load_config, open_readers
 
-    return open_configured(load(args.config))
+    return open_readers(build(load_config(args.config), args.data_dir))
 
 
 def stdin_scans(stream: Any) -> Iterator[Any]:

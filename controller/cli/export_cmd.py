@@ -60,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _csv(log: Any, out: Any, session: int | None) -> None:
+    from controller.reports import export_csv
     from controller.store import StoreError
-    from controller.store.export import export_csv
 
     try:
         export_csv(log, out, session)

@@ -13,9 +13,12 @@ import random
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from controller.cli import CliError
+from controller.cli import CliError, load_config, open_readers
+
+if TYPE_CHECKING:
+    from controller.app import System
 
 Event = dict[str, Any]
 
@@ -45,24 +48,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from controller.cli.readers_cmd import channel_map, load, open_configured
-    from controller.table.presence import PresenceTracker
+    from controller.app import build
 
     if args.seconds is not None and args.seconds <= 0:
         raise CliError(f"--seconds must be more than 0, not {args.seconds}")
-    config = load(args.config)
-    zones = channel_map(config)
+    config = load_config(args.config)
+    system = build(config, args.data_dir)
+    zones = system.channels()
     if not zones:
         raise CliError("the config maps no reader channel to a zone: add [table.channels], "
                        "e.g. \"centre/0\" = \"discard\"")
     out = Printer(zones, args.json, args.all_scans)
-    registry = tile_names(config, args.data_dir or config.data.dir, out)
+    registry = tile_names(system, out)
     readers = config.readers
-    tracker = PresenceTracker(zones, registry, absent_after=readers.absent_after,
-                              move_window=max(1.0, 4 * readers.absent_after),
-                              silent_after=max(3.0, 20 * readers.scan_interval))
+    tracker = system.tracker(registry, zones)
     tracker.set_hand_over(True)  # no game: a tile leaving goes to the wall, it is not missing
-    backend = open_configured(config, buttons=True)
+    backend = open_readers(system, buttons=True)
     table = getattr(getattr(backend, "backend", backend), "table", None)
     demo = None
     if table is not None and not args.no_demo:
@@ -83,21 +84,22 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def tile_names(config: Any, data_dir: Path, out: Printer) -> Mapping[str, str]:
+def tile_names(system: System, out: Printer) -> Mapping[str, str]:
     """UID -> tile code: the data directory's registry; for the sim without one, its own set."""
-    from controller.table.registry import REGISTRY_FILE, RegistryError, TileRegistry
+    from controller.table import REGISTRY_FILE, RegistryError
 
+    config, data_dir = system.config, system.data_dir
     registry: Mapping[str, str] = {}
     if (Path(data_dir) / REGISTRY_FILE).exists():
         try:
-            registry = TileRegistry.open(data_dir)
+            registry = system.registry()
         except RegistryError as exc:
             raise CliError(str(exc)) from None
     if registry:
         out.note(f"{len(registry)} tiles enrolled in {data_dir}")
         return registry
     if config.readers.backend == "sim":
-        from controller.sim.world import TileBox
+        from controller.sources.world import TileBox
 
         out.note(f"no tiles enrolled in {data_dir}: using the virtual table's own tagged set")
         return TileBox(bonus_tiles=True, seed=config.readers.sim.seed or 0).registry
@@ -182,7 +184,7 @@ class Printer:
                   f"board {h.board} {h.state}" + (f" ({h.detail})" if h.detail else ""))
 
     def button(self, press: Any) -> None:
-        from controller.table.source import BUTTON_CALLS
+        from controller.sources.table import BUTTON_CALLS
 
         self.counts["buttons"] += 1
         call = BUTTON_CALLS.get(press.button)

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.cli import CliError
+from controller.cli import CliError, load_config, open_readers
 from firmware_bridge.types import BoardHealth, ChannelScan
 
 if TYPE_CHECKING:
-    from controller.config import Config
+    from controller.app import System
 
 #: The MFRC522 VERSION register (0x92: v2.0, 0x91: v1.0, 0x88/0xB2: clones).
 VERSION_REG = 0x37
@@ -68,9 +68,12 @@ class Reader:
 def run(args: argparse.Namespace) -> int:
     if args.seconds <= 0:
         raise CliError(f"--seconds must be more than 0, not {args.seconds}")
-    config = load(args.config)
-    zones = channel_map(config)
-    readers = probe(config, args.seconds)
+    from controller.app import build
+
+    config = load_config(args.config)
+    system = build(config)
+    zones = system.channels()
+    readers = probe(system, args.seconds)
     problems = check(readers, zones)
     report = {"backend": config.readers.backend, "seconds": args.seconds, "ok": not problems,
               "readers": [r.to_json(zones) for r in readers], "zones": zones,
@@ -83,43 +86,11 @@ def run(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
-# ------------------------------------------------------------------ config (shared with monitor)
-def load(path: Path | None) -> Config:
-    """The config at ``path`` (or the defaults); a ConfigError becomes a CliError."""
-    from controller.config import ConfigError, default_config, load_config
-
-    try:
-        return load_config(path) if path else default_config()
-    except ConfigError as exc:
-        raise CliError(str(exc)) from None
-
-
-def channel_map(config: Config) -> dict[str, str]:
-    """Channel -> zone: ``[table.channels]``, or the virtual table's own layout for ``sim``."""
-    from controller.table.source import _sim_channels
-
-    return dict(config.table.channels) or _sim_channels(config.readers.backend)
-
-
-def open_configured(config: Config, buttons: bool = False) -> Any:
-    """The configured back-end, not started (with the seat buttons when ``buttons``)."""
-    from controller.table.source import open_reader
-
-    readers = config.readers
-    if readers.backend == "serial" and not readers.serial.ports:
-        raise CliError("the serial back-end has no boards: list their device paths in "
-                       "[readers.serial] ports, e.g. [\"/dev/ttyACM0\"]")
-    try:
-        return open_reader(readers, config.table if buttons else None)
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
-
-
 # ------------------------------------------------------------------ probing
-def probe(config: Config, seconds: float) -> list[Reader]:
+def probe(system: System, seconds: float) -> list[Reader]:
     """Open the back-end for ``seconds`` and describe every board or chip."""
-    backend = open_configured(config)
-    if config.readers.backend == "mfrc522":
+    backend = open_readers(system)
+    if system.config.readers.backend == "mfrc522":
         return probe_spi(backend, seconds)
     return probe_boards(backend, seconds)
 

@@ -8,11 +8,11 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from controller.cli import CliError, command_name
+from controller.cli import CliError, command_name, load_config
 
 if TYPE_CHECKING:
+    from controller.app import TableKind
     from controller.config import Config
-    from controller.service import TableService
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -59,15 +59,9 @@ class _RedactTokens(logging.Filter):
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from controller.config import ConfigError, default_config, load_config
-    from controller.service import TableService, simulation_source
-    from controller.web.app import create_app
+    from controller.app import build
 
-    try:
-        config = load_config(args.config) if args.config else default_config()
-    except ConfigError as exc:
-        raise CliError(str(exc)) from None
-    config = _override(config, args)
+    config = _override(load_config(args.config), args)
     data_dir = Path(args.data_dir) if args.data_dir else config.data.dir
     _check_data_dir(data_dir)
     _check_port(config.server.host, config.server.port)
@@ -78,18 +72,21 @@ def run(args: argparse.Namespace) -> int:
     for name in ("uvicorn.access", "uvicorn.error"):
         logging.getLogger(name).addFilter(_RedactTokens())
 
-    service = TableService(config, data_dir)
-    plugged = False if args.in_process else _plug_table(service, config, args.simulate)
-    if args.simulate and not plugged:
-        sim = config.simulation
-        service.add_source("simulation", simulation_source(sim.pace, sim.seed, sim.hands))
-    app = create_app(service)
+    app = build(config, data_dir, table=_table(args)).app
     print(f"mahjong-table: dashboard on http://{config.server.host}:{config.server.port}/ "
           f"(operator page: /operator; tokens and seat links: "
           f"{command_name()} tokens --urls --data-dir {data_dir})")
     uvicorn.run(app, host=config.server.host, port=config.server.port,
                 log_level=args.log_level, ws_ping_interval=20)
     return 0
+
+
+def _table(args: argparse.Namespace) -> TableKind:
+    """What feeds the game: the virtual table (--simulate), the in-process simulation
+    (--simulate --in-process), the readers, or nothing (--in-process alone)."""
+    if args.simulate:
+        return "simulation" if args.in_process else "virtual"
+    return None if args.in_process else "readers"
 
 
 def _override(config: Config, args: argparse.Namespace) -> Config:
@@ -125,17 +122,3 @@ def _check_data_dir(data_dir: Path) -> None:
     except OSError as exc:
         raise CliError(f"cannot create the data directory {data_dir}: {exc.strerror}; "
                        "choose another --data-dir") from None
-
-
-def _plug_table(service: TableService, config: Config, simulate: bool) -> bool:
-    """The hook for the table's event source (readers or virtual table -> presence -> moves):
-    ``controller.table.source.plug(service, config, simulate)`` adds it and returns True."""
-    try:
-        from controller.table.source import plug  # type: ignore[import-not-found]
-    except ImportError:
-        if not simulate:
-            logging.getLogger("controller.service").warning(
-                "no table event source in this build: declarations and corrections only; "
-                "use --simulate for a simulated game")
-        return False
-    return bool(plug(service, config, simulate))

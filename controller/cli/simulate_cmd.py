@@ -84,20 +84,21 @@ def run(args: argparse.Namespace) -> int:
 async def simulate(args: argparse.Namespace, options: dict[str, Any], data_dir: Path
                    ) -> dict[str, Any]:
     """Run the service with the virtual table until N hands are played; the summary."""
+    from controller.app import build
     from controller.config import default_config
-    from controller.service import LOG_FILE, TableService
-    from controller.sim.runner import SimOptions, SimRun, virtual_table_source
+    from controller.loop import LOG_FILE
+    from controller.sources.virtual import SimOptions, SimRun, virtual_table_source
     from controller.store.eventlog import EventLog
     from controller.store.export import export_jsonl
 
     base = default_config()
     config = base.model_copy(update={"session": base.session.model_copy(
         update={"ruleset": args.ruleset, "options": options, "autostart": True})})
-    service = TableService(config, data_dir)
     sim = SimOptions(seed=args.seed, hands=args.hands, noise=args.noise,
                      unplug_every=args.unplug_every)
     run_state = SimRun()
-    service.add_source("virtual-table", virtual_table_source(sim, run_state))
+    service = build(config, data_dir,
+                    sources={"virtual-table": virtual_table_source(sim, run_state)}).loop
     await service.start()
     if service.halted:
         raise CliError(service.halted)

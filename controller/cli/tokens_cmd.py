@@ -33,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from controller.web.tokens import TOKENS_FILE, load_or_create_tokens, load_tokens
+    from controller.store.tokens import TOKENS_FILE, load_or_create_tokens, load_tokens
 
     data_dir = _data_dir(args)
     try:

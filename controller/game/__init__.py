@@ -4,6 +4,7 @@
     apply(state, event, at=None) -> Outcome
     replay(events) -> (GameState, [Outcome])
     public_view(state, now=None) / seat_view(state, position) / replay_summary(state)
+    table_zones(state) -> {zone: [tiles]}   (where every tile lies; for the table source)
     due_timer_events(state, now) -> [timer events]
 """
 
@@ -11,7 +12,7 @@ from controller.game.engine import apply, new_game, replay, replay_lines
 from controller.game.events import EventError, check_event
 from controller.game.state import GameState, Outcome, Violation
 from controller.game.timers import due_timer_events
-from controller.game.views import public_view, replay_summary, seat_view
+from controller.game.views import public_view, replay_summary, seat_view, table_zones
 
 __all__ = [
     "EventError",
@@ -27,4 +28,5 @@ __all__ = [
     "replay_lines",
     "replay_summary",
     "seat_view",
+    "table_zones",
 ]

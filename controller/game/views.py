@@ -191,3 +191,24 @@ def replay_summary(state: GameState) -> dict[str, Any]:
             "prevailing_wind": state.prevailing_wind,
         },
     }
+
+
+def table_zones(state: GameState) -> dict[str, list[str]]:
+    """Zone -> tile codes where the game has every tile on the table (a finished hand included,
+    until it is cleared): what the table's readers should see after a restart. It names the
+    concealed tiles of the racks: for the table source only, never shown."""
+    hand = state.hand
+    if hand is None:
+        return {}
+    zones: dict[str, list[str]] = {"river": []}
+    for seat in hand.seats:
+        p = seat.position
+        zones[f"rack:{p}"] = sort_tiles(seat.rack)
+        zones[f"melds:{p}"] = ([t for m in seat.melds for t in m.tiles] + list(seat.bonus)
+                               + _seat_public(hand, seat)["forming"])
+        zones["river"] += list(seat.river)
+    claim = hand.claim
+    on_strip = claim is not None and claim.discard_on_strip
+    if hand.discard is not None and hand.taken is None and not on_strip:
+        zones["discard"] = [hand.discard[0]]
+    return zones

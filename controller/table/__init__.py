@@ -1,6 +1,13 @@
 """The table layer: the UID -> tile registry, enrollment, and scans -> presence -> moves."""
 
-from controller.table.enroll import Enrollment, EnrollmentProgress, ScanLike, Step, progress
+from controller.table.enroll import (
+    Enrollment,
+    EnrollmentProgress,
+    RegistryFile,
+    ScanLike,
+    Step,
+    progress,
+)
 from controller.table.presence import PresenceTracker
 from controller.table.registry import (
     REGISTRY_FILE,
@@ -15,6 +22,7 @@ __all__ = [
     "EnrollmentProgress",
     "PresenceTracker",
     "RegistryError",
+    "RegistryFile",
     "ScanLike",
     "Step",
     "TileRegistry",

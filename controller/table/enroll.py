@@ -10,25 +10,13 @@ import time
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
+from controller.table.presence import ScanLike
 from controller.table.registry import REGISTRY_FILE, RegistryError, TileRegistry, normalize_uid
 from controller.tiles import Tile, glyph
 
 StepKind = Literal["enrolled", "duplicate", "ghost", "crowded", "refused"]
-
-
-class ScanLike(Protocol):
-    """What enrollment needs of a scan: firmware_bridge's ``ChannelScan`` fits."""
-
-    @property
-    def channel(self) -> str: ...
-
-    @property
-    def uids(self) -> frozenset[str]: ...
-
-    @property
-    def t(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -169,3 +157,17 @@ def progress(data_dir: str | Path) -> dict[str, Any]:
     if not (Path(data_dir) / REGISTRY_FILE).exists():
         return EnrollmentProgress.of(TileRegistry(144)).to_json()
     return EnrollmentProgress.of(TileRegistry.open(data_dir)).to_json()
+
+
+@dataclass(frozen=True)
+class RegistryFile:
+    """The tile registry of a data directory, read afresh at each use (``enroll`` may add
+    tiles from another terminal while the service runs)."""
+
+    data_dir: Path
+
+    def open(self) -> TileRegistry:
+        return TileRegistry.open(self.data_dir)
+
+    def progress(self) -> dict[str, Any]:
+        return progress(self.data_dir)

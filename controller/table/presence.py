@@ -11,10 +11,23 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from controller.table.enroll import ScanLike
 from controller.tiles import Tile, copies_allowed
+
+
+class ScanLike(Protocol):
+    """What the tracker and enrollment need of a scan: firmware_bridge's ``ChannelScan`` fits."""
+
+    @property
+    def channel(self) -> str: ...
+
+    @property
+    def uids(self) -> frozenset[str]: ...
+
+    @property
+    def t(self) -> float: ...
+
 
 WALL, DISCARD, RIVER = "wall", "discard", "river"
 ZONE_RE = re.compile(r"^(rack:[1-4]|melds:[1-4]|discard|river)$")

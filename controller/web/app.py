@@ -1,5 +1,6 @@
-"""The FastAPI app factory: ``create_app(service)`` wires the routers, the error handler, the
-broadcaster and the static dashboard; the lifespan starts and stops the service.
+"""The FastAPI app factory: ``create_app(loop, tokens, registry)`` wires the routers, the error
+handler, the broadcaster and the static dashboard; the lifespan starts and stops the loop.
+The composition root (``controller.app``) calls it; nothing here imports the root.
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from controller.service import TableService
+from controller.loop import GameLoop
+from controller.store.tokens import Tokens
+from controller.table import RegistryFile
 from controller.web import errors
 from controller.web.broadcaster import Broadcaster
 from controller.web.routers import (
@@ -28,19 +31,20 @@ from controller.web.routers import (
 from controller.web.routers.pages import STATIC
 
 
-def create_app(service: TableService) -> FastAPI:
-    """The web app around a (not yet started) service; the lifespan starts it."""
-    broadcaster = Broadcaster(service)
+def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile) -> FastAPI:
+    """The web app around a (not yet started) loop; the lifespan starts it. ``tokens`` guard
+    the admin and seat routes; ``registry`` is the tile registry the tile routes edit."""
+    broadcaster = Broadcaster(loop)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await service.start()
+        await loop.start()
         broadcaster.attach()
         try:
             yield
         finally:
             broadcaster.detach()
-            await service.stop()
+            await loop.stop()
 
     app = FastAPI(
         title="Mahjong Table Controller",
@@ -48,7 +52,9 @@ def create_app(service: TableService) -> FastAPI:
         version="0.1.0",
         lifespan=lifespan,
     )
-    app.state.service = service
+    app.state.loop = loop
+    app.state.tokens = tokens
+    app.state.registry = registry
     app.state.broadcaster = broadcaster
     errors.install(app)
     for module in (health, table, hands, seats, admin, tiles, tileset, corrections, ws, pages):

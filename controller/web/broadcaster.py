@@ -17,7 +17,7 @@ from typing import Any
 
 from fastapi import WebSocket
 
-from controller.service import Change, TableService
+from controller.loop import Change, GameLoop
 from controller.web import views
 from controller.web.models import PublicView, SeatView
 
@@ -72,22 +72,22 @@ class Client:
                 self._window.clear()
 
 
-def public_message(service: TableService) -> str:
+def public_message(loop: GameLoop) -> str:
     """The public view, filtered through the Contract 4 model, as a ``table`` message."""
-    view = PublicView.model_validate(views.public_view(service)).model_dump(mode="json")
-    return json.dumps({"type": "table", "server_time": service.clock(), "table": view})
+    view = PublicView.model_validate(views.public_view(loop)).model_dump(mode="json")
+    return json.dumps({"type": "table", "server_time": loop.clock(), "table": view})
 
 
-def seat_message(service: TableService, position: int) -> str:
-    view = SeatView.model_validate(views.seat_view(service, position)).model_dump(mode="json")
-    return json.dumps({"type": "seat", "server_time": service.clock(), "seat": view})
+def seat_message(loop: GameLoop, position: int) -> str:
+    view = SeatView.model_validate(views.seat_view(loop, position)).model_dump(mode="json")
+    return json.dumps({"type": "seat", "server_time": loop.clock(), "seat": view})
 
 
 class Broadcaster:
-    """Fans each service change out to the connected clients."""
+    """Fans each loop change out to the connected clients."""
 
-    def __init__(self, service: TableService, bound: int = QUEUE_BOUND) -> None:
-        self.service = service
+    def __init__(self, loop: GameLoop, bound: int = QUEUE_BOUND) -> None:
+        self.loop = loop
         self.bound = bound
         self.clients: set[Client] = set()
         self.dropped_total = 0
@@ -95,7 +95,7 @@ class Broadcaster:
         self._unsubscribe: Callable[[], None] | None = None
 
     def attach(self) -> None:
-        self._unsubscribe = self.service.subscribe(self.on_change)
+        self._unsubscribe = self.loop.subscribe(self.on_change)
 
     def detach(self) -> None:
         if self._unsubscribe is not None:
@@ -124,7 +124,7 @@ class Broadcaster:
     def _message_for(self, seat: int | None, cache: dict[int | None, str]) -> str:
         if seat not in cache:
             cache[seat] = (
-                public_message(self.service) if seat is None else seat_message(self.service, seat)
+                public_message(self.loop) if seat is None else seat_message(self.loop, seat)
             )
         return cache[seat]
 

@@ -1,4 +1,5 @@
-"""Dependencies shared by the routers: the service, and the admin and seat token checks."""
+"""Dependencies shared by the routers: the game loop, the tokens and the tile registry, and the
+admin and seat token checks."""
 
 from __future__ import annotations
 
@@ -6,15 +7,27 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Path, Request, status
 
-from controller.service import TableService
+from controller.loop import GameLoop
+from controller.store.tokens import Tokens
+from controller.table import RegistryFile
 from controller.web.broadcaster import Broadcaster
 
 POSITION = Path(ge=1, le=4, description="seat position 1-4 (counter-clockwise; 1 is east at first)")
 
 
-def get_service(request: Request) -> TableService:
-    service: TableService = request.app.state.service
-    return service
+def get_loop(request: Request) -> GameLoop:
+    loop: GameLoop = request.app.state.loop
+    return loop
+
+
+def get_tokens(request: Request) -> Tokens:
+    tokens: Tokens = request.app.state.tokens
+    return tokens
+
+
+def get_registry(request: Request) -> RegistryFile:
+    registry: RegistryFile = request.app.state.registry
+    return registry
 
 
 def get_broadcaster(request: Request) -> Broadcaster:
@@ -40,24 +53,26 @@ def _unauthorized(what: str) -> HTTPException:
 
 
 def require_admin(
-    service: Annotated[TableService, Depends(get_service)],
+    tokens: Annotated[Tokens, Depends(get_tokens)],
     token: Annotated[str | None, Depends(bearer_token)],
 ) -> None:
-    if service.tokens is None or not service.tokens.is_admin(token):
+    if not tokens.is_admin(token):
         raise _unauthorized("this needs the admin token")
 
 
 def require_seat(
     position: Annotated[int, POSITION],
-    service: Annotated[TableService, Depends(get_service)],
+    tokens: Annotated[Tokens, Depends(get_tokens)],
     token: Annotated[str | None, Depends(bearer_token)],
 ) -> int:
-    if service.tokens is None or not service.tokens.is_seat(position, token):
+    if not tokens.is_seat(position, token):
         raise _unauthorized(f"this needs the token of seat {position}")
     return position
 
 
-ServiceDep = Annotated[TableService, Depends(get_service)]
+LoopDep = Annotated[GameLoop, Depends(get_loop)]
+TokensDep = Annotated[Tokens, Depends(get_tokens)]
+RegistryDep = Annotated[RegistryFile, Depends(get_registry)]
 BroadcasterDep = Annotated[Broadcaster, Depends(get_broadcaster)]
 AdminDep = Depends(require_admin)
 SeatDep = Annotated[int, Depends(require_seat)]

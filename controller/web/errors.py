@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from controller.service import Applied, NoSession, ServiceError, ServiceHalted
+from controller.loop import Applied, NoSession, ServiceError, ServiceHalted
 
 
 class EventRefused(Exception):

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from firmware_bridge.errors import BridgeConfigError
 from firmware_bridge.fakes import FakeHardware, install
 from firmware_bridge.seat_io import Debouncer, SeatIO
 from firmware_bridge.types import ButtonPress
@@ -106,7 +107,7 @@ def test_threaded_polling_reports_a_press(hw: FakeHardware) -> None:
 
 
 def test_pin_used_twice_is_refused() -> None:
-    with pytest.raises(ValueError, match="twice"):
+    with pytest.raises(BridgeConfigError, match="twice"):
         SeatIO({1: {"call": 5, "ready": 5, "mahjong": 13}})
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from controller.game import public_view, replay, replay_summary
-from controller.web.history import HandHistory, statistics
+from controller.game.history import HandHistory, statistics
 from tests.game.logbuilder import Log
 from tests.game.scenarios import JUNK, SCENARIOS, dmjl_win_on_a_kong_replacement
 

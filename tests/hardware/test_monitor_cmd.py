@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from controller.cli import main
-from controller.sim.world import TileBox
+from controller.sources.world import TileBox
 from controller.table import TileRegistry
 from firmware_bridge.fakes import FakeHardware, FakeMFRC522, VirtualTag
 from tests.hardware.helpers import SEAT1, TILES, mfrc522_toml

@@ -1,5 +1,5 @@
-"""A configured mfrc522 table through plug(): fake chips -> real mfrc522 package -> moves in the
-log; seat buttons on the fake GPIO -> declarations."""
+"""A configured mfrc522 table through the composition root: fake chips -> real mfrc522 package
+-> moves in the log; seat buttons on the fake GPIO -> declarations."""
 
 from __future__ import annotations
 
@@ -11,13 +11,15 @@ from typing import Any
 
 import pytest
 
+from controller.app import build
 from controller.config import parse_config
-from controller.service import TableService
+from controller.sources.backends import open_reader
 from controller.store import EventLog
 from controller.table import TileRegistry
-from controller.table.source import BUTTONS_BOARD, WithSeatIO, open_reader, plug
+from firmware_bridge.errors import BridgeConfigError
 from firmware_bridge.fakes import FakeHardware, FakeMFRC522, VirtualTag
 from firmware_bridge.mfrc522_backend import Mfrc522Backend
+from firmware_bridge.seat_io import BUTTONS_BOARD, WithSeatIO
 from firmware_bridge.types import BoardHealth, ButtonPress
 from tests.hardware.helpers import SEAT1, mfrc522_toml
 
@@ -47,8 +49,8 @@ async def test_a_configured_mfrc522_table_yields_moves_and_button_declarations(
     hw.spi.attach(0, 0, rack)
     hw.spi.attach(0, 1, pad)
     config = parse_config(mfrc522_toml(tmp_path))
-    service = TableService(config, data_dir=tmp_path)
-    assert plug(service, config, simulate=False) is True
+    service = build(config, tmp_path, table="readers").loop
+    assert service.source_names() == ["table"]
     await service.start()
     try:
         tag = rack.place(NTAG)
@@ -61,7 +63,7 @@ async def test_a_configured_mfrc522_table_yields_moves_and_button_declarations(
         await asyncio.sleep(0.15)  # held past the 30 ms debounce
         hw.gpio.release(SEAT1["call"])
         await _until(lambda: any("declare" in e for e in _logged(tmp_path)))
-        health = dict(service.reader_health)
+        health = service.status().readers
     finally:
         await service.stop()
     assert _moves(tmp_path) == [("5b", "wall", "rack:1"), ("5b", "rack:1", "discard")]
@@ -75,18 +77,18 @@ async def test_a_configured_mfrc522_table_yields_moves_and_button_declarations(
 
 def test_open_reader_builds_the_mfrc522_back_end_from_the_config(tmp_path: Path) -> None:
     config = parse_config(mfrc522_toml(tmp_path, buttons=False))
-    backend = open_reader(config.readers, config.table)
+    backend = open_reader(config, buttons=True)
     assert isinstance(backend, Mfrc522Backend)
     assert backend.board == "spi" and backend.channels == [0, 1]
     assert [(s.bus, s.device, s.pin_rst) for s in backend.specs] == [(0, 0, 25), (0, 1, 24)]
-    wrapped = open_reader(config.readers, parse_config(mfrc522_toml(tmp_path)).table)
+    wrapped = open_reader(parse_config(mfrc522_toml(tmp_path)), buttons=True)
     assert isinstance(wrapped, WithSeatIO) and wrapped.seat_io.seats[1].call == SEAT1["call"]
 
 
 def test_no_chips_is_a_clear_error() -> None:
     config = parse_config("[readers]\nbackend = 'mfrc522'\n")
-    with pytest.raises(ValueError, match=r"no chips: list them in \[readers.mfrc522\]"):
-        open_reader(config.readers)
+    with pytest.raises(BridgeConfigError, match=r"no chips: list them in \[readers.mfrc522\]"):
+        open_reader(config)
 
 
 def test_buttons_off_a_pi_are_reported_down_and_the_readers_go_on(
@@ -94,7 +96,7 @@ def test_buttons_off_a_pi_are_reported_down_and_the_readers_go_on(
     monkeypatch.setitem(sys.modules, "RPi", None)  # `import RPi.GPIO` fails, as off a Pi
     seat = "".join(f"{k}_pin = {v}\n" for k, v in SEAT1.items())
     config = parse_config(f"[readers]\nbackend = 'sim'\n[table.seats.1]\n{seat}")
-    backend = open_reader(config.readers, config.table)
+    backend = open_reader(config, buttons=True)
     assert isinstance(backend, WithSeatIO)
     backend.start()
     events: list[Any] = []
@@ -123,8 +125,8 @@ async def test_a_violation_sounds_the_buzzer(
     toml = mfrc522_toml(tmp_path).replace("[table.seats.1]", "[table]\nbuzzer_pin = 26\n"
                                           "[table.seats.1]")
     config = parse_config(toml)
-    service = TableService(config, data_dir=tmp_path)
-    assert plug(service, config, simulate=False) is True
+    service = build(config, tmp_path, table="readers").loop
+    assert service.source_names() == ["table"]
     await service.start()
     try:
         await _until(lambda: hw.gpio.level(SEAT1["call"]) is not None)  # seat I/O is set up

@@ -16,11 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from controller.app import System, build
 from controller.config import Config, SessionConfig
-from controller.service import TableService
+from controller.store import tokens as tokens_module
 from controller.tiles import ALL_CODES
-from controller.web import tokens as tokens_module
-from controller.web.app import create_app
 from tests.reliability.support import REPO, Served
 
 BODIES: dict[str, dict[str, Any]] = {
@@ -33,10 +32,10 @@ BODIES: dict[str, dict[str, Any]] = {
 
 
 @pytest.fixture
-def app_client(tmp_path: Path) -> Iterator[tuple[TestClient, TableService]]:
-    service = TableService(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path / "data")
-    with TestClient(create_app(service)) as client:
-        yield client, service
+def app_client(tmp_path: Path) -> Iterator[tuple[TestClient, System]]:
+    system = build(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path / "data")
+    with TestClient(system.app) as client:
+        yield client, system
 
 
 def operations(client: TestClient, prefix: str) -> list[tuple[str, str]]:
@@ -58,11 +57,11 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def test_every_admin_action_is_refused_without_the_admin_token(
-    app_client: tuple[TestClient, TableService]
+    app_client: tuple[TestClient, System]
 ) -> None:
-    client, service = app_client
-    assert service.tokens is not None
-    admin, seats = service.tokens.admin, service.tokens.seats
+    client, system = app_client
+    service, tokens = system.loop, system.tokens
+    admin, seats = tokens.admin, tokens.seats
     wrong = [{}, bearer(""), bearer(admin[:-1]), bearer(admin + "x"), bearer(admin.upper()),
              {"Authorization": f"Basic {admin}"}, {"Authorization": admin},
              *(bearer(t) for t in seats.values())]
@@ -80,18 +79,18 @@ def test_every_admin_action_is_refused_without_the_admin_token(
 
 
 def test_every_seat_view_is_refused_without_its_own_token(
-    app_client: tuple[TestClient, TableService]
+    app_client: tuple[TestClient, System]
 ) -> None:
-    client, service = app_client
-    assert service.tokens is not None
-    seats = service.tokens.seats
+    client, system = app_client
+    service, tokens = system.loop, system.tokens
+    seats = tokens.seats
     ops = operations(client, "/api/seats")
     assert ("GET", "/api/seats/{position}") in ops and len(ops) >= 2
     seq = service.seq
     for method, path in ops:
         for position in (1, 2, 3, 4):
             others = [t for p, t in seats.items() if p != position]
-            for headers in [{}, bearer(service.tokens.admin), *(bearer(t) for t in others),
+            for headers in [{}, bearer(tokens.admin), *(bearer(t) for t in others),
                             bearer(seats[position][:-1])]:
                 assert call(client, method, path, headers, position) == 401
     assert service.seq == seq
@@ -99,12 +98,12 @@ def test_every_seat_view_is_refused_without_its_own_token(
 
 
 def test_a_seat_socket_without_its_token_is_closed(
-    app_client: tuple[TestClient, TableService]
+    app_client: tuple[TestClient, System]
 ) -> None:
-    client, service = app_client
-    assert service.tokens is not None
-    seats = service.tokens.seats
-    for first in [{"token": seats[2]}, {"token": service.tokens.admin}, {"token": ""}, {}]:
+    client, system = app_client
+    tokens = system.tokens
+    seats = tokens.seats
+    for first in [{"token": seats[2]}, {"token": tokens.admin}, {"token": ""}, {}]:
         with client.websocket_connect("/ws/seats/1") as ws:
             ws.send_text(json.dumps(first))
             with pytest.raises(WebSocketDisconnect) as closed:

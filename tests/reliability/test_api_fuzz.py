@@ -1,5 +1,5 @@
 """Hostile HTTP input: schemathesis drives every operation of the service's own OpenAPI schema
-(the real app and TableService on a temporary data directory, a simulated game moving, the right
+(the real app and game loop on a temporary data directory, a simulated game moving, the right
 tokens sent) and finds no server error and no response that breaks the schema."""
 
 from __future__ import annotations
@@ -16,17 +16,17 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import allow_header_conformance, unsupported_method
 
-from controller.config import Config, SessionConfig
-from controller.service import TableService, simulation_source
-from controller.web.app import create_app
+from controller.app import build
+from controller.config import Config, SessionConfig, SimulationConfig
 
 EXAMPLES = 30
 # Built at import: schemathesis' pytest fixture loader does not work with pytest 9. The first
 # call starts the app's lifespan (the service, with 3 simulated hands) for the whole module.
 _DATA = Path(tempfile.mkdtemp(prefix="mahjong-fuzz-"))
-_SERVICE = TableService(Config(session=SessionConfig(ruleset="hua-bao")), _DATA / "data")
-_SERVICE.add_source("simulation", simulation_source(0.02, seed=3, hands=3))
-schema = schemathesis.openapi.from_asgi("/openapi.json", create_app(_SERVICE))
+_SYSTEM = build(Config(session=SessionConfig(ruleset="hua-bao"),
+                      simulation=SimulationConfig(pace=0.02, seed=3, hands=3)),
+                _DATA / "data", table="simulation")
+schema = schemathesis.openapi.from_asgi("/openapi.json", _SYSTEM.app)
 CALLS: Counter[str] = Counter()
 STATUSES: Counter[int] = Counter()
 
@@ -45,9 +45,7 @@ def _stop_the_service() -> Iterator[None]:
 
 def auth_for(case: Any) -> dict[str, str]:
     """The token the operation needs: the seat's own for a seat, else the admin token."""
-    tokens = _SERVICE.tokens
-    if tokens is None:  # the lifespan has not started the service yet: send none
-        return {}
+    tokens = _SYSTEM.tokens
     position = (case.path_parameters or {}).get("position")
     if case.path.startswith("/api/seats/") and position in tokens.seats:
         return {"Authorization": f"Bearer {tokens.seats[position]}"}

@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
+from controller.app import build
 from controller.config import default_config
-from controller.service import LOG_FILE, TableService
-from controller.sim.runner import SimOptions, SimRun, virtual_table_source
+from controller.loop import LOG_FILE, GameLoop
+from controller.sources.virtual import SimOptions, SimRun, virtual_table_source
 from firmware_bridge.sim import SimBackend
 from firmware_bridge.types import BoardHealth, ChannelScan
 from tests.reliability.support import replay_db, simulate
@@ -48,14 +49,14 @@ def test_line_noise_gives_the_same_game_with_bad_frames_counted(
 
 
 class HealthWatch:
-    """Polls service.reader_health as the operator page would, noting every change per board."""
+    """Polls the loop's reader health as the operator page would, noting every change per board."""
 
     def __init__(self) -> None:
         self.changes: list[tuple[float, str, str]] = []
         self._last: dict[str, str] = {}
 
-    def poll(self, service: TableService) -> None:
-        for board, health in list(service.reader_health.items()):
+    def poll(self, service: GameLoop) -> None:
+        for board, health in service.status().readers.items():
             state = str(health.get("state", "ok" if health.get("ok") else "down"))
             if self._last.get(board) != state:
                 self._last[board] = state
@@ -79,10 +80,9 @@ async def play_unplugged(data_dir: Path, watch: HealthWatch) -> tuple[SimRun, in
     base = default_config()
     config = base.model_copy(update={"session": base.session.model_copy(
         update={"ruleset": RULESET, "autostart": True})})
-    service = TableService(config, data_dir)
     run = SimRun()
-    service.add_source("virtual-table", virtual_table_source(
-        SimOptions(seed=SEED, hands=HANDS, unplug_every=0.3), run))
+    service = build(config, data_dir, sources={"virtual-table": virtual_table_source(
+        SimOptions(seed=SEED, hands=HANDS, unplug_every=0.3), run)}).loop
     await service.start()
     seq_at_last_unplug = 0
     try:
@@ -91,7 +91,7 @@ async def play_unplugged(data_dir: Path, watch: HealthWatch) -> tuple[SimRun, in
             if run.unplugs < UNPLUGS:
                 seq_at_last_unplug = service.seq
             await asyncio.sleep(0.002)
-        assert service.halted is None and all(not t.done() for t in service._tasks)
+        assert service.halted is None and service.stopped_tasks() == []
     finally:
         await service.stop()
     return run, seq_at_last_unplug, service.seq

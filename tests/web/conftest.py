@@ -1,4 +1,5 @@
-"""Fixtures: a started app around the real service, with a data directory in tmp_path."""
+"""Fixtures: a started app around the real game loop (built by the composition root), with a
+data directory in tmp_path."""
 
 from __future__ import annotations
 
@@ -8,9 +9,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from controller.app import build
 from controller.config import Config, SessionConfig
-from controller.service import TableService
-from controller.web.app import create_app
 from tests.web.support import Table
 
 
@@ -20,11 +20,10 @@ def make_table(tmp_path: Path) -> Iterator[Callable[..., Table]]:
 
     def make(ruleset: str = "hua-bao", seed: int = 5, data_dir: Path | None = None) -> Table:
         config = Config(session=SessionConfig(ruleset=ruleset))
-        service = TableService(config, data_dir or tmp_path / "data")
-        app = create_app(service)
-        client = TestClient(app)
+        system = build(config, data_dir or tmp_path / "data")
+        client = TestClient(system.app)
         client.__enter__()
-        made = Table(client, service, app, seed)
+        made = Table(client, system, seed)
         opened.append(made)
         return made
 

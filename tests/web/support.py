@@ -1,31 +1,29 @@
-"""Test support: the real service (engine, SQLite store in tmp_path) behind the real app, and a
-helper that plays table events chosen by the Director through the service's queue."""
+"""Test support: the real game loop (engine, SQLite store in tmp_path) behind the real app, and
+a helper that plays table events chosen by the Director through the loop's queue."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from controller.app import System
+from controller.loop import Applied
 from controller.players.director import Director
-from controller.service import Applied, TableService
 
 View = dict[str, Any]
 
 
 class Table:
-    """A started app: the HTTP client, the service, its tokens and a Director to play with."""
+    """A started app: the HTTP client, the game loop, its tokens and a Director to play with."""
 
-    def __init__(self, client: TestClient, service: TableService, app: FastAPI,
-                 seed: int = 5) -> None:
-        self.service_app = app
+    def __init__(self, client: TestClient, system: System, seed: int = 5) -> None:
+        self.system = system
         self.client = client
-        self.service = service
-        assert service.tokens is not None
-        self.tokens = service.tokens
-        self.director = Director(service.config.session.ruleset, hands=50, seed=seed)
+        self.loop = system.loop
+        self.tokens = system.tokens
+        self.director = Director(system.config.session.ruleset, hands=50, seed=seed)
         self.closed = False
 
     def close(self) -> None:
@@ -40,14 +38,14 @@ class Table:
         return {"Authorization": f"Bearer {self.tokens.seats[position]}"}
 
     def submit(self, event: dict[str, Any], source: str = "test") -> Applied:
-        result: Applied = self.client.portal.call(self.service.submit, event, source)  # type: ignore[union-attr]
+        result: Applied = self.client.portal.call(self.loop.submit, event, source)  # type: ignore[union-attr]
         return result
 
     def step(self) -> dict[str, Any] | None:
         """Play the Director's next table event; None when it has nothing more."""
-        event = self.director.next_action(self.service.state)
+        event = self.director.next_action(self.loop.state)
         while event is not None and "session" in event:
-            event = self.director.next_action(self.service.state)
+            event = self.director.next_action(self.loop.state)
         if event is not None:
             self.submit(event, "simulation")
         return event
@@ -55,7 +53,7 @@ class Table:
     def play_until(self, done: Callable[[View], bool], limit: int = 4000,
                    each: Callable[[], None] | None = None) -> View:
         for _ in range(limit):
-            view = self.service.public_view()
+            view = self.loop.public_view()
             if done(view):
                 return view
             if self.step() is None:

@@ -32,7 +32,7 @@ def _admin_routes(table: Table) -> list[tuple[str, str]]:
 def test_every_admin_action_is_refused_without_the_admin_token(table: Table) -> None:
     routes = _admin_routes(table)
     assert len(routes) >= 10
-    seq = table.service.seq
+    seq = table.loop.seq
     wrong = [{}, {"Authorization": "Bearer nope"}, table.seat(1),
              {"Authorization": table.tokens.admin}]  # no "Bearer": not a bearer token
     for method, path in routes:
@@ -41,7 +41,7 @@ def test_every_admin_action_is_refused_without_the_admin_token(table: Table) -> 
             assert res.status_code == 401, (method, path, headers.keys())
             assert "admin token" in res.json()["detail"]
             assert table.tokens.admin not in res.text
-    assert table.service.seq == seq and table.service.session_active
+    assert table.loop.seq == seq and table.loop.session_active
 
 
 @pytest.mark.parametrize("position", POSITIONS)
@@ -57,7 +57,7 @@ def test_a_seat_view_needs_that_seats_token(table: Table, position: int) -> None
     public = own["table"]["hand"]["seats"][str(position)]
     assert own["position"] == position
     assert len(own["hand"]) == public["rack_count"]
-    assert sorted(own["hand"]) == sorted(table.service.seat_view(position)["hand"])
+    assert sorted(own["hand"]) == sorted(table.loop.seat_view(position)["hand"])
 
 
 def test_seat_declarations_need_the_token_and_refusals_name_the_rule(table: Table) -> None:
@@ -65,14 +65,14 @@ def test_seat_declarations_need_the_token_and_refusals_name_the_rule(table: Tabl
     res = table.client.post("/api/seats/3/declare", json={"call": "mahjong"},
                             headers=table.seat(2))
     assert res.status_code == 401
-    seq = table.service.seq
+    seq = table.loop.seq
     res = table.client.post("/api/seats/3/declare", json={"call": "mahjong"},
                             headers=table.seat(3))
     assert res.status_code == 409
     body = res.json()
     assert body["violation"]["rule"] == "mahjong_incomplete_hand"
     assert "mahjong_incomplete_hand" in body["detail"]
-    assert table.service.seq == seq + 1  # refused, and recorded as a violation
+    assert table.loop.seq == seq + 1  # refused, and recorded as a violation
 
 
 @pytest.mark.parametrize(
@@ -112,7 +112,7 @@ def test_washout_ends_the_hand_and_shows_every_hand(table: Table) -> None:
     assert view["hand"]["phase"] == "over" and view["hand"]["result"]["result"] == "washout"
     details = view["hand"]["result"]["details"]
     for p in POSITIONS:
-        assert sorted(details[str(p)]["hand"]) == sorted(table.service.seat_view(p)["hand"])
+        assert sorted(details[str(p)]["hand"]) == sorted(table.loop.seat_view(p)["hand"])
     hands = table.client.get("/api/hands").json()
     assert [h["result"] for h in hands["hands"]] == ["washout"]
     assert table.client.get("/api/hands/1").json()["net"] == {str(p): 0 for p in POSITIONS}

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import Config
-from controller.service import TableService, simulation_source
-from controller.web.app import create_app
+from controller.app import System, build
+from controller.config import Config, SimulationConfig
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -40,16 +39,16 @@ class Server:
     def __init__(self, data_dir: Path, port: int) -> None:
         self.data_dir, self.port = data_dir, port
         self.base = f"http://127.0.0.1:{port}"
-        self.service: TableService | None = None
+        self.system: System | None = None
         self._srv: object = None
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
         import uvicorn
 
-        self.service = TableService(Config(), self.data_dir)
-        self.service.add_source("simulation", simulation_source(0.02, 11, hands=1))
-        config = uvicorn.Config(create_app(self.service), host="127.0.0.1", port=self.port,
+        sim = SimulationConfig(pace=0.02, seed=11, hands=1)
+        self.system = build(Config(simulation=sim), self.data_dir, table="simulation")
+        config = uvicorn.Config(self.system.app, host="127.0.0.1", port=self.port,
                                 log_level="warning")
         srv = uvicorn.Server(config)
         self._srv = srv
@@ -67,18 +66,18 @@ class Server:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, TableService]]:
+def server(tmp_path: Path) -> Iterator[tuple[str, System]]:
     srv = Server(tmp_path / "data", _free_port())
     srv.start()
-    assert srv.service is not None
-    yield srv.base, srv.service
+    assert srv.system is not None
+    yield srv.base, srv.system
     srv.stop()
 
 
-def test_dashboard_shows_tiles_and_the_end_of_a_hand(server: tuple[str, TableService]) -> None:
+def test_dashboard_shows_tiles_and_the_end_of_a_hand(server: tuple[str, System]) -> None:
     from playwright.sync_api import sync_playwright
 
-    base, service = server
+    base, system = server
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
     with sync_playwright() as p:
@@ -97,16 +96,15 @@ def test_dashboard_shows_tiles_and_the_end_of_a_hand(server: tuple[str, TableSer
             page.screenshot(path=str(ARTIFACTS / "dashboard-800x480.png"))
             page.screenshot(path=str(ARTIFACTS / "dashboard-full.png"), full_page=True)
 
-            assert service.tokens is not None
             seat = browser.new_page(viewport={"width": 390, "height": 844})
             seat.on("pageerror", lambda e: errors.append(str(e)))
-            seat.goto(f"{base}/seat/2#token={service.tokens.seats[2]}")
+            seat.goto(f"{base}/seat/2#token={system.tokens.seats[2]}")
             seat.wait_for_selector("#conn.ok", timeout=15000)
             assert "#token" not in seat.url  # the token leaves the address bar
             seat.screenshot(path=str(ARTIFACTS / "seat-phone.png"))
 
             operator = browser.new_page(viewport={"width": 800, "height": 480})
-            operator.goto(f"{base}/operator#token={service.tokens.admin}")
+            operator.goto(f"{base}/operator#token={system.tokens.admin}")
             operator.wait_for_selector(".qr svg", timeout=15000)
             assert operator.locator(".qr svg").count() == 4
         finally:

@@ -14,9 +14,11 @@ from typing import Any
 import pytest
 
 from controller import tiles
-from controller.config import Config
+from controller.app import build
+from controller.config import Config, SimulationConfig
+from controller.loop import GameLoop
 from controller.players.director import Director
-from controller.service import TableService, simulation_source
+from controller.store.tokens import Tokens
 from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, Server, _free_port
 
 pytestmark = pytest.mark.browser
@@ -31,19 +33,27 @@ class SimServer(Server):
         super().__init__(data_dir, port)
         self.hands, self.pace = hands, pace
 
+    @property
+    def loop(self) -> GameLoop:
+        assert self.system is not None
+        return self.system.loop
+
+    @property
+    def tokens(self) -> Tokens:
+        assert self.system is not None
+        return self.system.tokens
+
     def start(self) -> None:
-        import uvicorn
-
-        from controller.web.app import create_app
-
-        self.service = TableService(Config(), self.data_dir)
-        if self.hands:
-            self.service.add_source("simulation", simulation_source(self.pace, 7, hands=self.hands))
-        srv = uvicorn.Server(uvicorn.Config(create_app(self.service), host="127.0.0.1",
-                                            port=self.port, log_level="warning"))
-        self._srv = srv
         import threading
 
+        import uvicorn
+
+        sim = SimulationConfig(pace=self.pace, seed=7, hands=self.hands or None)
+        self.system = build(Config(simulation=sim), self.data_dir,
+                            table="simulation" if self.hands else None)
+        srv = uvicorn.Server(uvicorn.Config(self.system.app, host="127.0.0.1", port=self.port,
+                                            log_level="warning"))
+        self._srv = srv
         self._thread = threading.Thread(target=srv.run, daemon=True)
         self._thread.start()
         deadline = time.time() + 20
@@ -82,17 +92,21 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-MEASURE = """() => {
+DISCARD = """() => {
   const d = document.querySelector('.pad .tile.big');
+  if (!d) return null;
+  return { discard: d.getBoundingClientRect().height,
+           marked: document.querySelectorAll('.tile.last').length };
+}"""
+BOARD = """() => {
   const melds = [...document.querySelectorAll('.seat .meld .tile')];
   const rivers = [...document.querySelectorAll('.seat .river-tiles .tile')];
-  if (!d || !melds.length || !rivers.length) return null;
+  if (!melds.length || !rivers.length) return null;
   const hi = (e) => e.getBoundingClientRect().height;
   return {
-    discard: hi(d), meld: Math.min(...melds.map(hi)), river: Math.min(...rivers.map(hi)),
+    meld: Math.min(...melds.map(hi)), river: Math.min(...rivers.map(hi)),
     board: document.querySelector('#board').getBoundingClientRect().width,
     wall: parseFloat(getComputedStyle(document.querySelector('.wall-n')).fontSize),
-    marked: document.querySelectorAll('.tile.last').length,
   };
 }"""
 
@@ -103,14 +117,14 @@ def test_tv_mode_fills_a_1920_screen_readably(playing: SimServer, browser: Any) 
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(playing.base + "/")
     page.wait_for_selector("body.tv", timeout=15000)
-    # One moment of the live page with a discard on the pad and a set on a strip, measured.
-    sizes = page.wait_for_function(MEASURE, timeout=90000, polling=50).json_value()
+    # The live page measured: a discard on the pad; a moment with sets on the strips.
+    pad = page.wait_for_function(DISCARD, timeout=90000, polling=10).json_value()
+    assert pad["discard"] >= 48 and pad["marked"] == 1, pad  # the last discard is marked
+    sizes = page.wait_for_function(BOARD, timeout=90000, polling=50).json_value()
     page.screenshot(path=str(ARTIFACTS / "tv-1920x1080.png"))
-    assert sizes["discard"] >= 48 and sizes["meld"] >= 48, sizes
-    assert sizes["river"] >= 36, sizes
+    assert sizes["meld"] >= 48 and sizes["river"] >= 36, sizes
     assert sizes["board"] >= 1300, sizes  # the page fills the screen, not a 1200 px column
     assert sizes["wall"] >= 48, sizes
-    assert sizes["marked"] == 1, sizes  # the last discard is marked
     # The result stays on screen while the next hand is dealt, until its first discard.
     page.wait_for_function("() => /Hand 2 .*dealing/.test(document.querySelector('#handinfo')"
                            ".textContent)", timeout=90000)
@@ -148,7 +162,6 @@ def test_history_and_chart_after_several_hands(playing: SimServer, browser: Any)
 
 
 def test_operator_login_and_seat_links_on_loopback(still: SimServer, browser: Any) -> None:
-    assert still.service is not None and still.service.tokens is not None
     unauthorized: list[str] = []
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.on("response", lambda r: unauthorized.append(r.url) if r.status == 401 else None)
@@ -162,13 +175,13 @@ def test_operator_login_and_seat_links_on_loopback(still: SimServer, browser: An
     page.wait_for_selector("#login-msg.bad")
     assert "Wrong token" in page.inner_text("#login-msg")
     assert page.evaluate("() => localStorage.getItem('admin-token')") is None
-    page.fill("#token-input", still.service.tokens.admin)
+    page.fill("#token-input", still.tokens.admin)
     page.click("#login-form button")
     page.wait_for_selector(".qr .qr-url", timeout=15000)
     urls = page.eval_on_selector_all(".qr-url", "els => els.map(e => e.textContent)")
     assert len(urls) == 4 and all(re.match(r"http://127\.0\.0\.1:\d+/seat/[1-4]#token=", u)
                                   for u in urls)
-    assert still.service.tokens.seats[1] not in page.content()
+    assert still.tokens.seats[1] not in page.content()
     warning = page.inner_text("#reach")
     assert "--host 0.0.0.0" in warning and "public_url" in warning
     page.screenshot(path=str(ARTIFACTS / "operator-1280x800.png"), full_page=True)
@@ -180,15 +193,15 @@ def test_operator_login_and_seat_links_on_loopback(still: SimServer, browser: An
         dialog.dismiss()
 
     page.on("dialog", decline)
-    session = still.service.session_id
+    session = still.loop.session_id
     page.click("#start")
     page.wait_for_timeout(500)
     assert asked and asked[0].startswith("Start a new hua-bao session?")
     assert "ends now" in asked[0]
-    assert still.service.session_id == session and still.service.session_active
+    assert still.loop.session_id == session and still.loop.session_active
 
 
-def _play_to_turn(service: TableService, seconds: float = 30) -> None:
+def _play_to_turn(service: GameLoop, seconds: float = 30) -> None:
     """Play the table's events from this thread until the hand is in play."""
     director = Director("hua-bao", hands=1, seed=4)
     deadline = time.time() + seconds
@@ -207,8 +220,7 @@ def _play_to_turn(service: TableService, seconds: float = 30) -> None:
 
 
 def test_a_seat_corrects_a_misread_tile_in_its_own_rack(still: SimServer, browser: Any) -> None:
-    service = still.service
-    assert service is not None and service.tokens is not None
+    service, tokens = still.loop, still.tokens
     _play_to_turn(service)
     rack = service.seat_view(2)["hand"]
     read = next(t for t in rack if not tiles.is_bonus(t))
@@ -228,7 +240,7 @@ def test_a_seat_corrects_a_misread_tile_in_its_own_rack(still: SimServer, browse
     assert bare.evaluate("() => localStorage.getItem('seat-token-2')") is None
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.on("dialog", lambda d: d.accept())
-    page.goto(f"{still.base}/seat/2#token={service.tokens.seats[2]}")
+    page.goto(f"{still.base}/seat/2#token={tokens.seats[2]}")
     page.wait_for_selector("#hand .tile", timeout=15000)
     page.click(f"#hand .tile[data-tile='{read}']")
     page.wait_for_selector("#fix:not([hidden]) .picker")
@@ -249,17 +261,15 @@ def slow_play(tmp_path: Path) -> Iterator[SimServer]:
 
 
 def _seq(srv: SimServer) -> int:
-    assert srv.service is not None
-    return int(srv.service.seq)
+    return int(srv.loop.seq)
 
 
 def test_operator_undoes_and_corrects_while_play_goes_on(slow_play: SimServer,
                                                           browser: Any) -> None:
-    service = slow_play.service
-    assert service is not None and service.tokens is not None
+    service, tokens = slow_play.loop, slow_play.tokens
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.on("dialog", lambda d: d.accept())
-    page.goto(f"{slow_play.base}/operator#token={service.tokens.admin}")
+    page.goto(f"{slow_play.base}/operator#token={tokens.admin}")
     page.wait_for_selector("#events li.newest", timeout=30000)
     # Undo 2: the preview lists exactly two steps, and the undo is done.
     page.fill("#undo-n", "2")

@@ -39,7 +39,7 @@ def test_recent_steps_are_told_in_words_without_concealed_tiles(table: Table) ->
     res = table.client.get("/api/admin/recent?count=50", headers=table.admin())
     assert res.status_code == 200
     events = res.json()["events"]
-    hand = table.service.public_view()["hand"]
+    hand = table.loop.public_view()["hand"]
     d = hand["discard"]
     assert events[0] == f"Seat {d['seat']} discarded {d['tile']}"
     drew = [e for e in events if "drew" in e]
@@ -54,14 +54,14 @@ def test_the_undo_preview_is_exactly_what_undo_takes_back(table: Table) -> None:
     recent = table.client.get("/api/admin/recent?count=5", headers=table.admin()).json()
     preview = table.client.get("/api/admin/undo?count=3", headers=table.admin()).json()
     assert preview["takes_back"] == recent["events"][:3]
-    depth = table.service.state.depth
+    depth = table.loop.state.depth
     res = table.client.post("/api/admin/undo", json={"count": 3}, headers=table.admin())
     assert res.status_code == 200, res.text
-    assert table.service.state.depth == depth - 3
+    assert table.loop.state.depth == depth - 3
     after = table.client.get("/api/admin/recent?count=2", headers=table.admin()).json()
     assert after["events"] == recent["events"][3:5]
     # Tiles the undo leaves out of place are the ones the preview said to put back.
-    out = table.service.public_view()["hand"]["out_of_place"]
+    out = table.loop.public_view()["hand"]["out_of_place"]
     assert len(out) == len(preview["put_back"])
     said = preview["put_back"]
     assert sorted(m["tile"] or "" for m in out) == sorted(m["tile"] or "" for m in said)
@@ -72,12 +72,12 @@ def test_an_undo_beyond_the_maximum_is_refused_visibly(table: Table) -> None:
     res = table.client.post("/api/admin/undo", json={"count": 51}, headers=table.admin())
     assert res.status_code == 422
     preview = table.client.get("/api/admin/undo?count=50", headers=table.admin()).json()
-    assert preview["available"] == min(50, table.service.state.depth)
+    assert preview["available"] == min(50, table.loop.state.depth)
 
 
 def _spare(table: Table, not_this: str) -> str:
     """A kind with a copy still unseen (so the correction can take it from the wall)."""
-    hand = table.service.state.hand
+    hand = table.loop.state.hand
     for code in tiles.KINDS:
         if code != not_this and hand.out[tiles.ALL_CODES.index(code)] < 4:
             return code
@@ -136,19 +136,18 @@ def test_sets_and_hand_ends_are_told(table: Table) -> None:
 def test_a_table_can_hide_the_waits(make_table: Any, tmp_path: Path) -> None:
     from fastapi.testclient import TestClient
 
+    from controller.app import build
     from controller.config import Config, SessionConfig, TableConfig
-    from controller.service import TableService
-    from controller.web.app import create_app
 
     shown = make_table()
     shown.play_until(in_play)
     assert shown.client.get("/api/seats/1", headers=shown.seat(1)).json()["waits_shown"] is True
     config = Config(session=SessionConfig(ruleset="hua-bao"), table=TableConfig(show_waits=False))
-    service = TableService(config, tmp_path / "hidden")
-    hidden = Table(TestClient(create_app(service)).__enter__(), service, shown.service_app)
+    system = build(config, tmp_path / "hidden")
+    hidden = Table(TestClient(system.app).__enter__(), system)
     try:
         def waiting(view: dict) -> bool:
-            return any(service.seat_view(p)["waits"] for p in (1, 2, 3, 4)) and in_play(view)
+            return any(system.loop.seat_view(p)["waits"] for p in (1, 2, 3, 4)) and in_play(view)
 
         hidden.play_until(waiting)
         for p in (1, 2, 3, 4):
@@ -157,10 +156,9 @@ def test_a_table_can_hide_the_waits(make_table: Any, tmp_path: Path) -> None:
     finally:
         hidden.close()
 
-
 def test_a_corrected_discard_is_told_with_its_tiles(table: Table) -> None:
     _play_to_a_discard(table)
-    d = table.service.public_view()["hand"]["discard"]
+    d = table.loop.public_view()["hand"]["discard"]
     real = _spare(table, d["tile"])
     res = table.client.post("/api/admin/reassign", headers=table.admin(),
                             json={"zone": "discard", "tile": d["tile"], "as": real})

@@ -67,7 +67,7 @@ class Watcher:
             self.number, self.seen = hand.get("number"), Counter()
         if event is not None and _is_public_move(event):
             self.seen[event["move"]["tile"]] += 1
-        self._racks = {p: self.table.service.seat_view(p)["hand"] for p in (1, 2, 3, 4)}
+        self._racks = {p: self.table.loop.seat_view(p)["hand"] for p in (1, 2, 3, 4)}
 
     def racks(self) -> dict[int, list[str]]:
         return self._racks
@@ -119,12 +119,12 @@ def test_no_concealed_tile_is_public_while_in_play(table: Table) -> None:
             event = table.step()
             if event is None:
                 break
-            view = table.service.public_view()
+            view = table.loop.public_view()
             watcher.note(event, view)
             pushed = public.receive_json()["table"]
             watcher.check_public(pushed, "ws /ws")
             own = seat1.receive_json()["seat"]
-            assert own["hand"] == table.service.seat_view(1)["hand"]
+            assert own["hand"] == table.loop.seat_view(1)["hand"]
             watcher.check_public(own["table"], "ws /ws/seats/1 table")
             playing = (view.get("hand") or {}).get("phase") in ("deal", "play")
             if playing:
@@ -142,14 +142,14 @@ def test_no_concealed_tile_is_public_while_in_play(table: Table) -> None:
                     (view.get("hand") or {}).get("phase") == "over":
                 break
     assert watcher.checked > 150
-    assert len(table.service.public_view()["hands"]) >= hands_to_play
+    assert len(table.loop.public_view()["hands"]) >= hands_to_play
 
 
 def test_the_checks_catch_a_leak(table: Table) -> None:
     """The checks above can fail: a rack copied into a public field, or a drawn tile shown."""
     table.play_until(in_play)
     watcher = Watcher(table)
-    view = table.service.public_view()
+    view = table.loop.public_view()
     watcher.note(None, view)
     rack = watcher.racks()[2]
     leaked = {**view, "hand": {**view["hand"], "tiles_of_2": rack}}
@@ -164,7 +164,7 @@ def test_the_checks_catch_a_leak(table: Table) -> None:
 
 def test_every_hand_is_shown_once_the_hand_is_over(table: Table) -> None:
     table.play_until(hand_over)
-    racks = {p: sorted(table.service.seat_view(p)["hand"]) for p in (1, 2, 3, 4)}
+    racks = {p: sorted(table.loop.seat_view(p)["hand"]) for p in (1, 2, 3, 4)}
     result = table.client.get("/api/table").json()["hand"]["result"]
     for p in (1, 2, 3, 4):
         detail = result["details"][str(p)]

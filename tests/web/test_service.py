@@ -10,10 +10,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from controller.config import Config, TimersConfig
-from controller.service import TableService, simulation_source
+from controller.app import build
+from controller.config import Config, SimulationConfig, TimersConfig
 from controller.store import EventLog
-from controller.web.app import create_app
 from tests.web.support import Table, hand_over, in_play
 
 
@@ -56,12 +55,12 @@ def test_a_stopped_session_is_not_resumed(make_table: Callable[..., Table], tmp_
 
 def test_a_full_disk_stops_moves_and_says_why(table: Table) -> None:
     table.play_until(in_play)
-    store = table.service._store
+    store = table.loop._store
     assert store is not None
     # A real SQLITE_FULL: cap the database at its current size, as a full SD card would.
     pages = store._conn.execute("PRAGMA page_count").fetchone()[0]
     store._conn.execute(f"PRAGMA max_page_count = {pages}")
-    seq, before = table.service.seq, table.client.get("/api/table").json()["hand"]
+    seq, before = table.loop.seq, table.client.get("/api/table").json()["hand"]
     for _ in range(200):  # until an append needs a new page
         res = table.client.post("/api/seats/1/declare", json={"call": "ready"},
                                 headers=table.seat(1))
@@ -75,7 +74,7 @@ def test_a_full_disk_stops_moves_and_says_why(table: Table) -> None:
     # Nothing unrecorded entered the game: the state is that of the last recorded event.
     with EventLog.open(store.path, readonly=True) as log:
         recorded = log.last_seq()
-    assert table.service.seq == recorded and recorded >= seq
+    assert table.loop.seq == recorded and recorded >= seq
     assert view["hand"]["seats"] == before["seats"]
     res = table.client.post("/api/seats/1/declare", json={"call": "claim"},
                             headers=table.seat(1))
@@ -84,21 +83,20 @@ def test_a_full_disk_stops_moves_and_says_why(table: Table) -> None:
 
 def test_garbage_events_are_refused_and_recorded_without_harm(table: Table) -> None:
     table.play_until(in_play)
-    view = table.service.public_view()["hand"]
+    view = table.loop.public_view()["hand"]
     for event in ({"move": {"tile": "zz", "from": "wall", "to": "rack:1"}},
                   {"nonsense": 1}, {"declare": {"seat": 9, "call": "claim"}},
                   {"move": "5b"}, {}):
         applied = table.submit(event)
         assert not applied.accepted and applied.violation is not None
-    assert table.service.public_view()["hand"]["seats"] == view["seats"]
+    assert table.loop.public_view()["hand"]["seats"] == view["seats"]
     assert table.client.get("/api/health").json()["ok"]
     table.play_until(hand_over)  # the game goes on
 
 
 def test_the_in_process_simulation_plays_hands(tmp_path: Path) -> None:
-    service = TableService(Config(), tmp_path / "sim")
-    service.add_source("simulation", simulation_source(0.0, 3, None))
-    with TestClient(create_app(service)) as client:
+    config = Config(simulation=SimulationConfig(pace=0.0, seed=3))
+    with TestClient(build(config, tmp_path / "sim", table="simulation").app) as client:
         deadline = time.time() + 30
         while time.time() < deadline and not client.get("/api/table").json()["hands"]:
             time.sleep(0.1)
@@ -111,10 +109,10 @@ def test_the_in_process_simulation_plays_hands(tmp_path: Path) -> None:
 def test_timer_overruns_are_recorded_by_the_loop(tmp_path: Path) -> None:
     timers = TimersConfig(enabled=True, claim_seconds=0.05, turn_seconds=0.05,
                           first_turn_seconds=0.05)
-    service = TableService(Config(timers=timers), tmp_path / "timers")
-    app = create_app(service)
-    with TestClient(app) as client:
-        t = Table(client, service, app)
+    system = build(Config(timers=timers), tmp_path / "timers")
+    service = system.loop
+    with TestClient(system.app) as client:
+        t = Table(client, system)
         t.play_until(lambda v: in_play(v) and v["hand"]["timers"]["turn_deadline"] is not None)
         view = client.get("/api/table").json()
         assert view["session"]["timers"] and view["service"]["turn_seconds"] == 0.05

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.web.tokens import TOKENS_FILE, load_or_create_tokens, load_tokens
+from controller.store.tokens import TOKENS_FILE, load_or_create_tokens, load_tokens
 
 
 def test_tokens_are_made_once_private_and_distinct(tmp_path: Path) -> None:

@@ -14,10 +14,10 @@ from tests.web.support import Table, in_play
 def test_public_socket_sends_the_state_then_every_change(table: Table) -> None:
     with table.client.websocket_connect("/ws") as ws:
         first = ws.receive_json()
-        assert first["type"] == "table" and first["table"]["seq"] == table.service.seq
+        assert first["type"] == "table" and first["table"]["seq"] == table.loop.seq
         table.step()
         second = ws.receive_json()
-        assert second["table"]["seq"] == table.service.seq > first["table"]["seq"]
+        assert second["table"]["seq"] == table.loop.seq > first["table"]["seq"]
         assert isinstance(second["server_time"], float)
 
 
@@ -27,9 +27,9 @@ def test_seat_socket_with_the_token_as_first_message(table: Table) -> None:
         ws.send_json({"token": table.tokens.seats[2]})
         msg = ws.receive_json()
         assert msg["type"] == "seat" and msg["seat"]["position"] == 2
-        assert sorted(msg["seat"]["hand"]) == sorted(table.service.seat_view(2)["hand"])
+        assert sorted(msg["seat"]["hand"]) == sorted(table.loop.seat_view(2)["hand"])
         table.step()
-        assert ws.receive_json()["seat"]["table"]["seq"] == table.service.seq
+        assert ws.receive_json()["seat"]["table"]["seq"] == table.loop.seq
 
 
 def test_seat_socket_with_the_token_as_query_parameter(table: Table) -> None:
@@ -63,11 +63,11 @@ def test_an_acknowledging_client_gets_the_newest_state_after_falling_behind(
         for _ in range(12):  # the client reads nothing and acknowledges nothing meanwhile
             table.step()
         second = ws.receive_json()["table"]["seq"]  # sent before the window closed
-        assert first < second < table.service.seq
+        assert first < second < table.loop.seq
         ws.send_json({"ack": 1})
         ws.send_json({"ack": 1})
         newest = ws.receive_json()["table"]["seq"]
-        assert newest == table.service.seq  # the states in between were dropped, not queued
+        assert newest == table.loop.seq  # the states in between were dropped, not queued
     stats = table.client.get("/api/health").json()["push"]
     assert stats["dropped"] >= 9 and stats["high_water"] <= stats["bound"]
 

@@ -10,9 +10,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from controller.table.enroll import progress
+from controller.store.tokens import Tokens
 from controller.web import links, views
-from controller.web.deps import POSITION, AdminDep, ServiceDep
+from controller.web.deps import POSITION, AdminDep, LoopDep, RegistryDep, TokensDep
 from controller.web.errors import EventRefused
 from controller.web.models import (
     EndHandIn,
@@ -32,85 +32,87 @@ router = APIRouter(prefix="/api/admin", tags=["admin"], dependencies=[AdminDep],
                                                    "written (see /api/health)"}})
 
 
-async def _correct(service: ServiceDep, correction: dict[str, Any]) -> Any:
-    service.check_human("a correction")
-    applied = await service.submit({"correct": correction}, "admin")
+async def _correct(loop: LoopDep, correction: dict[str, Any]) -> Any:
+    loop.check_human("a correction")
+    applied = await loop.submit({"correct": correction}, "admin")
     if not applied.accepted:
         raise EventRefused(applied)
     return applied
 
 
 @router.post("/session", response_model=PublicView)
-async def start_session(body: SessionIn, service: ServiceDep) -> Any:
+async def start_session(body: SessionIn, loop: LoopDep) -> Any:
     """Start a new session with a rule set and options (ends the running one first)."""
-    if service.session_active:
-        await service.stop_session()
-    await service.start_session(body.ruleset, body.options)
-    return views.public_view(service)
+    if loop.session_active:
+        await loop.stop_session()
+    await loop.start_session(body.ruleset, body.options)
+    return views.public_view(loop)
 
 
 @router.delete("/session", response_model=PublicView)
-async def stop_session(service: ServiceDep) -> Any:
+async def stop_session(loop: LoopDep) -> Any:
     """Stop the running session; its log stays, the table stops taking moves."""
-    await service.stop_session()
-    return views.public_view(service)
+    await loop.stop_session()
+    return views.public_view(loop)
 
 
 @router.post("/undo", response_model=EventResult)
-async def undo(body: UndoIn, service: ServiceDep) -> Any:
+async def undo(body: UndoIn, loop: LoopDep) -> Any:
     """Take back the last ``count`` accepted events."""
-    return await _correct(service, {"undo": body.count})
+    return await _correct(loop, {"undo": body.count})
 
 
 @router.post("/reassign", response_model=EventResult)
-async def reassign(body: ReassignIn, service: ServiceDep) -> Any:
+async def reassign(body: ReassignIn, loop: LoopDep) -> Any:
     """A misread tile: the tile read as ``tile`` in ``zone`` is really ``as``."""
-    return await _correct(service, {"reassign": {"zone": body.zone, "tile": body.tile,
+    return await _correct(loop, {"reassign": {"zone": body.zone, "tile": body.tile,
                                                  "as": body.as_}})
 
 
 @router.post("/end-hand", response_model=EventResult)
-async def end_hand(body: EndHandIn, service: ServiceDep) -> Any:
+async def end_hand(body: EndHandIn, loop: LoopDep) -> Any:
     """End the hand in play as a washout."""
-    return await _correct(service, {"end_hand": body.result})
+    return await _correct(loop, {"end_hand": body.result})
 
 
 @router.get("/readers")
-def readers(service: ServiceDep) -> dict[str, Any]:
+def readers(loop: LoopDep) -> dict[str, Any]:
     """Reader health as the event sources report it, by channel or source name."""
-    return {"backend": service.config.readers.backend, "readers": service.reader_health}
+    return {"backend": loop.config.readers.backend, "readers": loop.status().readers}
 
 
 @router.get("/enrollment")
-def enrollment(service: ServiceDep) -> dict[str, Any]:
+def enrollment(loop: LoopDep, registry: RegistryDep) -> dict[str, Any]:
     """Tile registration progress: how many tiles have a UID in the registry (thin)."""
     note = None
-    if service.players_simulated:  # say why the count does not matter while they play
+    if loop.status().players_simulated:  # say why the count does not matter while they play
         note = ("the virtual table brings its own tagged set; this registry is for the "
                 "physical table")
     try:
-        return {"available": True, **progress(service.data_dir), "note": note}
+        return {"available": True, **registry.progress(), "note": note}
     except Exception as exc:  # a damaged registry is shown, not raised
         return {"available": False, "message": f"cannot read the tile registry: {exc}",
                 "note": note}
 
 
 @router.get("/seats/{position}/link")
-def seat_link(request: Request, service: ServiceDep, position: int = POSITION) -> dict[str, Any]:
+def seat_link(request: Request, loop: LoopDep, tokens: TokensDep,
+              position: int = POSITION) -> dict[str, Any]:
     """The seat page's address with its token, for the player's phone; ``reachable`` is false
     when only this computer can open it (``hint`` says what to change)."""
-    link = _seat_link(request, service, position)
+    link = _seat_link(request, loop, tokens, position)
     return {"url": link.url, "reachable": link.reachable, "hint": link.hint}
 
 
 @router.get("/seats/{position}/qr.svg", response_class=Response,
             responses={200: {"content": {"image/svg+xml": {}}}})
-def seat_qr(request: Request, service: ServiceDep, position: int = POSITION) -> Response:
+def seat_qr(request: Request, loop: LoopDep, tokens: TokensDep,
+            position: int = POSITION) -> Response:
     """The seat link as a QR code (SVG), for the operator page."""
     import segno
 
     buf = io.BytesIO()
-    segno.make(_seat_link(request, service, position).url, error="m").save(
+    segno.make(_seat_link(request, loop, tokens, position).url, error="m").save(
         buf, kind="svg", scale=4, border=2, dark="#1b1b1b", light="#ffffff", xmldecl=False,
         svgns=True, nl=False, omitsize=True,
     )
@@ -119,14 +121,13 @@ def seat_qr(request: Request, service: ServiceDep, position: int = POSITION) -> 
 
 
 @router.post("/resume", response_model=Message)
-def resume(service: ServiceDep) -> Message:
+def resume(loop: LoopDep) -> Message:
     """After fixing the data directory: try recording again (the next event tells)."""
-    service.halted = None
+    loop.resume_recording()
     return Message(detail="recording resumed; if the log still cannot be written it stops again")
 
 
-def _seat_link(request: Request, service: ServiceDep, position: int) -> links.SeatLink:
-    assert service.tokens is not None
-    server = service.config.server
+def _seat_link(request: Request, loop: LoopDep, tokens: Tokens, position: int) -> links.SeatLink:
+    server = loop.config.server
     base = links.base_url(str(request.base_url), server.host, server.port, server.public_url)
-    return links.seat_link(base, position, service.tokens.seats[position], server.host)
+    return links.seat_link(base, position, tokens.seats[position], server.host)

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Query
 
 from controller.web import narrate, views
-from controller.web.deps import AdminDep, SeatDep, ServiceDep
+from controller.web.deps import AdminDep, LoopDep, SeatDep
 from controller.web.errors import EventRefused
 from controller.web.models import EventResult, SeatReassignIn
 
@@ -18,21 +18,21 @@ STEPS = Query(ge=1, le=narrate.MAX_STEPS, description="how many of the newest st
 
 
 @router.get("/api/admin/recent", tags=["admin"], dependencies=[AdminDep], responses=ADMIN)
-def recent(service: ServiceDep, count: int = STEPS) -> Any:
+def recent(loop: LoopDep, count: int = STEPS) -> Any:
     """The newest undoable steps in words, newest first (concealed tiles are not named)."""
-    return {"events": narrate.steps(service.state, count, _names(service)),
-            "available": min(int(service.state.depth), narrate.MAX_STEPS)}
+    return {"events": narrate.steps(loop.state, count, _names(loop)),
+            "available": min(int(loop.state.depth), narrate.MAX_STEPS)}
 
 
 @router.get("/api/admin/undo", tags=["admin"], dependencies=[AdminDep], responses=ADMIN)
-def undo_preview(service: ServiceDep, count: int = STEPS) -> Any:
+def undo_preview(loop: LoopDep, count: int = STEPS) -> Any:
     """What ``POST /api/admin/undo`` with this count would take back, and the tiles that must
     then be put back where."""
-    return narrate.undo_preview(service.state, count, _names(service))
+    return narrate.undo_preview(loop.state, count, _names(loop))
 
 
-def _names(service: ServiceDep) -> dict[int, str]:
-    return {int(p): name for p, name in views.players(service).items()}
+def _names(loop: LoopDep) -> dict[int, str]:
+    return {int(p): name for p, name in views.players(loop).items()}
 
 
 @router.post(
@@ -42,11 +42,11 @@ def _names(service: ServiceDep) -> dict[int, str]:
                409: {"description": "refused: that tile is not in this seat's rack"},
                503: {"description": "not recording: the event log cannot be written"}},
 )
-async def reassign_own(position: SeatDep, body: SeatReassignIn, service: ServiceDep) -> Any:
+async def reassign_own(position: SeatDep, body: SeatReassignIn, loop: LoopDep) -> Any:
     """A misread tile in this seat's own rack: the tile read as ``tile`` is really ``as``."""
-    service.check_human("a correction")
+    loop.check_human("a correction")
     correction = {"reassign": {"zone": f"rack:{position}", "tile": body.tile, "as": body.as_}}
-    applied = await service.submit({"correct": correction}, f"seat:{position}")
+    applied = await loop.submit({"correct": correction}, f"seat:{position}")
     if not applied.accepted:
         raise EventRefused(applied)
     return applied

@@ -6,25 +6,25 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Path
 
-from controller.web.deps import ServiceDep
-from controller.web.history import statistics
+from controller.game.history import statistics
+from controller.web.deps import LoopDep
 from controller.web.models import HandRecord, HandsOut
 
 router = APIRouter(tags=["hands"])
 
 
 @router.get("/api/hands", response_model=HandsOut)
-def hands(service: ServiceDep) -> Any:
+def hands(loop: LoopDep) -> Any:
     """Every finished hand (scores, payments, every hand shown), totals and player statistics."""
-    view = service.public_view()
-    entries = service.history.hands(view)
+    view = loop.public_view()
+    entries = loop.hands()
     return {"hands": entries, "totals": view.get("totals") or {}, "statistics": statistics(entries)}
 
 
 @router.get("/api/hands/{number}", response_model=HandRecord,
             responses={404: {"description": "that hand has not finished in this session"}})
-def hand(service: ServiceDep, number: int = Path(ge=1)) -> Any:
-    entry = service.history.hand(service.public_view(), number)
+def hand(loop: LoopDep, number: int = Path(ge=1)) -> Any:
+    entry = loop.hand(number)
     if entry is None:
         raise HTTPException(404, detail=f"hand {number} has not finished in this session")
     return entry

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from controller.web import views
-from controller.web.deps import SeatDep, ServiceDep
+from controller.web.deps import LoopDep, SeatDep
 from controller.web.errors import EventRefused
 from controller.web.models import DeclareIn, EventResult, SeatView
 
@@ -16,9 +16,9 @@ AUTH: dict[int | str, dict[str, Any]] = {401: {"description": "missing or wrong 
 
 
 @router.get("/api/seats/{position}", response_model=SeatView, responses=AUTH)
-def seat(position: SeatDep, service: ServiceDep) -> Any:
+def seat(position: SeatDep, loop: LoopDep) -> Any:
     """The seat's concealed tiles (``hand``), melds, bonus tiles and waits, and the table."""
-    return views.seat_view(service, position)
+    return views.seat_view(loop, position)
 
 
 @router.post(
@@ -28,10 +28,10 @@ def seat(position: SeatDep, service: ServiceDep) -> Any:
                409: {"description": "refused: the rule it breaks"},
                503: {"description": "not recording: the event log cannot be written"}},
 )
-async def declare(position: SeatDep, body: DeclareIn, service: ServiceDep) -> Any:
+async def declare(position: SeatDep, body: DeclareIn, loop: LoopDep) -> Any:
     """Declare ``claim``, ``ready`` or ``mahjong`` for this seat (as its buttons do)."""
-    service.check_human(f"a {body.call} call")
-    applied = await service.submit(
+    loop.check_human(f"a {body.call} call")
+    applied = await loop.submit(
         {"declare": {"seat": position, "call": body.call}}, f"seat:{position}"
     )
     if not applied.accepted:

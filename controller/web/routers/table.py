@@ -7,13 +7,13 @@ from typing import Any
 from fastapi import APIRouter
 
 from controller.web import views
-from controller.web.deps import ServiceDep
+from controller.web.deps import LoopDep
 from controller.web.models import PublicView
 
 router = APIRouter(tags=["table"])
 
 
 @router.get("/api/table", response_model=PublicView)
-def table(service: ServiceDep) -> Any:
+def table(loop: LoopDep) -> Any:
     """Only what the players at the table can see; every hand once the hand is over."""
-    return views.public_view(service)
+    return views.public_view(loop)

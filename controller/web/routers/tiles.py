@@ -10,8 +10,8 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from controller.table.registry import RegistryError, TileRegistry
-from controller.web.deps import AdminDep, ServiceDep
+from controller.table import RegistryError
+from controller.web.deps import AdminDep, LoopDep, RegistryDep
 
 router = APIRouter(prefix="/api/admin/tiles", tags=["admin"], dependencies=[AdminDep],
                    responses={400: {"description": "the request body is not JSON"},
@@ -41,15 +41,11 @@ def _refused(exc: RegistryError) -> JSONResponse:
     return JSONResponse(status_code=409, content={"detail": str(exc)})
 
 
-def _open(service: Any) -> TileRegistry:
-    return TileRegistry.open(service.data_dir)
-
-
 @router.get("", response_model=Registry)
-def list_tiles(service: ServiceDep) -> Any:
+def list_tiles(registry_file: RegistryDep) -> Any:
     """Every registered tag with its tile, and the next tile of the set still untagged."""
     try:
-        registry = _open(service)
+        registry = registry_file.open()
     except RegistryError as exc:
         return _refused(exc)
     tiles = [TileOut(uid=e.uid, tile=e.tile) for e in registry.entries()]
@@ -58,21 +54,21 @@ def list_tiles(service: ServiceDep) -> Any:
 
 
 @router.post("", response_model=TileOut, status_code=201)
-def register_tile(body: TileIn, service: ServiceDep) -> Any:
+def register_tile(body: TileIn, registry: RegistryDep, loop: LoopDep) -> Any:
     """Register one tag: a duplicate UID, an unknown code or a copy too many is refused (409).
     The running table reads the registry when the service starts: restart it afterwards."""
     try:
-        entry = _open(service).add(body.uid, body.tile, service.clock())
+        entry = registry.open().add(body.uid, body.tile, loop.clock())
     except RegistryError as exc:
         return _refused(exc)
     return TileOut(uid=entry.uid, tile=entry.tile)
 
 
 @router.delete("/{uid}", response_model=TileOut)
-def forget_tile(uid: str, service: ServiceDep) -> Any:
+def forget_tile(uid: str, registry: RegistryDep) -> Any:
     """Forget a tag enrolled by mistake."""
     try:
-        entry = _open(service).remove(uid)
+        entry = registry.open().remove(uid)
     except RegistryError as exc:
         return _refused(exc)
     return TileOut(uid=entry.uid, tile=entry.tile)

@@ -14,7 +14,7 @@ import json
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from controller.service import TableService
+from controller.store.tokens import Tokens
 from controller.web.broadcaster import Broadcaster, Client
 
 router = APIRouter()
@@ -30,14 +30,14 @@ async def public_ws(ws: WebSocket) -> None:
 @router.websocket("/ws/seats/{position}")
 async def seat_ws(ws: WebSocket, position: int) -> None:
     await ws.accept()
-    service: TableService = ws.app.state.service
+    tokens: Tokens = ws.app.state.tokens
     if position not in (1, 2, 3, 4):
         await ws.close(code=4404, reason="no such seat: use 1, 2, 3 or 4")
         return
     token = ws.query_params.get("token")
     if not token:
         token = await _first_message_token(ws)
-    if service.tokens is None or not service.tokens.is_seat(position, token):
+    if not tokens.is_seat(position, token):
         await ws.close(code=4401, reason=f"this needs the token of seat {position}")
         return
     await _serve(ws, position)

@@ -1,4 +1,4 @@
-"""The service with the virtual table as its table source (`serve --simulate`)."""
+"""The game loop with the virtual table as its table source (`serve --simulate`)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from controller.app import build
 from controller.config import Config, SessionConfig
-from controller.service import TableService
-from controller.sim.runner import SimOptions, virtual_table_source
-from controller.web.app import create_app
+from controller.sources.virtual import SimOptions, virtual_table_source
 
 
 def _until(client: TestClient, check: Any, timeout: float = 60.0) -> dict[str, Any]:
@@ -31,12 +30,11 @@ def _playing(view: dict[str, Any]) -> bool:
 
 def test_seat_calls_and_corrections_are_refused_while_simulated_players_play(
         tmp_path: Path) -> None:
-    service = TableService(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path)
-    service.add_source("table", virtual_table_source(SimOptions(seed=3)))
-    with TestClient(create_app(service)) as client:
+    system = build(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path,
+                   sources={"table": virtual_table_source(SimOptions(seed=3))})
+    with TestClient(system.app) as client:
         _until(client, _playing)
-        tokens = service.tokens
-        assert tokens is not None
+        tokens = system.tokens
         seat = {"Authorization": f"Bearer {tokens.seats[2]}"}
         admin = {"Authorization": f"Bearer {tokens.admin}"}
         refused = client.post("/api/seats/2/declare", json={"call": "claim"}, headers=seat)
@@ -53,17 +51,16 @@ def test_seat_calls_and_corrections_are_refused_while_simulated_players_play(
 
 def test_a_new_session_with_another_rule_set_is_played_on_the_virtual_table(
         tmp_path: Path) -> None:
-    service = TableService(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path)
-    service.add_source("table", virtual_table_source(SimOptions(seed=4)))
-    with TestClient(create_app(service)) as client:
+    system = build(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path,
+                   sources={"table": virtual_table_source(SimOptions(seed=4))})
+    with TestClient(system.app) as client:
         _until(client, _playing)
-        assert service.tokens is not None
-        admin = {"Authorization": f"Bearer {service.tokens.admin}"}
+        admin = {"Authorization": f"Bearer {system.tokens.admin}"}
         started = client.post("/api/admin/session", headers=admin,
                               json={"ruleset": "swedish", "options": {}})
         assert started.status_code == 200, started.text
         view = _until(client, lambda v: v["session"]["ruleset"] == "swedish" and _playing(v)
                       and (v["hand"]["live_wall"] or 0) < 125)
         assert view["hand"]["live_wall"] <= 130  # 144 tiles: 130 drawable
-        assert service.reader_health.get("virtual-table", {}).get("ok", True)
+        assert system.loop.status().readers.get("virtual-table", {}).get("ok", True)
         assert view["hand"]["last_violation"] is None

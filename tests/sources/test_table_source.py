@@ -1,4 +1,4 @@
-"""The table source end to end: virtual boards on ptys -> serial back-end -> tracker -> service."""
+"""The table source end to end: virtual boards on ptys -> serial back-end -> tracker -> loop."""
 
 from __future__ import annotations
 
@@ -6,11 +6,13 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from controller.app import build
 from controller.config import default_config
-from controller.service import TableService
+from controller.loop import GameLoop
+from controller.sources.backends import channel_map
+from controller.sources.table import table_source
 from controller.store import EventLog
 from controller.table import PresenceTracker, TileRegistry
-from controller.table.source import _sim_channels, plug, table_source
 from firmware_bridge.sim import SimBackend
 
 TILES = {"04:00:00:00:00:00:01": "5b", "04:00:00:00:00:00:02": "ew"}
@@ -32,9 +34,9 @@ def _logged(data_dir: Path) -> list[dict[str, Any]]:
 async def test_tiles_on_the_virtual_table_become_moves_in_the_log(tmp_path: Path) -> None:
     registry = TileRegistry.open(tmp_path, 136)
     registry.add_all(TILES.items())
-    service = TableService(default_config(), data_dir=tmp_path)
+    service = GameLoop(default_config(), data_dir=tmp_path)
     backend = SimBackend(seed=1)
-    tracker = PresenceTracker(_sim_channels("sim"), registry, absent_after=0.5)
+    tracker = PresenceTracker(channel_map(default_config()), registry, absent_after=0.5)
     service.add_source("table", table_source(lambda: backend, tracker, tick_every=0.05))
     await service.start()
     try:
@@ -58,9 +60,9 @@ async def test_tiles_on_the_virtual_table_become_moves_in_the_log(tmp_path: Path
 async def _run(tmp_path: Path, registry: TileRegistry, placed: list[tuple[str, str]],
                moves_wanted: int) -> None:
     """One life of the service: lay tiles on a fresh virtual table, wait for the moves."""
-    service = TableService(default_config(), data_dir=tmp_path)
+    service = GameLoop(default_config(), data_dir=tmp_path)
     backend = SimBackend(seed=2)
-    tracker = PresenceTracker(_sim_channels("sim"), registry, absent_after=0.5)
+    tracker = PresenceTracker(channel_map(default_config()), registry, absent_after=0.5)
     service.add_source("table", table_source(lambda: backend, tracker, tick_every=0.05))
     await service.start()
     try:
@@ -83,26 +85,22 @@ async def test_after_a_restart_the_tiles_already_out_make_no_moves(tmp_path: Pat
     assert moves == [("5b", "wall", "rack:1"), ("ew", "wall", "rack:1")]
 
 
-def test_plug_adds_the_table_source(tmp_path: Path) -> None:
+def test_the_root_plugs_the_readers_as_the_table_source(tmp_path: Path) -> None:
     config = default_config()  # the sim back-end, no channels: the virtual table's own map
-    service = TableService(config, data_dir=tmp_path)
-    assert plug(service, config, simulate=False) is True
-    assert [name for name, _ in service._sources] == ["table"]
+    loop = build(config, tmp_path, table="readers").loop
+    assert loop.source_names() == ["table"]
     assert (tmp_path / "registry.sqlite").exists()
 
 
 def test_simulate_plugs_the_virtual_table_without_a_registry(tmp_path: Path) -> None:
     config = default_config()  # the virtual table brings its own tagged set
-    service = TableService(config, data_dir=tmp_path)
-    assert plug(service, config, simulate=True) is True
-    assert [name for name, _ in service._sources] == ["table"]
+    loop = build(config, tmp_path, table="virtual").loop
+    assert loop.source_names() == ["table"]
     assert not (tmp_path / "registry.sqlite").exists()
 
 
-def test_plug_refuses_a_back_end_without_channels(tmp_path: Path) -> None:
+def test_no_table_source_for_a_back_end_without_channels(tmp_path: Path) -> None:
     config = default_config()
     serial = config.model_copy(update={"readers": config.readers.model_copy(
         update={"backend": "serial"})})
-    service = TableService(serial, data_dir=tmp_path)
-    assert plug(service, serial, simulate=False) is False
-    assert service._sources == []
+    assert build(serial, tmp_path, table="readers").loop.source_names() == []

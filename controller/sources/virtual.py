@@ -1,4 +1,4 @@
-"""The virtual table as the service's event source: simulated players on the hardware path.
+"""The virtual table as the loop's event source: simulated players on the hardware path.
 
 The director decides the next table event from the controller's state; the world puts the tagged
 tile on a virtual antenna; the virtual boards report it over a pseudo-terminal; the real serial
@@ -17,19 +17,21 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.sim.world import OFF_TABLE, SimWorld, TileBox
-from controller.table.presence import PresenceTracker
-from controller.table.source import (
+from controller.players.director import Director
+from controller.sources.base import Event, EventSource, LoopPort
+from controller.sources.table import (
     QueueReader,
     bridge_events,
     follow_hand,
     game_zones,
     hand_is_over,
 )
+from controller.sources.world import OFF_TABLE, SimWorld, TileBox
+from controller.table.presence import PresenceTracker
+from firmware_bridge.readers import asyncio_sink
+from firmware_bridge.sim import SimBackend
 
 log = logging.getLogger("controller.sim")
-Event = dict[str, Any]
-EventSource = Callable[[Any], AsyncIterator[tuple[Event, str]]]
 
 
 @dataclass
@@ -62,15 +64,12 @@ class SimRun:
 
 
 def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> EventSource:
-    """An EventSource for :class:`controller.service.TableService` (see module docstring)."""
+    """An EventSource for :class:`controller.loop.GameLoop` (see module docstring)."""
     run = run or SimRun()
 
-    async def source(service: Any) -> AsyncIterator[tuple[Event, str]]:
-        from firmware_bridge.readers import asyncio_sink
-        from firmware_bridge.sim import SimBackend
-
-        await _session_started(service)
-        service.players_simulated = "the virtual table's simulated players"
+    async def source(loop: LoopPort) -> AsyncIterator[tuple[Event, str]]:
+        await _session_started(loop)
+        loop.mark_players_simulated("the virtual table's simulated players")
         box = TileBox(bonus_tiles=True)  # every session's set: 136 tiles are a part of it
         backend = SimBackend(scan_ms=options.scan_ms, snapshot_ms=options.snapshot_ms,
                              seed=options.seed)
@@ -82,18 +81,18 @@ def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> Even
                                    silent_after=max(3.0, options.unplug_for * 4))
 
         sensing = _Sensing(new_tracker(), new_tracker)
-        restored = _restore(service, world, sensing.tracker)
+        restored = _restore(loop, world, sensing.tracker)
         if options.noise:
             backend.table.set_faults(bit_error_rate=options.noise)
         inbox: asyncio.Queue[Any] = asyncio.Queue()
         backend.start(asyncio_sink(asyncio.get_running_loop(), inbox))
         count = _Counter()
-        tasks = [asyncio.create_task(_drive(service, world, sensing, inbox, count, options,
+        tasks = [asyncio.create_task(_drive(loop, world, sensing, inbox, count, options,
                                             run, restored), name="sim-director")]
         if options.unplug_every:
             tasks.append(asyncio.create_task(_unplugger(backend, options, run)))
         try:
-            async for event, name in _events(inbox, sensing, service, count):
+            async for event, name in _events(inbox, sensing, loop, count):
                 yield event, name
                 run.link = _link_stats(backend)
         finally:
@@ -129,14 +128,14 @@ class _Counter:
     applied: int = 0
 
 
-async def _events(inbox: asyncio.Queue[Any], sensing: _Sensing, service: Any,
+async def _events(inbox: asyncio.Queue[Any], sensing: _Sensing, loop: LoopPort,
                   count: _Counter) -> AsyncIterator[tuple[Event, str]]:
-    """Bridge scans and the players' declarations, in one order, to the service."""
+    """Bridge scans and the players' declarations, in one order, to the loop."""
     last_tick = time.monotonic()
     reader = QueueReader(inbox)
     try:
         while True:
-            batch = _batch(await reader.get(0.02), sensing, service)
+            batch = _batch(await reader.get(0.02), sensing, loop)
             if time.monotonic() - last_tick >= 0.02:
                 last_tick = time.monotonic()
                 batch += [(e, "table") for e in sensing.tracker.tick(last_tick)]
@@ -146,7 +145,7 @@ async def _events(inbox: asyncio.Queue[Any], sensing: _Sensing, service: Any,
                 count.emitted += 1
                 yield event, name
                 count.applied += 1
-                for cleared in follow_hand(service, sensing.tracker):
+                for cleared in follow_hand(loop, sensing.tracker):
                     count.emitted += 1
                     yield cleared, "table"
                     count.applied += 1
@@ -154,14 +153,14 @@ async def _events(inbox: asyncio.Queue[Any], sensing: _Sensing, service: Any,
         reader.close()
 
 
-def _batch(item: Any, sensing: _Sensing, service: Any) -> list[tuple[Event, str]]:
+def _batch(item: Any, sensing: _Sensing, loop: LoopPort) -> list[tuple[Event, str]]:
     """A scan, a board's health or button (None: nothing came), or a player's declaration."""
     if isinstance(item, tuple):  # a player's declaration (event, source)
         return [item]
-    return [(e, "table") for e in bridge_events(item, sensing.tracker, service)]
+    return [(e, "table") for e in bridge_events(item, sensing.tracker, loop)]
 
 
-async def _drive(service: Any, world: SimWorld, sensing: _Sensing,
+async def _drive(loop: LoopPort, world: SimWorld, sensing: _Sensing,
                  inbox: asyncio.Queue[Any], count: _Counter, options: SimOptions, run: SimRun,
                  restored: dict[str, str]) -> None:
     """The director's loop: act, then wait until the controller has registered the act."""
@@ -172,15 +171,15 @@ async def _drive(service: Any, world: SimWorld, sensing: _Sensing,
         while True:
             if not sweeping:
                 await _registered(inbox, sensing, count, expected, options, run)
-            if not service.session_active:  # stopped by the operator: wait for a new one
+            if not loop.session_active:  # stopped by the operator: wait for a new one
                 await asyncio.sleep(0.1)
                 continue
-            if director is None or session != service.session_id:
+            if director is None or session != loop.session_id:
                 if director is not None:  # a new session: the old tiles come off the table
                     await _sweep(world, sensing, options)
                     expected.clear()
-                director, session = _new_director(service, options), service.session_id
-            event = director.next_action(service.state)
+                director, session = _new_director(loop, options), loop.session_id
+            event = director.next_action(loop.state)
             if event is None:
                 run.finishing = True
                 if options.unplug_every:  # let a pulled cable be plugged back in first
@@ -201,25 +200,24 @@ async def _drive(service: Any, world: SimWorld, sensing: _Sensing,
             else:
                 await inbox.put((event, f"seat:{event['declare']['seat']}"))
                 await _until(lambda: inbox.empty() and count.applied == count.emitted)
-            await _pause(service, options)
+            await _pause(loop, options)
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # the demo must say why it stopped, not die silently
         # The message may name a concealed tile: only the kind goes to the log and the pages.
         log.error("the virtual table stopped (%s); restart the service", type(exc).__name__)
         log.debug("the virtual table stopped", exc_info=True)
-        service.reader_health["virtual-table"] = {
+        loop.report_health("virtual-table", {
             "ok": False, "state": "down",
-            "message": f"the simulated players stopped ({type(exc).__name__}): restart the service"}
+            "message": f"the simulated players stopped ({type(exc).__name__}): "
+                       "restart the service"})
         run.error = f"{type(exc).__name__}: {exc}"
         run.done.set()
 
 
-def _new_director(service: Any, options: SimOptions) -> Any:
-    """Players for the service's current session, its rule set and options."""
-    from controller.players.director import Director
-
-    session = service.public_view().get("session") or {}
+def _new_director(loop: LoopPort, options: SimOptions) -> Director:
+    """Players for the loop's current session, its rule set and options."""
+    session = loop.public_view().get("session") or {}
     return Director(session.get("ruleset") or "hua-bao", dict(session.get("options") or {}),
                     hands=options.hands or 1_000_000, seed=options.seed)
 
@@ -260,8 +258,8 @@ async def _until(condition: Callable[[], bool]) -> None:
         await asyncio.sleep(0.002)
 
 
-async def _pause(service: Any, options: SimOptions) -> None:
-    hand = service.public_view().get("hand") or {}
+async def _pause(loop: LoopPort, options: SimOptions) -> None:
+    hand = loop.public_view().get("hand") or {}
     if hand.get("phase") == "over" and options.hand_pause:
         await asyncio.sleep(options.hand_pause)
     elif options.pace:  # the deal is quick at a real table too
@@ -284,24 +282,24 @@ async def _unplugger(backend: Any, options: SimOptions, run: SimRun) -> None:
         backend.table.replug(board)
 
 
-async def _session_started(service: Any) -> None:
-    while not service.session_active:
+async def _session_started(loop: LoopPort) -> None:
+    while not loop.session_active:
         await asyncio.sleep(0.05)
 
 
-def _restore(service: Any, world: SimWorld, tracker: PresenceTracker) -> dict[str, str]:
+def _restore(loop: LoopPort, world: SimWorld, tracker: PresenceTracker) -> dict[str, str]:
     """After a restart: lay the tiles where the replayed game has them, and tell the tracker.
 
     Returns UID -> zone of what was laid out: the players wait until the tracker has read all
     of it (using up every adoption) before they sweep or deal.
     """
-    zones = game_zones(service)  # a finished hand lies out until the players clear it
+    zones = game_zones(loop)  # a finished hand lies out until the players clear it
     if not zones:
         return {}
     for tile in zones.pop("river", []):
         world.perform({"tile": tile, "from": "wall", "to": "river"})
     world.lay_out(zones)
-    if hand_is_over(service):  # before adopting: it drops what the tracker adopted
+    if hand_is_over(loop):  # before adopting: it drops what the tracker adopted
         tracker.set_hand_over(True)
     tracker.adopt(zones)
     return world.on_table()

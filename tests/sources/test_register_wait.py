@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from controller.sim.runner import SimOptions, SimRun, _Counter, _registered, _Sensing
+from controller.sources.virtual import SimOptions, SimRun, _Counter, _registered, _Sensing
 from controller.table import PresenceTracker
 from firmware_bridge.types import ChannelScan
 

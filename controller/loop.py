@@ -1,5 +1,9 @@
-"""The composition root: one asyncio loop owns the game. Event sources post into a queue; the
-loop applies each event with the pure engine, appends it to the store, then updates and tells.
+"""The game loop: one asyncio task owns the game. Event sources post into a queue; the loop
+applies each event with the pure engine, appends it to the store, then updates and tells.
+
+Others read :meth:`GameLoop.status` (a frozen :class:`LoopStatus`) and call methods
+(``resume_recording``, ``report_health``, ``mark_players_simulated``); nothing writes the
+loop's attributes. The composition root (:mod:`controller.app`) builds and wires it.
 """
 
 from __future__ import annotations
@@ -7,22 +11,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from controller import game
 from controller.config import Config, default_config
+from controller.game.history import HandHistory
+from controller.sources.base import EventSource
 from controller.store import EventLog, StoreError
-from controller.web.history import HandHistory
-from controller.web.tokens import Tokens, load_or_create_tokens
 
 log = logging.getLogger("controller.service")
 
-#: An event source: given the service, yields (event dict, source name) pairs.
-#: An async generator may receive each event's Applied result (``applied = yield event, name``).
-EventSource = Callable[["TableService"], AsyncIterator[tuple[dict[str, Any], str]]]
 #: Called on the loop after every change; must not block.
 Listener = Callable[["Change"], None]
 
@@ -59,6 +60,24 @@ class Change:
     applied: Applied | None
 
 
+@dataclass(frozen=True)
+class LoopStatus:
+    """A snapshot of the loop for the pages and /api/health."""
+
+    halted: str | None  # why no moves are recorded (None: recording)
+    session_active: bool
+    session_id: Any
+    seq: int
+    queue_depth: int
+    started_at: float
+    players_simulated: str | None  # who plays every seat, when simulated players do
+    readers: dict[str, dict[str, Any]]  # reader and source health by name
+
+    @property
+    def accepting_moves(self) -> bool:
+        return self.halted is None and self.session_active
+
+
 @dataclass
 class _Job:
     kind: str  # "event" | "start" | "stop"
@@ -67,8 +86,8 @@ class _Job:
     future: asyncio.Future[Any] | None
 
 
-class TableService:
-    """Owns the game state, the event log, the tokens and the event sources."""
+class GameLoop:
+    """Owns the game state, the event log and the event sources."""
 
     def __init__(
         self,
@@ -79,17 +98,16 @@ class TableService:
         self.config = config or default_config()
         self.data_dir = Path(data_dir or self.config.data.dir)
         self.clock = clock
-        self.state: Any = game.new_game()
-        self.history = HandHistory()
-        self.tokens: Tokens | None = None
-        self.halted: str | None = None
-        self.session_id: Any = None
-        self.session_active = False
-        self.seq = 0
-        self.reader_health: dict[str, dict[str, Any]] = {}
+        self._state: game.GameState = game.new_game()
+        self._history = HandHistory()
+        self._halted: str | None = None
+        self._session_id: Any = None
+        self._session_active = False
+        self._seq = 0
+        self._health: dict[str, dict[str, Any]] = {}
         # Set by the virtual table: its simulated players own every seat, and the virtual
         # tiles cannot be put back by hand, so seat calls and corrections are refused.
-        self.players_simulated: str | None = None
+        self._players_simulated: str | None = None
         self.started_at = clock()
         self._store: EventLog | None = None
         self._queue: asyncio.Queue[_Job] = asyncio.Queue(maxsize=1000)
@@ -99,25 +117,82 @@ class TableService:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._view_cache: tuple[int, dict[str, Any]] | None = None
 
+    # --- what others read -------------------------------------------------------------------
+
+    @property
+    def state(self) -> game.GameState:
+        return self._state
+
+    @property
+    def session_active(self) -> bool:
+        return self._session_active
+
+    @property
+    def session_id(self) -> Any:
+        return self._session_id
+
+    @property
+    def seq(self) -> int:
+        return self._seq
+
+    @property
+    def halted(self) -> str | None:
+        return self._halted
+
+    def status(self) -> LoopStatus:
+        return LoopStatus(
+            halted=self._halted, session_active=self._session_active,
+            session_id=self._session_id, seq=self._seq, queue_depth=self._queue.qsize(),
+            started_at=self.started_at, players_simulated=self._players_simulated,
+            readers={k: dict(v) for k, v in self._health.items()})
+
+    def hands(self) -> list[dict[str, Any]]:
+        """Every finished hand of the session with its details (``HandHistory.hands``)."""
+        return self._history.hands(self.public_view())
+
+    def hand(self, number: int) -> dict[str, Any] | None:
+        return self._history.hand(self.public_view(), number)
+
+    def hand_facts(self, number: Any) -> dict[str, Any]:
+        """How a finished hand was won (win_source, discarder), where known."""
+        return self._history.facts(number)
+
+    # --- what others tell it ---------------------------------------------------------------
+
+    def report_health(self, name: str, health: dict[str, Any]) -> None:
+        """A reader, board or source says how it is (shown on the operator page)."""
+        self._health[name] = dict(health)
+
+    def mark_players_simulated(self, who: str) -> None:
+        """Simulated players own every seat (seat calls and corrections are refused)."""
+        self._players_simulated = who
+
+    def resume_recording(self) -> None:
+        """After the data directory was fixed: try recording again (the next event tells)."""
+        self._halted = None
+
     # --- wiring ---------------------------------------------------------------------------
 
     def add_source(self, name: str, source: EventSource) -> None:
         """Plug in an event source (simulation, virtual table, hardware); call before start()."""
         self._sources.append((name, source))
 
+    def source_names(self) -> list[str]:
+        """The event sources plugged in, in order."""
+        return [name for name, _ in self._sources]
+
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
     async def start(self) -> None:
-        """Open the store, make tokens, replay the log (restart = replay), start the loop."""
+        """Open the store, replay the log (restart = replay), start the loop."""
         self._loop = asyncio.get_running_loop()
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.tokens = load_or_create_tokens(self.data_dir)
         try:
             self._store = EventLog.open(self.data_dir / LOG_FILE)
         except StoreError as exc:  # serve the dashboard anyway, showing why nothing is recorded
-            self.halted = f"the event log cannot be opened: {exc}"
+            self._halted = f"the event log cannot be opened: {exc}"
             log.error("STOPPED accepting moves: %s", self.halted)
             self._show_recorded()
         else:
@@ -151,9 +226,9 @@ class TableService:
         a halted service says first that it records nothing (503)."""
         if self.halted:
             raise ServiceHalted(self.halted)
-        if self.players_simulated:
+        if self._players_simulated:
             raise ServiceError(
-                f"{what} is not taken here: {self.players_simulated} play every seat and their "
+                f"{what} is not taken here: {self._players_simulated} play every seat and their "
                 "tiles cannot be put back by hand; run `mahjong-table serve` at a real table, "
                 "or `serve --simulate --in-process` to try corrections on a simulated game")
 
@@ -217,11 +292,11 @@ class TableService:
         outcome = game.apply(self.state, event, at)
         violation = _violation(outcome)
         seq = self._append(event, outcome.accepted, violation, source, at)
-        self.state = outcome.state
-        self.seq = seq
+        self._state = outcome.state
+        self._seq = seq
         self._view_cache = None
         try:
-            self.history.observe(self.public_view())
+            self._history.observe(self.public_view())
         except Exception:  # the history is an explanation; the game and its log are intact
             log.exception("could not update the hand history")
         if violation is not None:
@@ -243,7 +318,7 @@ class TableService:
                 self.session_id, event, accepted, rule, message, source, at
             ))
         except Exception as exc:  # any store failure: stop rather than play on unrecorded
-            self.halted = (
+            self._halted = (
                 f"the event log cannot be written ({type(exc).__name__}: {exc}); no moves are "
                 f"accepted until the data directory {self.data_dir} is writable and has space, "
                 "then restart the service"
@@ -274,12 +349,12 @@ class TableService:
             v = _violation(probe) or {}
             raise ServiceError(f"cannot start a session: {v.get('message') or v.get('rule')}")
         try:
-            self.session_id = self._store.start_session(ruleset, options, self.clock())
+            self._session_id = self._store.start_session(ruleset, options, self.clock())
         except Exception as exc:
             raise ServiceError(f"the event log cannot start a session: {exc}") from None
-        self.state = game.new_game()
-        self.history = HandHistory()
-        self.session_active = True
+        self._state = game.new_game()
+        self._history = HandHistory()
+        self._session_active = True
         self._apply(event, "admin")
         log.info("session %s started: %s", self.session_id, ruleset)
 
@@ -290,7 +365,7 @@ class TableService:
             self._store.end_session(self.session_id, self.clock())
         except StoreError as exc:
             raise ServiceError(f"the event log cannot end the session: {exc}") from None
-        self.session_active = False
+        self._session_active = False
         log.info("session %s stopped", self.session_id)
         self._tell(Change(self.seq, None))
 
@@ -313,7 +388,7 @@ class TableService:
         latest = self._store.latest_session()
         if latest is None or latest.ended_at is not None:
             return
-        self.session_id = latest.id
+        self._session_id = latest.id
         state = game.new_game()
         history = HandHistory()
         seq = 0
@@ -321,8 +396,8 @@ class TableService:
             state = game.apply(state, record.event, record.at).state
             history.observe(game.public_view(state, record.at))
             seq = int(record.seq)
-        self.state, self.history, self.seq = state, history, seq
-        self.session_active = True
+        self._state, self._history, self._seq = state, history, seq
+        self._session_active = True
         log.info("session %s resumed from the log (up to seq %d)", latest.id, seq)
 
     # --- sources and timers -------------------------------------------------------------------
@@ -351,7 +426,7 @@ class TableService:
             raise
         except Exception:
             log.exception("event source %s failed and stopped", name)
-            self.reader_health[name] = {"ok": False, "message": "source stopped after an error"}
+            self.report_health(name, {"ok": False, "message": "source stopped after an error"})
         finally:
             if hasattr(agen, "aclose"):
                 await agen.aclose()
@@ -384,6 +459,10 @@ class TableService:
     def seat_view(self, position: int) -> dict[str, Any]:
         return dict(game.seat_view(self.state, position))
 
+    def stopped_tasks(self) -> list[str]:
+        """Names of the loop's tasks (the loop, the timers, each source) that have ended."""
+        return [task.get_name() for task in self._tasks if task.done()]
+
     @property
     def queue_depth(self) -> int:
         return self._queue.qsize()
@@ -401,47 +480,3 @@ def _violation(outcome: Any) -> dict[str, Any] | None:
 
 def _kind(event: dict[str, Any]) -> str:
     return next(iter(event), "?")
-
-
-def simulation_source(pace: float, seed: int, hands: int | None = None) -> EventSource:
-    """The in-process simulation: the Director plays all four seats against the engine, one
-    table event every ``pace`` seconds (a longer pause after each hand, to show the result).
-    A new session (admin) gets a new Director with that session's rule set."""
-
-    async def source(service: TableService) -> AsyncGenerator[tuple[dict[str, Any], str], Any]:
-        from controller.players.director import Director
-
-        director: Director | None = None
-        session_of: Any = None
-        refused = 0
-        service.reader_health["simulation"] = {
-            "ok": True, "message": f"in-process simulation, one event every {pace:g} s"}
-        while True:
-            if not service.session_active or service.halted:
-                await asyncio.sleep(0.2)
-                continue
-            if director is None or session_of != service.session_id or refused > 20:
-                refused = 0
-                session = service.public_view().get("session") or {}
-                director = Director(session.get("ruleset") or "hua-bao", session.get("options"),
-                                    hands=hands or 1_000_000, seed=seed)
-                session_of = service.session_id
-            event = director.next_action(service.state)
-            if event is None:  # the director's session is over
-                await asyncio.sleep(1.0)
-                continue
-            if "session" in event:  # the service has already started the session
-                continue
-            before = (service.public_view().get("hand") or {}).get("phase")
-            applied = yield event, "simulation"
-            if applied is not None and not applied.accepted:
-                # Out of step with the table (an operator's undo, say): slow down, then start
-                # a fresh Director that reads the table as it is now.
-                refused += 1
-                await asyncio.sleep(max(pace, 0.5))
-                continue
-            refused = 0
-            after = (service.public_view().get("hand") or {}).get("phase")
-            await asyncio.sleep(pace * 8 if after == "over" and before != "over" else pace)
-
-    return source

@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from controller.sim.world import SimWorld, TileBox, WorldError
+from controller.sources.world import SimWorld, TileBox, WorldError
 from controller.tiles import KINDS
 from firmware_bridge.sim import VirtualTable
 

@@ -1,1 +1,0 @@
-"""The virtual table: simulated players moving tagged tiles on virtual reader boards."""

@@ -1,0 +1,135 @@
+"""The physical table as an event source: reader back-end -> presence tracker -> events.
+
+The composition root (``controller.app``) makes the tracker and the back-end factory; the async
+generator of :func:`table_source` runs on the game loop, reader threads only post scans.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from controller.game import table_zones
+from controller.sources.base import EventSource, LoopPort
+from controller.table.presence import PresenceTracker
+from firmware_bridge.readers import asyncio_sink
+from firmware_bridge.types import BoardHealth, ButtonPress, ChannelScan
+
+log = logging.getLogger("controller.table")
+
+SOURCE = "table"
+#: Seat buttons (firmware_bridge ButtonPress.button) -> the declaration they make.
+BUTTON_CALLS = {"call": "claim", "ready": "ready", "mahjong": "mahjong"}
+Event = dict[str, Any]
+
+
+def table_source(
+    open_backend: Callable[[], Any], tracker: PresenceTracker, tick_every: float = 0.1,
+    clock: Callable[[], float] = time.monotonic,
+) -> EventSource:
+    """An EventSource: scans from the back-end through ``tracker``; moves, anomalies and
+    button declarations go to the loop. ``clock`` must be the back-end's scan clock."""
+
+    async def source(loop: LoopPort) -> AsyncIterator[tuple[Event, str]]:
+        queue: asyncio.Queue[Any] = asyncio.Queue()
+        tracker.set_hand_over(hand_is_over(loop))  # first: it drops earlier adoptions
+        tracker.adopt(game_zones(loop))  # a restarted loop: the tiles are already out
+        backend = open_backend()
+        backend.start(asyncio_sink(asyncio.get_running_loop(), queue))
+        set_turn = getattr(backend, "set_turn", None)
+        flag = getattr(backend, "flag_violation", None)
+        unsubscribe = loop.subscribe(_buzzer(flag)) if flag is not None else None
+        last_tick = clock()
+        reader = QueueReader(queue)
+        try:
+            while True:
+                item = await reader.get(tick_every)
+                events = bridge_events(item, tracker, loop)
+                if clock() - last_tick >= tick_every:
+                    last_tick = clock()
+                    events += tracker.tick(last_tick)
+                for event in events:
+                    yield event, SOURCE
+                    for cleared in follow_hand(loop, tracker):
+                        yield cleared, SOURCE
+                    if set_turn is not None:  # the seat LEDs show whose turn it is
+                        set_turn((loop.public_view().get("hand") or {}).get("turn"))
+        finally:
+            if unsubscribe is not None:
+                unsubscribe()
+            reader.close()
+            backend.stop()
+
+    return source
+
+
+def _buzzer(flag: Callable[[], None]) -> Callable[[Any], None]:
+    """A loop listener that sounds the table's buzzer for every violation, from any source
+    (a move, a button, the dashboard): the table hears it the moment it happens."""
+
+    def listener(change: Any) -> None:
+        applied = getattr(change, "applied", None)
+        if applied is not None and applied.violation is not None:
+            flag()
+
+    return listener
+
+
+class QueueReader:
+    """Takes from an asyncio queue with a timeout, never losing an item.
+
+    ``asyncio.wait_for(queue.get(), t)`` can drop an item that arrives just as the timeout
+    fires (CPython before 3.12): that could lose a seat's button press. Here the pending get
+    survives the timeout and delivers its item on the next call.
+    """
+
+    def __init__(self, queue: asyncio.Queue[Any]) -> None:
+        self.queue = queue
+        self._get: asyncio.Future[Any] | None = None
+
+    async def get(self, timeout: float) -> Any | None:
+        """The next item, or None when none came within ``timeout`` seconds."""
+        if self._get is None:
+            self._get = asyncio.ensure_future(self.queue.get())
+        done, _ = await asyncio.wait({self._get}, timeout=timeout)
+        if not done:
+            return None
+        item, self._get = self._get.result(), None
+        return item
+
+    def close(self) -> None:
+        if self._get is not None:
+            self._get.cancel()
+
+
+def bridge_events(item: Any, tracker: PresenceTracker, loop: LoopPort) -> list[Event]:
+    """One thing from the bridge: a scan, a board's health, a seat button."""
+    if isinstance(item, ChannelScan):
+        return tracker.scan(item)
+    if isinstance(item, BoardHealth):
+        loop.report_health(item.board, {"ok": item.state == "up", "state": item.state,
+                                           "message": item.detail})
+        return []
+    if isinstance(item, ButtonPress) and item.button in BUTTON_CALLS:
+        return [{"declare": {"seat": item.seat, "call": BUTTON_CALLS[item.button]}}]
+    return []
+
+
+def follow_hand(loop: LoopPort, tracker: PresenceTracker) -> list[Event]:
+    """Tell the tracker whether a hand is over (tiles then leave for the wall, not missing)."""
+    over = hand_is_over(loop)
+    return tracker.set_hand_over(over) if over != tracker.hand_over else []
+
+
+def hand_is_over(loop: LoopPort) -> bool:
+    """No hand in play: none started yet, or the last one is over (its tiles may lie out)."""
+    hand = loop.public_view().get("hand") or {}
+    return hand.get("phase") in (None, "over")
+
+
+def game_zones(loop: LoopPort) -> dict[str, list[str]]:
+    """Zone -> tile codes where the loop's game has them (a finished hand included)."""
+    return table_zones(loop.state)
