@@ -20,7 +20,7 @@ from pydantic import (
 
 ZONE_RE = re.compile(r"^(rack:[1-4]|melds:[1-4]|discard|river)$")
 CHANNEL_RE = re.compile(r"^[A-Za-z0-9_.-]+/[0-9]+$")
-RULESETS = ("hua-bao", "swedish", "dmjl")
+RULESETS = ("hua-bao", "swedish", "dmjl", "bmja")  # the scorer's (tests/web/test_config.py)
 
 
 class ConfigError(ValueError):

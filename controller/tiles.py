@@ -29,6 +29,20 @@ KINDS = SUITED_CODES + HONOUR_CODES
 ALL_CODES = KINDS + BONUS_CODES
 KIND_INDEX = {code: i for i, code in enumerate(KINDS)}
 
+#: Named sets of kinds, as codes and as indices into KINDS (the scorer counts over indices).
+TERMINAL_CODES = tuple(f"{n}{s}" for s in SUITS for n in (1, 9))
+ORPHAN_CODES = ("1b", "9b", "1c", "9c", "1d", "9d", *WIND_CODES, "rd", "gd", "wd")
+GREEN_CODES = ("2b", "3b", "4b", "6b", "8b", "gd")  # imperial jade's tiles
+SUIT_INDICES = tuple(tuple(KIND_INDEX[f"{n}{s}"] for n in range(1, 10)) for s in SUITS)
+TERMINAL_INDICES = tuple(KIND_INDEX[t] for t in TERMINAL_CODES)
+WIND_INDICES = tuple(KIND_INDEX[t] for t in WIND_CODES)
+DRAGON_INDICES = tuple(KIND_INDEX[t] for t in DRAGON_CODES)
+HONOUR_INDICES = WIND_INDICES + DRAGON_INDICES
+ORPHAN_INDICES = tuple(KIND_INDEX[t] for t in ORPHAN_CODES)
+GREEN_INDICES = tuple(KIND_INDEX[t] for t in GREEN_CODES)
+#: KINDS as parts: the three suits, then the honours (a slice of KINDS each)
+PART_SLICES = (slice(0, 9), slice(9, 18), slice(18, 27), slice(27, 34))
+
 _WIND_NAME_TO_CODE = dict(zip(WINDS, WIND_CODES, strict=True))
 _WIND_CODE_TO_NAME = dict(zip(WIND_CODES, WINDS, strict=True))
 

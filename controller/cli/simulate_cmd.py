@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli import CliError
+from controller.scoring import RULESETS as RULE_SETS
 
-RULESETS = ("hua-bao", "swedish", "dmjl")
+RULESETS = tuple(RULE_SETS)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -11,7 +11,7 @@ from collections import Counter
 from controller.game import calls
 from controller.game.context import Ctx, Refused, name
 from controller.game.endhand import finish_washout
-from controller.game.state import Claim, Hand, Seat, TableSet, evolve, next_live
+from controller.game.state import Claim, Hand, Seat, SetKind, TableSet, evolve, next_live
 from controller.tiles import is_bonus, is_suited, sort_tiles
 
 
@@ -139,7 +139,7 @@ def claim_step(ctx: Ctx, hand: Hand, pos: int, rack_tile: str | None) -> Hand:
     return _complete(ctx, hand, seat, claim, kind)
 
 
-def _complete(ctx: Ctx, hand: Hand, seat: Seat, claim: Claim, kind: str) -> Hand:
+def _complete(ctx: Ctx, hand: Hand, seat: Seat, claim: Claim, kind: SetKind) -> Hand:
     pos = seat.position
     tiles = tuple(sort_tiles(seat.forming + (claim.tile,)))
     meld = TableSet(tiles, kind, claimed_from=claim.discarder)
@@ -156,9 +156,9 @@ def _complete(ctx: Ctx, hand: Hand, seat: Seat, claim: Claim, kind: str) -> Hand
     return hand.with_seat(seat, **changes)
 
 
-def candidates(tile: str) -> list[tuple[str, tuple[str, ...]]]:
+def candidates(tile: str) -> list[tuple[SetKind, tuple[str, ...]]]:
     """Every set a discard could complete: pung, kong, and the chows it is part of."""
-    out = [("pung", (tile,) * 3), ("kong", (tile,) * 4)]
+    out: list[tuple[SetKind, tuple[str, ...]]] = [("pung", (tile,) * 3), ("kong", (tile,) * 4)]
     if is_suited(tile):
         r, s = int(tile[0]), tile[1]
         for lo in (r - 2, r - 1, r):
@@ -177,7 +177,7 @@ def _fits(cand: tuple[str, ...], tile: str, forming: Counter[str], rack: Counter
 
 def judge(
     hand: Hand, pos: int, claim: Claim, forming: tuple[str, ...], rack: tuple[str, ...]
-) -> str | None:
+) -> SetKind | None:
     """The kind of set the claim makes now, None while it may still become one; else Refused."""
     tile = claim.tile
     f, r = Counter(forming), Counter(rack)
@@ -196,7 +196,8 @@ def judge(
 
 
 def _diagnose(
-    hand: Hand, pos: int, claim: Claim, f: Counter[str], feasible: list[tuple[str, tuple[str, ...]]]
+    hand: Hand, pos: int, claim: Claim, f: Counter[str],
+    feasible: list[tuple[SetKind, tuple[str, ...]]],
 ) -> Refused:
     tile, who = claim.tile, name(hand, pos)
     only_tile = set(f) <= {tile}

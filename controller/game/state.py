@@ -6,8 +6,9 @@ state, so a state per event is cheap and undo can simply step back along ``GameS
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypeVar
 
 from controller.tiles import ALL_CODES, BONUS_CODES, WINDS, Tile
 
@@ -15,28 +16,48 @@ _BONUS = frozenset(BONUS_CODES)
 
 CODE_INDEX = {code: i for i, code in enumerate(ALL_CODES)}
 
-_EVOLVERS: dict[type, Any] = {}
+#: Where a hand is: dealing (tiles leave the wall for the racks), play, over (a result).
+Phase = Literal["deal", "play", "over"]
+#: What the player to move does next in play.
+Step = Literal["draw", "discard", "replacement"]
+#: A set on a meld strip.
+SetKind = Literal["chow", "pung", "kong"]
+#: How a hand ended.
+HandEnd = Literal["mahjong", "washout"]
+
+T = TypeVar("T")
+_Evolver = Callable[[Any, Mapping[str, Any]], Any]
+_EVOLVERS: dict[type, tuple[_Evolver, frozenset[str]]] = {}
 
 
-def _make_evolver(cls: type) -> Any:
+def _make_evolver(cls: type) -> tuple[_Evolver, frozenset[str]]:
     """Generate a copy-with-changes function for one slotted frozen dataclass (the fold's hot
-    path: a generated function is several times faster than dataclasses.replace())."""
+    path: a generated function is several times faster than dataclasses.replace()), with the
+    names of its fields."""
+    slots: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]
     lines = ["def evolve(obj, ch):", "    new = NEW(cls)"]
-    for name in cls.__slots__:  # type: ignore[attr-defined]
+    for name in slots:
         lines.append(f"    SET(new, {name!r}, ch[{name!r}] if {name!r} in ch else obj.{name})")
     lines.append("    return new")
     namespace: dict[str, Any] = {"NEW": object.__new__, "SET": object.__setattr__, "cls": cls}
     exec("\n".join(lines), namespace)  # noqa: S102 - generated from the class's own slot names
-    return namespace["evolve"]
+    return namespace["evolve"], frozenset(slots)
 
 
-def evolve(obj: Any, **changes: Any) -> Any:
-    """A copy of a slotted frozen dataclass with some fields changed."""
+def evolve(obj: T, **changes: Any) -> T:
+    """A copy of a slotted frozen dataclass with some fields changed; a name that is not one of
+    its fields is a TypeError (as for the class itself), never silently ignored."""
     cls = type(obj)
-    fn = _EVOLVERS.get(cls)
-    if fn is None:
-        fn = _EVOLVERS[cls] = _make_evolver(cls)
-    return fn(obj, changes)
+    made = _EVOLVERS.get(cls)
+    if made is None:
+        made = _EVOLVERS[cls] = _make_evolver(cls)
+    fn, names = made
+    if not names.issuperset(changes):
+        unknown = ", ".join(sorted(set(changes) - names))
+        raise TypeError(f"{cls.__name__} has no field(s) {unknown}: evolve() changes only "
+                        f"{', '.join(sorted(names))}")
+    new: T = fn(obj, changes)
+    return new
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +65,7 @@ class TableSet:
     """A set on a meld strip: a claimed chow/pung/kong, an added or a declared concealed kong."""
 
     tiles: tuple[Tile, ...]
-    kind: str  # chow, pung, kong
+    kind: SetKind
     concealed: bool = False
     claimed_from: int | None = None  # the discarder's position, for claimed sets
     added: bool = False  # an exposed pung that became a kong with a self-drawn tile
@@ -96,7 +117,7 @@ class Claim:
 class Result:
     """How a hand ended and what it paid."""
 
-    result: str  # mahjong, washout
+    result: HandEnd
     winner: int | None
     scores: tuple[int, int, int, int]
     net: tuple[int, int, int, int]
@@ -116,9 +137,9 @@ class Hand:
     seats: tuple[Seat, Seat, Seat, Seat]
     out: tuple[int, ...]  # copies of each code (ALL_CODES order) that have left the wall
     drawable: int  # 122 with 136 tiles, 130 with 144
-    phase: str = "deal"  # deal, play, over
+    phase: Phase = "deal"
     turn: int = 0
-    step: str | None = None  # draw, discard, replacement
+    step: Step | None = None
     drawn: int = 0
     discard: tuple[Tile, int] | None = None  # the live discard and its discarder
     pad_dead: tuple[tuple[Tile, int], ...] = ()  # dead discards still lying on the pad
@@ -183,7 +204,7 @@ class HandRecord:
     number: int
     dealer: int
     prevailing_wind: str
-    result: str
+    result: HandEnd
     winner: int | None
     scores: tuple[int, int, int, int]
     net: tuple[int, int, int, int]

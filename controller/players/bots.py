@@ -61,12 +61,16 @@ class Bot:
         self.careful = careful
         self.rng = random.Random(f"bot/{seed}/{position}")
         self.seven_pairs = "seven_pairs" in ruleset.spec.specials
+        #: chows the hand may still hold (None: any); bmja's hands hold one at most, so the
+        #: bot aims at pungs and one chow (set from the seat's melds at each decision)
+        self.chows: int | None = None
         self.swedish = ruleset.requires_ready
 
     # --- own turn -------------------------------------------------------------------------------
 
     def on_turn(self, seat: View, drawn: str | None, source: str | None) -> TurnAction:
         """Choose Mahjong, a kong or a discard for a 14-tile rack (bonus tiles already laid)."""
+        self.chows = self._chows_left(seat)
         rack = [t for t in seat["hand"] if not is_bonus(t)]
         if drawn is not None and source is not None:
             if judge.may_go_mahjong(self.ruleset, seat, rack, drawn, source):
@@ -92,14 +96,14 @@ class Bot:
         keep = self._best_discard_shanten(counts, exposed)
         for i in fours:
             counts[i] -= 4
-            after = shanten(counts, exposed + 1)
+            after = shanten(counts, exposed + 1, chows=self.chows)
             counts[i] += 4
             if after <= keep:
                 return TurnAction("concealed_kong", kind(i))
         for t in pungs:
             i = KIND_INDEX[t]
             counts[i] -= 1
-            after = shanten(counts, exposed, self._pairs_ok(exposed))
+            after = shanten(counts, exposed, self._pairs_ok(exposed), self.chows)
             counts[i] += 1
             if after <= keep:
                 return TurnAction("added_kong", t)
@@ -113,7 +117,7 @@ class Bot:
         options: list[tuple[int, int, str]] = []
         for i in sorted(k for k, c in enumerate(counts) if c):
             counts[i] -= 1
-            after = shanten(counts, exposed, pairs_ok)
+            after = shanten(counts, exposed, pairs_ok, self.chows)
             counts[i] += 1
             options.append((after, -self._keep_value(seat, counts, i), kind(i)))
         options.sort()
@@ -131,7 +135,7 @@ class Bot:
         for _, value, t in ties:
             i = KIND_INDEX[t]
             counts[i] -= 1
-            useful = useful_tiles(counts, exposed, unseen, pairs_ok)
+            useful = useful_tiles(counts, exposed, unseen, pairs_ok, self.chows)
             ranked.append((-useful, value, self.rng.random(), t))
             counts[i] += 1
         return min(ranked)[3]
@@ -140,7 +144,7 @@ class Bot:
         best = 99
         for i in [k for k, c in enumerate(counts) if c]:
             counts[i] -= 1
-            best = min(best, shanten(counts, exposed, self._pairs_ok(exposed)))
+            best = min(best, shanten(counts, exposed, self._pairs_ok(exposed), self.chows))
             counts[i] += 1
         return best
 
@@ -181,6 +185,7 @@ class Bot:
         """Whether (and how) to claim a discard; Mahjong whenever the engine would accept it."""
         if seat.get("dead"):
             return None
+        self.chows = self._chows_left(seat)
         rack = [t for t in seat["hand"] if not is_bonus(t)]
         if tile in seat.get("waits", []):
             if judge.may_go_mahjong(self.ruleset, seat, rack + [tile], tile, "discard"):
@@ -189,11 +194,12 @@ class Bot:
         i = KIND_INDEX.get(tile)
         if i is None:
             return None
+        may_chow = may_chow and self.chows != 0
         options = self._set_options(counts, i, may_chow, _hand(seat).get("live_wall", 0) > 0)
         if not options:
             return None
         exposed = len(seat.get("melds", []))
-        now = shanten(counts, exposed, self._pairs_ok(exposed))
+        now = shanten(counts, exposed, self._pairs_ok(exposed), self.chows)
         best: tuple[int, int, ClaimIntent] | None = None
         for intent in options:
             after = self._after_claim(counts, intent, exposed)
@@ -203,6 +209,13 @@ class Bot:
             if best is None or key[:2] < best[:2]:
                 best = key
         return None if best is None else best[2]
+
+    def _chows_left(self, seat: View) -> int | None:
+        """How many more chows a complete hand may hold (None: any; bmja: one in all)."""
+        most = self.ruleset.spec.max_chows
+        if most is None:
+            return None
+        return max(0, most - sum(1 for m in seat.get("melds", []) if m.get("kind") == "chow"))
 
     def _set_options(
         self, counts: list[int], i: int, may_chow: bool, kong_ok: bool
@@ -229,7 +242,7 @@ class Bot:
         for k in idx:
             counts[k] -= 1
         if intent.kind == "kong":
-            after = shanten(counts, exposed + 1)
+            after = shanten(counts, exposed + 1, chows=self.chows)
         else:
             after = self._best_discard_shanten(counts, exposed + 1)
         for k in idx:

@@ -111,14 +111,28 @@ def _score(options: GroupOptions, needed: int) -> int:
     return 2 * needed - best
 
 
-def standard_shanten(counts: Sequence[int], exposed: int) -> int:
-    """Tiles short of ready for 4 sets + pair (-1: complete); ``exposed``: sets on the table."""
+def standard_shanten(counts: Sequence[int], exposed: int, chows: bool = True) -> int:
+    """Tiles short of ready for 4 sets + pair (-1: complete); ``exposed``: sets on the table;
+    ``chows`` False: pungs only (bmja's hands hold one chow at most)."""
     # Honour kinds never connect: only how many hold two or three-plus matters.
     honours = _best_partials(tuple(sorted(c for c in counts[27:34] if c >= 2)), False)
-    rest = _merge(_best_partials(tuple(counts[18:27]), True), honours)
-    rest = _merge(_best_partials(tuple(counts[9:18]), True), rest)
-    rest = _merge(_best_partials(tuple(counts[0:9]), True), rest)
+    rest = _merge(_best_partials(tuple(counts[18:27]), chows), honours)
+    rest = _merge(_best_partials(tuple(counts[9:18]), chows), rest)
+    rest = _merge(_best_partials(tuple(counts[0:9]), chows), rest)
     return _score(rest, 4 - exposed)
+
+
+def _one_chow_shanten(counts: Sequence[int], exposed: int) -> int:
+    best = 99
+    rest = list(counts)
+    for i in range(27):
+        if i % 9 <= 6 and rest[i] and rest[i + 1] and rest[i + 2]:
+            for k in (i, i + 1, i + 2):
+                rest[k] -= 1
+            best = min(best, standard_shanten(rest, exposed + 1, False))
+            for k in (i, i + 1, i + 2):
+                rest[k] += 1
+    return best
 
 
 def seven_pairs_shanten(counts: Sequence[int]) -> int:
@@ -129,9 +143,14 @@ def seven_pairs_shanten(counts: Sequence[int]) -> int:
     return 6 - pairs + max(0, 7 - kinds)
 
 
-def shanten(counts: Sequence[int], exposed: int, seven_pairs: bool = False) -> int:
-    """The best shanten over the hand shapes the bot aims for."""
-    value = standard_shanten(counts, exposed)
+def shanten(
+    counts: Sequence[int], exposed: int, seven_pairs: bool = False, chows: int | None = None
+) -> int:
+    """The best shanten over the hand shapes the bot aims for; ``chows``: how many chows the
+    hand may still hold (None: any; bmja holds one at most)."""
+    value = standard_shanten(counts, exposed, chows is None)
+    if chows:  # one chow taken out, the rest in pungs (an estimate: partial chows not counted)
+        value = min(value, _one_chow_shanten(counts, exposed))
     if seven_pairs and exposed == 0 and sum(counts) >= 13:
         value = min(value, seven_pairs_shanten(counts))
     return value
@@ -152,16 +171,17 @@ def candidate_kinds(counts: Sequence[int]) -> list[int]:
 
 
 def useful_tiles(
-    counts: Counts, exposed: int, unseen: Sequence[int], seven_pairs: bool = False
+    counts: Counts, exposed: int, unseen: Sequence[int], seven_pairs: bool = False,
+    chows: int | None = None,
 ) -> int:
     """How many unseen tiles would lower the shanten of a 13-tile (or 10, 7, ...) hand."""
-    base = shanten(counts, exposed, seven_pairs)
+    base = shanten(counts, exposed, seven_pairs, chows)
     total = 0
     for k in candidate_kinds(counts):
         if unseen[k] <= 0 or counts[k] >= 4:
             continue
         counts[k] += 1
-        if shanten(counts, exposed, seven_pairs) < base:
+        if shanten(counts, exposed, seven_pairs, chows) < base:
             total += unseen[k]
         counts[k] -= 1
     return total

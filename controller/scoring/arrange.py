@@ -9,14 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from functools import cache
 from itertools import product
-from operator import itemgetter
 from typing import NamedTuple
 
 from controller.tiles import KIND_INDEX, KINDS, Meld, Tile
-
-ORPHANS = ("1b", "9b", "1c", "9c", "1d", "9d", "ew", "sw", "ww", "nw", "rd", "gd", "wd")
-_ORPHAN_INDEX = tuple(KIND_INDEX[t] for t in ORPHANS)
-_orphans = itemgetter(*_ORPHAN_INDEX)  # counts of the 13 orphans
 
 # Group kinds inside a part's split: (kind, offset of its lowest tile in the part).
 _CHOW, _PUNG, _PAIR = "chow", "pung", "pair"
@@ -26,7 +21,7 @@ Split = tuple[tuple[str, int], ...]
 class Group(NamedTuple):
     """A set, a pair or a special hand's tiles within an arrangement."""
 
-    kind: str  # chow, pung, kong, pair, or a special hand's name (thirteen_orphans)
+    kind: str  # chow, pung, kong, pair, or a special hand's group (special.py)
     tiles: tuple[Tile, ...]
     concealed: bool
     melded: bool = False  # on the table before the end of the hand (claimed or declared)
@@ -72,9 +67,12 @@ def _complete_splits(cnt: tuple[int, ...], suited: bool) -> tuple[tuple[Split, b
 
 
 @cache
-def _partial_splits(cnt: tuple[int, ...], suited: bool) -> tuple[tuple[Split, bool], ...]:
-    """Splits of one part into sets and at most one pair, leaving tiles over; only splits whose
-    leftovers can form no further set (sets and pairs never lower a score, so the rest lose)."""
+def _partial_splits(
+    cnt: tuple[int, ...], suited: bool, pairs: bool = False
+) -> tuple[tuple[Split, bool], ...]:
+    """Splits of one part into sets and at most one pair (``pairs``: any number of pairs),
+    leaving tiles over; only splits whose leftovers can form no further set (sets and pairs
+    never lower a score, so the rest lose)."""
     found: set[tuple[Split, bool]] = set()
     c = list(cnt)
 
@@ -87,7 +85,7 @@ def _partial_splits(cnt: tuple[int, ...], suited: bool) -> tuple[tuple[Split, bo
         moves: list[tuple[str, tuple[int, ...]]] = []
         if c[i] >= 3:
             moves.append((_PUNG, (i, i, i)))
-        if c[i] >= 2 and not has_pair:
+        if c[i] >= 2 and (pairs or not has_pair):
             moves.append((_PAIR, (i, i)))
         if suited and i <= 6 and c[i + 1] and c[i + 2]:
             moves.append((_CHOW, (i, i + 1, i + 2)))
@@ -192,12 +190,15 @@ def _product(out: list[tuple[Group, ...]], *parts: tuple[tuple[Group, ...], ...]
                     out.append(w + x + y + z)
 
 
-def partial_arrangements(c: Sequence[int]) -> Iterator[tuple[list[Group], list[Tile]]]:
-    """Splits of concealed counts into sets and at most one pair, with the tiles left over."""
+def partial_arrangements(
+    c: Sequence[int], pairs: bool = False
+) -> Iterator[tuple[list[Group], list[Tile]]]:
+    """Splits of concealed counts into sets and at most one pair (``pairs``: any number of
+    pairs), with the tiles left over."""
     parts = parts_of(c)
-    per_part = [_partial_splits(p, i < 3) for i, p in enumerate(parts)]
+    per_part = [_partial_splits(p, i < 3, pairs) for i, p in enumerate(parts)]
     for combo in product(*per_part):
-        if sum(has_pair for _, has_pair in combo) > 1:
+        if not pairs and sum(has_pair for _, has_pair in combo) > 1:
             continue
         groups = [g for (split, _), base in zip(combo, _PART_BASE, strict=True)
                   for g in _groups_of(split, base)]
@@ -324,54 +325,6 @@ def waits_of_parts(counts: Parts) -> list[int]:
         elif pair_elsewhere:
             out.extend(without)
     return out
-
-
-def special_waits(c: Sequence[int], specials: frozenset[str]) -> set[int]:
-    """Waits of 13 concealed tiles (no melds) on seven pairs or thirteen orphans."""
-    out: set[int] = set()
-    if sum(c) != 13:
-        return out
-    # one single and six pairs make 13 tiles, so nothing else is held
-    if "seven_pairs" in specials and c.count(1) == 1 and c.count(2) == 6:
-        out.add(c.index(1))
-    if "thirteen_orphans" in specials and sum(_orphans(c)) == 13:
-        missing = [k for k in _ORPHAN_INDEX if not c[k]]
-        if not missing:
-            out.update(_ORPHAN_INDEX)
-        elif len(missing) == 1:
-            out.add(missing[0])
-    return out
-
-
-def is_seven_pairs(c: list[int]) -> bool:
-    """Seven different pairs (four of a kind is not two pairs)."""
-    return c.count(2) == 7 and sum(c) == 14
-
-
-def is_thirteen_orphans(c: Sequence[int]) -> bool:
-    """One of each terminal and honour, plus a fourteenth pairing one of them."""
-    return sum(c) == 14 and all(_orphans(c)) and sum(
-        _orphans(c)
-    ) == 14
-
-
-_PAIRS = tuple(Group(_PAIR, (t, t), True) for t in KINDS)
-
-
-def seven_pairs_groups(c: list[int]) -> list[Group]:
-    """The pairs of a seven-pairs hand (is_seven_pairs), in KINDS order."""
-    out = []
-    k = -1
-    index = c.index
-    for _ in range(7):  # seven look-ups in C rather than a pass over the 34 kinds
-        k = index(2, k + 1)
-        out.append(_PAIRS[k])
-    return out
-
-
-def thirteen_orphans_group(c: Sequence[int]) -> Group:
-    tiles = tuple(KINDS[k] for k in range(34) for _ in range(c[k]))
-    return Group("thirteen_orphans", tiles, True)
 
 
 def meld_group(m: Meld) -> Group:

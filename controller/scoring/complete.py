@@ -8,6 +8,7 @@ from controller.scoring import arrange as ar
 from controller.scoring.arrange import Group
 from controller.scoring.model import ScoringError
 from controller.scoring.rules import RuleSet
+from controller.scoring.special import special_waits
 from controller.scoring.validate import check_meld, checked_group
 from controller.tiles import KIND_INDEX, KINDS, Meld, Tile
 
@@ -22,14 +23,33 @@ def _checked(concealed: Sequence[Tile], melds: Sequence[Meld]) -> tuple[list[int
     return c, [check_meld(m) for m in melds]
 
 
-def _complete(c: list[int], has_melds: bool, rs: RuleSet) -> bool:
-    if ar.is_standard_complete(c):
-        return True
-    if has_melds:
+def free_chows(rs: RuleSet, melds: Sequence[Meld]) -> int | None:
+    """How many chows the concealed tiles may still hold (bmja: one in all); None: any."""
+    most = rs.max_chows
+    if most is None:
+        return None
+    return most - sum(1 for m in melds if len(m.tiles) == 3 and m.tiles[0] != m.tiles[1])
+
+
+def within_chows(groups: Sequence[Group], free: int | None) -> bool:
+    return free is None or sum(1 for g in groups if g.kind == "chow") <= free
+
+
+def standard_complete(c: list[int], free: int | None) -> bool:
+    """True if counts ``c`` split into sets and a pair with at most ``free`` chows."""
+    if not ar.is_standard_complete(c):
         return False
-    return ("seven_pairs" in rs.specials and ar.is_seven_pairs(c)) or (
-        "thirteen_orphans" in rs.specials and ar.is_thirteen_orphans(c)
+    return free is None or any(
+        within_chows(groups, free) for groups in ar.arrangements_of_parts(ar.parts_of(c))
     )
+
+
+def _complete(c: list[int], melds: Sequence[Meld], rs: RuleSet) -> bool:
+    if standard_complete(c, free_chows(rs, melds)):
+        return True
+    if melds:
+        return False
+    return any(h.complete(c) for h in rs.special_hands)
 
 
 def arrangements(
@@ -46,6 +66,9 @@ def arrangements(
         _checked(concealed, melds)  # names the culprit
         raise
     found = ar.arrangements_of_parts(ar.parts_of(c))
+    if ruleset.max_chows is not None:
+        free = free_chows(ruleset, melds)
+        found = [groups for groups in found if within_chows(groups, free)]
     out: list[tuple[list[Group], str | None]] = []
     if fixed:
         for groups in found:
@@ -53,12 +76,9 @@ def arrangements(
         return out
     for groups in found:
         out.append((list(groups), None))
-    specials = ruleset.specials
-    if specials:
-        if "seven_pairs" in specials and ar.is_seven_pairs(c):
-            out.append((ar.seven_pairs_groups(c), "seven_pairs"))
-        if "thirteen_orphans" in specials and ar.is_thirteen_orphans(c):
-            out.append(([ar.thirteen_orphans_group(c)], "thirteen_orphans"))
+    for h in ruleset.special_hands:  # plain loops: this runs for every hand
+        if h.complete(c):
+            out.append((h.groups(c), h.name))
     return out
 
 
@@ -67,7 +87,7 @@ def is_complete(concealed: Sequence[Tile], melds: Sequence[Meld], ruleset: RuleS
     c, ms = _checked(concealed, melds)
     if sum(c) != 14 - 3 * len(ms):
         return False
-    return _complete(c, bool(ms), ruleset)
+    return _complete(c, ms, ruleset)
 
 
 def waits(concealed: Sequence[Tile], melds: Sequence[Meld], ruleset: RuleSet) -> list[Tile]:
@@ -77,15 +97,28 @@ def waits(concealed: Sequence[Tile], melds: Sequence[Meld], ruleset: RuleSet) ->
     if sum(c) != 13 - 3 * len(ms):
         return []
     held = ar.counts_of([*concealed, *(t for m in ms for t in m.tiles)])
-    return [KINDS[k] for k in wait_kinds(c, held, bool(ms), ruleset)]
+    return [KINDS[k] for k in wait_kinds(c, held, ms, ruleset)]
 
 
-def wait_kinds(c: list[int], held: Sequence[int], has_melds: bool, rs: RuleSet) -> list[int]:
+def wait_kinds(c: list[int], held: Sequence[int], melds: Sequence[Meld], rs: RuleSet) -> list[int]:
     """Kinds completing concealed counts ``c``, leaving out kinds ``held`` four times."""
     kinds = ar.standard_waits(c)
-    specials = rs.specials
-    if not has_melds and specials:
-        more = ar.special_waits(c, specials)
+    free = free_chows(rs, melds)
+    if free is not None:
+        kinds = [k for k in kinds if completes_with(c, k, free)]
+    hands = rs.special_hands
+    if not melds and hands:
+        more = special_waits(c, hands)
         if more:  # standard_waits answers in KINDS order already
             kinds = sorted(set(kinds) | more)
     return [k for k in kinds if held[k] < 4]
+
+
+def completes_with(c: list[int], k: int, free: int | None) -> bool:
+    """True if counts ``c`` and one more tile of kind ``k`` are standard-complete within
+    ``free`` chows (``c`` is left as it was)."""
+    c[k] += 1
+    try:
+        return standard_complete(c, free)
+    finally:
+        c[k] -= 1

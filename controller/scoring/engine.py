@@ -5,8 +5,9 @@ best one is explained item by item (tally.py)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from controller.scoring import arrange as ar
@@ -14,12 +15,16 @@ from controller.scoring import tally, validate
 from controller.scoring.arrange import Group
 from controller.scoring.complete import (
     arrangements,
+    completes_with,
+    free_chows,
     is_complete,
     waits,
+    within_chows,
 )
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
 from controller.scoring.rules import RuleSet
 from controller.scoring.rulesets import get_ruleset
+from controller.scoring.special import special_waits
 from controller.scoring.tally import (
     ZERO,
     GroupMemo,
@@ -34,7 +39,18 @@ from controller.scoring.tally import (
 )
 from controller.scoring.validate import CheckedHand, check_input
 from controller.scoring.view import HandFacts, HandView, Situation
-from controller.tiles import KIND_INDEX, KINDS, Tile, sort_tiles
+from controller.tiles import (
+    DRAGON_INDICES,
+    GREEN_INDICES,
+    KIND_INDEX,
+    KINDS,
+    PART_SLICES,
+    SUITS,
+    TERMINAL_INDICES,
+    WIND_INDICES,
+    Tile,
+    sort_tiles,
+)
 
 __all__ = ["arrangements", "clear_caches", "is_complete", "score_hand", "waits"]
 
@@ -55,7 +71,8 @@ def score_hand(inp: HandInput) -> ScoreResult:
     arrs = _winner_arrangements(hand, rs) if inp.mahjong else _NONE
     facts, situation = _facts(inp, hand, rs, arrs)
     split = split_rules(rs, inp.mahjong, situation)
-    views = _winner_views(facts, hand, arrs) if inp.mahjong else _partial_views(facts, hand)
+    views = (_winner_views(facts, hand, arrs) if inp.mahjong
+             else _partial_views(facts, hand, rs.spec.loser_pairs))
     if not views:
         raise ScoringError(_incomplete_message(hand))
     memo = group_memo(rs, inp.mahjong, facts)
@@ -130,11 +147,17 @@ def _incomplete_message(hand: CheckedHand) -> str:
 
 
 _SUITS = {
-    (b, c, d): frozenset(s for s, present in zip("bcd", (b, c, d), strict=True) if present)
+    (b, c, d): frozenset(s for s, present in zip(SUITS, (b, c, d), strict=True) if present)
     for b in (False, True) for c in (False, True) for d in (False, True)
 }
 _NO_FLAGS: frozenset[str] = frozenset()
 _new = tuple.__new__
+# counts of named kinds (controller.tiles), by one C call each
+_terminals = itemgetter(*TERMINAL_INDICES)
+_dragons = itemgetter(*DRAGON_INDICES)
+_winds = itemgetter(*WIND_INDICES)
+_green = itemgetter(*GREEN_INDICES)
+_BAMBOO, _CHARACTERS, _DOTS, _ = PART_SLICES
 
 
 #: a winner's complete arrangements: the standard ones (groups), then the special hands
@@ -147,18 +170,18 @@ def _facts(
     inp: HandInput, hand: CheckedHand, rs: RuleSet, arrs: Arrangements
 ) -> tuple[HandFacts, Situation]:
     """The hand's facts and its situation, computed together (this runs for every hand)."""
-    c = hand.counts
+    c = hand.counts  # rack and melds: not hand.parts
     melds = hand.melds
     waits_before = 0
     if inp.mahjong and rs.needs_waits:
         k = KIND_INDEX[inp.winning_tile]  # type: ignore[index]  # checked: a tile of the hand
         waits_before = 2 if _two_waits_seen(arrs, k, c) else _waits_before(hand, k, rs)
-    ones_nines = c[0] + c[8] + c[9] + c[17] + c[18] + c[26]
-    dragons = c[31] + c[32] + c[33]
-    winds = c[27] + c[28] + c[29] + c[30]
+    ones_nines = sum(_terminals(c))
+    dragons = sum(_dragons(c))
+    winds = sum(_winds(c))
     majors = ones_nines + dragons + winds
     size = sum(c)
-    suits = _SUITS[any(c[0:9]), any(c[9:18]), any(c[18:27])]  # melds too: not hand.parts
+    suits = _SUITS[any(c[_BAMBOO]), any(c[_CHARACTERS]), any(c[_DOTS])]
     exposed = False
     for m in melds:
         if not m.concealed:
@@ -167,19 +190,70 @@ def _facts(
     bonus = tuple(sort_tiles(hand.bonus)) if hand.bonus else ()
     flags = frozenset(inp.flags) if inp.flags else _NO_FLAGS
     last_tile, first_discard = bool(inp.last_tile), bool(inp.first_discard)
-    facts = _new(HandFacts, (  # HandFacts(...) without the keyword-handling call
-        hand.hand, hand.groups, bonus, hand.seat, hand.prevailing, inp.mahjong, inp.winning_tile,
-        inp.win_source, last_tile, first_discard, flags, waits_before, suits, majors > ones_nines,
-        exposed, majors, ones_nines, size,
+    calling = _calling(inp, hand, rs) if not inp.mahjong and rs.needs_calling else _NO_FLAGS
+    honours = majors > ones_nines
+    # HandFacts(...) and Situation(...) by position: with 18 keywords each the two calls would
+    # cost about 2 µs a hand (a tenth of a score). The fields are named one per line, in the
+    # order of the classes (view.py); test_engine_facts checks every field by name.
+    facts = _new(HandFacts, (
+        hand.hand,  # rack
+        hand.groups,  # melds
+        bonus,
+        hand.seat,  # seat
+        hand.prevailing,  # prevailing
+        inp.mahjong,  # mahjong
+        inp.winning_tile,  # winning_tile
+        inp.win_source,  # win_source
+        last_tile,
+        first_discard,
+        flags,
+        waits_before,
+        suits,
+        honours,
+        exposed,  # exposed_melds
+        majors,
+        ones_nines,
+        size,
+        calling,
     ))
-    situation = _new(Situation, (  # in field order
-        inp.win_source if inp.mahjong else None, bool(bonus), last_tile, first_discard, flags,
-        hand.seat == "ew", bool(melds), exposed, suits, majors > ones_nines, majors == 0,
-        majors == size, ones_nines == size,
-        c[1] + c[2] + c[3] + c[5] + c[7] + c[32] == size,  # green only: 2b 3b 4b 6b 8b gd
-        dragons, winds, waits_before == 1, waits_before >= 2,
+    situation = _new(Situation, (
+        inp.win_source if inp.mahjong else None,  # source
+        bool(bonus),  # bonus
+        last_tile,
+        first_discard,
+        flags,
+        hand.seat == "ew",  # dealer
+        bool(melds),  # melds
+        exposed,
+        suits,
+        honours,
+        majors == 0,  # simples_only
+        majors == size,  # majors_only
+        ones_nines == size,  # ones_nines_only
+        sum(_green(c)) == size,  # green_only
+        dragons,
+        winds,
+        waits_before == 1,  # single_wait
+        waits_before >= 2,  # multi_wait
+        calling,
     ))
     return facts, situation
+
+
+def _calling(inp: HandInput, hand: CheckedHand, rs: RuleSet) -> frozenset[str]:
+    """What a non-winner's full hand (13 tiles and one per kong) was calling for: for each
+    kind that would complete it, drawn from the wall, the limit hand that would count (its
+    key), else the names of the items that would apply (Kajongg's calling hands)."""
+    out: set[str] = set()
+    for k in waits(hand.hand, hand.melds, rs):
+        won = replace(inp, ruleset=rs, hand=(*hand.hand, k), mahjong=True, winning_tile=k,
+                      win_source="wall", last_tile=False, first_discard=False, flags=())
+        result = score_hand(won)
+        if result.limit_hand is not None:
+            out.add(result.limit_hand)
+        else:
+            out.update(i.name for i in result.items)
+    return frozenset(out)
 
 
 def _two_waits_seen(arrs: Arrangements, k: int, held: Sequence[int]) -> bool:
@@ -218,14 +292,16 @@ def _waits_before(hand: CheckedHand, k: int, rs: RuleSet) -> int:
     part = parts[i]
     parts[i] = (*part[:off], part[off] - 1, *part[off + 1 :])
     kinds = ar.waits_of_parts((parts[0], parts[1], parts[2], parts[3]))
-    specials = rs.specials
-    # a seven-pairs wait is six pairs and a single: with the winning tile, five pairs at least
-    if specials and not hand.melds and (
-        "thirteen_orphans" in specials or hand.concealed_counts.count(2) >= 5
-    ):
+    if rs.max_chows is not None:
+        before = hand.concealed_counts.copy()
+        before[k] -= 1
+        free = free_chows(rs, hand.melds)
+        kinds = [x for x in kinds if completes_with(before, x, free)]
+    specials = rs.special_hands
+    if specials and not hand.melds:
         rest = hand.concealed_counts.copy()
         rest[k] -= 1
-        more = ar.special_waits(rest, specials)
+        more = special_waits(rest, specials)
         if more:
             kinds = sorted(set(kinds) | more)
     held = hand.counts  # includes the winning tile, which the 13 tiles did not hold yet
@@ -244,15 +320,17 @@ def _winner_arrangements(hand: CheckedHand, rs: RuleSet) -> Arrangements:
     """Every complete arrangement of the concealed tiles: the standard ones, then the special
     hands of the rule set."""
     standard = ar.arrangements_of_parts(hand.parts)
-    specials = rs.specials
+    if rs.max_chows is not None:
+        free = free_chows(rs, hand.melds)
+        standard = [groups for groups in standard if within_chows(groups, free)]
+    specials = rs.special_hands
     if not specials or hand.melds:
         return standard, []
-    special: list[tuple[Sequence[Group], str]] = []
     c = hand.concealed_counts
-    if "seven_pairs" in specials and ar.is_seven_pairs(c):
-        special.append((ar.seven_pairs_groups(c), "seven_pairs"))
-    if "thirteen_orphans" in specials and ar.is_thirteen_orphans(c):
-        special.append(([ar.thirteen_orphans_group(c)], "thirteen_orphans"))
+    special: list[tuple[Sequence[Group], str]] = []
+    for h in specials:  # special.complete_special, without the comprehension's call
+        if h.complete(c):
+            special.append((h.groups(c), h.name))
     return standard, special
 
 
@@ -290,11 +368,14 @@ def _add_views(
         out.append((view, []))
 
 
-def _partial_views(facts: HandFacts, hand: CheckedHand) -> list[tuple[HandView, list[Tile]]]:
+def _partial_views(
+    facts: HandFacts, hand: CheckedHand, pairs: bool
+) -> list[tuple[HandView, list[Tile]]]:
+    """A non-winner's arrangements: sets and at most one pair (``pairs``: any number)."""
     melds = hand.groups
     return [
         (HandView(facts, (*melds, *groups), None), left)
-        for groups, left in ar.partial_arrangements(hand.concealed_counts)
+        for groups, left in ar.partial_arrangements(hand.concealed_counts, pairs)
     ]
 
 

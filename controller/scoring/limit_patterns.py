@@ -14,11 +14,13 @@ from controller.scoring.patterns import (
     only_honours,
     only_ones_and_nines,
     shaped,
+    special_hand,
+    standard_no_chow,
     thirteen_orphans,
     three_great_dragons,
     winning_tile,
 )
-from controller.scoring.rules import Pattern
+from controller.scoring.rules import Pattern, with_meta
 from controller.scoring.view import HandView, Situation
 
 __all__ = [
@@ -42,7 +44,6 @@ __all__ = [
     "concealed_pungs",
 ]
 
-GREEN = frozenset(("2b", "3b", "4b", "6b", "8b", "gd"))
 _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
@@ -58,12 +59,13 @@ def _one_suit(v: HandView) -> bool:
 
 
 def _is_nine_gates(v: HandView) -> bool:
+    """The 14 tiles are ``1112345678999`` of one suit plus any tile of it, all concealed; which
+    of them won does not matter (RULES.md section 6)."""
     f = v.facts
-    if not _one_suit(v) or f.exposed_melds or any(g.melded for g in v.groups) or not f.winning_tile:
+    if not _one_suit(v) or f.exposed_melds or any(g.melded for g in v.groups) or f.size != 14:
         return False
-    rest = list(f.tiles)
-    rest.remove(f.winning_tile)
-    return tuple(_suit_counts(v, tuple(rest))) == _NINE_GATES
+    counts = _suit_counts(v, f.tiles)
+    return all(n >= gate for n, gate in zip(counts, _NINE_GATES, strict=True))
 
 
 def _is_writhing_snake(v: HandView) -> bool:
@@ -125,3 +127,35 @@ moon_from_the_sea = gated(
 )
 scratching_pole = _won_with("2b", "robbed_kong")
 twofold_fortune = flag("twofold_fortune")
+
+
+# --- bmja (Kajongg's "Classical Chinese BMJA") ----------------------------------------------------
+
+gates_of_heaven = special_hand("gates_of_heaven")
+wriggling_snake = special_hand("wriggling_snake")
+triple_knitting = special_hand("triple_knitting")
+knitting = special_hand("knitting")
+all_pair_honours = special_hand("all_pair_honours")
+
+
+def _buried_treasure(v: HandView) -> bool:
+    return all(g.kind == "pung" and g.concealed for g in v.sets)
+
+
+buried_treasure = gated(
+    lambda s: len(s.suits) == 1,
+    shaped(lambda s: standard_no_chow(s) and s.concealed_pungs == 4, hand_if(_buried_treasure)),
+)
+purity = gated(_one_suit_gate, shaped(
+    standard_no_chow, hand_if(lambda v: v.standard and not v.chows), decides=True
+))
+three_great_scholars_no_chow = gated(lambda s: s.dragons >= 9, shaped(standard_no_chow, hand_if(
+    lambda v: v.standard and not v.chows and bool(three_great_dragons(v))
+)))
+
+
+def calling_for(what: str) -> Pattern:
+    """A non-winner's full hand was calling for ``what`` (a limit hand's key or an item's
+    name): reported for the concealed tiles."""
+    return with_meta(gated(lambda s: what in s.calling, gate_decides(lambda v: [v.facts.rack])),
+                     needs_calling=True)

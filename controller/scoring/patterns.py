@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from controller.scoring.arrange import Group
-from controller.scoring.rules import Pattern
+from controller.scoring.rules import Hit, Pattern, Scope, with_meta
 from controller.scoring.view import HandView, Shape, Situation
 from controller.tiles import (
     DRAGON_CODES,
@@ -21,31 +21,30 @@ from controller.tiles import (
     is_terminal_or_honour,
 )
 
-Hit = list[tuple[Tile, ...]]
 SELF_DRAWN = ("wall", "replacement", "dealt")
 
-
 Gate = Callable[[Situation], bool]
-
-
-def gated(gate: Gate, pattern: Pattern) -> Pattern:
-    """Mark a pattern as able to apply only in situations that pass ``gate``."""
-    pattern.gate = gate  # type: ignore[attr-defined]
-    return pattern
-
-
 ShapeGate = Callable[[Shape], bool]
+Fn = Callable[[HandView], Hit]
 
 
-def shaped(gate: ShapeGate, pattern: Pattern, decides: bool = False) -> Pattern:
-    """Mark an arrangement pattern as able to apply only to arrangements whose Shape passes
-    ``gate`` (a necessary condition of the pattern, checked once per shape). ``decides``: the
-    gate is also sufficient and the pattern then answers exactly one occurrence, so the scorer
-    counts it without a call (one_hit); the pattern still tests for itself when called."""
-    pattern.shape_gate = gate  # type: ignore[attr-defined]
-    if decides:
-        pattern.one_hit = True  # type: ignore[attr-defined]
-    return pattern
+def pattern_of(fn: Fn | Pattern) -> Pattern:
+    """``fn`` as a Pattern (a Pattern stays as it is)."""
+    return fn if isinstance(fn, Pattern) else Pattern(fn)
+
+
+def gated(gate: Gate, pattern: Fn | Pattern) -> Pattern:
+    """A pattern that can apply only in situations that pass ``gate``."""
+    return with_meta(pattern_of(pattern), gate=gate)
+
+
+def shaped(gate: ShapeGate, pattern: Fn | Pattern, decides: bool = False) -> Pattern:
+    """An arrangement pattern that can apply only to arrangements whose Shape passes ``gate``
+    (a necessary condition of the pattern, checked once per shape). ``decides``: the gate is
+    also sufficient and the pattern then answers exactly one occurrence, so the scorer counts
+    it without a call (one_hit); the pattern still tests for itself when called."""
+    made = with_meta(pattern_of(pattern), shape_gate=gate)
+    return with_meta(made, one_hit=True) if decides else made
 
 
 def _pungs(v: HandView) -> list[Group]:
@@ -56,43 +55,33 @@ def _whole(v: HandView) -> Hit:
     return [v.facts.tiles]
 
 
-def scoped(scope: str, pattern: Pattern) -> Pattern:
-    """Mark how much a pattern looks at, so the engine can reuse answers: ``group`` (one set or
+def scoped(scope: Scope, pattern: Fn | Pattern) -> Pattern:
+    """How much a pattern looks at, so the engine can reuse answers: ``group`` (one set or
     pair and the seat winds: the same answer wherever the group appears) or ``hand`` (only the
     HandFacts: the same answer for every arrangement of the hand)."""
-    pattern.scope = scope  # type: ignore[attr-defined]
-    return pattern
+    return with_meta(pattern_of(pattern), scope=scope)
 
 
-def hand_if(test: Callable[[HandView], bool], tiles: Callable[[HandView], Hit] = _whole) -> Pattern:
+def hand_if(test: Callable[[HandView], bool], tiles: Fn = _whole) -> Pattern:
     """A whole-hand item: reported once, for all the hand's tiles (or ``tiles``: one
     occurrence whenever ``test`` passes) when ``test``."""
 
     def pattern(v: HandView) -> Hit:
         return tiles(v) if test(v) else []
 
-    pattern.test = test  # type: ignore[attr-defined]  # the scorer counts without the tiles
-    return pattern
+    return Pattern(pattern, test=test)  # the scorer counts without the tiles
 
 
-def fact_if(test: Callable[[HandView], bool], tiles: Callable[[HandView], Hit] = _whole) -> Pattern:
+def fact_if(test: Callable[[HandView], bool], tiles: Fn = _whole) -> Pattern:
     """Like hand_if, for a test that looks only at the HandFacts (not the arrangement)."""
     return scoped("hand", hand_if(test, tiles))
 
 
-def gate_decides(tiles: Callable[[HandView], Hit] | None = None) -> Pattern:
+def gate_decides(tiles: Fn = _whole) -> Pattern:
     """A whole-hand item that applies whenever its gate lets it be tried: reported once, for
-    all the hand's tiles (or ``tiles``). Same as fact_if(lambda v: True, tiles), one call."""
-    if tiles is not None:
-        made = scoped("hand", lambda v: tiles(v))  # a new function: annotations are per item
-    else:
-        def pattern(v: HandView) -> Hit:
-            return [v.facts.tiles]
-
-        made = scoped("hand", pattern)
-    # exactly one occurrence once tried: the scorer counts it without making its tiles
-    made.one_hit = True  # type: ignore[attr-defined]
-    return made
+    all the hand's tiles (or ``tiles``). Same as fact_if(lambda v: True, tiles), one call:
+    exactly one occurrence once tried, so the scorer counts it without making its tiles."""
+    return Pattern(tiles, scope="hand", one_hit=True)
 
 
 def winning_tile(v: HandView) -> Hit:
@@ -171,8 +160,7 @@ self_drawn = won_if(source_is(*SELF_DRAWN))
 last_tile_drawn = won_if(lambda s: s.last_tile and s.source == "wall")
 last_tile_discarded = won_if(lambda s: s.last_tile and s.source == "discard")
 winner_is_dealer = won_if(lambda s: s.dealer)
-single_wait = won_if(lambda s: s.single_wait)
-single_wait.needs_waits = True  # type: ignore[attr-defined]
+single_wait = with_meta(won_if(lambda s: s.single_wait), needs_waits=True)
 
 
 def flag(name: str) -> Pattern:
@@ -232,14 +220,15 @@ def _four_chows(s: Shape) -> bool:
     return s.standard and s.chows == 4
 
 
-def _no_chow(s: Shape) -> bool:
+def standard_no_chow(s: Shape) -> bool:
     return s.standard and s.chows == 0
 
 
 worthless = shaped(_four_chows, hand_if(is_worthless))
-worthless_two_waits = gated(lambda s: s.multi_wait, shaped(_four_chows, hand_if(is_worthless)))
-worthless_two_waits.needs_waits = True  # type: ignore[attr-defined]
-no_chow = shaped(_no_chow, hand_if(lambda v: v.standard and not v.chows), decides=True)
+worthless_two_waits = with_meta(
+    gated(lambda s: s.multi_wait, shaped(_four_chows, hand_if(is_worthless))), needs_waits=True
+)
+no_chow = shaped(standard_no_chow, hand_if(lambda v: v.standard and not v.chows), decides=True)
 all_simples = gated(lambda s: s.simples_only, gate_decides())
 only_terminals_and_honours = gated(lambda s: s.majors_only, gate_decides())
 _MAJOR = frozenset(t for t in KINDS if is_terminal_or_honour(t))
@@ -262,15 +251,16 @@ one_suit_with_honours = gated(
 one_suit_only = gated(lambda s: len(s.suits) == 1 and not s.honours, gate_decides())
 only_honours = gated(lambda s: not s.suits, gate_decides())
 only_ones_and_nines = gated(lambda s: s.ones_nines_only, gate_decides())
-seven_pairs = gated(lambda s: not s.melds, shaped(
-    lambda s: s.special == "seven_pairs", hand_if(lambda v: v.special == "seven_pairs"),
-    decides=True,
-))
-thirteen_orphans = gated(
-    lambda s: not s.melds and s.majors_only,
-    shaped(lambda s: s.special == "thirteen_orphans",
-           hand_if(lambda v: v.special == "thirteen_orphans"), decides=True),
-)
+def special_hand(name: str, gate: Gate = lambda s: not s.melds) -> Pattern:
+    """The arrangement is the special hand ``name`` of special.SPECIAL_HANDS (never with
+    melds; ``gate``: a further necessary condition on the situation)."""
+    return gated(gate, shaped(
+        lambda s: s.special == name, hand_if(lambda v: v.special == name), decides=True
+    ))
+
+
+seven_pairs = special_hand("seven_pairs")
+thirteen_orphans = special_hand("thirteen_orphans", lambda s: not s.melds and s.majors_only)
 
 
 def concealed_pungs(n: int) -> Pattern:
@@ -297,7 +287,7 @@ def honour_pungs(codes: tuple[Tile, ...], pungs: int, pairs: int) -> Pattern:
             return [tuple(t for g in ps + prs for t in g.tiles)]
         return []
 
-    return pattern
+    return Pattern(pattern)
 
 
 three_little_dragons = gated(lambda s: s.dragons >= 8, honour_pungs(DRAGON_CODES, 2, 1))

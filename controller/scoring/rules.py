@@ -6,17 +6,62 @@ A rule set module lists its Rules as data; the engine in ``engine.py`` applies a
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from controller.scoring.model import ScoringError
+from controller.scoring.special import SpecialHand, special_hands
 
 if TYPE_CHECKING:
-    from controller.scoring.view import HandView
+    from controller.scoring.view import HandView, Shape, Situation
 
-#: A hand pattern: the tiles each occurrence is for (one tuple per occurrence; empty: none).
-Pattern = Callable[["HandView"], list[tuple[str, ...]]]
+#: What a pattern answers: the tiles each occurrence is for (one tuple per occurrence).
+Hit = list[tuple[str, ...]]
+#: How much of a hand a pattern looks at (see Pattern.scope).
+Scope = Literal["view", "group", "hand"]
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """A hand pattern and what the engine may know of it without calling it.
+
+    ``fn`` answers the tiles each occurrence is for (empty: none). The other fields are made by
+    the pattern helpers (patterns.py) and read once, when a rule table is compiled (tally.py):
+
+    - ``gate``: a necessary condition over the hand's Situation (never tried when it fails);
+    - ``shape_gate``: a necessary condition over an arrangement's Shape;
+    - ``one_hit``: once its gates pass, the pattern answers exactly one occurrence;
+    - ``scope``: ``view`` (one arrangement), ``group`` (one set or pair and the winds: the same
+      answer wherever the group appears) or ``hand`` (the HandFacts only);
+    - ``test``: one occurrence exactly when ``test`` passes (the scorer need not make tiles);
+    - ``needs_waits``: it looks at how many kinds the winner waited on;
+    - ``needs_calling``: it looks at what a non-winner's hand was calling for (bmja).
+    """
+
+    fn: Callable[[HandView], Hit]
+    gate: Callable[[Situation], bool] | None = None
+    shape_gate: Callable[[Shape], bool] | None = None
+    one_hit: bool = False
+    scope: Scope = "view"
+    test: Callable[[HandView], bool] | None = None
+    needs_waits: bool = False
+    needs_calling: bool = False
+
+    def __call__(self, view: HandView) -> Hit:
+        return self.fn(view)
+
+
+PATTERN_FIELDS = frozenset(f.name for f in fields(Pattern))
+
+
+def with_meta(pattern: Pattern, **meta: Any) -> Pattern:
+    """``pattern`` with some of its metadata changed; an unknown field is an error at once."""
+    unknown = set(meta) - PATTERN_FIELDS
+    if unknown:
+        raise ValueError(f"unknown pattern field(s) {', '.join(sorted(unknown))}: the fields are "
+                         + ", ".join(sorted(PATTERN_FIELDS)))
+    return replace(pattern, **meta)
 
 
 @dataclass(frozen=True)
@@ -57,9 +102,31 @@ class RuleSetSpec:
     rules: tuple[Rule, ...]
     options: Mapping[str, Option]
     settlement: str  # "winner_paid" (hua-bao, dmjl) or "pairwise" (swedish)
-    specials: frozenset[str] = frozenset()  # complete special hands: seven_pairs, thirteen_orphans
+    specials: frozenset[str] = frozenset()  # names of special.SPECIAL_HANDS it counts complete
     requires_ready: bool = False
     notes: str = ""
+    #: a non-winner's concealed tiles may hold any number of pairs, each scored (dmjl, bmja)
+    loser_pairs: bool = False
+    #: the most chows a complete standard hand holds, melds included (bmja: 1); None: any
+    max_chows: int | None = None
+
+    def __post_init__(self) -> None:
+        for rule in self.rules:
+            check_pattern(self.name, rule)
+        special_hands(self.specials)  # an unknown special hand is an error here
+
+
+def check_pattern(ruleset: str, rule: Rule) -> Pattern:
+    """A rule's pattern as a Pattern record; ValueError for anything else, or for metadata the
+    engine cannot honour (a gated per-group item: its answer is kept per group and winds)."""
+    p = rule.when
+    if not isinstance(p, Pattern):
+        raise ValueError(f"rule {rule.name!r} of {ruleset}: its pattern {p!r} is not a "
+                         "Pattern (make it with the helpers of patterns.py)")
+    if p.scope == "group" and p.gate is not None:
+        raise ValueError(f"rule {rule.name!r} of {ruleset}: a per-group item cannot be gated "
+                         "(its answer is kept per group and winds)")
+    return p
 
 
 @dataclass(frozen=True)
@@ -114,9 +181,23 @@ class RuleSet:
         return self.spec.specials
 
     @cached_property
+    def max_chows(self) -> int | None:
+        return self.spec.max_chows
+
+    @cached_property
+    def special_hands(self) -> tuple[SpecialHand, ...]:
+        """The rule set's special hands from special.SPECIAL_HANDS, in that table's order."""
+        return special_hands(self.spec.specials)
+
+    @cached_property
     def needs_waits(self) -> bool:
         """Whether any item looks at how many tile kinds the winner waited on."""
-        return any(getattr(r.when, "needs_waits", False) for r in self.spec.rules)
+        return any(r.when.needs_waits for r in self.spec.rules)
+
+    @cached_property
+    def needs_calling(self) -> bool:
+        """Whether any item looks at what a non-winner's hand was calling for."""
+        return any(r.when.needs_calling for r in self.spec.rules)
 
     @property
     def settlement(self) -> str:

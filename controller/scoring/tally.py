@@ -14,7 +14,7 @@ from typing import NamedTuple, cast
 
 from controller.scoring.arrange import Group
 from controller.scoring.model import ScoreItem
-from controller.scoring.rules import Pattern, Rule, RuleSet
+from controller.scoring.rules import Hit, Rule, RuleSet, check_pattern
 from controller.scoring.view import HandFacts, HandView, Shape, Situation
 from controller.tiles import Tile
 
@@ -24,34 +24,35 @@ ZERO: Numbers = (0, 0, 0, 0.0, None)
 
 
 class Compiled(NamedTuple):
-    """A rule with its value resolved against the rule set's options."""
+    """A rule with its value resolved against the rule set's options and its pattern's
+    metadata read (rules.Pattern); the hot loops unpack it by position."""
 
     rule: Rule
-    when: Pattern
+    when: Callable[[HandView], Hit]  # the pattern's function
     points: int  # per occurrence
     doubles: int  # per occurrence
     combination: int  # combination doublings per occurrence (0 for a bonus doubling)
     limit: float  # value in limits after limit_hands (0 for an ordinary item)
     limit_combination: int  # a non-bonus limit item counts as one combination doubling
     item: tuple[str, int, int, float, bool]  # ScoreItem's fields but the tiles
-    one_hit: bool = False  # the pattern always answers one occurrence (see gate_decides)
-    test: Callable[[HandView], bool] | None = None  # one occurrence when it passes (hand_if)
+    one_hit: bool  # the pattern always answers one occurrence (see gate_decides)
+    test: Callable[[HandView], bool] | None  # one occurrence when it passes (hand_if)
+    # (the gates and scope are read from rule.when where the rules are split per situation and
+    # shape, once each: the hot loops unpack these ten fields only)
 
 
 def compile_rule(rs: RuleSet, rule: Rule) -> Compiled:
+    """A rule's value and its pattern's metadata, read once; a rule whose pattern was not made
+    by the pattern helpers, or a per-group item with a gate, is an error here."""
+    p = check_pattern(rs.name, rule)  # the group memo relies on ungated group items
+    meta = (p.one_hit, p.test)
     if rule.limit:
         value = rs.limit_value(rule)
-        return Compiled(rule, rule.when, 0, 0, 0, value, 0 if rule.bonus else 1,
-                        (rule.name, 0, 0, value, rule.bonus), _one_hit(rule),
-                        getattr(rule.when, "test", None))
+        return Compiled(rule, p.fn, 0, 0, 0, value, 0 if rule.bonus else 1,
+                        (rule.name, 0, 0, value, rule.bonus), *meta)
     pts = rs.options[rule.points] if isinstance(rule.points, str) else rule.points
-    return Compiled(rule, rule.when, pts, rule.doubles, 0 if rule.bonus else rule.doubles, 0.0, 0,
-                    (rule.name, pts, rule.doubles, 0.0, rule.bonus), _one_hit(rule),
-                    getattr(rule.when, "test", None))
-
-
-def _one_hit(rule: Rule) -> bool:
-    return bool(getattr(rule.when, "one_hit", False))
+    return Compiled(rule, p.fn, pts, rule.doubles, 0 if rule.bonus else rule.doubles, 0.0, 0,
+                    (rule.name, pts, rule.doubles, 0.0, rule.bonus), *meta)
 
 
 _new = tuple.__new__
@@ -151,7 +152,7 @@ class Split:
         if rules is None:
             shape = Shape(*view.shape)
             rules = self.by_shape[view.shape] = tuple(
-                c for c in self.view if getattr(c.when, "shape_gate", _always)(shape)
+                c for c in self.view if _shape_gate(c)(shape)
             )
         return rules
 
@@ -168,9 +169,9 @@ def split_rules(rs: RuleSet, is_winner: bool, situation: Situation) -> Split:
         rules = [
             c for c in _compiled(rs)
             if (is_winner or not c.rule.winner_only)
-            and getattr(c.when, "gate", _always)(situation)
+            and (c.rule.when.gate or _always)(situation)
         ]
-        by = {s: tuple(c for c in rules if getattr(c.when, "scope", "view") == s)
+        by = {s: tuple(c for c in rules if c.rule.when.scope == s)
               for s in ("group", "hand", "view")}
         hand = by["hand"]
         # one_hit rules are counted without looking at a view
@@ -188,10 +189,6 @@ def _compiled(rs: RuleSet) -> tuple[Compiled, ...]:
     switches off."""
     rules = _COMPILED.get(rs.cache_key)
     if rules is None:
-        for r in rs.rules:  # what the group memo relies on (see group_memo)
-            if getattr(r.when, "scope", "view") == "group" and hasattr(r.when, "gate"):
-                raise ValueError(f"rule {r.name!r} of {rs.name}: a per-group item cannot be "
-                                 "gated (its answer is kept per group and winds)")
         rules = _COMPILED[rs.cache_key] = tuple(
             c for c in (compile_rule(rs, r) for r in rs.rules) if c.limit > 0 or not c.rule.limit
         )
@@ -200,6 +197,10 @@ def _compiled(rs: RuleSet) -> tuple[Compiled, ...]:
 
 def _always(situation: object) -> bool:
     return True
+
+
+def _shape_gate(c: Compiled) -> Callable[[Shape], bool]:
+    return c.rule.when.shape_gate or _always
 
 
 # What a group earns depends only on the group and the two winds (group items are never gated:

@@ -30,6 +30,8 @@ class HandFacts(NamedTuple):
     majors: int  # how many terminals and honours
     ones_nines: int  # how many 1s and 9s
     size: int  # how many tiles (bonus tiles aside)
+    #: a non-winner's: the limit hands (keys) and items (names) its 13 tiles were calling for
+    calling: frozenset[str]
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
@@ -63,6 +65,7 @@ class Situation(NamedTuple):
     winds: int  # wind tiles
     single_wait: bool
     multi_wait: bool
+    calling: frozenset[str]  # as HandFacts.calling
 
 
 class Shape(NamedTuple):
@@ -102,7 +105,7 @@ class HandView:
                 chows.append(g)
             elif kind == "pair":
                 pairs.append(g)
-            elif kind != "thirteen_orphans":
+            elif kind == "pung" or kind == "kong":  # noqa: PLR1714 - cheaper than a tuple
                 pungs.append(g)
                 if g[2]:
                     concealed_pungs.append(g)

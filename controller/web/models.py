@@ -189,7 +189,7 @@ class EventResult(_Open):
 
 class SessionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    ruleset: Literal["hua-bao", "swedish", "dmjl"] = "hua-bao"
+    ruleset: Literal["hua-bao", "swedish", "dmjl", "bmja"] = "hua-bao"
     options: dict[str, Any] = Field(default_factory=dict)
 
 

@@ -14,7 +14,7 @@ from controller.game.zones import zone_counts
 from controller.tiles import tile_set
 from tests.game.randomgame import random_session
 
-RULESETS = st.sampled_from(["hua-bao", "dmjl", "swedish"])
+RULESETS = st.sampled_from(["hua-bao", "dmjl", "swedish", "bmja"])
 SEEDS = st.integers(0, 2**32 - 1)
 
 
@@ -30,7 +30,7 @@ def _conserved(state: GameState) -> bool:
 
 
 @settings(max_examples=20, deadline=None)
-@given(seed=SEEDS, ruleset=st.sampled_from(["hua-bao", "dmjl"]))
+@given(seed=SEEDS, ruleset=st.sampled_from(["hua-bao", "dmjl", "bmja"]))
 def test_legal_play_is_accepted_and_conserves_every_tile(seed: int, ruleset: str) -> None:
     state = new_game()
     for event in random_session(seed, 2, ruleset):

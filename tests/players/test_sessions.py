@@ -20,7 +20,7 @@ from controller.players.director import Director
 from controller.players.wall import DEAD_WALL
 from controller.tiles import is_bonus, tile_set
 
-RULESETS = ("hua-bao", "swedish", "dmjl")
+RULESETS = ("hua-bao", "swedish", "dmjl", "bmja")
 SESSIONS = 25
 HANDS_PER_SESSION = 8
 
@@ -118,11 +118,12 @@ def test_bots_play_200_hands_legally(ruleset: str) -> None:
     for seed in range(SESSIONS):
         play_checked(ruleset, seed, tally)
     assert tally.hands == SESSIONS * HANDS_PER_SESSION
-    # Hands must end in Mahjong a fair share of the time, not only in washouts.
+    # Hands must end in Mahjong a fair share of the time, not only in washouts (bmja: a hand
+    # holds one chow at most, so the bots aim at pungs and win less often: 26% when written).
     share = tally.mahjongs / tally.hands
     print(f"{ruleset}: {tally.mahjongs}/{tally.hands} hands won ({share:.0%}), "
           f"{tally.events} events")
-    assert share >= 0.25
+    assert share >= (0.2 if ruleset == "bmja" else 0.25)
 
 
 def test_same_seed_same_events_and_different_seeds_differ() -> None:

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from scoring_helpers import names, play
 
+from controller.scoring import ScoringError
+
 H = tuple[str, dict[str, Any]]
 PLAIN = "1b2b3b 4b5b6b 7c8c9c 2d3d4d "
 
@@ -202,21 +204,32 @@ def test_a_wait_on_the_kind_the_winning_tile_makes_four_of_still_counts(
     assert item in names(play(ruleset, "[8b8b8b8b] [7c8c9c] [gdgdgd] 5b5b6b7b 5b", tile="5b"))
 
 
-def test_a_gated_per_group_item_is_refused_when_the_rule_set_is_compiled() -> None:
+def test_a_gated_per_group_item_is_refused_when_the_rule_set_is_made() -> None:
     """Per-group answers are kept per group and winds, whatever the situation; a gate on one
     would make that wrong, so such a rule table is refused with its rule named."""
     from dataclasses import replace
 
-    from controller.scoring import HandInput, get_ruleset, score_hand
+    from controller.scoring import get_ruleset
     from controller.scoring import patterns as p
-    from controller.scoring.rules import Rule, RuleSet
-    from controller.tiles import parse_hand
+    from controller.scoring.rules import Rule
 
-    base = get_ruleset("hua-bao", {"limit": 333})  # options of its own: nothing compiled yet
+    base = get_ruleset("hua-bao")
     gated_group = Rule("pung on the last tile", p.gated(
         lambda s: s.last_tile, p.sets_if(lambda v, g: g.kind == "pung")), points=2)
-    rs = RuleSet(replace(base.spec, rules=(*base.spec.rules, gated_group)), base.options)
-    hand = parse_hand(PLAIN + "nwnw")
     with pytest.raises(ValueError, match="'pung on the last tile' of hua-bao: a per-group item"):
-        score_hand(HandInput(rs, "south", "east", hand.melds, hand.concealed, (), True, "nw",
-                             "wall"))
+        replace(base.spec, rules=(*base.spec.rules, gated_group))
+
+
+def test_a_dmjl_non_winners_concealed_pairs_all_score() -> None:
+    """RULES.md section 8 (settled), Kajongg's value: west, prevailing north, holding
+    ``ew ew 1d 1d 9b 9b gd gd rd rd sw ww ww`` scores the gd, rd and ww pairs: 6."""
+    hand = "ewew 1d1d 9b9b gdgd rdrd sw wwww"
+    r = play("dmjl", hand, won=None, seat="west", prevailing="north")
+    assert r.score == 6 and r.points == 6
+    assert sorted(i.tiles for i in r.items) == [("gd", "gd"), ("rd", "rd"), ("ww", "ww")]
+    assert sorted(r.leftover) == ["sw"]  # every other tile sits in a pair
+    # the other rule sets keep one pair for a non-winner (RULES.md section 5)
+    assert play("hua-bao", hand, won=None, seat="west", prevailing="north").score == 2
+    # the winner's hand has exactly one pair, as everywhere
+    with pytest.raises(ScoringError, match="not complete"):
+        play("dmjl", "ewew 1d1d 9b9b gdgd rdrd swsw wwww", seat="west")

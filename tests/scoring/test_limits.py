@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from scoring_helpers import play
+from scoring_helpers import names, play
 
 from controller.scoring import ScoringError, get_ruleset, is_complete
 from controller.tiles import parse_hand
@@ -142,3 +142,19 @@ def test_limit_caps_ordinary_scores_and_roof_off_lifts_it() -> None:
     assert play("dmjl", hand, options={"roof_off": True}).score > 500
     assert play("hua-bao", hand).score == 36 * 2**3
     assert play("hua-bao", hand, options={"limit": 250}).score == 250
+
+
+@pytest.mark.parametrize("ruleset", ["hua-bao", "dmjl"])
+@pytest.mark.parametrize("won", ["wall", "discard"])
+def test_nine_gates_counts_whichever_of_the_14_tiles_won(ruleset: str, won: str) -> None:
+    """RULES.md section 6 (settled): ``1111 2345678 999`` won on a 9 is nine gates, although
+    the 13 tiles before the win (``1111 2345678 99``) were not the gates shape."""
+    # (dmjl: "one suit only, all concealed" is a limit too; on a wall tile it comes first)
+    r = play(ruleset, "1c1c1c1c2c3c4c5c6c7c8c9c9c 9c", won=won)
+    assert "nine gates" in names(r) and r.score == 500
+    r = play(ruleset, "1c1c1c2c3c4c5c6c7c8c9c9c9c 1c", won=won)  # the same 14, won on the 1
+    assert "nine gates" in names(r) and r.score == 500
+    # one tile of the gates missing is no nine gates, whichever tile won
+    assert "nine gates" not in names(play(ruleset, "1c1c1c1c2c3c4c5c6c8c8c9c9c 9c", won=won))
+    # nor with a set on the table
+    assert "nine gates" not in names(play(ruleset, "[1c1c1c] 1c2c3c4c5c6c7c8c9c9c 9c", won=won))

@@ -179,14 +179,14 @@ def test_an_item_its_shape_decides_applies_exactly_when_the_shape_passes(inp: Ha
     """Items marked one_hit by their shape gate (patterns.shaped(..., decides=True)) are
     counted without calling them; called, they must answer one occurrence exactly then."""
     rs, hand, arrs, facts, _ = prepared(inp)
-    decided = [r.when for r in rs.rules
-               if getattr(r.when, "one_hit", False) and hasattr(r.when, "shape_gate")]
+    decided = [(r.when, r.when.shape_gate) for r in rs.rules
+               if r.when.one_hit and r.when.shape_gate is not None]
     assert decided  # every rule set has some
     for view, _left in _winner_views(facts, hand, arrs):
         shape = Shape(*view.shape)
-        for pattern in decided:
+        for pattern, gate in decided:
             hits = pattern(view)
-            assert len(hits) == (1 if pattern.shape_gate(shape) else 0)  # type: ignore[attr-defined]
+            assert len(hits) == (1 if gate(shape) else 0)
 
 
 @given(winning_hands())

@@ -55,3 +55,16 @@ def test_bad_arguments_exit_2_with_one_line(
     err = capsys.readouterr().err
     assert code == 2
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_bmja_plays_on_the_virtual_table_and_its_log_replays(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The rule set bmja through the whole hardware path, as the director plays it alone."""
+    summary = _simulate(tmp_path, capsys, "--ruleset", "bmja")
+    assert summary["violations"] == []
+    state = replay(play_session("bmja", {}, hands=1, seed=5))[0]
+    assert summary["hands"] == replay_summary(state)["hands"]
+    assert sum(summary["hands"][0]["net"].values()) == 0
+    assert main(["replay", str(summary["_log"])]) == 0
+    assert json.loads(capsys.readouterr().out)["hands"] == summary["hands"]

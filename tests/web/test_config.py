@@ -75,3 +75,11 @@ def test_any_unknown_key_in_any_section_is_refused(key: str) -> None:
             continue
         with pytest.raises(ConfigError, match=f"unknown key '{key}'"):
             parse_config(f"[{section}]\n{key} = 1\n")
+
+
+def test_the_config_knows_every_rule_set_the_scorer_has() -> None:
+    """config.py sits below the scorer (import-linter layers), so it lists the names itself."""
+    from controller import config
+    from controller.scoring import RULESETS
+
+    assert config.RULESETS == tuple(RULESETS)

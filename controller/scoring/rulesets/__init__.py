@@ -1,4 +1,5 @@
-"""The rule sets by name: ``hua-bao``, ``swedish``, ``dmjl`` (RULES.md sections 6-8)."""
+"""The rule sets by name: ``hua-bao``, ``swedish``, ``dmjl`` (RULES.md sections 6-8), ``bmja``
+(docs/scoring.md)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from typing import Any
 
 from controller.scoring.model import ScoringError
 from controller.scoring.rules import RuleSet, RuleSetSpec, resolve_options
-from controller.scoring.rulesets import dmjl, hua_bao, swedish
+from controller.scoring.rulesets import bmja, dmjl, hua_bao, swedish
 
-RULESETS: dict[str, RuleSetSpec] = {s.name: s for s in (hua_bao.SPEC, swedish.SPEC, dmjl.SPEC)}
+RULESETS: dict[str, RuleSetSpec] = {
+    s.name: s for s in (hua_bao.SPEC, swedish.SPEC, dmjl.SPEC, bmja.SPEC)
+}
 
 
 def get_ruleset(name: str, options: Mapping[str, Any] | None = None) -> RuleSet:

@@ -91,4 +91,5 @@ SPEC = RuleSetSpec(
     options=OPTIONS,
     settlement="winner_paid",
     specials=frozenset({"thirteen_orphans"}),
+    loser_pairs=True,
 )
