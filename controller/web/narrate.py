@@ -13,7 +13,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from controller.game.zones import misplaced_after_undo, zone_counts
+from controller.game import apply
+from controller.game.zones import zone_counts
 
 MAX_STEPS = 50
 
@@ -38,20 +39,20 @@ def steps(state: Any, count: int, names: Mapping[int, str]) -> list[str]:
 
 
 def undo_preview(state: Any, count: int, names: Mapping[int, str]) -> dict[str, Any]:
-    """What ``undo count`` takes back, and which tiles must then be put back where."""
+    """What ``undo count`` takes back, and which tiles must then be put back where: the engine
+    itself is asked (``apply`` is pure), so the preview is exactly what the undo will do."""
     depth = int(getattr(state, "depth", 0))
-    target = state
-    for _ in range(min(count, depth)):
-        target = target.prev
-    bonus = bool(state.ruleset.bonus_tiles) if state.ruleset is not None else False
+    outcome = apply(state, {"correct": {"undo": count}}) if 1 <= count <= depth else None
+    if outcome is None or not outcome.accepted:
+        return {"count": count, "available": min(depth, MAX_STEPS), "takes_back": [],
+                "put_back": []}
     put_back = [
         {"tile": None if _concealed(lies, home) else tile, "from": zone_name(lies, names),
          "to": zone_name(home, names)}
-        for tile, lies, home in misplaced_after_undo(state.hand, target.hand, bonus)
-    ] if count <= depth else []
+        for tile, lies, home in outcome.state.misplaced
+    ]
     return {"count": count, "available": min(depth, MAX_STEPS),
-            "takes_back": steps(state, count, names) if count <= depth else [],
-            "put_back": put_back}
+            "takes_back": steps(state, count, names), "put_back": put_back}
 
 
 def _concealed(lies: str, home: str) -> bool:
