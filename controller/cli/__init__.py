@@ -18,8 +18,7 @@ if TYPE_CHECKING:
     from controller.config import Config
     from firmware_bridge.readers import ReaderBackend
 
-# Subcommand modules under controller.cli, in the order the help lists them. A module that is
-# missing (work in progress) is skipped so that the rest of the command keeps working.
+# Subcommand modules under controller.cli (``<name>_cmd.py``), in the order the help lists them.
 SUBCOMMANDS = (
     "score",
     "settle",
@@ -31,6 +30,7 @@ SUBCOMMANDS = (
     "enroll",
     "readers",
     "monitor",
+    "club",
 )
 
 
@@ -77,6 +77,30 @@ def open_readers(system: System, buttons: bool = False) -> ReaderBackend:
         raise CliError(str(exc)) from None
 
 
+def check_port(host: str, port: int) -> None:
+    """Fail with one line, before anything starts, when the address cannot be listened on."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another "
+                       "--port or --host") from None
+
+
+def check_data_dir(data_dir: Path) -> None:
+    """Create the data directory, or fail with one line saying what to do."""
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"cannot create the data directory {data_dir}: {exc.strerror}; "
+                       "choose another --data-dir") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mahjong-table",
@@ -85,13 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in SUBCOMMANDS:
-        try:
-            module = importlib.import_module(f"controller.cli.{name}_cmd")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"controller.cli.{name}_cmd":
-                continue
-            raise
-        module.register(sub)
+        importlib.import_module(f"controller.cli.{name}_cmd").register(sub)
     return parser
 
 

@@ -6,13 +6,14 @@ import argparse
 import logging
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from controller.cli import CliError, command_name, load_config
+from controller.cli import CliError, check_data_dir, check_port, command_name, load_config
 from controller.scoring import RULESETS
 
 if TYPE_CHECKING:
     from controller.app import TableKind
+    from controller.club.publisher import ClubPublisher
     from controller.config import Config
 
 
@@ -38,11 +39,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--hands", type=int, help="stop the simulation after this many hands")
     p.add_argument("--in-process", action="store_true",
                    help="with --simulate: drive the engine directly, without the virtual table")
+    p.add_argument("--club-broker", metavar="HOST:PORT",
+                   help="publish to the club's MQTT broker (off by default)")
+    p.add_argument("--table-id", help="this table's name at the club (with --club-broker)")
+    p.add_argument("--club-password-file", type=Path,
+                   help="file holding this table's broker password (user: the table id)")
+    p.add_argument("--club-ca", type=Path, help="CA certificate: reach the broker by TLS")
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     p.set_defaults(func=run)
 
 
-class _RedactTokens(logging.Filter):
+class RedactTokens(logging.Filter):
     """Access logs never show a token (a seat socket may carry one as ?token=)."""
 
     _pattern = re.compile(r"(token=)[^&\s\"']+")
@@ -64,22 +71,69 @@ def run(args: argparse.Namespace) -> int:
 
     config = _override(load_config(args.config), args)
     data_dir = Path(args.data_dir) if args.data_dir else config.data.dir
-    _check_data_dir(data_dir)
-    _check_port(config.server.host, config.server.port)
+    check_data_dir(data_dir)
+    check_port(config.server.host, config.server.port)
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # uvicorn logs a WebSocket's path with its query ("WebSocket /ws/seats/1?token=...
     # [accepted]") on uvicorn.error, not on the access log.
     for name in ("uvicorn.access", "uvicorn.error"):
-        logging.getLogger(name).addFilter(_RedactTokens())
+        logging.getLogger(name).addFilter(RedactTokens())
 
-    app = build(config, data_dir, table=_table(args)).app
+    publisher = _club_publisher(args, data_dir)
+    sources = _club_sources(publisher)
+    system = build(config, data_dir, table=_table(args), sources=sources)
+    if publisher is not None:
+        _plug_club(system.loop, publisher)
+    app = system.app
     print(f"mahjong-table: dashboard on http://{config.server.host}:{config.server.port}/ "
           f"(operator page: /operator; tokens and seat links: "
           f"{command_name()} tokens --urls --data-dir {data_dir})")
     uvicorn.run(app, host=config.server.host, port=config.server.port,
                 log_level=args.log_level, ws_ping_interval=20)
     return 0
+
+
+def _club_sources(publisher: ClubPublisher | None) -> dict[str, Any]:
+    """The club's rounds as an event source of the loop (with --club-broker)."""
+    if publisher is None:
+        return {}
+    from controller.club.rounds import round_source
+
+    return {"club-rounds": round_source(publisher)}
+
+
+def _plug_club(loop: Any, publisher: ClubPublisher) -> None:
+    """The publisher follows the log (woken by every change), the pages see the club's round
+    and roster, and the table says "offline" when it stops."""
+    import atexit
+
+    from controller.web import club_link
+
+    club_link.attach(loop, publisher)
+    loop.subscribe(lambda _change: publisher.wake())
+    publisher.start()
+    atexit.register(publisher.stop)
+
+
+def _club_publisher(args: argparse.Namespace, data_dir: Path) -> ClubPublisher | None:
+    """The club publisher when --club-broker is given (it needs --table-id)."""
+    if not args.club_broker:
+        if args.table_id:
+            raise CliError("--table-id goes with --club-broker HOST:PORT")
+        return None
+    if not args.table_id:
+        raise CliError("--club-broker needs --table-id NAME (this table's name at the club)")
+    from controller.cli.club_cmd import broker_config
+    from controller.club.publisher import ClubPublisher
+    from controller.club.topics import check_table_id
+
+    try:
+        table = check_table_id(args.table_id)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    broker = broker_config(args.club_broker, table, args.club_password_file, args.club_ca)
+    return ClubPublisher(data_dir, table, broker)  # type: ignore[arg-type]
 
 
 def _table(args: argparse.Namespace) -> TableKind:
@@ -100,26 +154,3 @@ def _override(config: Config, args: argparse.Namespace) -> Config:
         k: v for k, v in (("seed", args.seed), ("pace", args.pace), ("hands", args.hands))
         if v is not None})
     return config.model_copy(update={"server": server, "session": session, "simulation": sim})
-
-
-def _check_port(host: str, port: int) -> None:
-    """Fail with one line, before anything starts, when the address cannot be listened on."""
-    import socket
-
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-        family, kind, proto, _, address = infos[0]
-        with socket.socket(family, kind, proto) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            probe.bind(address)
-    except OSError as exc:
-        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another "
-                       "--port or --host") from None
-
-
-def _check_data_dir(data_dir: Path) -> None:
-    try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CliError(f"cannot create the data directory {data_dir}: {exc.strerror}; "
-                       "choose another --data-dir") from None

@@ -98,7 +98,7 @@ def close(state: GameState, hand: Hand) -> GameState:
     assert result is not None
     record = HandRecord(
         hand.number, hand.dealer, hand.prevailing_wind, result.result, result.winner,
-        result.scores, result.net, result.win_source, result.discarder,
+        result.scores, result.net, result.win_source, result.discarder, state.names,
     )
     totals = tuple(a + b for a, b in zip(state.totals, result.net, strict=True))
     changes: dict[str, Any] = {"hand": hand, "hands": state.hands + (record,), "totals": totals}

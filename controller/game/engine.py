@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from controller.game import calls, endhand, moves
+from controller.game import calls, endhand, moves, people
 from controller.game.context import Ctx, Refused, name
 from controller.game.events import EventError, check_event
 from controller.game.state import (
@@ -95,6 +95,12 @@ def _dispatch(
         return _note(state, kind, body), False
     if kind == "session":
         return _session(state, body), True
+    if kind in ("player", "penalty"):
+        if state.ruleset_name is None:
+            raise Refused("no_session", None, "no session yet: start one with a session event")
+        if kind == "player":
+            return people.seat_player(ctx, state, body), False
+        return people.penalise(ctx, state, body), True
     if kind == "correct":
         return _correct(ctx, state, body)
     if state.ruleset_name is None:
@@ -256,7 +262,8 @@ def _undo(ctx: Ctx, state: GameState, n: int) -> GameState:
     bonus = bool(state.ruleset.bonus_tiles) if state.ruleset is not None else False
     ctx.misplaced = misplaced_after_undo(state.hand, target.hand, bonus)
     ctx.notes.append(f"{n} event(s) taken back")
-    return evolve(target, violations=state.violations, timers_noted=state.timers_noted)
+    return evolve(target, violations=state.violations, timers_noted=state.timers_noted,
+                  names=state.names)
 
 
 def _reassign(ctx: Ctx, state: GameState, body: dict[str, Any]) -> GameState:

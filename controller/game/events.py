@@ -6,12 +6,16 @@ from typing import Any
 
 from controller.tiles import ALL_CODES
 
-KINDS = ("session", "move", "declare", "correct", "anomaly", "timer")
+KINDS = ("session", "move", "declare", "correct", "anomaly", "timer", "player", "penalty")
 CALLS = ("claim", "ready", "mahjong")
 _CODES = frozenset(ALL_CODES)
 _ZONES = frozenset(
     ["discard", "river", "wall"] + [f"{z}:{n}" for z in ("rack", "melds") for n in (1, 2, 3, 4)]
 )
+
+
+MAX_NAME = 40
+MAX_PENALTY = 1_000_000
 
 
 class EventError(ValueError):
@@ -96,7 +100,56 @@ def _check_timer(body: dict[str, Any]) -> None:
         raise EventError("a timer event's kind is turn or claim")
 
 
+def _seat(body: dict[str, Any], key: str) -> int:
+    seat = body.get(key)
+    if isinstance(seat, bool) or seat not in (1, 2, 3, 4):
+        raise EventError(f"{key} must be a seat 1-4, not {seat!r}")
+    return int(seat)
+
+
+def _check_player(body: dict[str, Any]) -> None:
+    _seat(body, "seat")
+    name = body.get("name")
+    if name is None:
+        return
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+        raise EventError(f"a player's name is 1-{MAX_NAME} characters (null clears the seat)")
+    if not all(c.isprintable() for c in name):
+        raise EventError("a player's name must not hold control characters")
+
+
+def _check_penalty(body: dict[str, Any]) -> None:
+    if "cancel" in body:
+        n = body["cancel"]
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise EventError(f"cancel names a penalty by its number (1, 2, ...), not {n!r}")
+        return
+    kind = body.get("kind")
+    amount = body.get("amount")
+    if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)
+                               or not 0 < amount <= MAX_PENALTY):
+        raise EventError(f"a penalty's amount is a whole number 1-{MAX_PENALTY}")
+    if kind == "transfer":
+        if _seat(body, "from") == _seat(body, "to"):
+            raise EventError("a transfer goes from one seat to another")
+        if amount is None:
+            raise EventError("a transfer needs an amount")
+    elif kind == "deduction":
+        _seat(body, "seat")
+        if amount is None:
+            raise EventError("a deduction needs an amount")
+    elif kind == "false_mahjong":
+        _seat(body, "seat")
+    else:
+        raise EventError("a penalty's kind is transfer, false_mahjong or deduction")
+    reason = body.get("reason")
+    if reason is not None and (not isinstance(reason, str) or len(reason) > 200):
+        raise EventError("a penalty's reason is a text of at most 200 characters")
+
+
 _CHECKS = {
+    "player": _check_player,
+    "penalty": _check_penalty,
     "move": _check_move,
     "declare": _check_declare,
     "correct": _check_correct,

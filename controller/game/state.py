@@ -210,6 +210,24 @@ class HandRecord:
     net: tuple[int, int, int, int]
     win_source: str | None = None
     discarder: int | None = None
+    names: tuple[str | None, ...] = (None, None, None, None)  # who sat where in this hand
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """An operator's penalty: a transfer between players (sums to zero) or a deduction from
+    one player's score (shown apart from the totals). ``hand``: the hand in play or last
+    finished when it was given."""
+
+    kind: str  # transfer | false_mahjong | deduction
+    hand: int
+    payments: tuple[tuple[int, int, int], ...] = ()  # (from, to, amount) of a transfer
+    seat: int | None = None  # who is penalised
+    amount: int = 0
+    reason: str | None = None
+    names: tuple[str | None, ...] = (None, None, None, None)
+    cancelled: bool = False  # taken back by the operator ({"penalty": {"cancel": N}})
+    line: int | None = None  # the log line of a penalty the rules gave (a false Mahjong)
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +258,10 @@ class GameState:
     last_violation: Violation | None = field(default=None, compare=False)
     misplaced: tuple[tuple[Tile, str, str], ...] = field(default=(), compare=False)
     timers_noted: tuple[tuple[str, int, float], ...] = field(default=(), compare=False)
+    # Who plays at each position (``player`` events); an undo keeps them.
+    names: tuple[str | None, ...] = (None, None, None, None)
+    penalties: tuple[Penalty, ...] = ()
+    deductions: tuple[int, int, int, int] = (0, 0, 0, 0)
 
     @property
     def active(self) -> bool:

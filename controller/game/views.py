@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.game.people import names_json, penalty_json
 from controller.game.state import GameState, Hand, HandRecord, Seat
-from controller.tiles import is_bonus, sort_tiles
+from controller.tiles import WINDS, is_bonus, sort_tiles
 
 _POS = ("1", "2", "3", "4")
 
@@ -20,6 +21,21 @@ def _record_json(r: HandRecord) -> dict[str, Any]:
         "number": r.number, "dealer": r.dealer, "prevailing_wind": r.prevailing_wind,
         "result": r.result, "winner": r.winner, "scores": _per_seat(r.scores),
         "net": _per_seat(r.net), "win_source": r.win_source, "discarder": r.discarder,
+        "winds": winds_of(r.dealer), "names": names_json(r.names),
+    }
+
+
+def winds_of(dealer: int) -> dict[str, str]:
+    """Each position's seat wind in a hand with this dealer (the dealer is east)."""
+    return {p: WINDS[(int(p) - dealer) % 4] for p in _POS}
+
+
+def _people(state: GameState) -> dict[str, Any]:
+    """Names, penalties and deductions: what the views and the replay add for the club."""
+    return {
+        "names": names_json(state.names),
+        "penalties": [penalty_json(p) for p in state.penalties],
+        "deductions": _per_seat(state.deductions),
     }
 
 
@@ -111,6 +127,7 @@ def public_view(state: GameState, now: float | None = None) -> dict[str, Any]:
         "hand": None if state.hand is None else _hand_public(state, state.hand, now),
         "hands": [_record_json(r) for r in state.hands],
         "totals": _per_seat(state.totals),
+        **_people(state),
     }
 
 
@@ -175,7 +192,8 @@ def replay_summary(state: GameState) -> dict[str, Any]:
             "number": hand.number, "dealer": hand.dealer,
             "prevailing_wind": hand.prevailing_wind, "result": None, "winner": None,
             "scores": _per_seat((0, 0, 0, 0)), "net": _per_seat((0, 0, 0, 0)),
-            "win_source": None, "discarder": None,
+            "win_source": None, "discarder": None, "winds": winds_of(hand.dealer),
+            "names": names_json(state.names),
         })
     in_play = hand is not None and hand.phase != "over"
     return {
@@ -190,6 +208,7 @@ def replay_summary(state: GameState) -> dict[str, Any]:
             "dealer": state.dealer,
             "prevailing_wind": state.prevailing_wind,
         },
+        **_people(state),
     }
 
 

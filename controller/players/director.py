@@ -122,7 +122,7 @@ class Director:
         if finished >= self.hands or (view.get("session") or {}).get("game_over"):
             return None  # the hands asked for are played, or four wind rounds are
         number = (int(hand["number"]) if hand else 0) + 1
-        wall = self._wall(number)
+        wall = self.wall(number)
         # The engine names the next dealer; the rules give the same answer (RULES.md 2).
         dealer = int((view.get("session") or {}).get("dealer") or next_dealer(hand))
         self._added_kong = None
@@ -148,7 +148,8 @@ class Director:
             events.extend(move(t, "river", "wall") for t in hand["seats"][str(p)].get("river", []))
         return events
 
-    def _wall(self, number: int) -> list[str]:
+    def wall(self, number: int) -> list[str]:
+        """Hand ``number``'s shuffled wall (made from the seed on first use)."""
         if number not in self._walls:
             self._walls = {number: build_wall(self.seed, number, self.ruleset.bonus_tiles)}
             self._rngs = {number: random.Random(f"order/{self.seed}/{number}")}
@@ -157,7 +158,7 @@ class Director:
     # --- during a hand ----------------------------------------------------------------------------
 
     def _in_hand(self, state: GameState, hand: View) -> Event | None:
-        wall = self._wall(int(hand["number"]))
+        wall = self.wall(int(hand["number"]))
         front, back = wall_cursor(hand, self.total)
         dealer = int(hand["dealer"])
         if front < DEAL_SIZE and self._dealing(hand):

@@ -80,13 +80,13 @@ def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> Even
                                    move_window=max(1.0, 4 * options.absent_after),
                                    silent_after=max(3.0, options.unplug_for * 4))
 
-        sensing = _Sensing(new_tracker(), new_tracker)
+        sensing = Sensing(new_tracker(), new_tracker)
         restored = _restore(loop, world, sensing.tracker)
         if options.noise:
             backend.table.set_faults(bit_error_rate=options.noise)
         inbox: asyncio.Queue[Any] = asyncio.Queue()
         backend.start(asyncio_sink(asyncio.get_running_loop(), inbox))
-        count = _Counter()
+        count = EventCounter()
         tasks = [asyncio.create_task(_drive(loop, world, sensing, inbox, count, options,
                                             run, restored), name="sim-director")]
         if options.unplug_every:
@@ -105,7 +105,7 @@ def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> Even
 
 
 @dataclass
-class _Sensing:
+class Sensing:
     """The presence tracker in use; replaced (muted meanwhile) when a new session sweeps the
     table, so that the old session's tiles leaving make no events in the new one."""
 
@@ -114,7 +114,7 @@ class _Sensing:
     muted: bool = False
 
 
-async def _sweep(world: SimWorld, sensing: _Sensing, options: SimOptions) -> None:
+async def _sweep(world: SimWorld, sensing: Sensing, options: SimOptions) -> None:
     sensing.muted = True
     world.reset()
     await asyncio.sleep(3 * options.absent_after + 2 * options.snapshot_ms / 1000)
@@ -123,13 +123,15 @@ async def _sweep(world: SimWorld, sensing: _Sensing, options: SimOptions) -> Non
 
 
 @dataclass
-class _Counter:
+class EventCounter:
+    """Events handed to the loop (``emitted``) and those it has finished with (``applied``)."""
+
     emitted: int = 0
     applied: int = 0
 
 
-async def _events(inbox: asyncio.Queue[Any], sensing: _Sensing, loop: LoopPort,
-                  count: _Counter) -> AsyncIterator[tuple[Event, str]]:
+async def _events(inbox: asyncio.Queue[Any], sensing: Sensing, loop: LoopPort,
+                  count: EventCounter) -> AsyncIterator[tuple[Event, str]]:
     """Bridge scans and the players' declarations, in one order, to the loop."""
     last_tick = time.monotonic()
     reader = QueueReader(inbox)
@@ -153,15 +155,15 @@ async def _events(inbox: asyncio.Queue[Any], sensing: _Sensing, loop: LoopPort,
         reader.close()
 
 
-def _batch(item: Any, sensing: _Sensing, loop: LoopPort) -> list[tuple[Event, str]]:
+def _batch(item: Any, sensing: Sensing, loop: LoopPort) -> list[tuple[Event, str]]:
     """A scan, a board's health or button (None: nothing came), or a player's declaration."""
     if isinstance(item, tuple):  # a player's declaration (event, source)
         return [item]
     return [(e, "table") for e in bridge_events(item, sensing.tracker, loop)]
 
 
-async def _drive(loop: LoopPort, world: SimWorld, sensing: _Sensing,
-                 inbox: asyncio.Queue[Any], count: _Counter, options: SimOptions, run: SimRun,
+async def _drive(loop: LoopPort, world: SimWorld, sensing: Sensing,
+                 inbox: asyncio.Queue[Any], count: EventCounter, options: SimOptions, run: SimRun,
                  restored: dict[str, str]) -> None:
     """The director's loop: act, then wait until the controller has registered the act."""
     expected = {uid: _norm(zone) for uid, zone in restored.items()}
@@ -170,7 +172,7 @@ async def _drive(loop: LoopPort, world: SimWorld, sensing: _Sensing,
     try:
         while True:
             if not sweeping:
-                await _registered(inbox, sensing, count, expected, options, run)
+                await wait_registered(inbox, sensing, count, expected, options, run)
             if not loop.session_active:  # stopped by the operator: wait for a new one
                 await asyncio.sleep(0.1)
                 continue
@@ -222,8 +224,8 @@ def _new_director(loop: LoopPort, options: SimOptions) -> Director:
                     hands=options.hands or 1_000_000, seed=options.seed)
 
 
-async def _registered(inbox: asyncio.Queue[Any], sensing: _Sensing, count: _Counter,
-                      expected: dict[str, str], options: SimOptions, run: SimRun) -> None:
+async def wait_registered(inbox: asyncio.Queue[Any], sensing: Sensing, count: EventCounter,
+                          expected: dict[str, str], options: SimOptions, run: SimRun) -> None:
     """Wait until every tile the world moved is where the tracker (and so the game) has it.
 
     Gives up after ``register_timeout`` seconds in which the controller had nothing left to do:

@@ -221,7 +221,7 @@ class EventLog:
         self.close()
 
 
-_TABLE_LOG_KINDS = frozenset({"move", "declare", "correct"})
+_TABLE_LOG_KINDS = frozenset({"move", "declare", "correct", "player", "penalty"})
 
 
 def table_log(

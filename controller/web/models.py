@@ -98,6 +98,36 @@ class HandSummary(_Open):
     net: dict[str, int] = Field(default_factory=dict)
     win_source: str | None = None  # wall, discard, replacement, robbed_kong, dealt
     discarder: int | None = None  # whose discard or robbed kong gave the Mahjong
+    winds: dict[str, str] = Field(default_factory=dict)  # each seat's wind in THAT hand
+    names: dict[str, str | None] = Field(default_factory=dict)  # who sat where in that hand
+
+
+class PaymentOut(_Open):
+    from_: int = Field(alias="from", serialization_alias="from")
+    to: int
+    amount: int
+
+
+class PenaltyOut(_Open):
+    kind: str
+    hand: int
+    seat: int | None = None
+    amount: int = 0
+    reason: str | None = None
+    payments: list[PaymentOut] = Field(default_factory=list)
+    names: dict[str, str | None] = Field(default_factory=dict)
+    cancelled: bool = False
+    line: int | None = None
+
+
+class RoundOut(_Open):
+    """The club's tournament round (from the broker): when it ends, this table's seating."""
+
+    round: int | None = None
+    started: float | None = None
+    ends_at: float | None = None
+    seating: list[str] | None = None
+    time_up: bool = False
 
 
 class SessionOut(_Open):
@@ -128,6 +158,10 @@ class PublicView(_Open):
     totals: dict[str, int] = Field(default_factory=dict)
     service: ServiceStatus | None = None
     players: dict[str, str] = Field(default_factory=dict)
+    names: dict[str, str | None] = Field(default_factory=dict)  # seated by name (log events)
+    penalties: list[PenaltyOut] = Field(default_factory=list)
+    deductions: dict[str, int] = Field(default_factory=dict)  # kept apart from the totals
+    round: RoundOut | None = None
 
 
 class HandRecord(HandSummary):

@@ -6,14 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 from controller.loop import GameLoop
+from controller.web import club_link
 
 POSITIONS = ("1", "2", "3", "4")
 
 
-def players(loop: GameLoop) -> dict[str, str]:
-    """Player names by position, from ``[table.seats.N] name``."""
+def players(loop: GameLoop, view: dict[str, Any] | None = None) -> dict[str, str]:
+    """Player names by position: who sat down (``player`` events in the log), else
+    ``[table.seats.N] name``, else "Seat N"."""
     seats = loop.config.table.seats
-    return {p: (seats[p].name if p in seats else None) or f"Seat {p}" for p in POSITIONS}
+    seated = (view or loop.public_view()).get("names") or {}
+    return {p: seated.get(p) or (seats[p].name if p in seats else None) or f"Seat {p}"
+            for p in POSITIONS}
 
 
 def status(loop: GameLoop) -> dict[str, Any]:
@@ -34,9 +38,10 @@ def public_view(loop: GameLoop) -> dict[str, Any]:
     """The public view for the pages: names on the seats, the loop's status, and how a
     finished hand was won."""
     view = dict(loop.public_view())
-    names = players(loop)
+    names = players(loop, view)
     view["service"] = status(loop)
     view["players"] = names
+    view["round"] = club_round(loop)
     hand = view.get("hand")
     if hand:
         seats = {p: {**seat, "name": names.get(p)} for p, seat in (hand.get("seats") or {}).items()}
@@ -45,6 +50,19 @@ def public_view(loop: GameLoop) -> dict[str, Any]:
             hand["result"] = {**hand["result"], **loop.hand_facts(hand.get("number"))}
         view["hand"] = hand
     return view
+
+
+def club_round(loop: GameLoop) -> dict[str, Any] | None:
+    """The club's tournament round as the broker sent it (``serve --club-broker``): its
+    number, end time and this table's seating; None without a club or a round."""
+    link = club_link.of(loop)
+    rnd = link.round if link is not None else None
+    if link is None or not isinstance(rnd, dict):
+        return None
+    seating = (rnd.get("seating") or {}).get(link.table)
+    return {"round": rnd.get("round"), "ends_at": rnd.get("ends_at"),
+            "started": rnd.get("started"), "seating": seating,
+            "time_up": bool(rnd.get("ends_at")) and loop.clock() >= float(rnd["ends_at"])}
 
 
 def seat_view(loop: GameLoop, position: int) -> dict[str, Any]:

@@ -136,7 +136,6 @@ def test_dead_chip_gets_a_hard_reset(hw: FakeHardware) -> None:
     backend.start(events.append)
     backend.stop()  # start() opened the readers again; stop the thread, keep testing by hand
     backend.open()
-    backend._sink = events.append
     a.regs[VERSION] = 0x00  # a brown-out: registers lost
     hw.gpio.pins[25].history.clear()
     backend.check_health()

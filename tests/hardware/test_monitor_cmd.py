@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -70,14 +71,18 @@ def test_mfrc522_tags_and_a_button_over_the_fakes(hw: FakeHardware,
     hw.spi.attach(0, 1, FakeMFRC522())
     rack.place(VirtualTag(bytes.fromhex("04A219C15E2280")))
 
-    def press() -> None:
+    def press() -> None:  # once the seat I/O is set up (a loaded machine may take a while)
+        deadline = time.monotonic() + 5
+        while hw.gpio.level(SEAT1["mahjong"]) is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.1)
         hw.gpio.press(SEAT1["mahjong"])
         threading.Timer(0.15, hw.gpio.release, (SEAT1["mahjong"],)).start()
 
-    timer = threading.Timer(0.8, press)
+    timer = threading.Thread(target=press)
     timer.start()
     code, lines, _ = monitor(capsys, "--config", write(tmp_path, mfrc522_toml(tmp_path)),
-                             "--seconds", "1.6")
+                             "--seconds", "2.5")
     timer.join()
     assert code == 0
     assert any("tiles show as UIDs" in x.get("note", "") for x in lines)

@@ -57,7 +57,7 @@ def tiles_on_table(hand: Hand) -> Counter[str]:
 
 def check_accounting(director: Director, hand: Hand) -> None:
     """Wall + racks + melds + bonus + discard + river hold each code as often as the set."""
-    wall = director._wall(hand.number)
+    wall = director.wall(hand.number)
     replacements = sum(
         len(s.bonus) + sum(1 for m in s.melds if len(m.tiles) == 4) - s.replacements_due
         for s in hand.seats

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from controller.sources.virtual import SimOptions, SimRun, _Counter, _registered, _Sensing
+from controller.sources.virtual import EventCounter, Sensing, SimOptions, SimRun, wait_registered
 from controller.table import PresenceTracker
 from firmware_bridge.types import ChannelScan
 
@@ -19,11 +19,11 @@ UID = "04:0D:9A:DB:9E:3F:8A"
 CHANNELS = {"seat3/0": "rack:3", "centre/0": "discard"}
 
 
-def _sensing() -> _Sensing:
+def _sensing() -> Sensing:
     def make() -> PresenceTracker:
         return PresenceTracker(CHANNELS, {UID: "7d"}, absent_after=0.15)
 
-    return _Sensing(make(), make)
+    return Sensing(make(), make)
 
 
 async def test_an_idle_controller_that_never_registers_the_act_is_a_stall(
@@ -33,7 +33,7 @@ async def test_an_idle_controller_that_never_registers_the_act_is_a_stall(
     sensing.tracker.scan(ChannelScan("seat3/0", frozenset(), time.monotonic()))
     start = time.monotonic()
     with caplog.at_level(logging.WARNING, logger="controller.sim"):
-        await _registered(asyncio.Queue(), sensing, _Counter(), {UID: "rack:3"},
+        await wait_registered(asyncio.Queue(), sensing, EventCounter(), {UID: "rack:3"},
                           SimOptions(register_timeout=0.3), run)
     assert run.stalls == 1 and 0.3 <= time.monotonic() - start < 5
     assert f"has not registered [('{UID}', 'rack:3')]" in caplog.text
@@ -47,7 +47,7 @@ async def test_a_controller_behind_on_its_work_is_waited_for() -> None:
     inbox: asyncio.Queue[Any] = asyncio.Queue()
     options = SimOptions(register_timeout=0.3)
     waiting = asyncio.create_task(
-        _registered(inbox, sensing, _Counter(), {UID: "rack:3"}, options, run))
+        wait_registered(inbox, sensing, EventCounter(), {UID: "rack:3"}, options, run))
     await inbox.put("a scan not yet handled")  # the controller is behind
     await asyncio.sleep(0.6)
     time.sleep(0.6)  # the event loop held up (an fsync on a slow disk), longer than the timeout

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.cli.serve_cmd import _RedactTokens
+from controller.cli.serve_cmd import RedactTokens
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,7 +43,7 @@ def test_access_log_masks_tokens() -> None:
                                '%s - "%s %s HTTP/%s" %d',
                                ("127.0.0.1:5000", "GET", "/ws/seats/2?token=SECRET&x=1", "1.1",
                                 101), None)
-    assert _RedactTokens().filter(record)
+    assert RedactTokens().filter(record)
     text = record.getMessage()
     assert "SECRET" not in text and "token=***&x=1" in text
 

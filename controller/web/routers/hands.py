@@ -28,3 +28,10 @@ def hand(loop: LoopDep, number: int = Path(ge=1)) -> Any:
     if entry is None:
         raise HTTPException(404, detail=f"hand {number} has not finished in this session")
     return entry
+
+
+# Players by name, penalties and the past sessions (controller/web/routers/people.py) are
+# served with the hands they belong to.
+from controller.web.routers import people  # noqa: E402
+
+router.include_router(people.router)

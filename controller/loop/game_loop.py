@@ -12,13 +12,24 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from controller import game
 from controller.config import Config, default_config
 from controller.game.history import HandHistory
+from controller.loop.pump import pump, run_timers
+from controller.loop.results import (
+    Applied,
+    Change,
+    LoopStatus,
+    NoSession,
+    ServiceError,
+    ServiceHalted,
+    kind_of,
+    violation_of,
+)
 from controller.sources.base import EventSource
 from controller.store import EventLog, StoreError
 
@@ -28,54 +39,6 @@ log = logging.getLogger("controller.service")
 Listener = Callable[["Change"], None]
 
 LOG_FILE = "events.sqlite"
-
-
-class ServiceError(Exception):
-    """A request the service cannot carry out now; the message says why and what to do."""
-
-
-class ServiceHalted(ServiceError):
-    """The store could not record an event: no more moves until the cause is fixed."""
-
-
-class NoSession(ServiceError):
-    """No session is running."""
-
-
-@dataclass(frozen=True)
-class Applied:
-    """What became of one posted event."""
-
-    accepted: bool
-    seq: int | None
-    violation: dict[str, Any] | None
-    announcements: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class Change:
-    """A state change the broadcaster pushes; ``applied`` is None for session changes."""
-
-    seq: int
-    applied: Applied | None
-
-
-@dataclass(frozen=True)
-class LoopStatus:
-    """A snapshot of the loop for the pages and /api/health."""
-
-    halted: str | None  # why no moves are recorded (None: recording)
-    session_active: bool
-    session_id: Any
-    seq: int
-    queue_depth: int
-    started_at: float
-    players_simulated: str | None  # who plays every seat, when simulated players do
-    readers: dict[str, dict[str, Any]]  # reader and source health by name
-
-    @property
-    def accepting_moves(self) -> bool:
-        return self.halted is None and self.session_active
 
 
 @dataclass
@@ -202,9 +165,9 @@ class GameLoop:
                     self.config.session.ruleset, dict(self.config.session.options)
                 )
         self._tasks.append(asyncio.create_task(self._run(), name="game-loop"))
-        self._tasks.append(asyncio.create_task(self._timers(), name="timers"))
+        self._tasks.append(asyncio.create_task(run_timers(self), name="timers"))
         for name, source in self._sources:
-            self._tasks.append(asyncio.create_task(self._pump(name, source), name=name))
+            self._tasks.append(asyncio.create_task(pump(self, name, source), name=name))
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -290,7 +253,7 @@ class GameLoop:
             raise NoSession("no session is running: start one on the operator page")
         at = self.clock()
         outcome = game.apply(self.state, event, at)
-        violation = _violation(outcome)
+        violation = violation_of(outcome)
         seq = self._append(event, outcome.accepted, violation, source, at)
         self._state = outcome.state
         self._seq = seq
@@ -300,7 +263,7 @@ class GameLoop:
         except Exception:  # the history is an explanation; the game and its log are intact
             log.exception("could not update the hand history")
         if violation is not None:
-            log.info("refused %s from %s: %s", _kind(event), source, violation.get("rule"))
+            log.info("refused %s from %s: %s", kind_of(event), source, violation.get("rule"))
         applied = Applied(outcome.accepted, seq, violation, list(outcome.announcements))
         self._tell(Change(seq, applied))
         return applied
@@ -346,7 +309,7 @@ class GameLoop:
         event = {"session": {"ruleset": ruleset, "options": options, "table": table}}
         probe = game.apply(game.new_game(), event, self.clock())
         if not probe.accepted:
-            v = _violation(probe) or {}
+            v = violation_of(probe) or {}
             raise ServiceError(f"cannot start a session: {v.get('message') or v.get('rule')}")
         try:
             self._session_id = self._store.start_session(ruleset, options, self.clock())
@@ -400,50 +363,6 @@ class GameLoop:
         self._session_active = True
         log.info("session %s resumed from the log (up to seq %d)", latest.id, seq)
 
-    # --- sources and timers -------------------------------------------------------------------
-
-    async def _pump(self, name: str, source: EventSource) -> None:
-        """Feed a source's events to the loop; each result is sent back into the generator
-        (``applied = yield event, name``), so a source may react to a refusal."""
-        agen: Any = source(self)
-        applied: Applied | None = None
-        try:
-            while True:
-                try:
-                    if hasattr(agen, "asend"):
-                        event, source_name = await agen.asend(applied)
-                    else:  # a plain async iterator
-                        event, source_name = await agen.__anext__()
-                except StopAsyncIteration:
-                    return
-                try:
-                    applied = await self.submit(event, source_name)
-                except ServiceError as exc:
-                    applied = None
-                    log.warning("source %s: %s", name, exc)
-                    await asyncio.sleep(1.0)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("event source %s failed and stopped", name)
-            self.report_health(name, {"ok": False, "message": "source stopped after an error"})
-        finally:
-            if hasattr(agen, "aclose"):
-                await agen.aclose()
-
-    async def _timers(self) -> None:
-        """Overruns of the call timers become timer events (the session's table options say
-        whether timers run; the engine reports each deadline once)."""
-        while True:
-            await asyncio.sleep(0.25)
-            if not self.session_active or self.halted:
-                continue
-            for event in game.due_timer_events(self.state, self.clock()):
-                try:
-                    await self.submit(event, "timer")
-                except ServiceError:
-                    break
-
     # --- views --------------------------------------------------------------------------------
 
     def public_view(self) -> dict[str, Any]:
@@ -466,17 +385,3 @@ class GameLoop:
     @property
     def queue_depth(self) -> int:
         return self._queue.qsize()
-
-
-def _violation(outcome: Any) -> dict[str, Any] | None:
-    v = getattr(outcome, "violation", None)
-    if v is None:
-        return None
-    if isinstance(v, dict):
-        return v
-    return {"rule": getattr(v, "rule", None), "seat": getattr(v, "seat", None),
-            "message": getattr(v, "message", None)}
-
-
-def _kind(event: dict[str, Any]) -> str:
-    return next(iter(event), "?")

@@ -1,0 +1,198 @@
+"""The club's own SQLite: what the tables published, each finished hand once.
+
+Facts are applied in each table's order: a fact whose ``prev`` is the table's last position is
+applied and the position moves on in the same transaction; one at or before it is a duplicate
+(ignored); one after a gap is not applied and the caller asks the table to send again.
+Hands are keyed by (table, session, number), penalties by (table, session, index).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    name TEXT PRIMARY KEY, last_pos INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    tbl TEXT NOT NULL, session INTEGER NOT NULL, started REAL, ruleset TEXT, ended REAL,
+    summary TEXT, PRIMARY KEY (tbl, session)
+);
+CREATE TABLE IF NOT EXISTS hands (
+    tbl TEXT NOT NULL, session INTEGER NOT NULL, number INTEGER NOT NULL, pos INTEGER NOT NULL,
+    received REAL NOT NULL, body TEXT NOT NULL, PRIMARY KEY (tbl, session, number)
+);
+CREATE TABLE IF NOT EXISTS penalties (
+    tbl TEXT NOT NULL, session INTEGER NOT NULL, idx INTEGER NOT NULL, pos INTEGER NOT NULL,
+    body TEXT NOT NULL, PRIMARY KEY (tbl, session, idx)
+);
+CREATE TABLE IF NOT EXISTS roster (
+    name TEXT PRIMARY KEY COLLATE NOCASE, ema TEXT, country TEXT
+);
+CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+class ClubStore:
+    """Thread-safe: the MQTT thread writes, the web handlers read."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._conn = sqlite3.connect(str(self.path), isolation_level=None,
+                                     check_same_thread=False, timeout=10.0)
+        self._conn.execute("PRAGMA journal_mode = WAL")
+        self._conn.execute("PRAGMA synchronous = FULL")
+        self._conn.executescript(SCHEMA)
+        self._lock = threading.Lock()
+        self._status: dict[str, dict[str, Any]] = {}
+        self._online: dict[str, bool] = {}
+        self.version = 0  # moves on with every change (the pages' push)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return self._conn.execute(sql, params).fetchall()
+
+    # --- from the broker ------------------------------------------------------------------------
+
+    # A table's status and online flag are kept in memory: the broker retains both and hands
+    # them over again on every (re)connection; only facts are written (one commit each).
+
+    def set_status(self, table: str, status: dict[str, Any]) -> None:
+        with self._lock:
+            self._status[table] = status
+            self._online.setdefault(table, True)
+            self.version += 1
+
+    def set_online(self, table: str, online: bool) -> None:
+        with self._lock:
+            self._online[table] = online
+            self.version += 1
+
+    def last_pos(self, table: str) -> int:
+        rows = self._rows("SELECT last_pos FROM tables WHERE name = ?", (table,))
+        return int(rows[0][0]) if rows else 0
+
+    def apply_fact(self, table: str, fact: dict[str, Any]) -> str:
+        """'applied', 'duplicate' or 'gap' (then nothing was changed)."""
+        pos, prev = fact.get("pos"), fact.get("prev")
+        if not isinstance(pos, int) or not isinstance(prev, int):
+            return "duplicate"  # not a fact we can place: ignored
+        with self._lock:
+            conn = self._conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute("INSERT OR IGNORE INTO tables (name) VALUES (?)", (table,))
+                last = int(conn.execute("SELECT last_pos FROM tables WHERE name = ?",
+                                        (table,)).fetchone()[0])
+                if pos <= last:
+                    conn.execute("ROLLBACK")
+                    return "duplicate"
+                if prev != last:
+                    conn.execute("ROLLBACK")
+                    return "gap"
+                _apply(conn, table, fact)
+                conn.execute("UPDATE tables SET last_pos = ? WHERE name = ?", (pos, table))
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            self.version += 1
+        return "applied"
+
+    # --- reading --------------------------------------------------------------------------------
+
+    def tables(self) -> list[dict[str, Any]]:
+        """Every table seen: its status and online flag (this run), last position (kept)."""
+        kept = {r[0]: r[1] for r in self._rows("SELECT name, last_pos FROM tables")}
+        with self._lock:
+            names = sorted(set(kept) | set(self._status) | set(self._online))
+            return [{"table": n, "status": self._status.get(n) or {},
+                     "online": self._online.get(n, False), "last_pos": kept.get(n, 0)}
+                    for n in names]
+
+    def hands(self, table: str | None = None) -> list[dict[str, Any]]:
+        sql = "SELECT tbl, session, number, pos, received, body FROM hands"
+        params: tuple[Any, ...] = ()
+        if table is not None:
+            sql += " WHERE tbl = ?"
+            params = (table,)
+        rows = self._rows(sql + " ORDER BY received, tbl, session, number", params)
+        return [{**json.loads(r[5]), "table": r[0], "session": r[1], "number": r[2],
+                 "received": r[4]} for r in rows]
+
+    def penalties(self) -> list[dict[str, Any]]:
+        rows = self._rows("SELECT tbl, session, idx, body FROM penalties ORDER BY pos")
+        return [{**json.loads(r[3]), "table": r[0], "session": r[1], "index": r[2]}
+                for r in rows]
+
+    def sessions(self) -> list[dict[str, Any]]:
+        rows = self._rows("SELECT tbl, session, started, ruleset, ended, summary FROM sessions "
+                          "ORDER BY started")
+        return [{"table": r[0], "session": r[1], "started": r[2], "ruleset": r[3],
+                 "ended": r[4], "summary": json.loads(r[5]) if r[5] else None} for r in rows]
+
+    # --- the roster and the club's own settings -------------------------------------------------
+
+    def roster(self) -> list[dict[str, Any]]:
+        rows = self._rows("SELECT name, ema, country FROM roster ORDER BY name")
+        return [{"name": r[0], "ema": r[1] or "", "country": r[2] or ""} for r in rows]
+
+    def add_player(self, name: str, ema: str = "", country: str = "") -> None:
+        with self._lock:
+            self._conn.execute("INSERT INTO roster (name, ema, country) VALUES (?, ?, ?) "
+                               "ON CONFLICT(name) DO UPDATE SET ema = excluded.ema, "
+                               "country = excluded.country", (name, ema, country))
+            self.version += 1
+
+    def remove_player(self, name: str) -> bool:
+        with self._lock:
+            cur = self._conn.execute("DELETE FROM roster WHERE name = ?", (name,))
+            self.version += 1
+            return cur.rowcount > 0
+
+    def get(self, key: str) -> Any:
+        rows = self._rows("SELECT value FROM kv WHERE key = ?", (key,))
+        return json.loads(rows[0][0]) if rows else None
+
+    def put(self, key: str, value: Any) -> None:
+        with self._lock:
+            self._conn.execute("INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT(key) DO "
+                               "UPDATE SET value = excluded.value", (key, json.dumps(value)))
+            self.version += 1
+
+
+def _apply(conn: sqlite3.Connection, table: str, fact: dict[str, Any]) -> None:
+    kind = fact.get("kind")
+    session = int(fact.get("session") or 0)
+    body = {k: v for k, v in fact.items() if k not in ("table", "prev")}
+    if kind == "session_start":
+        conn.execute("INSERT OR REPLACE INTO sessions (tbl, session, started, ruleset) "
+                     "VALUES (?, ?, ?, ?)", (table, session, fact.get("started"),
+                                             fact.get("ruleset")))
+    elif kind == "session_end":
+        conn.execute("UPDATE sessions SET ended = ?, summary = ? WHERE tbl = ? AND session = ?",
+                     (fact.get("ended"), json.dumps(body), table, session))
+    elif kind == "hand" and isinstance(fact.get("number"), int):
+        conn.execute("INSERT OR REPLACE INTO hands (tbl, session, number, pos, received, body) "
+                     "VALUES (?, ?, ?, ?, ?, ?)", (table, session, fact["number"], fact["pos"],
+                                                   time.time(), json.dumps(body)))
+    elif kind == "hand_undone":
+        conn.execute("DELETE FROM hands WHERE tbl = ? AND session = ? AND number = ?",
+                     (table, session, fact.get("number")))
+    elif (kind == "penalty" and isinstance(fact.get("index"), int)
+          and isinstance(fact.get("penalty"), dict)):
+        conn.execute("INSERT OR REPLACE INTO penalties (tbl, session, idx, pos, body) "
+                     "VALUES (?, ?, ?, ?, ?)", (table, session, fact["index"], fact["pos"],
+                                                json.dumps(fact["penalty"])))
+    elif kind == "penalty_undone":
+        conn.execute("DELETE FROM penalties WHERE tbl = ? AND session = ? AND idx = ?",
+                     (table, session, fact.get("index")))

@@ -1,0 +1,193 @@
+// Players by name, penalties, the club's round timer and the past sessions: one module for the
+// dashboard, the seat page and the operator page (which part runs is chosen by the page).
+// It reads the public /api/table every two seconds; a seat or operator call carries the token
+// the page already keeps (localStorage), never in a URL.
+"use strict";
+
+import { api, h, replace, secondsLeft, signed } from "./common.js";
+import { handLabels, historyList } from "./results.js";
+
+const POS = ["1", "2", "3", "4"];
+let view = null;
+
+// This module's own styles (kept here so the shared style sheet stays as it is).
+document.head.append(h("style", {}, `
+.club-round { font-size: 1.4rem; margin: .4rem 0; }
+.club-round.over { background: #fde2d6; color: #1b1b1b; }
+ol.past li { margin: .3rem 0; }
+#join input { font-size: 1.1rem; }`));
+
+function nameOf(p) {
+  return (view && view.players && view.players[String(p)]) || `Seat ${p}`;
+}
+
+async function refresh(then) {
+  try {
+    view = await api("/api/table");
+    then();
+  } catch (_) { /* the page's own socket shows the connection state */ }
+}
+
+function penaltyLine(p, i) {
+  const names = (s) => (p.names && p.names[String(s)]) || nameOf(s);
+  const what = p.kind === "deduction" ? `${names(p.seat)} loses ${p.amount} (deduction)`
+    : p.payments.map((x) => `${names(x.from)} pays ${names(x.to)} ${x.amount}`).join(", ");
+  const label = p.kind === "false_mahjong" ? "false Mahjong" : p.kind;
+  return h("li", { class: p.cancelled ? "muted" : "" },
+    `Penalty ${i + 1} (${label}, hand ${p.hand}): ${what}${p.reason ? " · " + p.reason : ""}${p.cancelled ? " · taken back" : ""}`);
+}
+
+function roundBanner() {
+  const r = view && view.round;
+  if (!r || !r.round) return null;
+  const left = secondsLeft(r.ends_at);
+  const text = left === null ? "" : left > 0
+    ? `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")} left`
+    : "time is up: the hand in play is the round's last";
+  return h("div", { class: "panel club-round" + (left !== null && left <= 0 ? " over" : ""), id: "round-banner" },
+    h("b", {}, `Round ${r.round}`), " · ", h("span", { class: "round-left" }, text));
+}
+
+function penaltiesAndDeductions() {
+  const list = (view && view.penalties) || [];
+  if (!list.length) return null;
+  const ded = (view && view.deductions) || {};
+  const apart = POS.filter((p) => ded[p]).map((p) => `${nameOf(p)} −${ded[p]}`).join(", ");
+  return h("div", {}, h("h3", {}, "Penalties"), h("ol", { class: "penalties" }, list.map(penaltyLine)),
+    apart ? h("p", {}, `Deductions (apart from the totals): ${apart}`) : null);
+}
+
+// --- the dashboard -----------------------------------------------------------------------------
+
+function when(t) { return t ? new Date(t * 1000).toLocaleString() : "–"; }
+
+async function openSession(id, box) {
+  const s = await api(`/api/sessions/${id}`);
+  const current = (p) => (s.names && s.names[String(p)]) || `Seat ${p}`;
+  box.replaceChildren(
+    h("p", {}, h("a", { href: `/api/sessions/${id}/export?format=csv`, download: `session-${id}.csv` }, "export CSV"),
+      " · ", h("a", { href: `/api/sessions/${id}/export?format=jsonl`, download: `session-${id}.jsonl` }, "export JSON lines")),
+    s.hands.length ? historyList({ hands: s.hands }, current) : h("p", { class: "muted" }, "no finished hand"),
+    (s.penalties || []).length ? h("ol", {}, s.penalties.map(penaltyLine)) : null);
+}
+
+async function loadPast() {
+  const data = await api("/api/sessions");
+  const rows = data.sessions.map((s) => {
+    const box = h("div", { class: "past-body" });
+    const finals = POS.map((p) => `${s.players[p]} ${signed(s.final[p])}`).join(" · ");
+    return h("li", { "data-session": s.session },
+      h("button", { class: "linkish", onclick: () => (box.childNodes.length ? box.replaceChildren() : openSession(s.session, box)) },
+        `${when(s.started)} · ${s.ruleset} · ${s.hands} hands${s.ended ? "" : " · running"}`),
+      h("div", { class: "muted" }, finals), box);
+  });
+  replace("past", rows.length ? h("ol", { class: "past" }, rows) : h("p", { class: "muted" }, "no session yet"));
+}
+
+function tablePage() {
+  const main = document.querySelector("main");
+  main.prepend(h("div", { id: "club-round" }));
+  main.append(h("section", { class: "session" }, h("div", { id: "penalty-box" })),
+    h("section", { class: "session", id: "past-sessions" }, h("h2", {}, "Past sessions"), h("div", { id: "past" })));
+  let hands = -1;
+  const tick = () => refresh(() => {
+    replace("club-round", roundBanner());
+    replace("penalty-box", penaltiesAndDeductions());
+    const count = `${(view.hands || []).length}/${(view.session || {}).ruleset}/${(view.session || {}).active}`;
+    if (count !== hands) { hands = count; loadPast().catch(() => {}); }
+  });
+  tick();
+  setInterval(tick, 2000);
+}
+
+// --- the seat page: "who is playing here?" -------------------------------------------------------
+
+function seatPage() {
+  const position = Number(location.pathname.split("/").pop());
+  // Read when needed: the seat page keeps the token once the service has accepted it.
+  const token = () => localStorage.getItem(`seat-token-${position}`);
+  const main = document.querySelector("main");
+  main.prepend(h("div", { id: "club-round" }), h("section", { class: "panel", id: "join" }));
+  let roster = [];
+  api("/api/roster").then((r) => { roster = r.players; }).catch(() => {});
+  let editing = false;
+  const form = () => {
+    const input = h("input", { id: "join-name", list: "join-roster", maxlength: "40", placeholder: "your name", autocomplete: "off" });
+    const msg = h("span", { class: "join-msg" });
+    const send = async (ev) => {
+      ev.preventDefault();
+      try {
+        await api(`/api/seats/${position}/player`, { method: "POST", token: token(), body: { name: input.value.trim() } });
+        editing = false;
+        refresh(draw);
+      } catch (e) { msg.textContent = e.status === 401 ? "this page needs the seat's link (scan its QR code)" : e.message; }
+    };
+    return h("form", { onsubmit: send }, h("label", { for: "join-name" }, "Who is playing here? "), input,
+      h("datalist", { id: "join-roster" }, roster.map((n) => h("option", { value: n }))),
+      h("button", { type: "submit", id: "join-button" }, "Join"), " ", msg);
+  };
+  const draw = () => {
+    replace("club-round", roundBanner());
+    const mine = view && view.names && view.names[String(position)];
+    const button = document.getElementById("join-button");
+    if (button) button.disabled = !token();
+    if (editing) return;
+    if (!mine) { editing = true; replace("join", form()); draw(); return; }
+    replace("join", h("div", { id: "joined" }, h("b", {}, mine), " plays here ",
+      h("button", { type: "button", class: "linkish", onclick: () => { editing = true; replace("join", form()); draw(); } }, "not you?")));
+  };
+  refresh(draw);
+  setInterval(() => refresh(draw), 2000);
+}
+
+// --- the operator page: names and penalties -------------------------------------------------------
+
+function operatorPage() {
+  const token = () => localStorage.getItem("admin-token");
+  const main = document.querySelector("main");
+  const msg = h("p", { id: "people-msg" });
+  const say = (t) => { msg.textContent = t; };
+  const call = async (method, path, body) => {
+    try { await api(path, { method, token: token(), body }); say("done"); refresh(draw); }
+    catch (e) { say(e.status === 401 ? "log in with the admin token first" : e.message); }
+  };
+  const seatSel = (id) => h("select", { id }, POS.map((p) => h("option", { value: p }, `seat ${p}`)));
+  const nameIn = h("input", { id: "assign-name", maxlength: "40", placeholder: "name (empty frees the seat)" });
+  const amount = h("input", { id: "penalty-amount", type: "number", min: "1", placeholder: "amount" });
+  const kind = h("select", { id: "penalty-kind" }, [["transfer", "transfer: pays"], ["false_mahjong", "false Mahjong: pays each other player"], ["deduction", "deduction from the score"]].map(([v, l]) => h("option", { value: v }, l)));
+  const reason = h("input", { id: "penalty-reason", maxlength: "200", placeholder: "reason" });
+  main.append(h("section", { class: "panel", id: "people" },
+    h("h2", {}, "Players"), h("div", { id: "people-names" }),
+    h("div", {}, seatSel("assign-seat"), nameIn, h("button", { type: "button", id: "assign", onclick: () =>
+      call("POST", "/api/admin/players", { seat: Number(document.getElementById("assign-seat").value), name: nameIn.value.trim() || null }) }, "Seat")),
+    h("div", {}, "Swap ", seatSel("swap-a"), " and ", seatSel("swap-b"), h("button", { type: "button", id: "swap", onclick: () =>
+      call("POST", "/api/admin/players/swap", { a: Number(document.getElementById("swap-a").value), b: Number(document.getElementById("swap-b").value) }) }, "Swap")),
+    h("h2", {}, "Penalty"),
+    h("div", {}, kind, " ", seatSel("penalty-seat"), " to ", seatSel("penalty-to"), " ", amount, " ", reason,
+      h("button", { type: "button", id: "penalty-give", onclick: () => {
+        const k = kind.value;
+        const body = { kind: k, reason: reason.value.trim() || null };
+        const seat = Number(document.getElementById("penalty-seat").value);
+        if (k === "transfer") { body.from = seat; body.to = Number(document.getElementById("penalty-to").value); } else body.seat = seat;
+        if (amount.value) body.amount = Number(amount.value);
+        call("POST", "/api/admin/penalty", body);
+      } }, "Give")),
+    h("div", { id: "penalty-list" }), msg));
+  const draw = () => {
+    replace("people-names", h("p", {}, POS.map((p) => `${p}: ${nameOf(p)}`).join(" · ")));
+    const list = (view && view.penalties) || [];
+    replace("penalty-list", h("ol", {}, list.map((p, i) => {
+      const li = penaltyLine(p, i);
+      if (!p.cancelled) li.append(" ", h("button", { type: "button", class: "linkish", onclick: () => call("DELETE", `/api/admin/penalty/${i + 1}`) }, "take back"));
+      return li;
+    })));
+  };
+  refresh(draw);
+  setInterval(() => refresh(draw), 3000);
+}
+
+const page = document.body.classList;
+if (page.contains("table-page")) tablePage();
+else if (page.contains("seat-page")) seatPage();
+else operatorPage();
+export { handLabels };

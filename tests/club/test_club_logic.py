@@ -1,0 +1,153 @@
+"""The club's store (each fact once, in order), standings and tournament logic, without a
+broker."""
+
+from __future__ import annotations
+
+import csv
+import io
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from controller.club import standings, tournament
+from controller.club.store import ClubStore
+
+
+def _hand(pos: int, prev: int, number: int, net: dict[str, int], **extra: Any) -> dict[str, Any]:
+    return {"table": "t", "session": 1, "kind": "hand", "pos": pos, "prev": prev,
+            "number": number, "result": "mahjong", "winner": 1, "net": net,
+            "scores": {"1": 10, "2": 0, "3": 0, "4": 0},
+            "names": {"1": "Ann", "2": "Bo", "3": "Cai", "4": "Dee"}, **extra}
+
+
+NET = {"1": 30, "2": -10, "3": -10, "4": -10}
+
+
+def test_facts_are_kept_once_in_order_and_a_gap_is_refused(tmp_path: Path) -> None:
+    store = ClubStore(tmp_path / "club.sqlite")
+    start = {"kind": "session_start", "session": 1, "pos": 8, "prev": 0, "ruleset": "dmjl",
+             "started": 1.0}
+    assert store.apply_fact("t", start) == "applied"
+    assert store.apply_fact("t", _hand(80, 8, 1, NET)) == "applied"
+    assert store.apply_fact("t", _hand(80, 8, 1, NET)) == "duplicate"
+    assert store.apply_fact("t", _hand(200, 160, 3, NET)) == "gap"  # 160 never arrived
+    assert store.last_pos("t") == 80
+    again = {**NET, "1": 60, "2": -40}
+    assert store.apply_fact("t", _hand(160, 80, 1, again)) == "applied"  # re-finished
+    held = store.hands("t")
+    assert len(held) == 1 and held[0]["net"] == again
+    undone = {"kind": "hand_undone", "session": 1, "pos": 168, "prev": 160, "number": 1}
+    assert store.apply_fact("t", undone) == "applied"
+    assert store.hands("t") == []
+    reopened = ClubStore(tmp_path / "club.sqlite")  # durable
+    assert reopened.last_pos("t") == 168
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.dictionaries(st.sampled_from("ABCDEF"), st.integers(-50, 50), min_size=4,
+                       max_size=6))
+def test_rank_points_are_4_2_1_0_and_ties_share(scores: dict[str, int]) -> None:
+    ranks = standings.rank_points(scores)
+    assert abs(sum(r["points"] for r in ranks.values()) - 7.0) < 1e-9
+    for a, b in combinations(scores, 2):
+        if scores[a] == scores[b]:
+            assert ranks[a]["points"] == ranks[b]["points"]
+        elif scores[a] > scores[b]:
+            assert ranks[a]["points"] >= ranks[b]["points"]
+            assert ranks[a]["place"] < ranks[b]["place"]
+
+
+def test_two_tied_first_share_three_points_each() -> None:
+    ranks = standings.rank_points({"A": 20, "B": 20, "C": -10, "D": -30})
+    assert [ranks[n]["points"] for n in "ABCD"] == [3.0, 3.0, 1.0, 0.0]
+    assert ranks["B"]["place"] == 1 and ranks["C"]["place"] == 3
+
+
+def test_league_and_player_page_from_hands_and_penalties() -> None:
+    hands = [
+        {**_hand(8, 0, 1, NET, win_source="wall"), "received": 1.0},
+        {**_hand(16, 8, 2, {"1": -40, "2": 40, "3": 0, "4": 0}, win_source="discard",
+                 discarder=1, winner=2, limit_hand=True), "received": 2.0},
+    ]
+    penalty = {"table": "t", "session": 1, "kind": "deduction", "seat": 3, "amount": 5,
+               "payments": [], "names": {"3": "Cai"}}
+    sessions = [{"table": "t", "session": 1, "started": 1.0, "ended": None}]
+    league = standings.league(hands, [penalty], sessions)
+    scores = {p["name"]: p["score"] for p in league["sessions"][0]["players"]}
+    assert scores == {"Ann": -10, "Bo": 30, "Cai": -15, "Dee": -10}
+    assert league["standings"][0]["name"] == "Bo"
+    page = standings.player_page("ann", hands, [penalty], sessions)
+    assert page["statistics"] == {"won": 1, "self_drawn": 1, "dealt_in": 1, "largest": 10,
+                                  "limit_hands": 0, "hands": 2}
+    assert [b["balance"] for b in page["balance"]] == [30, -10]
+
+
+def test_seating_plan_meets_no_pair_twice_where_it_can() -> None:
+    players = [f"P{i:02d}" for i in range(16)]
+    plan = tournament.seating_plan(players, 5, seed=1)
+    for rnd in plan:
+        assert sorted(p for table in rnd for p in table) == sorted(players)
+        assert all(len(t) == 4 for t in rnd)
+    assert tournament.repeats(plan)["pairs_meeting_twice"] == 0
+    small = tournament.seating_plan(players[:8], 3, seed=1, budget=0.3)
+    # 8 players, 3 rounds: 9 meetings for 7 others each: at least 4 pairs meet twice
+    assert tournament.repeats(small)["pairs_meeting_twice"] == 4
+
+
+def test_the_ema_ranking_csv_layout() -> None:
+    seating = {"t1": ["Ann", "Bo", "Cai", "Dee"]}
+    hands = [_hand(8, 0, 1, NET)]
+    hands[0]["table"] = "t1"
+    rnd = tournament.round_ranking(hands, [], seating)
+    final = tournament.final_ranking([rnd, rnd], {"ann": {"ema": "04120001",
+                                                          "country": "Sweden"}})
+    rows = list(csv.reader(io.StringIO(tournament.ema_csv(final))))
+    assert rows[0] == ["rank", "name", "EMA number", "country", "table points", "score"]
+    assert rows[1] == ["1", "Ann", "04120001", "Sweden", "8", "60"]
+    assert [r[4] for r in rows[2:]] == ["2", "2", "2"]  # three tied second: (2+1+0)/3 a round
+
+
+def test_a_round_counts_the_hand_in_play_at_time_up_and_no_later() -> None:
+    hands = [{**_hand(8 * i, 0, i, NET), "table": "t1", "received": float(t)}
+             for i, t in ((1, 5), (2, 50), (3, 95), (4, 130))]
+    kept = tournament.round_hands(hands, ["t1"], started=0.0, ends_at=90.0)
+    assert [h["number"] for h in kept] == [1, 2, 3]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.booleans()), min_size=1, max_size=30),
+       st.integers(1, 12))
+def test_any_loss_duplication_or_reordering_ends_with_each_hand_once(
+        faults: list[tuple[int, bool]], count: int) -> None:
+    """Facts delivered with drops, duplicates and swaps; a gap asks for everything after the
+    club's position again (as the publisher does): the store ends with every hand once."""
+    import tempfile
+
+    facts = [_hand(8 * (i + 1), 8 * i, i + 1, {"1": i, "2": -i, "3": 0, "4": 0})
+             for i in range(count)]
+    with tempfile.TemporaryDirectory() as tmp:
+        store = ClubStore(Path(tmp) / "club.sqlite")
+        queue = list(facts)
+        step = 0
+        while queue:
+            fault, twice = faults[step] if step < len(faults) else (0, False)  # then it heals
+            step += 1
+            if fault == 1 and len(queue) > 1:  # lost in the broker
+                queue.pop(0)
+                continue
+            if fault == 2 and len(queue) > 1:  # overtaken
+                queue[0], queue[1] = queue[1], queue[0]
+            fact = queue.pop(0)
+            for _ in range(2 if twice else 1):
+                if store.apply_fact("t", fact) == "gap":
+                    last = store.last_pos("t")
+                    queue = [f for f in facts if f["pos"] > last]  # the resend
+            if not queue and store.last_pos("t") < facts[-1]["pos"]:  # the status says more
+                queue = [f for f in facts if f["pos"] > store.last_pos("t")]
+        held = store.hands("t")
+        assert [h["number"] for h in held] == list(range(1, count + 1))
+        assert [h["net"]["1"] for h in held] == list(range(count))
+        store.close()

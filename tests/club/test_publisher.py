@@ -1,0 +1,132 @@
+"""The table's publisher and the club's subscriber over a real Mosquitto with a password per
+table and the ACL of docs/club.md: a stored log goes out once, a restarted publisher sends
+nothing twice, a club that lost its database gets everything again, the round timer reaches
+the table, and a wrong password is refused."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from controller import game
+from controller.club import topics
+from controller.club.mqtt import BrokerConfig
+from controller.club.publisher import ClubPublisher
+from controller.club.store import ClubStore
+from controller.club.subscriber import ClubSubscriber
+from controller.store import EventLog
+from tests.club.broker import Mosquitto
+from tests.game.randomgame import random_session
+
+PASSWORDS = {"club": "club-secret", "t1": "t1-secret"}
+
+
+def _wait(check: Callable[[], bool], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.05)
+    raise AssertionError("not reached")
+
+
+def _write_log(data_dir: Path) -> list[dict[str, Any]]:
+    """Two sessions: the first (2 hands, names, two penalties, one taken back) ended."""
+    data_dir.mkdir(parents=True)
+    first = random_session(seed=3, hands=2)
+    names = [{"player": {"seat": p, "name": n}} for p, n in ((1, "Ann"), (2, "Bo"), (3, "Cai"))]
+    penalties = [{"penalty": {"kind": "transfer", "from": 2, "to": 1, "amount": 20}},
+                 {"penalty": {"kind": "deduction", "seat": 3, "amount": 5}},
+                 {"penalty": {"cancel": 1}}]
+    sessions = [first[:1] + names + first[1:] + penalties, random_session(seed=8, hands=1)]
+    with EventLog.open(data_dir / "events.sqlite") as log:
+        for i, events in enumerate(sessions):
+            sid = log.start_session(events[0]["session"]["ruleset"], {}, 1000.0 + i)
+            for event in events:
+                log.append(sid, event, True, None, None, "test", 1000.0 + i)
+            if i == 0:
+                log.end_session(sid, 1500.0)
+    return [game.public_view(game.replay(s)[0])["hands"] for s in sessions]
+
+
+class Spy:
+    def __init__(self, port: int) -> None:
+        from controller.club.mqtt import make_client
+
+        self.facts: list[dict[str, Any]] = []
+        self.client = make_client(BrokerConfig("127.0.0.1", port, "club", "club-secret"), "spy")
+        self.client.on_connect = lambda c, *_: c.subscribe(topics.table_topic("+", "facts"), 1)
+        self.client.on_message = lambda _c, _u, m: self.facts.append(topics.decode(m.payload))
+        self.client.connect_async("127.0.0.1", port)
+        self.client.loop_start()
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def test_a_log_goes_out_once_and_a_club_that_lost_it_gets_it_again(tmp_path: Path) -> None:
+    broker = Mosquitto(tmp_path / "broker", PASSWORDS)
+    broker.start()
+    expected = _write_log(tmp_path / "t1")
+    club_broker = BrokerConfig("127.0.0.1", broker.port, "club", "club-secret")
+    table_broker = BrokerConfig("127.0.0.1", broker.port, "t1", "t1-secret")
+    spy = Spy(broker.port)
+    store = ClubStore(tmp_path / "club.sqlite")
+    club = ClubSubscriber(store, club_broker, client_id="club-a")
+    club.start()
+    publisher = ClubPublisher(tmp_path / "t1", "t1", table_broker, poll=0.05)
+    publisher.start()
+    try:
+        _wait(lambda: len(store.hands("t1")) == 3 and store.last_pos("t1") == publisher.published)
+        held = {(h["session"], h["number"]): h for h in store.hands("t1")}
+        for session, hands in enumerate(expected, start=1):
+            for hand in hands:
+                mine = held[(session, hand["number"])]
+                assert mine["net"] == hand["net"] and mine["winds"] == hand["winds"]
+                assert mine["names"] == hand["names"]
+        assert held[(1, 1)]["names"] == {"1": "Ann", "2": "Bo", "3": "Cai", "4": None}
+        penalties = store.penalties()
+        assert [(p["kind"], p["index"]) for p in penalties] == [("deduction", 2)]
+        ended = [s for s in store.sessions() if s["ended"]]
+        assert [s["session"] for s in ended] == [1]
+        assert ended[0]["summary"]["deductions"]["3"] == 5
+        _wait(lambda: len(spy.facts) >= 1)
+        sent = len(spy.facts)
+        # the round timer reaches the table
+        club.publish(topics.ROUND, {"round": 2, "started": 10.0, "ends_at": 99.0,
+                                    "seating": {"t1": ["Ann", "Bo", "Cai", "Dee"]}})
+        _wait(lambda: (publisher.round or {}).get("round") == 2)
+    finally:
+        publisher.stop()
+    # a restarted publisher remembers what the broker acknowledged: nothing goes out twice
+    again = ClubPublisher(tmp_path / "t1", "t1", table_broker, poll=0.05)
+    assert again.published == publisher.published
+    again.start()
+    try:
+        time.sleep(1.5)
+        assert len(spy.facts) == sent
+        # a club service whose database was lost asks, and gets every fact again
+        fresh = ClubStore(tmp_path / "fresh.sqlite")
+        other = ClubSubscriber(fresh, club_broker, client_id="club-b")
+        other.start()
+        _wait(lambda: len(fresh.hands("t1")) == 3 and fresh.last_pos("t1") == again.published)
+        assert {(h["session"], h["number"]): h["net"] for h in fresh.hands("t1")} == {
+            k: h["net"] for k, h in held.items()}
+        other.stop()
+    finally:
+        again.stop()
+        club.stop()
+        spy.stop()
+    # a wrong password is refused: the table never counts as connected
+    wrong = ClubPublisher(tmp_path / "t1", "t1",
+                          BrokerConfig("127.0.0.1", broker.port, "t1", "nope"), poll=0.05)
+    wrong.start()
+    try:
+        time.sleep(1.0)
+        assert not wrong.connected
+    finally:
+        wrong.stop()
+        broker.stop()

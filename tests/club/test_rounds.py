@@ -1,0 +1,69 @@
+"""Tournament rounds at a table (the simulated players play): the round's players are seated by
+name, at time-up the hand in play is played out and the session ends; the next round starts a
+new session."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from controller.app import build
+from controller.club.rounds import RoundKeeper, round_source
+from controller.config import Config
+from controller.sources.simulation import simulation_source
+
+SEATING = {"green": ["Ann", "Bo", "Cai", "Dee"], "blue": ["Eve", "Fay", "Gus", "Hal"]}
+
+
+def _until(check: Any, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.05)
+    raise AssertionError("not reached")
+
+
+def test_a_round_seats_its_players_and_ends_after_the_hand_in_play(tmp_path: Path) -> None:
+    club = SimpleNamespace(table="green", round=None)
+    system = build(Config(), tmp_path / "data", sources={
+        "simulation": simulation_source(0.0, 3), "club-rounds": round_source(club, every=0.05)})
+    loop = system.loop
+    with TestClient(system.app) as client:
+        now = loop.clock()
+        club.round = {"round": 1, "started": now, "ends_at": now + 1.0, "seating": SEATING}
+        _until(lambda: client.get("/api/table").json()["names"]["4"] == "Dee")
+        _until(lambda: not loop.session_active)
+        first = client.get("/api/sessions").json()["sessions"][0]
+        assert first["ended"] is not None and first["hands"] >= 1
+        detail = client.get(f"/api/sessions/{first['session']}").json()
+        assert detail["hands"][-1]["names"] == {"1": "Ann", "2": "Bo", "3": "Cai", "4": "Dee"}
+        view = client.get("/api/table").json()
+        assert view["hand"]["phase"] != "play"  # no hand was left half played and counted
+        now = loop.clock()
+        club.round = {"round": 2, "started": now, "ends_at": now + 1.0,
+                      "seating": {"green": ["Hal", "Ann", "Gus", "Bo"]}}
+        _until(lambda: len(client.get("/api/sessions").json()["sessions"]) == 2)
+        _until(lambda: client.get("/api/table").json()["names"]["1"] == "Hal")
+        _until(lambda: not loop.session_active)
+
+
+def test_the_keeper_waits_for_the_hand_in_play() -> None:
+    clock = [100.0]
+    keeper = RoundKeeper(lambda: clock[0])
+    rnd = {"round": 1, "ends_at": 150.0, "seating": SEATING}
+    playing = {"hands": [{}], "hand": {"phase": "play"}, "names": {}}
+    assert keeper.step(rnd, "green", playing, active=False) == ("start", None)
+    action, events = keeper.step(rnd, "green", playing, active=True)
+    assert action == "seat" and events[0] == {"player": {"seat": 1, "name": "Ann"}}
+    assert keeper.step(rnd, "green", playing, active=True) == ("wait", None)
+    clock[0] = 151.0
+    assert keeper.step(rnd, "green", playing, active=True) == ("wait", None)
+    assert keeper.step(rnd, "green", playing, active=True) == ("wait", None)
+    done = {"hands": [{}, {}], "hand": {"phase": "over"}, "names": {}}
+    assert keeper.step(rnd, "green", done, active=True) == ("stop", None)
+    assert keeper.step(rnd, "green", done, active=False) == ("wait", None)
