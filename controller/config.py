@@ -65,6 +65,8 @@ class TableConfig(_Strict):
     seats: dict[str, SeatConfig] = Field(default_factory=dict)
     channels: dict[str, str] = Field(default_factory=dict)
     buzzer_pin: int | None = None
+    #: the seat pages show each player's waits; false for competitive play
+    show_waits: bool = True
 
     @field_validator("seats")
     @classmethod

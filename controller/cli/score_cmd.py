@@ -134,9 +134,34 @@ def _run_people(args: argparse.Namespace) -> int:
         win_source=args.won, last_tile=args.last_tile, first_discard=args.first_discard,
         flags=args.flag,
     )
-    result = score_hand(inp)
+    try:
+        result = score_hand(inp)
+    except ScoringError as exc:
+        hint = _won_hint(args, parsed)
+        raise ScoringError(f"{exc}; {hint[6:]}" if hint else str(exc)) from None
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:
         print(render(inp, result))
+    hint = _won_hint(args, parsed)
+    if hint:
+        print(hint, file=sys.stderr)
     return 0
+
+
+def _won_hint(args: argparse.Namespace, parsed: Any) -> str | None:
+    """Without --won a hand is scored as a losing hand: say so when it looks like a win."""
+    if args.won is not None:
+        return None
+    from controller.scoring import ScoringError, get_ruleset, is_complete
+
+    try:
+        complete = is_complete(parsed.concealed, parsed.melds,
+                               get_ruleset(args.ruleset, _options(args.option)))
+    except ScoringError:
+        complete = False
+    if not (complete or args.winning_tile):
+        return None
+    return ("note: without --won the hand is scored as one that did not win; if it went "
+            "Mahjong, add --won "
+            f"{'|'.join(WIN_CHOICES)} (where the winning tile came from)")

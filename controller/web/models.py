@@ -202,6 +202,8 @@ class SeatView(_Open):
     melds: list[MeldOut] = Field(default_factory=list)
     bonus: list[str] = Field(default_factory=list)
     waits: list[str] = Field(default_factory=list)
+    waits_shown: bool = Field(default=True, description="false: the table hides waits "
+                              "([table] show_waits = false, for competitive play)")
     ready: bool = False
     table: PublicView
 
