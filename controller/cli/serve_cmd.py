@@ -73,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
     data_dir = Path(args.data_dir) if args.data_dir else config.data.dir
     check_data_dir(data_dir)
     _check_files(data_dir)
+    publisher = _club_publisher(args, data_dir)  # its options are checked before the port
     check_port(config.server.host, config.server.port)
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -81,7 +82,6 @@ def run(args: argparse.Namespace) -> int:
     for name in ("uvicorn.access", "uvicorn.error"):
         logging.getLogger(name).addFilter(RedactTokens())
 
-    publisher = _club_publisher(args, data_dir)
     sources = _club_sources(publisher)
     system = build(config, data_dir, table=_table(args), sources=sources)
     system.game_thread = True  # the web's requests never queue the game's steps

@@ -37,7 +37,7 @@ async def agreed(loop: LoopPort, world: SimWorld, run: Complains) -> None:
             loop.report_health(HEALTH, {
                 "ok": False, "state": "waiting",
                 "message": f"the players wait: {who} says a tile in {differs['zone']} is not "
-                           "the tile shown; ask which, then correct it (Reassign) or undo"})
+                           f"the tile shown; {_how_to_fix(differs['zone'])}"})
         await asyncio.sleep(0.05)
     if run.complaint is not None:
         run.complaint = None
@@ -62,3 +62,12 @@ def misread(loop: LoopPort, world: SimWorld) -> dict[str, Any] | None:
             complaint["is"] = next(iter(face - read))
         return complaint
     return None
+
+
+def _how_to_fix(zone: str) -> str:
+    """Who corrects it: a rack's tiles are its player's (the seat page); the rest the
+    operator's (Reassign). Either may undo."""
+    if zone.startswith("rack:"):
+        return (f"seat {zone.split(':')[1]} corrects it on its seat page (tap the tile, choose "
+                "what it is), or undo")
+    return "correct it (Reassign) or undo"
