@@ -271,6 +271,10 @@ def test_operator_undoes_and_corrects_while_play_goes_on(slow_play: SimServer,
     page.on("dialog", lambda d: d.accept())
     page.goto(f"{slow_play.base}/operator#token={tokens.admin}")
     page.wait_for_selector("#events li.newest", timeout=30000)
+    deadline = time.time() + 90  # play going on: the deal is done
+    while (service.public_view().get("hand") or {}).get("phase") != "play":
+        assert time.time() < deadline, "the hand did not get into play"
+        time.sleep(0.05)
     # Undo 2: the preview lists exactly two steps, and the undo is done.
     page.fill("#undo-n", "2")
     page.wait_for_function("() => document.querySelectorAll('.takes-back li').length === 2")
