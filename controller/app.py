@@ -56,6 +56,7 @@ class System:
     table: TableKind = None
     clock: Callable[[], float] = time.time
     extra_sources: dict[str, EventSource] = field(default_factory=dict)
+    game_thread: bool = False  # serve: the game loop on a thread of its own (web/gamethread.py)
 
     # --- the hardware ---------------------------------------------------------------------
 
@@ -101,7 +102,8 @@ class System:
 
     @cached_property
     def app(self) -> FastAPI:
-        return create_app(self.loop, self.tokens, RegistryFile(self.data_dir))
+        return create_app(self.loop, self.tokens, RegistryFile(self.data_dir),
+                          game_thread=self.game_thread)
 
     def _table_source(self) -> tuple[str, EventSource] | None:
         if self.table == "virtual":

@@ -20,7 +20,7 @@ from pydantic import (
 
 ZONE_RE = re.compile(r"^(rack:[1-4]|melds:[1-4]|discard|river)$")
 CHANNEL_RE = re.compile(r"^[A-Za-z0-9_.-]+/[0-9]+$")
-RULESETS = ("hua-bao", "swedish", "dmjl", "bmja")  # the scorer's (tests/web/test_config.py)
+RULESETS = ("hua-bao", "swedish", "dmjl", "bmja", "mcr")  # the scorer's (tests/web/test_config.py)
 
 
 class ConfigError(ValueError):
@@ -28,7 +28,7 @@ class ConfigError(ValueError):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class SeatConfig(_Strict):
@@ -201,12 +201,13 @@ class ServerConfig(_Strict):
     host: str = "127.0.0.1"
     port: int = Field(default=8080, ge=1, le=65535)
     public_url: str | None = None
+    max_ws_clients: int = Field(default=500, ge=1, le=100_000)
 
 
 class SimulationConfig(_Strict):
     """The in-process simulation (``serve --simulate``): seconds between table events."""
 
-    pace: float = Field(default=0.5, ge=0.0)
+    pace: float = Field(default=0.5, ge=0.0, le=3600.0, allow_inf_nan=False)
     seed: int = 1
     hands: int | None = Field(default=None, ge=1)
 
@@ -256,6 +257,9 @@ def load_config(path: str | Path) -> Config:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"{p}: cannot read the config file: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{p}: not UTF-8 text (byte {exc.start}): save the config as "
+                          "UTF-8") from None
     cfg = parse_config(text, str(p))
     if not cfg.data.dir.is_absolute():
         cfg = cfg.model_copy(
@@ -270,6 +274,9 @@ def parse_config(text: str, name: str = "<config>") -> Config:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{name}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{name}: not a table configuration: arrays or tables nested too "
+                          "deeply") from None
     try:
         return Config.model_validate(raw)
     except ValidationError as exc:

@@ -7,7 +7,7 @@ hardware_docs/protocol.md); content is one message: ``<msg id><fields...>`` laid
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -20,7 +20,7 @@ SYNC = 0x7E
 SEQ_MASK = 0x0F
 DIR_BOARD = 0x10  # high nibble of the seq byte: board -> host
 DIR_HOST = 0x20  # host -> board
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: snapshot parts carry their channel range and are acknowledged
 UID_LENGTHS = (4, 7, 10)  # ISO 14443A single, double and triple size UIDs
 
 Direction = Literal["board", "host"]
@@ -170,10 +170,12 @@ MESSAGES: tuple[MessageFormat, ...] = (
     ),
     MessageFormat(
         "snapshot", 0x03, "board",
-        (("snap", "u8"), ("part", "u8"), ("parts", "u8"), ("entries", "entries")),
-        "Part `part` (0-based) of `parts` of full snapshot `snap`: (channel, uid) pairs. "
-        "A channel of the board's map absent from every part is empty. Parts are sent "
-        "back to back; the host applies a snapshot only when all parts arrived.",
+        (("snap", "u8"), ("part", "u8"), ("parts", "u8"), ("first", "u8"), ("last", "u8"),
+         ("entries", "entries")),
+        "Part `part` (0-based) of `parts` of snapshot `snap`: every (channel, uid) of "
+        "channels first..last now (a channel of the range absent from the entries is "
+        "empty). Each part stands alone; the board resends it, with the range's state at "
+        "that moment, until the host acknowledges it with `snapshot_ack`.",
     ),
     MessageFormat(
         "heartbeat", 0x04, "board", (("uptime_ms", "u32"), ("scans", "u32")),
@@ -202,6 +204,11 @@ MESSAGES: tuple[MessageFormat, ...] = (
     MessageFormat(
         "scan_rate", 0x44, "host", (("scan_ms", "u16"), ("snapshot_ms", "u16")),
         "Set the scan period and the periodic full snapshot period.",
+    ),
+    MessageFormat(
+        "snapshot_ack", 0x45, "host", (("snap", "u8"), ("parts", "u64")),
+        "Bit i of `parts` set: part i of snapshot `snap` arrived. Not acknowledged itself "
+        "(a lost one makes the board resend the part, and the host acknowledges again).",
     ),
 )
 
@@ -354,22 +361,53 @@ def next_seq(seq: int) -> int:
     return (seq + 1) & SEQ_MASK
 
 
+#: Room for entries in one snapshot block: msg id, snap, part, parts, first, last come first.
+SNAPSHOT_ROOM = CONTENT_MAX - 6
+CHANNEL_LAST = 63
+
+
+def fit_entries(entries: Iterable[tuple[int, bytes]]) -> list[tuple[int, bytes]]:
+    """Entries sorted by channel and UID, at most one block's room per channel (a channel with
+    more tags than that, which one antenna never reads, keeps the first ones)."""
+    out: list[tuple[int, bytes]] = []
+    used: dict[int, int] = {}
+    for channel, uid in sorted(entries):
+        need = 2 + len(uid)
+        if used.get(channel, 0) + need <= SNAPSHOT_ROOM:
+            used[channel] = used.get(channel, 0) + need
+            out.append((channel, uid))
+    return out
+
+
+def snapshot_ranges(entries: list[tuple[int, bytes]]) -> list[tuple[int, int]]:
+    """Channels 0..63 cut into ranges whose entries (from fit_entries) fill one block each."""
+    need: dict[int, int] = {}
+    for channel, uid in entries:
+        need[channel] = need.get(channel, 0) + 2 + len(uid)
+    ranges: list[tuple[int, int]] = []
+    first, size = 0, 0
+    for channel in sorted(need):
+        if size + need[channel] > SNAPSHOT_ROOM and channel > first:
+            ranges.append((first, channel - 1))
+            first, size = channel, 0
+        size += need[channel]
+    ranges.append((first, CHANNEL_LAST))
+    return ranges
+
+
+def in_range(entries: list[tuple[int, bytes]], rng: tuple[int, int]) -> tuple[
+        tuple[int, bytes], ...]:
+    return tuple(e for e in entries if rng[0] <= e[0] <= rng[1])
+
+
 def snapshot_blocks(
     snap: int, entries: list[tuple[int, bytes]], first_seq: int
 ) -> list[bytes]:
-    """Split a full snapshot into as many blocks as needed, sequence numbers from first_seq."""
-    parts: list[list[tuple[int, bytes]]] = [[]]
-    size = 0
-    room = CONTENT_MAX - 4  # msg id, snap, part, parts
-    for channel, uid in entries:
-        need = 2 + len(uid)
-        if size + need > room:
-            parts.append([])
-            size = 0
-        parts[-1].append((channel, uid))
-        size += need
+    """Every part of a full snapshot, one block each, sequence numbers from first_seq."""
+    fitted = fit_entries(entries)
+    ranges = snapshot_ranges(fitted)
     return [
-        encode("snapshot", first_seq + i, snap=snap & 0xFF, part=i, parts=len(parts),
-               entries=tuple(part))
-        for i, part in enumerate(parts)
+        encode("snapshot", first_seq + i, snap=snap & 0xFF, part=i, parts=len(ranges),
+               first=rng[0], last=rng[1], entries=in_range(fitted, rng))
+        for i, rng in enumerate(ranges)
     ]

@@ -16,11 +16,12 @@ import asyncio
 import importlib
 import queue
 import threading
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from firmware_bridge.errors import BridgeConfigError
-from firmware_bridge.types import BridgeEvent, Sink
+from firmware_bridge.types import BoardHealth, BridgeEvent, ChannelScan, Sink
 
 # name -> "module:factory"; imported only when chosen.
 BACKENDS: dict[str, str] = {
@@ -106,3 +107,54 @@ def asyncio_sink(loop: asyncio.AbstractEventLoop, q: asyncio.Queue[BridgeEvent])
         loop.call_soon_threadsafe(q.put_nowait, event)
 
     return sink
+
+
+class _Coalesced:
+    """Waiting events in arrival order; a newer full set of a channel replaces the waiting one
+    (and takes its place at the end), as does a board's repeated health state."""
+
+    def __init__(self) -> None:
+        self.items: OrderedDict[Hashable, BridgeEvent] = OrderedDict()
+        self.replaced = 0
+        self._presses = 0
+
+    def add(self, event: BridgeEvent) -> None:
+        key: Hashable
+        if isinstance(event, ChannelScan):
+            key = ("scan", event.channel)
+        elif isinstance(event, BoardHealth):
+            key = ("health", event.board, event.state)
+        else:  # a button press is a person's act: never dropped
+            self._presses += 1
+            key = ("press", self._presses)
+        if self.items.pop(key, None) is not None:
+            self.replaced += 1
+        self.items[key] = event
+
+    def pop(self) -> BridgeEvent:
+        return self.items.popitem(last=False)[1]
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+class LatestScans(asyncio.Queue):  # type: ignore[type-arg]
+    """An asyncio queue for bridge events that cannot grow with a loop that falls behind: a
+    channel's scan is its full set, so only the newest waiting one per channel is kept (and
+    one per board and health state). At most one entry per channel and board state, plus
+    button presses, whatever the load; ``replaced`` counts the scans it made unnecessary."""
+
+    _queue: _Coalesced
+
+    def _init(self, maxsize: int) -> None:
+        self._queue = _Coalesced()
+
+    def _put(self, item: BridgeEvent) -> None:
+        self._queue.add(item)
+
+    def _get(self) -> BridgeEvent:
+        return self._queue.pop()
+
+    @property
+    def replaced(self) -> int:
+        return self._queue.replaced

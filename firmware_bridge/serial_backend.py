@@ -62,6 +62,9 @@ class LinkOptions:
 
 #: Seconds between asking an unnamed board for its hello again (the last one was corrupted).
 IDENTIFY_AGAIN_S = 0.2
+#: Least seconds between two snapshot requests while channels are stale (a noisy line loses a
+#: block every few: the parts the board resends refresh the channels meanwhile).
+RESYNC_MIN_S = 0.05
 
 
 class BoardLink:
@@ -119,11 +122,11 @@ class BoardLink:
             self._ser = ser
         self._decoder = P.StreamDecoder()
         self._expect: int | None = None
-        self._snap_parts: dict[int, tuple[tuple[int, bytes], ...]] = {}
-        self._snap_id = -1
-        # Until a whole snapshot arrives our channel sets may be stale (tags moved while the
-        # cable was out, or a lost event): a delta on a stale set could report a tag that left.
-        self._stale = True
+        self._acked_snap, self._acked_parts, self._last_seen = -1, 0, False
+        # Until a snapshot part covering it arrives a channel's set may be stale (tags moved
+        # while the cable was out, or a lost event): a delta on it could report a tag that left.
+        self._stale: set[int] = set(self.channels)
+        self._requested = float("-inf")
         self._connects += 1
         if self._connects > 1:
             self.counters["reconnects"] += 1
@@ -158,6 +161,8 @@ class BoardLink:
                 self._feed(data, now)
             elif now - last_rx > self.opts.heartbeat_timeout:
                 raise BoardDown(f"silent for {now - last_rx:.2f} s")
+            if self._stale and self.name is not None and now - self._requested >= RESYNC_MIN_S:
+                self._resync()
             self._retransmit(now)
 
     # ------------------------------------------------------------ receiving
@@ -173,9 +178,9 @@ class BoardLink:
             self.counters["frames"] += 1
             if self._expect is not None and blk.seq != self._expect:
                 self.counters["gaps"] += 1
-                self._snap_parts.clear()
-                self._stale = True
-                self._resync()
+                self._stale = set(self.channels)
+                if now - self._requested >= RESYNC_MIN_S:
+                    self._resync()
             self._expect = P.next_seq(blk.seq)
             self._handle(blk.message, now)
 
@@ -196,7 +201,7 @@ class BoardLink:
                 self.counters["orphans"] += 1
                 return
             (uids.add if msg["present"] else uids.discard)(msg["uid"])
-            if not self._stale:
+            if msg["channel"] not in self._stale:
                 self._post_channel(msg["channel"], now)
         elif kind == "snapshot":
             self._snapshot_part(msg, now)
@@ -206,36 +211,41 @@ class BoardLink:
         wanted = {ch for ch in range(64) if mask >> ch & 1}
         if self.name != msg["board"] or set(self.channels) != wanted:
             self.channels = {ch: set() for ch in sorted(wanted)}
+            self._stale = set(self.channels)
         self.name = msg["board"]
         self.serial_number = msg["serial"]
         self._down_reported = False
         self.backend.post(BoardHealth(self.name, "up", now, f"firmware {msg['firmware']}"))
 
     def _snapshot_part(self, msg: P.Message, now: float) -> None:
-        if msg["snap"] != self._snap_id:
-            self._snap_parts.clear()
-            self._snap_id = msg["snap"]
-        self._snap_parts[msg["part"]] = msg["entries"]
-        parts = msg["parts"]
-        if len(self._snap_parts) < parts or any(i not in self._snap_parts for i in range(parts)):
+        """One part: its channels take exactly its UIDs (each part stands alone), then the
+        part is acknowledged so that the board stops resending it."""
+        first, last, entries = msg["first"], msg["last"], msg["entries"]
+        if first > last or msg["part"] >= msg["parts"] or any(
+                not first <= ch <= last for ch, _ in entries):
+            self.counters["bad_frames"] += 1
             return
-        fresh: dict[int, set[bytes]] = {ch: set() for ch in self.channels}
-        for i in range(parts):
-            for ch, uid in self._snap_parts[i]:
-                if ch in fresh:
-                    fresh[ch].add(uid)
-        self._snap_parts.clear()
-        self._snap_id = -1
-        self.channels = fresh
-        self._stale = False
-        for ch in fresh:
+        covered = [ch for ch in self.channels if first <= ch <= last]
+        for ch in covered:
+            self.channels[ch] = {uid for c, uid in entries if c == ch}
+            self._stale.discard(ch)
+        for ch in covered:
             self._post_channel(ch, now)
+        if msg["snap"] != self._acked_snap:
+            self._acked_snap, self._acked_parts, self._last_seen = msg["snap"], 0, False
+        self._acked_parts |= 1 << msg["part"]
+        # One acknowledgement per snapshot on a clean line (at its last part); after that
+        # every part that comes is a resend, and each is acknowledged.
+        self._last_seen = self._last_seen or msg["part"] == msg["parts"] - 1
+        if self._last_seen:
+            self.send_once("snapshot_ack", snap=msg["snap"], parts=self._acked_parts)
 
     def _post_channel(self, ch: int, now: float) -> None:
         uids = frozenset(uid_to_str(u) for u in self.channels[ch])
         self.backend.post(ChannelScan(f"{self.name}/{ch}", uids, now))
 
     def _resync(self) -> None:
+        self._requested = self.backend.clock()
         self.counters["resyncs"] += 1
         if self.name is not None:
             self.backend.post(BoardHealth(self.name, "resync", self.backend.clock()))
@@ -265,6 +275,13 @@ class BoardLink:
         if old is not None and not old.future.done():
             old.future.set_result(False)
         return fut
+
+    def send_once(self, name: str, **args: Any) -> None:
+        """A message the board never acknowledges (snapshot_ack): written once, no retry, no
+        sequence number used up (the board ignores it for these)."""
+        with self._wlock:
+            if self._ser is not None:
+                self._write_locked(P.encode(name, self._tx_seq, **args))
 
     def _write_locked(self, frame: bytes) -> None:
         # A failed write is not fatal here: the reader loop sees the same fault and reconnects,

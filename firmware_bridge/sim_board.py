@@ -13,7 +13,7 @@ import select
 import threading
 import time
 import tty
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from firmware_bridge import protocol as P
@@ -63,6 +63,20 @@ class BoardOutputs:
     commands: list[str] = field(default_factory=list)
 
 
+@dataclass
+class _Outgoing:
+    """A snapshot being delivered: its channel ranges and the parts the host has."""
+
+    snap: int
+    ranges: list[tuple[int, int]]
+    acked: int = 0
+    resend_at: float = 0.0
+
+    @property
+    def done(self) -> int:
+        return (1 << len(self.ranges)) - 1
+
+
 class VirtualBoard:
     """A seat or centre board: debounced scan events, periodic snapshots, heartbeats, acks."""
 
@@ -76,6 +90,7 @@ class VirtualBoard:
         snapshot_ms: float = 200.0,
         heartbeat_ms: float = 100.0,
         debounce_scans: int = 2,
+        resend_ms: float = 20.0,
         seed: int | None = None,
     ) -> None:
         self.spec = spec
@@ -85,6 +100,7 @@ class VirtualBoard:
         self.snapshot_s = snapshot_ms / 1000
         self.heartbeat_s = heartbeat_ms / 1000
         self.debounce_scans = debounce_scans
+        self.resend_s = resend_ms / 1000
         self.path: str | None = None
         self._field_view = field_view
         self._on_plug = on_plug
@@ -106,6 +122,7 @@ class VirtualBoard:
         self._scans = 0
         self._boot_t = time.monotonic()
         self._decoder = P.StreamDecoder()
+        self._out: _Outgoing | None = None  # the snapshot whose parts are not all acknowledged
 
     def plug(self) -> str:
         """Connect (power up) the board on a fresh pty; returns the host-side path."""
@@ -157,7 +174,10 @@ class VirtualBoard:
         next_scan = next_snap = next_beat = time.monotonic()
         while not self._stop.is_set():
             now = time.monotonic()
-            self._poll_commands(max(0.0, min(next_scan, next_snap, next_beat) - now))
+            due = min(next_scan, next_snap, next_beat)
+            if self._out is not None:
+                due = min(due, self._out.resend_at)
+            self._poll_commands(max(0.0, due - now))
             now = time.monotonic()
             with self._lock:
                 if self._master < 0:
@@ -165,7 +185,11 @@ class VirtualBoard:
                 if now >= next_scan:
                     self._scan_locked()
                     next_scan = now + self.scan_s
-                if now >= next_snap:
+                if self._out is not None:
+                    next_snap = now + self.snapshot_s
+                    if now >= self._out.resend_at:
+                        self._resend_locked()
+                elif now >= next_snap:
                     self._snapshot_locked()
                     next_snap = now + self.snapshot_s
                 if now >= next_beat:
@@ -214,13 +238,45 @@ class VirtualBoard:
             for key in [k for k in self._missing if k[0] == ch and k[1] in now_seen]:
                 del self._missing[key]
 
+    def _entries_locked(self) -> list[tuple[int, bytes]]:
+        return P.fit_entries((ch, uid) for ch in self.spec.channels for uid in self.reported[ch])
+
     def _snapshot_locked(self) -> None:
-        entries = [(ch, uid) for ch in self.spec.channels for uid in sorted(self.reported[ch])]
+        """A new snapshot: every part sent now, and again until the host acknowledges it."""
+        entries = self._entries_locked()
         self._snap = (self._snap + 1) & 0xFF
-        blocks = P.snapshot_blocks(self._snap, entries, self._seq)
-        self._seq = (self._seq + len(blocks)) & P.SEQ_MASK
-        for block in blocks:
-            self._send_locked(block)
+        out = _Outgoing(self._snap, P.snapshot_ranges(entries))
+        self._out = out
+        self._send_parts_locked(out, entries, range(len(out.ranges)))
+
+    def _resend_locked(self) -> None:
+        """Resend the unacknowledged parts with their ranges' state now (a range that no
+        longer fits one block starts a new snapshot)."""
+        out = self._out
+        assert out is not None
+        entries = self._entries_locked()
+        if any(sum(2 + len(u) for c, u in entries if a <= c <= b) > P.SNAPSHOT_ROOM
+               for a, b in out.ranges):
+            self._snapshot_locked()
+            return
+        todo = [i for i in range(len(out.ranges)) if not out.acked >> i & 1]
+        self._send_parts_locked(out, entries, todo)
+
+    def _send_parts_locked(self, out: _Outgoing, entries: list[tuple[int, bytes]],
+                           parts: Iterable[int]) -> None:
+        for i in parts:
+            first, last = out.ranges[i]
+            self._emit_locked("snapshot", snap=out.snap, part=i, parts=len(out.ranges),
+                              first=first, last=last, entries=P.in_range(entries, (first, last)))
+        out.resend_at = time.monotonic() + self.resend_s
+
+    def _snapshot_acked_locked(self, snap: int, mask: int) -> None:
+        out = self._out
+        if out is None or snap != out.snap:
+            return
+        out.acked |= mask
+        if out.acked & out.done == out.done:
+            self._out = None
 
     # ------------------------------------------------------------ commands from the host
     def _command_locked(self, blk: P.Block) -> None:
@@ -229,6 +285,9 @@ class VirtualBoard:
             return
         if self.faults.drop_commands > 0:
             self.faults.drop_commands -= 1
+            return
+        if msg.name == "snapshot_ack":  # never acknowledged itself
+            self._snapshot_acked_locked(msg["snap"], msg["parts"])
             return
         self.outputs.commands.append(msg.name)
         self._apply_locked(msg)  # before the ack: once acknowledged, the effect is visible

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -62,9 +63,22 @@ def load_config(path: Path | None) -> Config:
     from controller.config import load_config as load
 
     try:
-        return load(path) if path else default_config()
+        config = load(path) if path else default_config()
     except ConfigError as exc:
         raise CliError(str(exc)) from None
+    check_session_options(config, path)
+    return config
+
+
+def check_session_options(config: Config, path: Path | None) -> None:
+    """``[session] options`` as the rule set takes them, checked now, not when the session
+    starts (``options = {limit = -5}`` passed the config and then crashed the start)."""
+    from controller.scoring import ScoringError, get_ruleset
+
+    try:
+        get_ruleset(config.session.ruleset, config.session.options)
+    except ScoringError as exc:
+        raise CliError(f"{path or 'the defaults'}: [session] options: {exc}") from None
 
 
 def open_readers(system: System, buttons: bool = False) -> ReaderBackend:
@@ -94,8 +108,10 @@ def check_port(host: str, port: int) -> None:
 
 def check_data_dir(data_dir: Path) -> None:
     """Create the data directory, or fail with one line saying what to do."""
+    from controller.store.files import private_dir
+
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(data_dir)  # 0700: it holds the game and the tokens
     except OSError as exc:
         raise CliError(f"cannot create the data directory {data_dir}: {exc.strerror}; "
                        "choose another --data-dir") from None
@@ -116,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # Files made by any command (event log, registry, tokens, exports) hold the game or its
+    # secrets: readable by this user only (controller.store.files sets the modes too).
+    os.umask(0o077)
     try:
         code = args.func(args)
     except CliError as exc:

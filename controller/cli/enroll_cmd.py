@@ -7,13 +7,13 @@ so the walk can stop at any time and continues where it stopped.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from controller import jsonsafe
 from controller.cli import CliError
 
 DEFAULT_PAD = "centre/0"
@@ -181,7 +181,7 @@ def stdin_scans(stream: Any) -> Iterator[Any]:
             yield ChannelScan(channel, frozenset(uids), time.monotonic())
             continue
         try:
-            data = json.loads(text)
+            data = jsonsafe.loads(text)
             yield ChannelScan(str(data["channel"]), frozenset(map(str, data["uids"])),
                               float(data.get("t", time.monotonic())))
         except (ValueError, KeyError, TypeError) as exc:

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from controller import jsonsafe
 from controller.cli import CliError
 
 
@@ -69,7 +70,7 @@ def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any], flo
         if not line.strip():
             continue
         try:
-            event = json.loads(line)
+            event = jsonsafe.loads(line)
         except json.JSONDecodeError as exc:
             raise CliError(f"line {number}: malformed JSON ({exc.msg})") from None
         try:

@@ -8,6 +8,7 @@ import json
 import sys
 from typing import Any
 
+from controller import jsonsafe
 from controller.cli import CliError
 
 WIN_CHOICES = ("wall", "discard", "replacement", "robbed_kong", "dealt")
@@ -23,14 +24,15 @@ def register(subparsers: Any) -> None:
     p.add_argument("file", nargs="?", help="JSON input file, - for standard input")
     p.add_argument("--jsonl", action="store_true", help="one JSON object per line, one answer each")
     p.add_argument("--hand", help="the hand: [..] exposed set, {..} concealed kong, bare tiles")
-    p.add_argument("--ruleset", default="hua-bao", help="hua-bao, swedish or dmjl")
+    p.add_argument("--ruleset", default="hua-bao", help="hua-bao, swedish, dmjl or mcr")
     p.add_argument("--seat", default="east", help="seat wind (east, south, west, north)")
     p.add_argument("--prevailing", default="east", help="prevailing wind")
     p.add_argument("--won", choices=WIN_CHOICES, help="this player won; where the tile came from")
     p.add_argument("--winning-tile", help="the winning tile (default: the last concealed tile)")
     p.add_argument("--last-tile", action="store_true", help="won on the last tile of the wall")
     p.add_argument("--first-discard", action="store_true", help="won on east's first discard")
-    p.add_argument("--flag", action="append", default=[], help="original_call, twofold_fortune")
+    p.add_argument("--flag", action="append", default=[],
+                   help="original_call, twofold_fortune, last_of_kind")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="rule-set option; VALUE is JSON (e.g. limit=300, roof_off=true)")
     p.add_argument("--json", action="store_true", help="with --hand: print the JSON answer")
@@ -77,7 +79,7 @@ def _parse(text: str) -> Any:
     from controller.scoring import ScoringError
 
     try:
-        return json.loads(text)
+        return jsonsafe.loads(text)
     except json.JSONDecodeError as exc:
         raise ScoringError(f"malformed JSON: {exc}") from None
 

@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
     config = _override(load_config(args.config), args)
     data_dir = Path(args.data_dir) if args.data_dir else config.data.dir
     check_data_dir(data_dir)
+    _check_files(data_dir)
     check_port(config.server.host, config.server.port)
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -83,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     publisher = _club_publisher(args, data_dir)
     sources = _club_sources(publisher)
     system = build(config, data_dir, table=_table(args), sources=sources)
+    system.game_thread = True  # the web's requests never queue the game's steps
     if publisher is not None:
         _plug_club(system.loop, publisher)
     app = system.app
@@ -90,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
           f"(operator page: /operator; tokens and seat links: "
           f"{command_name()} tokens --urls --data-dir {data_dir})")
     uvicorn.run(app, host=config.server.host, port=config.server.port,
-                log_level=args.log_level, ws_ping_interval=20)
+                log_level=args.log_level, ws_ping_interval=20,
+                ws_max_size=64 * 1024)  # every message a client sends is a few bytes
     return 0
 
 
@@ -145,12 +148,36 @@ def _table(args: argparse.Namespace) -> TableKind:
 
 
 def _override(config: Config, args: argparse.Namespace) -> Config:
-    server = config.server.model_copy(update={
-        k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None})
-    session = config.session
+    """The config with the command line's values, validated as a file's would be."""
+    from pydantic import ValidationError
+
+    data = config.model_dump()
+    data["server"].update({k: v for k, v in (("host", args.host), ("port", args.port))
+                           if v is not None})
     if args.ruleset:
-        session = session.model_copy(update={"ruleset": args.ruleset})
-    sim = config.simulation.model_copy(update={
+        data["session"]["ruleset"] = args.ruleset
+    data["simulation"].update({
         k: v for k, v in (("seed", args.seed), ("pace", args.pace), ("hands", args.hands))
         if v is not None})
-    return config.model_copy(update={"server": server, "session": session, "simulation": sim})
+    try:
+        return type(config).model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = "--" + str(err["loc"][-1]) if err["loc"] else "the options"
+        raise CliError(f"{where}: {err['msg'].removeprefix('Value error, ')}") from None
+
+
+def _check_files(data_dir: Path) -> None:
+    """A damaged or empty event log, or a damaged tokens file: one line and exit 2 before
+    anything starts (a crash in start-up would make systemd restart it again and again)."""
+    from controller.loop import LOG_FILE
+    from controller.store.errors import StoreError
+    from controller.store.schema import inspect_log
+    from controller.store.tokens import TOKENS_FILE, load_tokens
+
+    try:
+        inspect_log(data_dir / LOG_FILE)
+        if (data_dir / TOKENS_FILE).exists():
+            load_tokens(data_dir)
+    except (StoreError, ValueError) as exc:
+        raise CliError(str(exc)) from None

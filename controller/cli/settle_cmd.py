@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from controller import jsonsafe
 from controller.cli import CliError
 
 
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         raise CliError(f"cannot read {args.file}: {exc}") from None
     try:
-        obj = json.loads(text)
+        obj = jsonsafe.loads(text)
     except json.JSONDecodeError as exc:
         raise CliError(f"malformed JSON: {exc}") from None
     try:

@@ -6,7 +6,7 @@ state, so a state per event is cheap and undo can simply step back along ``GameS
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
@@ -231,6 +231,33 @@ class Penalty:
 
 
 @dataclass(frozen=True, slots=True)
+class Trail:
+    """An append-only sequence that states share: adding is O(1) (a tuple copy per refused
+    event made replay quadratic in refused events), reading walks it once, oldest first."""
+
+    last: Any = None
+    rest: Trail | None = None
+    size: int = 0
+
+    def add(self, item: Any) -> Trail:
+        return Trail(item, self, self.size + 1)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __iter__(self) -> Iterator[Any]:
+        items: list[Any] = []
+        node: Trail | None = self
+        while node is not None and node.size:
+            items.append(node.last)
+            node = node.rest
+        return iter(items[::-1])
+
+
+NO_TRAIL = Trail()
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
     """A session: its rule set, the hand in play, finished hands and totals, plus bookkeeping.
 
@@ -254,7 +281,7 @@ class GameState:
     seq: int = field(default=0, compare=False)
     prev: GameState | None = field(default=None, compare=False, repr=False)
     depth: int = field(default=0, compare=False)  # accepted game-changing events so far
-    violations: tuple[Violation, ...] = field(default=(), compare=False)
+    violations: Trail = field(default=NO_TRAIL, compare=False)  # of Violation
     last_violation: Violation | None = field(default=None, compare=False)
     misplaced: tuple[tuple[Tile, str, str], ...] = field(default=(), compare=False)
     timers_noted: tuple[tuple[str, int, float], ...] = field(default=(), compare=False)
@@ -262,6 +289,11 @@ class GameState:
     names: tuple[str | None, ...] = (None, None, None, None)
     penalties: tuple[Penalty, ...] = ()
     deductions: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: moves of tiles after the hand ended (the table being cleared): (tile, from, to)
+    cleared: tuple[tuple[Tile, str, str], ...] = field(default=(), compare=False)
+    #: accepted corrections so far (undo, reassign, end_hand): players who planned ahead
+    #: see from it that the game changed under them
+    corrections: int = field(default=0, compare=False)
 
     @property
     def active(self) -> bool:

@@ -32,6 +32,7 @@ from controller.loop.results import (
 )
 from controller.sources.base import EventSource
 from controller.store import EventLog, StoreError
+from controller.store.files import private_dir
 
 log = logging.getLogger("controller.service")
 
@@ -68,8 +69,8 @@ class GameLoop:
         self._session_active = False
         self._seq = 0
         self._health: dict[str, dict[str, Any]] = {}
-        # Set by the virtual table: its simulated players own every seat, and the virtual
-        # tiles cannot be put back by hand, so seat calls and corrections are refused.
+        # Set by the virtual table: its simulated players play every seat (the operator page
+        # says that its tile registry does not matter then).
         self._players_simulated: str | None = None
         self.started_at = clock()
         self._store: EventLog | None = None
@@ -127,7 +128,8 @@ class GameLoop:
         self._health[name] = dict(health)
 
     def mark_players_simulated(self, who: str) -> None:
-        """Simulated players own every seat (seat calls and corrections are refused)."""
+        """Simulated players play every seat (they take seat calls and corrections as people
+        do; the operator page says the tile registry does not matter then)."""
         self._players_simulated = who
 
     def resume_recording(self) -> None:
@@ -151,7 +153,7 @@ class GameLoop:
     async def start(self) -> None:
         """Open the store, replay the log (restart = replay), start the loop."""
         self._loop = asyncio.get_running_loop()
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.data_dir)
         try:
             self._store = EventLog.open(self.data_dir / LOG_FILE)
         except StoreError as exc:  # serve the dashboard anyway, showing why nothing is recorded
@@ -185,15 +187,11 @@ class GameLoop:
     # --- posting events -------------------------------------------------------------------
 
     def check_human(self, what: str) -> None:
-        """Refuse ``what`` (a seat call, a correction) while simulated players own the table;
-        a halted service says first that it records nothing (503)."""
+        """A seat call or a correction (``what``) from a page: a halted service says first that
+        it records nothing (503). The virtual table's simulated players take corrections as
+        people do (they put tiles back), so nothing else refuses it here."""
         if self.halted:
             raise ServiceHalted(self.halted)
-        if self._players_simulated:
-            raise ServiceError(
-                f"{what} is not taken here: {self._players_simulated} play every seat and their "
-                "tiles cannot be put back by hand; run `mahjong-table serve` at a real table, "
-                "or `serve --simulate --in-process` to try corrections on a simulated game")
 
     async def submit(self, event: dict[str, Any], source: str) -> Applied:
         """Queue one event and wait until it has been recorded and applied."""
@@ -214,6 +212,11 @@ class GameLoop:
         self._loop.call_soon_threadsafe(self._queue.put_nowait, job)
 
     async def _enqueue(self, kind: str, payload: dict[str, Any], source: str) -> Any:
+        own = self._loop
+        if own is not None and own is not asyncio.get_running_loop():
+            # from the web's event loop: the game runs on its own (controller.web.gamethread)
+            there = asyncio.run_coroutine_threadsafe(self._enqueue(kind, payload, source), own)
+            return await asyncio.wrap_future(there)
         if self.halted and kind == "event":
             raise ServiceHalted(self.halted)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -281,11 +284,7 @@ class GameLoop:
                 self.session_id, event, accepted, rule, message, source, at
             ))
         except Exception as exc:  # any store failure: stop rather than play on unrecorded
-            self._halted = (
-                f"the event log cannot be written ({type(exc).__name__}: {exc}); no moves are "
-                f"accepted until the data directory {self.data_dir} is writable and has space, "
-                "then restart the service"
-            )
+            self._halted = _halt_reason(exc, self.data_dir)
             log.error("STOPPED accepting moves: %s", self.halted)
             self._tell(Change(self.seq, None))
             raise ServiceHalted(self.halted) from None
@@ -341,6 +340,8 @@ class GameLoop:
             return  # damaged or absent: nothing to show
         try:
             self._resume_session()
+        except StoreError:
+            pass  # damaged beyond its first pages: nothing more to show than why it halted
         finally:
             self._store.close()
             self._store = None
@@ -385,3 +386,14 @@ class GameLoop:
     @property
     def queue_depth(self) -> int:
         return self._queue.qsize()
+
+
+def _halt_reason(exc: Exception, data_dir: Path) -> str:
+    """Why recording stopped, naming the true cause: the disk, or (any other exception) a fault
+    that no free space mends."""
+    if isinstance(exc, StoreError):
+        return (f"the event log cannot be written ({exc}); no moves are accepted until the data "
+                f"directory {data_dir} is writable and has space, then restart the service")
+    return (f"an event could not be recorded ({type(exc).__name__}: {str(exc)[:200]}): not a "
+            "disk fault; no moves are accepted until the service is restarted; please report "
+            "it with the log")

@@ -8,7 +8,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from controller import game
-from controller.loop.results import Applied, ServiceError
+from controller.loop.results import Applied, ServiceError, ServiceHalted
 from controller.sources.base import EventSource
 
 if TYPE_CHECKING:
@@ -31,12 +31,7 @@ async def pump(loop: GameLoop, name: str, source: EventSource) -> None:
                     event, source_name = await agen.__anext__()
             except StopAsyncIteration:
                 return
-            try:
-                applied = await loop.submit(event, source_name)
-            except ServiceError as exc:
-                applied = None
-                log.warning("source %s: %s", name, exc)
-                await asyncio.sleep(1.0)
+            applied = await _submit(loop, name, event, source_name)
     except asyncio.CancelledError:
         raise
     except Exception:
@@ -45,6 +40,24 @@ async def pump(loop: GameLoop, name: str, source: EventSource) -> None:
     finally:
         if hasattr(agen, "aclose"):
             await agen.aclose()
+
+async def _submit(loop: GameLoop, name: str, event: dict[str, Any],
+                  source_name: str) -> Applied | None:
+    """A source's event; while recording is halted it waits and is tried again once recording
+    resumes (it was never recorded: dropping it would leave the table a move ahead of the game
+    for good, issue 11)."""
+    while True:
+        try:
+            return await loop.submit(event, source_name)
+        except ServiceHalted as exc:
+            log.warning("source %s waits: %s", name, exc)
+            while loop.halted:
+                await asyncio.sleep(0.5)
+        except ServiceError as exc:
+            log.warning("source %s: %s", name, exc)
+            await asyncio.sleep(1.0)
+            return None
+
 
 async def run_timers(loop: GameLoop) -> None:
     """Overruns of the call timers become timer events (the session's table options say

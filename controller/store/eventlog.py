@@ -16,6 +16,7 @@ from types import TracebackType
 from typing import Any
 
 from controller.store.errors import StoreError
+from controller.store.files import private_files
 from controller.store.schema import inspect_log, migrate
 
 _BATCH = 500
@@ -81,6 +82,7 @@ class EventLog:
         conn = _connect(path, str(path))
         try:
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            private_files(path, Path(f"{path}-wal"), Path(f"{path}-shm"))
             if str(mode).lower() != "wal":
                 raise StoreError(f"the event log {path} cannot use WAL mode (got {mode}): "
                                  "put --data-dir on a local file system")
@@ -309,4 +311,6 @@ def _connect(path: Path, target: str) -> sqlite3.Connection:
 
 
 def _dumps(value: dict[str, Any]) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    # ASCII: a lone surrogate from a request ("\\ud800") is stored escaped instead of failing
+    # to encode (which halted the service as if the disk had failed)
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":"))

@@ -69,8 +69,12 @@ def inspect_log(path: Path, thorough: bool = True) -> Inspection:
             f"the event log {path} is not a file: give the path of a file in --data-dir"
         )
     header = _read_header(path)
-    if not header:
-        return Inspection(version=0, has_wal=False)
+    if not header:  # SQLite writes its header with the first commit: a log is never empty
+        raise StoreError(
+            f"the event log {path} is an empty file (0 bytes) where a log was expected: it "
+            "was left untouched; if no game was recorded, delete it to start a new log, "
+            "else restore the log from a copy"
+        )
     if not header.startswith(SQLITE_MAGIC):
         raise StoreError(
             f"{path} is not an SQLite database (damaged or some other file): it was left "
@@ -131,7 +135,8 @@ def _check_file(path: Path, uri: str, thorough: bool) -> int:
             )
         problems = [row[0] for row in conn.execute("PRAGMA quick_check")] if thorough else ["ok"]
         if problems != ["ok"]:
-            raise _damaged(path, "; ".join(str(p) for p in problems[:3]))
+            lines = [ln for p in problems for ln in str(p).splitlines() if not ln.startswith("*")]
+            raise _damaged(path, "; ".join(lines[:2]))
         rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         tables = {row[0] for row in rows}
     except sqlite3.Error as exc:

@@ -11,6 +11,8 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from controller.store.files import private_dir
+
 TOKENS_FILE = "tokens.json"
 POSITIONS = (1, 2, 3, 4)
 
@@ -34,20 +36,31 @@ class Tokens:
 def _same(candidate: str | None, token: str) -> bool:
     if not candidate:
         return False
-    return hmac.compare_digest(candidate.encode("utf-8"), token.encode("utf-8"))
+    # surrogatepass: a candidate from a JSON message may hold a lone surrogate ("\ud800")
+    return hmac.compare_digest(candidate.encode("utf-8", "surrogatepass"), token.encode("utf-8"))
 
 
 def load_tokens(data_dir: Path) -> Tokens:
     """Read the tokens; raises FileNotFoundError or ValueError for a missing or damaged file."""
-    raw = json.loads((data_dir / TOKENS_FILE).read_text(encoding="utf-8"))
+    path = data_dir / TOKENS_FILE
     try:
-        admin = str(raw["admin"])
-        seats = {int(p): str(raw["seats"][str(p)]) for p in POSITIONS}
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ValueError(
-            f"{data_dir / TOKENS_FILE} is damaged ({exc}): delete it to make new tokens"
-        ) from None
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        admin = _token(raw["admin"])
+        seats = {int(p): _token(raw["seats"][str(p)]) for p in POSITIONS}
+    except FileNotFoundError:
+        raise
+    except (KeyError, TypeError, ValueError, RecursionError) as exc:
+        why = type(exc).__name__ if isinstance(exc, RecursionError) else str(exc)[:80]
+        raise ValueError(f"{path} is damaged ({why}): delete it to make new tokens") from None
     return Tokens(admin=admin, seats=seats)
+
+
+def _token(value: object) -> str:
+    """A stored token: a non-empty string of the URL-safe characters token_urlsafe makes."""
+    if not isinstance(value, str) or not value or not all(
+            c.isascii() and (c.isalnum() or c in "-_") for c in value):
+        raise ValueError("a token is not a string of letters, digits, - and _")
+    return value
 
 
 def load_or_create_tokens(data_dir: Path) -> Tokens:
@@ -55,7 +68,7 @@ def load_or_create_tokens(data_dir: Path) -> Tokens:
     path = data_dir / TOKENS_FILE
     if path.exists():
         return load_tokens(data_dir)
-    data_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(data_dir)
     tokens = Tokens(
         admin=secrets.token_urlsafe(24),
         seats={p: secrets.token_urlsafe(18) for p in POSITIONS},

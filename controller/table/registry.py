@@ -6,6 +6,8 @@ exist, and no code is enrolled more often than the set holds it (4 each, bonus t
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import sqlite3
 from collections import Counter
@@ -208,6 +210,8 @@ class TileRegistry(Mapping[str, Tile]):
 def _connect(path: Path) -> Iterator[sqlite3.Connection]:
     """One short transaction on the registry file: committed (and synced) or rolled back."""
     conn = sqlite3.connect(path)
+    with contextlib.suppress(OSError):  # readable by the service's user only (0600)
+        os.chmod(path, 0o600)
     try:
         conn.execute("PRAGMA synchronous = FULL")
         with conn:

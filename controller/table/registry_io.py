@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from controller import jsonsafe
 from controller.table.registry import RegistryError, TileRegistry
 
 
@@ -39,7 +40,7 @@ def parse_text(text: str, fmt: str) -> list[tuple[str, str]]:
 
 def _parse_json(text: str) -> list[tuple[str, str]]:
     try:
-        data: Any = json.loads(text)
+        data: Any = jsonsafe.loads(text)
     except json.JSONDecodeError as exc:
         raise RegistryError(f"not JSON: {exc.msg} at line {exc.lineno}") from None
     tiles = data.get("tiles") if isinstance(data, dict) else None

@@ -16,6 +16,8 @@ from controller.store.tokens import Tokens
 from controller.table import RegistryFile
 from controller.web import errors
 from controller.web.broadcaster import Broadcaster
+from controller.web.gamethread import GameThread
+from controller.web.guard import Guard
 from controller.web.routers import (
     admin,
     corrections,
@@ -31,20 +33,24 @@ from controller.web.routers import (
 from controller.web.routers.pages import STATIC
 
 
-def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile) -> FastAPI:
+def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile, *,
+               game_thread: bool = False) -> FastAPI:
     """The web app around a (not yet started) loop; the lifespan starts it. ``tokens`` guard
     the admin and seat routes; ``registry`` is the tile registry the tile routes edit."""
     broadcaster = Broadcaster(loop)
+    game = GameThread(loop)  # the game never waits behind the web's requests
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await loop.start()
+        # serve: the game on its own thread; in-process test clients keep one loop (a client
+        # that runs each request on a fresh event loop, as schemathesis's does, hung on it)
+        await (game.start() if game_thread else loop.start())
         broadcaster.attach()
         try:
             yield
         finally:
             broadcaster.detach()
-            await loop.stop()
+            await (game.stop() if game_thread else loop.stop())
 
     app = FastAPI(
         title="Mahjong Table Controller",
@@ -56,8 +62,10 @@ def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile) -> FastAP
     app.state.tokens = tokens
     app.state.registry = registry
     app.state.broadcaster = broadcaster
+    app.state.public = broadcaster.public
     errors.install(app)
     for module in (health, table, hands, seats, admin, tiles, tileset, corrections, ws, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(Guard)  # token first, capped bodies, anti-framing headers
     return app

@@ -19,7 +19,7 @@ from fastapi import WebSocket
 
 from controller.loop import Change, GameLoop
 from controller.web import views
-from controller.web.models import PublicView, SeatView
+from controller.web.models import SeatView
 
 log = logging.getLogger("controller.web.broadcaster")
 
@@ -27,6 +27,9 @@ log = logging.getLogger("controller.web.broadcaster")
 QUEUE_BOUND = 4
 #: Messages an acknowledging client may have in flight.
 WINDOW = 2
+#: Seconds a send may wait for the client's socket to take it; a client that does not read is
+#: then dropped (its buffers full), instead of holding a socket and memory for ever.
+SEND_TIMEOUT = 10.0
 
 
 class Client:
@@ -66,16 +69,10 @@ class Client:
             while not self.queue.empty():  # only the newest full state is worth sending
                 message = self.queue.get_nowait()
                 self.dropped += 1
-            await self.ws.send_text(message)
+            await asyncio.wait_for(self.ws.send_text(message), SEND_TIMEOUT)  # else dropped
             self.sent += 1
             if self.acking and self.sent - self.acked >= WINDOW:
                 self._window.clear()
-
-
-def public_message(loop: GameLoop) -> str:
-    """The public view, filtered through the Contract 4 model, as a ``table`` message."""
-    view = PublicView.model_validate(views.public_view(loop)).model_dump(mode="json")
-    return json.dumps({"type": "table", "server_time": loop.clock(), "table": view})
 
 
 def seat_message(loop: GameLoop, position: int) -> str:
@@ -88,13 +85,20 @@ class Broadcaster:
 
     def __init__(self, loop: GameLoop, bound: int = QUEUE_BOUND) -> None:
         self.loop = loop
+        self.public = views.PublicCache(loop)
         self.bound = bound
         self.clients: set[Client] = set()
         self.dropped_total = 0
         self.high_water = 0
+        self.sockets = 0  # WebSocket connections open (seat sockets while authenticating too)
+        self.refused = 0  # refused at the handshake: max_ws_clients reached
+        self.slow_dropped = 0  # dropped: their sockets took nothing for SEND_TIMEOUT
         self._unsubscribe: Callable[[], None] | None = None
+        self._web: asyncio.AbstractEventLoop | None = None
 
     def attach(self) -> None:
+        """Called on the web's event loop: change notices from the game's thread come here."""
+        self._web = asyncio.get_running_loop()
         self._unsubscribe = self.loop.subscribe(self.on_change)
 
     def detach(self) -> None:
@@ -114,6 +118,18 @@ class Broadcaster:
         self.high_water = max(self.high_water, client.high_water)
 
     def on_change(self, change: Change) -> None:
+        web = self._web
+        if web is not None and not web.is_closed():
+            try:
+                on_web = asyncio.get_running_loop() is web
+            except RuntimeError:
+                on_web = False
+            if not on_web:  # from the game's thread: fan out on the web's loop
+                web.call_soon_threadsafe(self._fan_out, change)
+                return
+        self._fan_out(change)
+
+    def _fan_out(self, change: Change) -> None:
         cache: dict[int | None, str] = {}
         for client in list(self.clients):
             try:
@@ -124,7 +140,7 @@ class Broadcaster:
     def _message_for(self, seat: int | None, cache: dict[int | None, str]) -> str:
         if seat not in cache:
             cache[seat] = (
-                public_message(self.loop) if seat is None else seat_message(self.loop, seat)
+                self.public.message() if seat is None else seat_message(self.loop, seat)
             )
         return cache[seat]
 
@@ -135,4 +151,7 @@ class Broadcaster:
             "bound": self.bound,
             "high_water": max([self.high_water] + [c.high_water for c in live]),
             "dropped": self.dropped_total + sum(c.dropped for c in live),
+            "sockets": self.sockets,
+            "refused": self.refused,
+            "slow_dropped": self.slow_dropped,
         }

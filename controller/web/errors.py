@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from controller.loop import Applied, NoSession, ServiceError, ServiceHalted
+from controller.web import views
 
 
 class EventRefused(Exception):
@@ -20,9 +22,13 @@ class EventRefused(Exception):
         self.applied = applied
 
 
-def _refused(_: Request, exc: Exception) -> JSONResponse:
+def _refused(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, EventRefused)
-    violation: dict[str, Any] = exc.applied.violation or {}
+    parts = request.url.path.split("/")
+    seat = int(parts[3]) if parts[1:3] == ["api", "seats"] and parts[3:4] in (
+        ["1"], ["2"], ["3"], ["4"]) else None
+    told = views.told(request.app.state.loop, exc.applied, seat)
+    violation: dict[str, Any] = told["violation"] or {}
     rule = violation.get("rule") or "refused"
     detail = f"refused ({rule}): {violation.get('message') or 'the game does not allow this now'}"
     return JSONResponse(
@@ -39,6 +45,16 @@ def _service_error(_: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(status_code=code, content={"detail": str(exc)})
 
 
+def _invalid(_: Request, exc: Exception) -> JSONResponse:
+    """422 as FastAPI gives it, without echoing the input (NaN or a lone surrogate in it made
+    the answer itself fail: 500) and without pydantic's help links."""
+    assert isinstance(exc, RequestValidationError)
+    errors = [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")),
+               "type": str(e.get("type", ""))} for e in exc.errors()[:10]]
+    return JSONResponse(status_code=422, content={"detail": errors})
+
+
 def install(app: FastAPI) -> None:
+    app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(EventRefused, _refused)
     app.add_exception_handler(ServiceError, _service_error)

@@ -4,13 +4,24 @@ keeps only the fields of Contract 4: a second guard, so a stray engine field nev
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 
 class _Open(BaseModel):
     model_config = ConfigDict(extra="ignore")
+
+
+class _In(BaseModel):
+    """A request body: unknown fields refused, and strict types (no 1 for true, no "1" or true
+    for 1, no NaN: 422)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+
+#: A tile code of RULES.md (suits 1-9 b/c/d, winds, dragons, flowers f1-f4, seasons s1-s4).
+TILE = r"^([1-9][bcd]|[eswn]w|[rgw]d|[fs][1-4])$"
 
 
 class MeldOut(_Open):
@@ -210,8 +221,7 @@ class Health(_Open):
     uptime: float
 
 
-class DeclareIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class DeclareIn(_In):
     call: Literal["claim", "ready", "mahjong"]
 
 
@@ -221,34 +231,40 @@ class EventResult(_Open):
     violation: ViolationOut | None = None
 
 
-class SessionIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    ruleset: Literal["hua-bao", "swedish", "dmjl", "bmja"] = "hua-bao"
+class SessionIn(_In):
+    ruleset: Literal["hua-bao", "swedish", "dmjl", "bmja", "mcr"] = "hua-bao"
     options: dict[str, Any] = Field(default_factory=dict)
 
 
-class UndoIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    count: int = Field(default=1, ge=1, le=50)
+def _whole(value: Any) -> Any:
+    """1.0 is the integer 1 in JSON (JSON Schema agrees); true, "1" and NaN stay refused."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
-class ReassignIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    zone: str = Field(pattern=r"^(rack:[1-4]|melds:[1-4]|discard|river)$")
-    tile: str
-    as_: str = Field(alias="as")
+class UndoIn(_In):
+    count: Annotated[int, BeforeValidator(_whole)] = Field(default=1, ge=1, le=50)
 
 
-class SeatReassignIn(BaseModel):
-    """A misread tile in the seat's own rack (the zone is the seat's rack)."""
+class ReassignIn(_In):
+    """The operator's correction: public zones only (a rack's tiles are its player's to
+    correct, on the seat page)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-    tile: str = Field(max_length=4, description="the tile as the table read it, e.g. 5b")
-    as_: str = Field(alias="as", max_length=4, description="what it really is, e.g. 6b")
+    zone: str = Field(pattern=r"^(melds:[1-4]|discard|river)$")
+    tile: str = Field(pattern=TILE)
+    as_: str = Field(alias="as", pattern=TILE)
 
 
-class EndHandIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class SeatReassignIn(_In):
+    """A player's correction of a misread tile in their own rack (the seat page: tap the tile,
+    choose what it really is)."""
+
+    tile: str = Field(pattern=TILE)
+    as_: str = Field(alias="as", pattern=TILE)
+
+
+class EndHandIn(_In):
     result: Literal["washout"] = "washout"
 
 

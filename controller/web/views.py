@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.game.privacy import concealed_codes, redact_violation
 from controller.loop import GameLoop
 from controller.web import club_link
 
@@ -73,3 +74,48 @@ def seat_view(loop: GameLoop, position: int) -> dict[str, Any]:
     if not view["waits_shown"]:
         view["waits"] = []
     return view
+
+
+def told(service: GameLoop, applied: Any, seat: int | None = None) -> dict[str, Any]:
+    """An event's outcome as its sender is told it: the violation's words name no tile lying
+    concealed in a rack, except in the sender's own rack when the sender is a seat."""
+    codes = concealed_codes(service.state, but_seat=seat)
+    return {"accepted": applied.accepted, "seq": applied.seq,
+            "violation": redact_violation(applied.violation, codes)}
+
+
+_NOW = -1.0  # the placeholder for server_time in a cached answer; each answer gets its own
+_NOW_JSON = b'"server_time":-1.0'
+
+
+class PublicCache:
+    """The public view as JSON, made once per state change (seq, halted, session) and served
+    to every poller and socket with only ``server_time`` filled in per answer: under 200
+    pollers the view is not rebuilt and re-validated 700 times a second on the game's loop."""
+
+    def __init__(self, service: GameLoop) -> None:
+        self.service = service
+        self._key: tuple[Any, ...] | None = None
+        self._body = b""
+        self.builds = 0
+
+    def body(self) -> bytes:
+        from controller.web.models import PublicView
+
+        service = self.service
+        # the club's round and the players' names change without an event: part of the key
+        key = (service.seq, service.halted, service.session_active, service.session_id,
+               repr(club_round(service)), repr(players(service, service.public_view())))
+        if key != self._key:
+            view = public_view(service)
+            view["service"] = {**view["service"], "server_time": _NOW}
+            self._body = PublicView.model_validate(view).model_dump_json(by_alias=True).encode()
+            self._key = key
+            self.builds += 1
+        now = service.clock()
+        return self._body.replace(_NOW_JSON, b'"server_time":' + repr(now).encode(), 1)
+
+    def message(self) -> str:
+        """The ``table`` WebSocket message."""
+        now = self.service.clock()
+        return f'{{"type":"table","server_time":{now!r},"table":{self.body().decode()}}}'

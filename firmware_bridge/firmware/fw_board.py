@@ -10,7 +10,8 @@ FIRMWARE_VERSION = "1.0.0"
 
 
 class Board:
-    def __init__(self, hal, scan_ms=20, snapshot_ms=250, heartbeat_ms=100, debounce=3):
+    def __init__(self, hal, scan_ms=20, snapshot_ms=250, heartbeat_ms=100, debounce=3,
+                 resend_ms=40):
         self.hal = hal
         self.readers = {}
         for ch, xfer in hal.reader_xfers().items():
@@ -23,6 +24,10 @@ class Board:
         self.heartbeat_ms = heartbeat_ms
         self.seq = 0
         self.snap = 0
+        self.resend_ms = resend_ms
+        self.out_ranges = None  # the snapshot being delivered: its ranges, acked parts
+        self.out_acked = 0
+        self.resend_at = 0
         self.scans = 0
         self.next_index = 0
         now = hal.ticks_ms()
@@ -42,9 +47,36 @@ class Board:
         self.send(P.hello(FIRMWARE_VERSION, self.hal.serial(), self.hal.board_name(), self.order))
 
     def send_snapshot(self):
+        """A new snapshot: every part now, and again until the host acknowledges it."""
+        entries = P.fit_entries(self.tracker.entries())
         self.snap = (self.snap + 1) & 0xFF
-        for content in P.snapshot(self.snap, self.tracker.entries()):
-            self.send(content)
+        self.out_ranges = P.snapshot_ranges(entries)
+        self.out_acked = 0
+        self.send_parts(entries)
+
+    def send_parts(self, entries):
+        ranges = self.out_ranges
+        for i in range(len(ranges)):
+            if not self.out_acked >> i & 1:
+                first, last = ranges[i]
+                self.send(P.snapshot_part(self.snap, i, len(ranges), first, last, entries))
+        self.resend_at = self.hal.ticks_add(self.hal.ticks_ms(), self.resend_ms)
+
+    def resend_snapshot(self):
+        """The unacknowledged parts again, with their ranges' state now."""
+        entries = P.fit_entries(self.tracker.entries())
+        for first, last in self.out_ranges:
+            if not P.range_fits(entries, first, last):
+                self.send_snapshot()
+                return
+        self.send_parts(entries)
+
+    def snapshot_acked(self, snap, mask):
+        if self.out_ranges is None or snap != self.snap:
+            return
+        self.out_acked |= mask
+        if self.out_acked == (1 << len(self.out_ranges)) - 1:
+            self.out_ranges = None
 
     # ---------------------------------------------------------------- life cycle
     def start(self):
@@ -70,7 +102,11 @@ class Board:
             self.scan_next()
             if self.next_index == 0:
                 self.next_sweep = hal.ticks_add(now, self.scan_ms)
-        if hal.ticks_diff(now, self.next_snapshot) >= 0:
+        if self.out_ranges is not None:
+            self.next_snapshot = hal.ticks_add(now, self.snapshot_ms)
+            if hal.ticks_diff(now, self.resend_at) >= 0:
+                self.resend_snapshot()
+        elif hal.ticks_diff(now, self.next_snapshot) >= 0:
             self.send_snapshot()
             self.next_snapshot = hal.ticks_add(now, self.snapshot_ms)
         if hal.ticks_diff(now, self.next_beat) >= 0:
@@ -94,6 +130,9 @@ class Board:
     def command(self, seq, cmd, args):
         # Apply, then acknowledge (an acknowledged command has taken effect), then answer.
         # Commands are idempotent, so a retransmission (our ack was lost) is simply redone.
+        if cmd == P.CMD_SNAPSHOT_ACK:  # the one command never acknowledged
+            self.snapshot_acked(args[0], args[1])
+            return
         if cmd == P.CMD_SET_LEDS:
             self.leds = args
             self.hal.set_leds(args[0], args[1])

@@ -10,7 +10,7 @@ BLOCK_MAX = 64
 CONTENT_MAX = BLOCK_MAX - 5
 DIR_BOARD = 0x10
 DIR_HOST = 0x20
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 MSG_HELLO = 0x01
 MSG_SCAN = 0x02
@@ -22,6 +22,7 @@ CMD_REQUEST_SNAPSHOT = 0x41
 CMD_SET_LEDS = 0x42
 CMD_BUZZER = 0x43
 CMD_SCAN_RATE = 0x44
+CMD_SNAPSHOT_ACK = 0x45  # never acknowledged itself
 
 # host command id -> struct layout of its fields (after the id byte)
 COMMAND_LAYOUT = {
@@ -30,6 +31,7 @@ COMMAND_LAYOUT = {
     CMD_SET_LEDS: ">BB",
     CMD_BUZZER: ">H",
     CMD_SCAN_RATE: ">HH",
+    CMD_SNAPSHOT_ACK: ">BQ",
 }
 
 
@@ -99,17 +101,57 @@ def ack(seq, status=0):
     return bytes([MSG_ACK, seq & 0x0F, status])
 
 
+SNAPSHOT_ROOM = CONTENT_MAX - 6  # id, snap, part, parts, first, last
+
+
+def fit_entries(entries):
+    """Entries sorted, at most one block's room per channel."""
+    out = []
+    used = {}
+    for channel, uid in sorted(entries):
+        need = 2 + len(uid)
+        if used.get(channel, 0) + need <= SNAPSHOT_ROOM:
+            used[channel] = used.get(channel, 0) + need
+            out.append((channel, uid))
+    return out
+
+
+def snapshot_ranges(entries):
+    """Channels 0..63 cut into (first, last) ranges whose entries fill one block each."""
+    need = {}
+    for channel, uid in entries:
+        need[channel] = need.get(channel, 0) + 2 + len(uid)
+    ranges = []
+    first = 0
+    size = 0
+    for channel in sorted(need):
+        if size + need[channel] > SNAPSHOT_ROOM and channel > first:
+            ranges.append((first, channel - 1))
+            first = channel
+            size = 0
+        size += need[channel]
+    ranges.append((first, 63))
+    return ranges
+
+
+def snapshot_part(snap, part, parts, first, last, entries):
+    """One part: the entries of channels first..last (entries from fit_entries)."""
+    out = bytearray([MSG_SNAPSHOT, snap & 0xFF, part, parts, first, last])
+    for channel, uid in entries:
+        if first <= channel <= last:
+            out.extend(bytes([channel]) + _uid(uid))
+    return bytes(out)
+
+
+def range_fits(entries, first, last):
+    return sum(2 + len(uid) for ch, uid in entries if first <= ch <= last) <= SNAPSHOT_ROOM
+
+
 def snapshot(snap, entries):
     """The contents of every block of one full snapshot; entries is [(channel, uid), ...]."""
-    parts = [bytearray()]
-    room = CONTENT_MAX - 4
-    for channel, uid in entries:
-        item = bytes([channel]) + _uid(uid)
-        if len(parts[-1]) + len(item) > room:
-            parts.append(bytearray())
-        parts[-1].extend(item)
-    n = len(parts)
-    return [bytes([MSG_SNAPSHOT, snap & 0xFF, i, n]) + bytes(p) for i, p in enumerate(parts)]
+    fitted = fit_entries(entries)
+    ranges = snapshot_ranges(fitted)
+    return [snapshot_part(snap, i, len(ranges), a, b, fitted) for i, (a, b) in enumerate(ranges)]
 
 
 class Parser:

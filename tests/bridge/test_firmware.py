@@ -53,8 +53,8 @@ def test_firmware_hello_heartbeat_ack_decode() -> None:
     data = (fw_proto.block(0, fw_proto.hello("1.0.0", "MJT-X", "seat2", [0, 1, 5]))
             + fw_proto.block(1, fw_proto.heartbeat(1234, 56)) + fw_proto.block(2, fw_proto.ack(9)))
     hello, beat, ack = decode_all(data)
-    assert hello.args == {"proto": 1, "firmware": "1.0.0", "serial": "MJT-X", "board": "seat2",
-                          "channels": 0b100011}
+    assert hello.args == {"proto": P.PROTOCOL_VERSION, "firmware": "1.0.0", "serial": "MJT-X",
+                          "board": "seat2", "channels": 0b100011}
     assert beat.args == {"uptime_ms": 1234, "scans": 56}
     assert ack.args == {"ack_seq": 9, "status": 0}
 
@@ -185,3 +185,29 @@ def test_firmware_parser_never_executes_a_corrupted_command(
     it = iter(expected + [(0, P.BY_NAME["identify"].msg_id, ())] * 12)
     assert all(any(g == e for e in it) for g in got)
     assert got[-1] == (0, P.BY_NAME["identify"].msg_id, ())
+
+
+def test_firmware_resends_unacknowledged_parts_with_fresh_state_until_acked() -> None:
+    board, hal, chips = make_board(scan_ms=5, snapshot_ms=1000, debounce=2, resend_ms=40)
+    board.start()
+    hal.inbox += P.encode("request_snapshot", 1)
+    board.step()
+    first = [m for m in decode_all(bytes(hal.written)) if m.name == "snapshot"]
+    assert len(first) == 1 and first[0]["entries"] == ()
+    snap = first[0]["snap"]
+    chips[2].place(VirtualTag(NTAG))
+    hal.written.clear()
+    for t in range(1, 45):  # the tag is read, then the unacknowledged part is due again
+        hal.now_ms = t
+        board.step()
+    again = [m for m in decode_all(bytes(hal.written)) if m.name == "snapshot"]
+    assert again and again[-1]["snap"] == snap  # the same snapshot's part, resent ...
+    assert again[-1]["entries"] == ((2, NTAG),)  # ... with its channels' state now
+    hal.written.clear()
+    hal.inbox += P.encode("snapshot_ack", 3, snap=snap, parts=0b1)
+    for t in range(45, 400):
+        hal.now_ms = t
+        board.step()
+    sent = decode_all(bytes(hal.written))
+    assert not [m for m in sent if m.name == "snapshot"]  # acknowledged: no resend, no new one
+    assert not [m for m in sent if m.name == "ack"]  # snapshot_ack itself is not acknowledged

@@ -13,7 +13,8 @@ SAMPLES: dict[str, dict[str, object]] = {
     "hello": {"proto": 1, "firmware": "1.2.0", "serial": "MJT-SEAT1", "board": "seat1",
               "channels": (1 << 34) - 1},
     "scan": {"channel": 17, "present": 1, "uid": UID7},
-    "snapshot": {"snap": 9, "part": 0, "parts": 2, "entries": ((0, UID7), (5, UID4))},
+    "snapshot": {"snap": 9, "part": 0, "parts": 2, "first": 0, "last": 7,
+                 "entries": ((0, UID7), (5, UID4))},
     "heartbeat": {"uptime_ms": 123456789, "scans": 42},
     "ack": {"ack_seq": 7, "status": P.ACK_OK},
     "identify": {},
@@ -21,6 +22,7 @@ SAMPLES: dict[str, dict[str, object]] = {
     "set_leds": {"on": 0b101, "blink": 0b100},
     "buzzer": {"ms": 250},
     "scan_rate": {"scan_ms": 5, "snapshot_ms": 200},
+    "snapshot_ack": {"snap": 200, "parts": 0b1011},
 }
 
 
@@ -77,12 +79,27 @@ def test_direction_bits_checked() -> None:
 def test_snapshot_split_and_reassembly() -> None:
     entries = [(ch, bytes([4, ch, 1, 2, 3, 4, 5])) for ch in range(22)]
     blocks = P.snapshot_blocks(3, entries, first_seq=14)
-    assert len(blocks) == 4 and all(len(b) <= P.BLOCK_MAX for b in blocks)
+    assert len(blocks) == 5 and all(len(b) <= P.BLOCK_MAX for b in blocks)  # five 7-byte UIDs each
     decoded = [P.decode_block(b) for b in blocks]
-    assert [d.seq for d in decoded] == [14, 15, 0, 1]
-    assert {d.message["parts"] for d in decoded} == {4}
+    assert [d.seq for d in decoded] == [14, 15, 0, 1, 2]
+    assert {d.message["parts"] for d in decoded} == {5}
     got = [e for d in decoded for e in d.message["entries"]]
     assert got == entries
+    ranges = [(d.message["first"], d.message["last"]) for d in decoded]
+    assert ranges[0][0] == 0 and ranges[-1][1] == P.CHANNEL_LAST  # every channel covered once
+    assert all(a[1] + 1 == b[0] for a, b in zip(ranges, ranges[1:], strict=False))
+    for d in decoded:  # each part stands alone: its entries lie in its own range
+        assert all(d.message["first"] <= ch <= d.message["last"] for ch, _ in d.message["entries"])
+
+
+def test_snapshot_never_splits_a_channel_and_caps_an_overfull_one() -> None:
+    many = [(3, bytes([4, 3, i, 2, 3, 4, 5])) for i in range(9)] + [(4, UID4), (9, UID7)]
+    fitted = P.fit_entries(many)
+    assert len([e for e in fitted if e[0] == 3]) == P.SNAPSHOT_ROOM // 9  # as many as fit
+    blocks = [P.decode_block(b).message for b in P.snapshot_blocks(1, many, 0)]
+    owners = {ch: [m["part"] for m in blocks if m["first"] <= ch <= m["last"]]
+              for ch in range(64)}
+    assert all(len(parts) == 1 for parts in owners.values())
 
 
 def test_empty_snapshot_is_one_block() -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability.support import Served, last_seq
+from tests.reliability.support import Served, last_seq, replay_db
 
 SERVE_ARGS = ("--simulate", "--pace", "0.01", "--seed", "5", "--log-level", "info")
 Fault = Callable[[Served], None]
@@ -117,3 +117,29 @@ def test_a_read_only_data_directory_at_start_takes_no_moves_and_says_why(
         served.kill()
     assert last_seq(db) == before
     print(f"\nread-only at start: halted with {health['halted']!r}")
+
+
+def test_after_a_full_disk_resume_plays_on_under_simulate(tmp_path: Path) -> None:
+    """Issue 11: after a halt and `POST /api/admin/resume` the virtual table stood still for
+    good (its move in flight was dropped, so the table was a move ahead of the game). Now the
+    table's event waits while recording is halted and is recorded once it resumes."""
+    served = Served(tmp_path / "data", tmp_path / "serve.log", *SERVE_ARGS)
+    try:
+        served.wait_ready()
+        wait_until("the game moving", lambda: served.get("/api/table")["seq"] > 20, served)
+        soft, hard = resource.prlimit(served.proc.pid, resource.RLIMIT_FSIZE)
+        resource.prlimit(served.proc.pid, resource.RLIMIT_FSIZE, (0, hard))  # "disk full"
+        wait_until("the halt", lambda: not served.get("/api/health")["ok"], served)
+        seq = served.get("/api/table")["seq"]
+        time.sleep(1.0)
+        resource.prlimit(served.proc.pid, resource.RLIMIT_FSIZE, (soft, hard))  # space again
+        resumed = served.client.post("/api/admin/resume", headers=served.admin())
+        assert resumed.status_code == 200
+        wait_until("the game moving on", lambda: served.get("/api/table")["seq"] > seq + 20,
+                   served, timeout=60)
+        assert served.get("/api/health")["ok"]
+    finally:
+        served.kill()
+    replayed = replay_db(served.data_dir / "events.sqlite")
+    assert replayed["violations"] == [] or all(
+        v["rule"] != "engine_error" for v in replayed["violations"])

@@ -81,11 +81,12 @@ def test_another_programs_database_is_refused_and_left_untouched(tmp_path: Path)
     _assert_refused_untouched(db, "not a mahjong-table event log")
 
 
-def test_an_empty_file_becomes_a_new_log(tmp_path: Path) -> None:
+def test_an_empty_file_is_refused_not_made_a_new_log(tmp_path: Path) -> None:
+    """A 0-byte events.sqlite is a log that lost its contents (SQLite writes its header with
+    the first commit), not a place for a new one (issue 11)."""
     db = tmp_path / "events.sqlite"
     db.touch()
-    with EventLog.open(db) as log:
-        assert log.start_session("hua-bao", {}, 0.0) == 1
+    _assert_refused_untouched(db, "empty file")
 
 
 def test_missing_directory_is_a_clear_error(tmp_path: Path) -> None:
@@ -176,3 +177,63 @@ def test_no_room_to_check_a_leftover_wal_is_a_clear_error(
     with pytest.raises(StoreError, match="no room for a temporary copy .* set TMPDIR"):
         EventLog.open(db)
     assert _snapshot(db.parent) == before
+
+
+def _damage_pages_beyond_the_first(db: Path) -> None:
+    raw = bytearray(db.read_bytes())
+    page = 4096
+    assert len(raw) > 3 * page
+    for offset in range(2 * page, len(raw), 3 * page):  # the header page stays intact
+        raw[offset + 100 : offset + 600] = bytes((i * 37 + 11) % 256 for i in range(500))
+    db.write_bytes(bytes(raw))
+
+
+def test_damaged_pages_beyond_the_first_are_refused_in_one_line_by_serve(
+        tmp_path: Path) -> None:
+    """Issue 11: such a log crashed serve's start-up with tracebacks (exit 3, and systemd
+    restarts on failure); now it is one line naming the file and what to do, exit 2."""
+    import contextlib
+    import io
+
+    from controller.cli import main
+
+    db = tmp_path / "events.sqlite"
+    _make_log(db, events=60)
+    _damage_pages_beyond_the_first(db)
+    _assert_refused_untouched(db, "damaged")
+    before = _snapshot(tmp_path)
+    for argv in (["serve", "--simulate", "--data-dir", str(tmp_path), "--port", "1"],
+                 ["replay", "--db", str(db)]):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            code = main(argv)
+        lines = err.getvalue().splitlines()
+        assert code == 2 and len(lines) == 1, err.getvalue()
+        assert str(db) in lines[0] and ("recover" in lines[0] or "storage" in lines[0])
+        if argv[0] == "serve":
+            assert _snapshot(tmp_path) == before  # nothing made, nothing changed
+    assert db.read_bytes() == before[db.name]
+
+
+def test_the_data_directory_is_0700_and_its_files_0600(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    from controller.store.files import private_dir
+    from controller.store.tokens import load_or_create_tokens
+
+    old = os.umask(0o022)  # a permissive umask: the modes must not depend on it
+    try:
+        data = tmp_path / "data"
+        private_dir(data)
+        load_or_create_tokens(data)
+        _make_log(data / "events.sqlite", events=3)
+        with EventLog.open(data / "events.sqlite") as log:
+            log.append(1, EVENT, True, None, None, "t", 1.0)
+            files = sorted(data.iterdir())
+            modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in files}
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(data.stat().st_mode) == 0o700
+    assert {"events.sqlite", "events.sqlite-wal", "tokens.json"} <= set(modes)
+    assert set(modes.values()) == {0o600}, modes

@@ -182,6 +182,25 @@ def test_a_channel_that_never_scans_is_reported_silent() -> None:
     assert tracker.tick(14.0) == []
 
 
+def test_a_loop_that_gets_to_the_scans_late_sees_no_silence() -> None:
+    """Issue 11: under load the loop ticked with its own clock while the scans waited in a
+    queue, so every reader looked silent (33,131 reader_silent in 50 s). Silence is judged by
+    the reader's clock (the scans' own times): a loop 5 s behind sees none; a channel that
+    really stopped is still reported, once."""
+    table = Table(silent_after=3.0)
+    events = []
+    for _ in range(100):
+        events += table.cycle({"seat1/0": {A5B}, "seat3/0": {EW}})
+        events += table.tracker.tick(table.t + 5.0)  # the loop, 5 s late
+    assert kinds(events) == []
+    quiet = [c for c in CHANNELS if c != "seat1/0"]
+    for _ in range(100):
+        events += table.cycle({"seat3/0": {EW}}, order=quiet)
+        events += table.tracker.tick(table.t + 5.0)
+    assert kinds(events) == ["reader_silent"]
+    assert [e["anomaly"]["channel"] for e in events if "anomaly" in e] == ["seat1/0"]
+
+
 def test_a_fifth_copy_is_reported_and_makes_no_move() -> None:
     registry = dict(REGISTRY, **{"04:00:00:99": "5b"})
     table = Table(registry)

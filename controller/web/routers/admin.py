@@ -37,12 +37,22 @@ async def _correct(loop: LoopDep, correction: dict[str, Any]) -> Any:
     applied = await loop.submit({"correct": correction}, "admin")
     if not applied.accepted:
         raise EventRefused(applied)
-    return applied
+    return views.told(loop, applied)  # the operator sees no concealed tile either
 
 
 @router.post("/session", response_model=PublicView)
 async def start_session(body: SessionIn, loop: LoopDep) -> Any:
-    """Start a new session with a rule set and options (ends the running one first)."""
+    """Start a new session with a rule set and options (ends the running one first); refused
+    options (409) change nothing: the running session goes on."""
+    from controller.loop import ServiceError, ServiceHalted
+    from controller.scoring import ScoringError, get_ruleset
+
+    if loop.halted:
+        raise ServiceHalted(loop.halted)
+    try:
+        get_ruleset(body.ruleset, body.options)
+    except ScoringError as exc:
+        raise ServiceError(f"cannot start a session: {exc}") from None
     if loop.session_active:
         await loop.stop_session()
     await loop.start_session(body.ruleset, body.options)

@@ -1,5 +1,5 @@
 """Corrections made easy: the recent steps in words and the undo preview for the operator
-(admin token), and a seat correcting a misread tile in its own rack (seat token)."""
+(admin token) (a seat corrects a misread tile in its own rack in the seats router)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Query
 
 from controller.web import narrate, views
-from controller.web.deps import AdminDep, LoopDep, SeatDep
-from controller.web.errors import EventRefused
-from controller.web.models import EventResult, SeatReassignIn
+from controller.web.deps import AdminDep, LoopDep
 
 router = APIRouter()
 ADMIN: dict[int | str, dict[str, Any]] = {401: {"description": "missing or wrong admin token"}}
@@ -33,20 +31,3 @@ def undo_preview(loop: LoopDep, count: int = STEPS) -> Any:
 
 def _names(loop: LoopDep) -> dict[int, str]:
     return {int(p): name for p, name in views.players(loop).items()}
-
-
-@router.post(
-    "/api/seats/{position}/reassign", tags=["seats"], response_model=EventResult,
-    responses={401: {"description": "missing or wrong seat token"},
-               400: {"description": "the request body is not JSON"},
-               409: {"description": "refused: that tile is not in this seat's rack"},
-               503: {"description": "not recording: the event log cannot be written"}},
-)
-async def reassign_own(position: SeatDep, body: SeatReassignIn, loop: LoopDep) -> Any:
-    """A misread tile in this seat's own rack: the tile read as ``tile`` is really ``as``."""
-    loop.check_human("a correction")
-    correction = {"reassign": {"zone": f"rack:{position}", "tile": body.tile, "as": body.as_}}
-    applied = await loop.submit({"correct": correction}, f"seat:{position}")
-    if not applied.accepted:
-        raise EventRefused(applied)
-    return applied

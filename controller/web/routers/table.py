@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request, Response
 
-from controller.web import views
-from controller.web.deps import LoopDep
 from controller.web.models import PublicView
 
 router = APIRouter(tags=["table"])
 
 
 @router.get("/api/table", response_model=PublicView)
-def table(loop: LoopDep) -> Any:
+async def table(request: Request) -> Any:
     """Only what the players at the table can see; every hand once the hand is over."""
-    return views.public_view(loop)
+    # made once per state change (views.PublicCache), validated by PublicView when made
+    return Response(request.app.state.public.body(), media_type="application/json")

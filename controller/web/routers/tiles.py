@@ -20,7 +20,7 @@ router = APIRouter(prefix="/api/admin/tiles", tags=["admin"], dependencies=[Admi
 
 
 class TileIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     uid: str = Field(max_length=40, description="the tag's UID, e.g. 04:A2:19:C1:5E:22:80")
     tile: str = Field(max_length=4, description="the tile code, e.g. 5b, ew, gd, 2s")
 

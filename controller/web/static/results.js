@@ -14,8 +14,23 @@ function meldRow(melds) {
   return (melds || []).map((m) => tiles(m.tiles || [], { cls: m.concealed ? "hidden-kong" : "" }));
 }
 
+/** An mcr score as its players read it: each fan with its value, the total, flowers apart. */
+function fanItems(score) {
+  const fans = (score.items || []).filter((it) => it.name !== "Flower Tiles");
+  const flowers = (score.items || []).find((it) => it.name === "Flower Tiles");
+  const line = (it) => h("li", {}, h("span", { class: "item-name" }, it.name),
+    it.tiles && it.tiles.length ? tiles(it.tiles, { rowCls: "mini" }) : null,
+    h("span", { class: "item-val" }, `${it.points}`));
+  const base = fans.reduce((n, it) => n + it.points, 0);
+  return h("div", { class: "score" }, h("ul", { class: "items" }, fans.map(line)),
+    flowers ? h("ul", { class: "items flowers" }, line(flowers)) : null,
+    h("div", { class: "formula" }, flowers
+      ? `${base} fans + ${flowers.points} flowers = ${score.score}` : `${score.score} fans`));
+}
+
 function scoreItems(score) {
   if (!score) return null;
+  if (score.unit === "fans") return fanItems(score);
   const items = (score.items || []).map((it) => h("li", {},
     h("span", { class: "item-name" }, it.name),
     it.tiles && it.tiles.length ? tiles(it.tiles, { rowCls: "mini" }) : null,
