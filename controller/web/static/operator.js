@@ -204,12 +204,15 @@ $("undo-form").addEventListener("submit", async (ev) => {
 function zoneOptions() {
   const select = $("re-zone");
   const keep = select.value;
-  // Only the zones a correction can reach: the racks and the discard pad.
-  const zones = [1, 2, 3, 4].map((p) => [`rack:${p}`, `${names(p)}'s rack`]).concat([["discard", "the discard pad"]]);
+  // Only the zones the operator can correct: the discard pad and the meld strips (tiles not yet
+  // in a set, bonus tiles). A rack's tiles are concealed: its player corrects them on the seat
+  // page (tap the tile, pick what it is).
+  const zones = [["discard", "the discard pad"]]
+    .concat([1, 2, 3, 4].map((p) => [`melds:${p}`, `${names(p)}'s meld strip`]));
   const same = [...select.options].map((o) => o.textContent).join("|") === zones.map((z) => z[1]).join("|");
   if (same) return;
   select.replaceChildren(...zones.map(([value, label]) => h("option", { value }, label)));
-  select.value = keep || "rack:1";
+  select.value = keep || "discard";
 }
 
 function pickers() {
@@ -234,9 +237,8 @@ $("reassign-form").addEventListener("submit", async (ev) => {
   const why = reassignWhy();
   if (why) return flashIn("reassign-flash", why, false);
   const zone = $("re-zone").value;
-  // A rack's tiles are concealed: the message does not repeat them.
   const where = $("re-zone").selectedOptions[0].textContent;
-  const said = zone.startsWith("rack:") ? `Correct a tile in ${where}` : `The ${reading.tile} on ${where} is a ${reading.as}`;
+  const said = `The ${reading.tile} on ${where} is a ${reading.as}`;
   if (await act("reassign-flash", said,
     "reassign", { zone, tile: reading.tile, as: reading.as })) {
     reading = { tile: null, as: null };
