@@ -25,7 +25,8 @@ def test_bad_club_options_are_one_line_and_exit_2(
 ) -> None:
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
     if argv[0] == "serve":
-        argv += ["--data-dir", str(tmp_path / "data"), "--port", "8080"]  # never reached: the club options fail first
+        # the port is never bound: the club options are checked first
+        argv += ["--data-dir", str(tmp_path / "data"), "--port", "8080"]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err and "Traceback" not in err
