@@ -20,7 +20,7 @@ from pydantic import (
 
 ZONE_RE = re.compile(r"^(rack:[1-4]|melds:[1-4]|discard|river)$")
 CHANNEL_RE = re.compile(r"^[A-Za-z0-9_.-]+/[0-9]+$")
-RULESETS = ("hua-bao", "swedish", "dmjl", "bmja")  # the scorer's (tests/web/test_config.py)
+RULESETS = ("hua-bao", "swedish", "dmjl", "bmja", "mcr")  # the scorer's (tests/web/test_config.py)
 
 
 class ConfigError(ValueError):
@@ -65,6 +65,8 @@ class TableConfig(_Strict):
     seats: dict[str, SeatConfig] = Field(default_factory=dict)
     channels: dict[str, str] = Field(default_factory=dict)
     buzzer_pin: int | None = None
+    #: the seat pages show each player's waits; false for competitive play
+    show_waits: bool = True
 
     @field_validator("seats")
     @classmethod

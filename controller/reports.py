@@ -32,7 +32,8 @@ def export_csv(log: EventLog, out: TextIO, session_id: int | None = None) -> int
     summary = game.replay_summary(state)
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    hands = summary.get("hands", [])
+    # Only finished hands: the hand still in play has no result, no scores and no payments yet.
+    hands = [h for h in summary.get("hands", []) if h.get("result") in ("mahjong", "washout")]
     for number, hand in enumerate(hands, start=1):
         payments = _payments(info.ruleset, info.options, hand)
         writer.writerow(_hand_row(info.id, number, hand, payments))

@@ -168,6 +168,29 @@ def glyph(t: Tile) -> str:
     return chr(_GLYPH_BASE[t[1]] + int(t[0]) - 1)
 
 
+# --- names people say --------------------------------------------------------------------------
+
+_HONOUR_NAMES = {
+    "ew": "east wind", "sw": "south wind", "ww": "west wind", "nw": "north wind",
+    "rd": "red dragon", "gd": "green dragon", "wd": "white dragon",
+}
+_BONUS_NAMES = {
+    "1f": "plum", "2f": "orchid", "3f": "chrysanthemum", "4f": "bamboo",
+    "1s": "spring", "2s": "summer", "3s": "autumn", "4s": "winter",
+}
+
+
+def tile_name(t: Tile) -> str:
+    """The tile in words: ``5b`` -> "5 bamboo", ``gd`` -> "green dragon", ``1f`` -> "plum
+    (flower 1)"."""
+    check_tile(t)
+    if t in _HONOUR_NAMES:
+        return _HONOUR_NAMES[t]
+    if t in _BONUS_NAMES:
+        return f"{_BONUS_NAMES[t]} ({'flower' if t[1] == 'f' else 'season'} {t[0]})"
+    return f"{t[0]} {SUIT_NAMES[t[1]]}"
+
+
 # --- tile sets ----------------------------------------------------------------------------------
 
 

@@ -39,6 +39,24 @@ class CliError(Exception):
     """A user error: printed as one line on standard error, exit status 2."""
 
 
+def command_name() -> str:
+    """How to run this command again from any shell: ``mahjong-table`` when that is on PATH,
+    else the full path of the script (a venv's ``bin``), else ``python -m controller``."""
+    import shutil
+
+    script = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    found = shutil.which("mahjong-table")
+    if found and (script is None or Path(found).resolve() == script.resolve()
+                  or script.name != "mahjong-table"):
+        return "mahjong-table"
+    if script is not None and script.name == "mahjong-table" and script.exists():
+        return str(script.resolve())
+    beside = Path(sys.executable).parent / "mahjong-table"
+    if beside.exists():
+        return str(beside)
+    return f"{sys.executable} -m controller"
+
+
 def load_config(path: Path | None) -> Config:
     """The config at ``path`` (or the defaults); a ConfigError becomes a CliError."""
     from controller.config import ConfigError, default_config

@@ -24,14 +24,15 @@ def register(subparsers: Any) -> None:
     p.add_argument("file", nargs="?", help="JSON input file, - for standard input")
     p.add_argument("--jsonl", action="store_true", help="one JSON object per line, one answer each")
     p.add_argument("--hand", help="the hand: [..] exposed set, {..} concealed kong, bare tiles")
-    p.add_argument("--ruleset", default="hua-bao", help="hua-bao, swedish or dmjl")
+    p.add_argument("--ruleset", default="hua-bao", help="hua-bao, swedish, dmjl or mcr")
     p.add_argument("--seat", default="east", help="seat wind (east, south, west, north)")
     p.add_argument("--prevailing", default="east", help="prevailing wind")
     p.add_argument("--won", choices=WIN_CHOICES, help="this player won; where the tile came from")
     p.add_argument("--winning-tile", help="the winning tile (default: the last concealed tile)")
     p.add_argument("--last-tile", action="store_true", help="won on the last tile of the wall")
     p.add_argument("--first-discard", action="store_true", help="won on east's first discard")
-    p.add_argument("--flag", action="append", default=[], help="original_call, twofold_fortune")
+    p.add_argument("--flag", action="append", default=[],
+                   help="original_call, twofold_fortune, last_of_kind")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="rule-set option; VALUE is JSON (e.g. limit=300, roof_off=true)")
     p.add_argument("--json", action="store_true", help="with --hand: print the JSON answer")
@@ -133,9 +134,34 @@ def _run_people(args: argparse.Namespace) -> int:
         win_source=args.won, last_tile=args.last_tile, first_discard=args.first_discard,
         flags=args.flag,
     )
-    result = score_hand(inp)
+    try:
+        result = score_hand(inp)
+    except ScoringError as exc:
+        hint = _won_hint(args, parsed)
+        raise ScoringError(f"{exc}; {hint[6:]}" if hint else str(exc)) from None
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:
         print(render(inp, result))
+    hint = _won_hint(args, parsed)
+    if hint:
+        print(hint, file=sys.stderr)
     return 0
+
+
+def _won_hint(args: argparse.Namespace, parsed: Any) -> str | None:
+    """Without --won a hand is scored as a losing hand: say so when it looks like a win."""
+    if args.won is not None:
+        return None
+    from controller.scoring import ScoringError, get_ruleset, is_complete
+
+    try:
+        complete = is_complete(parsed.concealed, parsed.melds,
+                               get_ruleset(args.ruleset, _options(args.option)))
+    except ScoringError:
+        complete = False
+    if not (complete or args.winning_tile):
+        return None
+    return ("note: without --won the hand is scored as one that did not win; if it went "
+            "Mahjong, add --won "
+            f"{'|'.join(WIN_CHOICES)} (where the winning tile came from)")

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.cli import CliError, check_data_dir, check_port, load_config
+from controller.cli import CliError, check_data_dir, check_port, command_name, load_config
 from controller.scoring import RULESETS
 
 if TYPE_CHECKING:
@@ -89,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
         _plug_club(system.loop, publisher)
     app = system.app
     print(f"mahjong-table: dashboard on http://{config.server.host}:{config.server.port}/ "
-          f"(operator page: /operator; tokens: mahjong-table tokens --data-dir {data_dir})")
+          f"(operator page: /operator; tokens and seat links: "
+          f"{command_name()} tokens --urls --data-dir {data_dir})")
     uvicorn.run(app, host=config.server.host, port=config.server.port,
                 log_level=args.log_level, ws_ping_interval=20,
                 ws_max_size=64 * 1024)  # every message a client sends is a few bytes

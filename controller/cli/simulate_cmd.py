@@ -43,6 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--data-dir", type=Path,
                    help="keep the SQLite event log here (default: a temporary folder)")
     p.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
+    p.add_argument("--indent", type=int, default=None,
+                   help="indent the JSON output (as `replay --indent`)")
     p.set_defaults(func=run)
 
 
@@ -75,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         with tempfile.TemporaryDirectory(prefix="mahjong-sim-") as tmp:
             summary = asyncio.run(simulate(args, options, Path(tmp)))
-    print(json.dumps(summary, indent=1))
+    # The same JSON form as `replay` prints (one line unless --indent), plus the link counters.
+    print(json.dumps(summary, indent=args.indent, ensure_ascii=False))
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from controller.cli import CliError
 
@@ -21,6 +22,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--config", type=Path, help="take the data directory from this config")
     p.add_argument("--json", action="store_true",
                    help='print {"admin": ..., "seats": {"1": ..., ...}} as JSON')
+    p.add_argument("--urls", action="store_true",
+                   help="print each seat's page address with its token (for the players' "
+                   "phones; from [server] public_url, else --host/--port)")
+    p.add_argument("--host", help="with --urls: the address the service listens on")
+    p.add_argument("--port", type=int, help="with --urls: the port the service listens on")
     p.add_argument("--create", action="store_true",
                    help="make the tokens if the data directory has none yet")
     p.set_defaults(func=run)
@@ -39,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     except (ValueError, OSError) as exc:
         raise CliError(str(exc)) from None
+    if args.urls:
+        return _print_urls(args, tokens.seats)
     if args.json:
         print(json.dumps(tokens.to_json()))
         return 0
@@ -59,3 +67,35 @@ def _data_dir(args: argparse.Namespace) -> Path:
         except ConfigError as exc:
             raise CliError(str(exc)) from None
     return Path("data")
+
+
+def _print_urls(args: argparse.Namespace, seats: dict[int, str]) -> int:
+    """The seat links as the operator page gives them; a warning when no phone can open them."""
+    import sys
+
+    from controller.web import links
+
+    server = _server(args)
+    host = args.host or server.host
+    port = args.port or server.port
+    shown = "127.0.0.1" if host in links.ANY_ADDRESSES else host
+    base = links.base_url(f"http://{shown}:{port}", host, port, server.public_url)
+    hint = None
+    for position, token in sorted(seats.items()):
+        link = links.seat_link(base, position, token, host)
+        hint = hint or link.hint
+        print(f"seat {position}  {link.url}")
+    if hint:
+        print(f"note: {hint}", file=sys.stderr)
+    return 0
+
+
+def _server(args: argparse.Namespace) -> Any:
+    from controller.config import ConfigError, default_config, load_config
+
+    if args.config is None:
+        return default_config().server
+    try:
+        return load_config(args.config).server
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None

@@ -62,6 +62,9 @@ def _admin(request: Request, club: Club) -> None:
 
 
 Admin = Depends(_admin)
+ADMIN: dict[int | str, dict[str, Any]] = {
+    400: {"description": "the request body is not JSON"},
+    401: {"description": "missing or wrong club admin token"}}
 
 
 def create_club_app(club: ClubService) -> FastAPI:
@@ -136,7 +139,9 @@ def _api_tournament(app: FastAPI) -> None:
     def tournament(club: Club) -> dict[str, Any]:
         return {"tournament": club.tournament()}
 
-    @app.get("/api/club/tournament/ranking.csv", response_class=PlainTextResponse)
+    @app.get("/api/club/tournament/ranking.csv", response_class=PlainTextResponse,
+             responses={404: {"description": "no tournament"},
+                        200: {"content": {"text/csv": {}}}})
     def ranking_csv(club: Club) -> PlainTextResponse:
         state = club.tournament()
         if state is None:
@@ -178,29 +183,32 @@ async def _push_tables(ws: WebSocket, club: ClubService) -> None:
 
 
 def _admin_api(app: FastAPI) -> None:
-    @app.post("/api/club/roster", dependencies=[Admin])
+    @app.post("/api/club/roster", dependencies=[Admin], responses=ADMIN)
     def add_player(body: PlayerIn, club: Club) -> dict[str, Any]:
         club.add_player(" ".join(body.name.split()), body.ema, body.country)
         return {"players": club.store.roster()}
 
-    @app.delete("/api/club/roster/{name}", dependencies=[Admin])
+    @app.delete("/api/club/roster/{name}", dependencies=[Admin],
+                responses={**ADMIN, 404: {"description": "not on the roster"}})
     def remove_player(name: str, club: Club) -> dict[str, Any]:
         if not club.remove_player(name):
             raise HTTPException(404, detail=f"{name} is not on the roster")
         return {"players": club.store.roster()}
 
-    @app.get("/api/club/admin/roster", dependencies=[Admin])
+    @app.get("/api/club/admin/roster", dependencies=[Admin], responses=ADMIN)
     def full_roster(club: Club) -> dict[str, Any]:
         return {"players": club.store.roster()}
 
-    @app.post("/api/club/tournament", dependencies=[Admin])
+    @app.post("/api/club/tournament", dependencies=[Admin],
+              responses={**ADMIN, 409: {"description": "players or tables do not fit"}})
     def new_tournament(body: TournamentIn, club: Club) -> dict[str, Any]:
         try:
             return club.new_tournament(body.players, body.rounds, body.minutes, body.tables)
         except TournamentError as exc:
-            raise HTTPException(422, detail=str(exc)) from None
+            raise HTTPException(409, detail=str(exc)) from None
 
-    @app.post("/api/club/tournament/rounds/{number}", dependencies=[Admin])
+    @app.post("/api/club/tournament/rounds/{number}", dependencies=[Admin],
+              responses={**ADMIN, 409: {"description": "not the next round, or no tournament"}})
     def start_round(number: int, club: Club) -> dict[str, Any]:
         try:
             return club.start_round(number)

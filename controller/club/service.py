@@ -49,6 +49,9 @@ class ClubService:
                                                    self.admin_token.encode())
 
     async def start(self) -> None:
+        if self.store.closed:  # started again after a stop (one app, several lifespans)
+            self.store = ClubStore(self.data_dir / DB_FILE)
+            self.subscriber.store = self.store
         self._loop = asyncio.get_running_loop()
         self.changed = asyncio.Event()
         self.subscriber.start()

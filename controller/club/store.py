@@ -38,11 +38,16 @@ CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
+#: Seconds without a word from a table after which it counts as offline.
+STALE = 75.0
+
+
 class ClubStore:
     """Thread-safe: the MQTT thread writes, the web handlers read."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        self.closed = False
         self._conn = sqlite3.connect(str(self.path), isolation_level=None,
                                      check_same_thread=False, timeout=10.0)
         self._conn.execute("PRAGMA journal_mode = WAL")
@@ -51,11 +56,13 @@ class ClubStore:
         self._lock = threading.Lock()
         self._status: dict[str, dict[str, Any]] = {}
         self._online: dict[str, bool] = {}
+        self._heard: dict[str, float] = {}  # when the club last heard from a table
         self.version = 0  # moves on with every change (the pages' push)
 
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+            self.closed = True
 
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
@@ -69,12 +76,14 @@ class ClubStore:
     def set_status(self, table: str, status: dict[str, Any]) -> None:
         with self._lock:
             self._status[table] = status
+            self._heard[table] = time.time()
             self._online.setdefault(table, True)
             self.version += 1
 
     def set_online(self, table: str, online: bool) -> None:
         with self._lock:
             self._online[table] = online
+            self._heard[table] = time.time()
             self.version += 1
 
     def last_pos(self, table: str) -> int:
@@ -110,14 +119,20 @@ class ClubStore:
 
     # --- reading --------------------------------------------------------------------------------
 
-    def tables(self) -> list[dict[str, Any]]:
-        """Every table seen: its status and online flag (this run), last position (kept)."""
+    def tables(self, now: float | None = None) -> list[dict[str, Any]]:
+        """Every table seen: its status and online flag (this run), last position (kept).
+
+        A table counts as online while its flag says so and the club heard from it within
+        STALE seconds (a table repeats its status every 30 s): a table that died while the
+        broker was down has no last will, and its retained "online" would stay true."""
         kept = {r[0]: r[1] for r in self._rows("SELECT name, last_pos FROM tables")}
+        now = time.time() if now is None else now
         with self._lock:
             names = sorted(set(kept) | set(self._status) | set(self._online))
             return [{"table": n, "status": self._status.get(n) or {},
-                     "online": self._online.get(n, False), "last_pos": kept.get(n, 0)}
-                    for n in names]
+                     "online": self._online.get(n, False)
+                     and now - self._heard.get(n, 0.0) < STALE,
+                     "last_pos": kept.get(n, 0)} for n in names]
 
     def hands(self, table: str | None = None) -> list[dict[str, Any]]:
         sql = "SELECT tbl, session, number, pos, received, body FROM hands"

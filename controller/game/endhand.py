@@ -60,7 +60,8 @@ def finish_mahjong(
     if _nine_in_a_row(ctx, hand, winner):
         scores[winner - 1] = int(ctx.ruleset.limit)
         ctx.notes.append("East wins the ninth hand in a row: a limit, and the winds rotate")
-    st = settle(ctx.ruleset, hand.dealer, winner, {p: scores[p - 1] for p in (1, 2, 3, 4)})
+    st = settle(ctx.ruleset, hand.dealer, winner, {p: scores[p - 1] for p in (1, 2, 3, 4)},
+                discarder if discarder != winner else None)
     net = tuple(int(st.net.get(p, 0)) for p in (1, 2, 3, 4))
     result = Result(
         "mahjong", winner, tuple(scores), net, details,  # type: ignore[arg-type]
@@ -102,9 +103,10 @@ def close(state: GameState, hand: Hand) -> GameState:
     )
     totals = tuple(a + b for a, b in zip(state.totals, result.net, strict=True))
     changes: dict[str, Any] = {"hand": hand, "hands": state.hands + (record,), "totals": totals}
-    if result.winner is None:
+    mcr = getattr(state.ruleset, "name", "") == "mcr"  # the deal passes after every hand
+    if result.winner is None and not mcr:
         return evolve(state, **changes)
-    rotate = result.winner != hand.dealer
+    rotate = mcr or result.winner != hand.dealer
     streak = 0 if rotate else state.streak + 1
     if not rotate and getattr(state.ruleset, "name", "") == "dmjl" and streak >= NINE_IN_A_ROW:
         rotate = True

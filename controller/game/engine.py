@@ -22,8 +22,9 @@ from controller.game.state import (
     evolve,
     new_hand,
 )
-from controller.game.zones import misplaced_after_undo
+from controller.game.zones import differences, physical_counts, same_place, zone_counts
 from controller.scoring import ScoringError, get_ruleset
+from controller.scoring.rulesets.mcr import FALSE_MAHJONG_PENALTY
 
 _NO_TRACE = ("tile_not_there", "fifth_copy", "not_in_set", "malformed_event", "no_session")
 
@@ -88,7 +89,32 @@ def _refused(ctx: Ctx, state: GameState, event: dict[str, Any], exc: Refused, se
     shown = state.last_violation if isinstance(event, dict) and "correct" in event else v
     new = evolve(state, seq=seq, violations=state.violations.add(v), last_violation=shown,
                  misplaced=misplaced)
+    if _false_mahjong(state, event, exc):
+        new = _penalise(ctx, new, exc.seat, line)  # type: ignore[arg-type]  # checked there
     return Outcome(False, new, v, tuple(ctx.notes))
+
+
+_FALSE_MAHJONG = ("mahjong_incomplete_hand", "mahjong_without_eight_fans")
+
+
+def _false_mahjong(state: GameState, event: dict[str, Any], exc: Refused) -> bool:
+    """An mcr Mahjong declared with a hand that is not complete or has fewer than 8 fans."""
+    declare = event.get("declare") if isinstance(event, dict) else None
+    return (
+        state.ruleset_name == "mcr" and exc.rule in _FALSE_MAHJONG and exc.seat is not None
+        and isinstance(declare, dict) and declare.get("call") == "mahjong"
+        and state.hand is not None and state.hand.phase != "over"
+    )
+
+
+def _penalise(ctx: Ctx, state: GameState, seat: int, line: int) -> GameState:
+    """The EMA's false-Mahjong penalty (RULES.md 10): the declarer pays 10 to each other
+    player; play goes on (the event itself stays refused)."""
+    each = FALSE_MAHJONG_PENALTY
+    assert state.hand is not None
+    ctx.notes.append(f"{name(state.hand, seat)} declared a false Mahjong: pays {each} to each "
+                     "other player; play goes on")
+    return people.false_mahjong(state, seat, each, reason="false Mahjong", line=line)
 
 
 def _dispatch(
@@ -146,46 +172,59 @@ def _session(state: GameState, body: dict[str, Any]) -> GameState:
 
 
 Entry = tuple[str, str, str]
+_WHERE_RULES = ("tile_not_there", "tile_out_of_place")
 
 
-def _sources(ctx: Ctx, tile: str, src: str, dst: str) -> list[tuple[Entry | None, str]] | None:
-    """None for a put-back; else the zones the move may really start from in the game, each
-    with the out-of-place note it settles (several when identical tiles lie out of place)."""
+Reading = tuple[Entry | None, str, bool]
+
+
+def _sources(ctx: Ctx, tile: str, src: str, dst: str) -> list[Reading] | None:
+    """None for a put-back; else the readings of the move: (the out-of-place note it settles,
+    the zone it starts from in the game, whether a refusal moves that note's tile). First an
+    out-of-place tile lying in ``src`` (several when identical tiles lie out of place), then
+    the game's own tile in ``src``."""
     mis = ctx.misplaced
     for entry in mis:
-        if entry == (tile, src, dst):
+        if entry[0] == tile and same_place(entry[1], src) and same_place(entry[2], dst):
             mis.remove(entry)
             return None
-    found: list[tuple[Entry | None, str]] = [(e, e[2]) for e in mis if e[:2] == (tile, src)]
+    found: list[Reading] = [(e, e[2], True) for e in mis if e[0] == tile and same_place(e[1], src)]
     if found:
-        return found
+        return [*found, (None, src, False)]
     for entry in mis:
         if entry[0] == tile and entry[2] == src:
-            mis.remove(entry)  # the log left the put-back out: the tile moves on from where it is
-            break
-    return [(None, src)]
+            # The log left the put-back out: the tile moves on from where it is. If the move
+            # is refused, nothing is assumed: the note stays.
+            return [(entry, src, False)]
+    return [(None, src, False)]
 
 
 def _move(
     ctx: Ctx, state: GameState, tile: str, src: str, dst: str
 ) -> tuple[GameState | Hand, bool]:
+    """A move; with identical tiles out of place the reading that is legal is taken
+    (FORMATS.md). When none is, the first refusal that names a rule of play is reported
+    (else the first), with the tile's bookkeeping of the first reading."""
     sources = _sources(ctx, tile, src, dst)
     if sources is None:
         ctx.base_misplaced = list(ctx.misplaced)
         return state, False
-    first: Refused | None = None
-    for entry, source in sources:
+    refusals: list[tuple[Refused, str, list[Entry]]] = []
+    for entry, source, moves_note in sources:
         if entry is not None:
             ctx.misplaced.remove(entry)
         ctx.base_misplaced = list(ctx.misplaced)
         try:
             return _move_from(ctx, state, tile, source, dst)
         except Refused as exc:
-            first = first or exc
             if entry is not None:
                 ctx.misplaced.append(entry)
-    assert first is not None
-    raise first
+            refusals.append((exc, source, ctx.base_misplaced if moves_note else
+                             list(ctx.misplaced)))
+    first = refusals[0]
+    named = [r for r in refusals if r[0].rule not in _WHERE_RULES]
+    ctx.resolved_src, ctx.base_misplaced = first[1], first[2]
+    raise (named[0] if named else first)[0]
 
 
 def _move_from(
@@ -201,15 +240,16 @@ def _move_from(
         closed = endhand.close(state, endhand.finish_washout(ctx, moves.bury_discard(hand)))
         state, hand, changed = closed, closed.hand, True
     if hand is None or hand.phase == "over":
-        if resolved != "wall" or dst == "wall":
-            return state, changed  # table clearing between hands
+        if resolved != "wall" or dst == "wall":  # table clearing between hands: noted only
+            return evolve(state, cleared=state.cleared + ((tile, resolved, dst),)), changed
         if state.game_over:
             raise Refused("session_over", None, "four wind rounds are played: the game is over")
         bonus = bool(state.ruleset.bonus_tiles)
         hand = new_hand(len(state.hands) + 1, state.dealer, state.prevailing_wind, bonus)
         ctx.notes.append(f"Hand {hand.number} begins; dealer: seat {hand.dealer}")
+        state, changed = evolve(state, cleared=()), True
     result = _with_hand(state, hand, moves.route(ctx, hand, tile, resolved, dst))
-    if changed and isinstance(result, Hand):  # the washout changed the state itself
+    if changed and isinstance(result, Hand):  # the state itself changed too
         result = evolve(state, hand=result)
     return result, True
 
@@ -245,18 +285,26 @@ def _declare(ctx: Ctx, state: GameState, pos: int, call: str) -> tuple[GameState
 def _correct(
     ctx: Ctx, state: GameState, body: dict[str, Any]
 ) -> tuple[GameState | Hand, bool]:
+    new: GameState | Hand
     if "undo" in body:
-        return _undo(ctx, state, int(body["undo"])), False
-    if "end_hand" in body:
+        new, changed = _undo(ctx, state, int(body["undo"])), False
+    elif "end_hand" in body:
         hand = state.hand
         if hand is None or hand.phase == "over":
             raise Refused("no_hand", None, "no hand is in play to end")
         ctx.notes.append("The operator ends the hand as a washout")
-        return _with_hand(state, hand, endhand.finish_washout(ctx, hand)), True
-    return _reassign(ctx, state, body["reassign"]), True
+        new, changed = _with_hand(state, hand, endhand.finish_washout(ctx, hand)), True
+    else:
+        new, changed = _reassign(ctx, state, body["reassign"]), True
+    if isinstance(new, Hand):
+        new = evolve(state, hand=new)
+    return evolve(new, corrections=state.corrections + 1), changed
 
 
 def _undo(ctx: Ctx, state: GameState, n: int) -> GameState:
+    """Step back ``n`` states. Every tile that now lies elsewhere than the game has it is out
+    of place (tiles moved after the hand ended included); undone into a finished hand, tiles
+    off their zones count as the table being cleared."""
     target = state
     for _ in range(n):
         if target.prev is None or target.prev.ruleset_name is None:  # never the session start
@@ -265,10 +313,20 @@ def _undo(ctx: Ctx, state: GameState, n: int) -> GameState:
                           "never takes back the start of the session")
         target = target.prev
     bonus = bool(state.ruleset.bonus_tiles) if state.ruleset is not None else False
-    ctx.misplaced = misplaced_after_undo(state.hand, target.hand, bonus)
+    empty = new_hand(0, state.dealer, state.prevailing_wind, bonus)
+    lying = physical_counts(state.hand or empty, bonus, state.misplaced, state.cleared)
+    then = target.hand or empty
+    undone = differences(zone_counts(state.hand or empty, bonus), zone_counts(then, bonus))
+    known = [*state.misplaced, *((t, put, src) for t, src, put in state.cleared), *undone]
+    apart = differences(lying, physical_counts(then, bonus, (), target.cleared), known)
+    cleared = target.cleared
+    if then.phase == "over":  # the table may be cleared: nothing is out of place
+        ctx.misplaced, cleared = [], cleared + tuple((t, home, put) for t, put, home in apart)
+    else:
+        ctx.misplaced = apart
     ctx.notes.append(f"{n} event(s) taken back")
     return evolve(target, violations=state.violations, timers_noted=state.timers_noted,
-                  names=state.names)
+                  cleared=cleared, names=state.names)
 
 
 def _reassign(ctx: Ctx, state: GameState, body: dict[str, Any]) -> GameState:

@@ -7,6 +7,7 @@ from controller.game.context import Ctx, Refused, name
 from controller.game.endhand import finish_mahjong
 from controller.game.state import Hand, Seat, TableSet, distance, evolve
 from controller.scoring import HandInput, ScoreResult, ScoringError, is_complete, score_hand, waits
+from controller.scoring.rulesets.mcr import MINIMUM_FANS
 from controller.tiles import Meld, Tile, is_bonus
 
 #: Claim precedence for one discard (RULES.md section 4): Mahjong > kong/pung > chow.
@@ -35,6 +36,8 @@ def win_input(ctx: Ctx, hand: Hand, pos: int, concealed: list[Tile], source: str
     if source == "replacement" and seat.kong_chain >= 2:
         flags.append("twofold_fortune")
     tile = concealed[-1]
+    if getattr(ctx.ruleset, "name", "") == "mcr":
+        flags, source = mcr_flags(hand, pos, tile, source)
     return HandInput(
         ruleset=ctx.ruleset,
         seat_wind=hand.wind_of(pos),
@@ -51,6 +54,29 @@ def win_input(ctx: Ctx, hand: Hand, pos: int, concealed: list[Tile], source: str
     )
 
 
+def mcr_flags(hand: Hand, pos: int, tile: Tile, source: str) -> tuple[list[str], str]:
+    """The facts of an mcr win the tiles cannot show: ``last_of_kind`` when the other three
+    copies of the winning tile lie visible (discards and exposed sets of every seat); a
+    replacement after a bonus tile (no kong) is an ordinary self-drawn tile."""
+    seen = sum(t == tile for s in hand.seats for t in s.river)  # dead discards, pad's too
+    seen += sum(t == tile for s in hand.seats for m in s.melds if not m.concealed for t in m.tiles)
+    flags = ["last_of_kind"] if seen >= 3 else []
+    if source == "replacement" and hand.seat(pos).kong_chain == 0:
+        source = "wall"
+    return flags, source
+
+
+def _mcr_minimum(ctx: Ctx, hand: Hand, pos: int, result: ScoreResult, inp: HandInput) -> None:
+    """mcr: a Mahjong needs 8 fans, flowers not counted (RULES.md section 10)."""
+    fans = result.points - len(inp.bonus)
+    if fans < MINIMUM_FANS:
+        raise Refused(
+            "mahjong_without_eight_fans", pos,
+            f"{name(hand, pos)}'s hand scores {fans} fans without flowers: a Mahjong needs "
+            f"{MINIMUM_FANS}",
+        )
+
+
 def validate(
     ctx: Ctx, hand: Hand, pos: int, concealed: list[Tile], source: str = "discard"
 ) -> ScoreResult:
@@ -62,7 +88,8 @@ def validate(
     who = name(hand, pos)
     melds = melds_of(seat)
     count = len(concealed) + 3 * len(melds)
-    if count != 14 or not is_complete(concealed, melds, ctx.ruleset):
+    mcr = getattr(ctx.ruleset, "name", "") == "mcr"  # its special shapes: the scorer decides
+    if count != 14 or (not mcr and not is_complete(concealed, melds, ctx.ruleset)):
         raise Refused(
             "mahjong_incomplete_hand", pos,
             f"{who}'s hand with the {concealed[-1]} is not complete ({count} tiles): play on",
@@ -72,10 +99,13 @@ def validate(
         raise Refused(
             "mahjong_without_ready", pos, f"{who} did not call ready before going Mahjong"
         )
+    inp = win_input(ctx, hand, pos, concealed, source)
     try:
-        result = score_hand(win_input(ctx, hand, pos, concealed, source))
+        result = score_hand(inp)
     except ScoringError as exc:
         raise Refused("mahjong_incomplete_hand", pos, f"{who}'s hand cannot win: {exc}") from None
+    if mcr:
+        _mcr_minimum(ctx, hand, pos, result, inp)
     if requires_ready and result.combination_doubles < 1:
         raise Refused(
             "mahjong_without_doubling", pos,

@@ -12,10 +12,11 @@ from typing import Any
 
 from controller.game.context import Ctx, Refused
 from controller.game.state import GameState, Penalty, evolve
+from controller.scoring.rulesets.mcr import FALSE_MAHJONG_PENALTY
 
 #: The false-Mahjong penalty each other player receives, where the rule set names one
 #: (RULES.md section 10: mcr, 10 to each of the other three). Elsewhere the operator gives it.
-FALSE_MAHJONG = {"mcr": 10}
+FALSE_MAHJONG = {"mcr": FALSE_MAHJONG_PENALTY}
 
 
 def seat_player(ctx: Ctx, state: GameState, body: dict[str, Any]) -> GameState:

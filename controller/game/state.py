@@ -289,6 +289,11 @@ class GameState:
     names: tuple[str | None, ...] = (None, None, None, None)
     penalties: tuple[Penalty, ...] = ()
     deductions: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: moves of tiles after the hand ended (the table being cleared): (tile, from, to)
+    cleared: tuple[tuple[Tile, str, str], ...] = field(default=(), compare=False)
+    #: accepted corrections so far (undo, reassign, end_hand): players who planned ahead
+    #: see from it that the game changed under them
+    corrections: int = field(default=0, compare=False)
 
     @property
     def active(self) -> bool:

@@ -216,21 +216,15 @@ def replay_summary(state: GameState) -> dict[str, Any]:
 
 
 def table_zones(state: GameState) -> dict[str, list[str]]:
-    """Zone -> tile codes where the game has every tile on the table (a finished hand included,
-    until it is cleared): what the table's readers should see after a restart. It names the
-    concealed tiles of the racks: for the table source only, never shown."""
-    hand = state.hand
-    if hand is None:
+    """Zone -> tile codes where every tile lies on the table as the game knows it (a finished
+    hand included, until it is cleared; tiles out of place where they were put): what the
+    table's readers should see after a restart. It names the concealed tiles of the racks: for
+    the table source only, never shown."""
+    from controller.game.zones import lying
+
+    zones = lying(state)
+    if not zones:
         return {}
-    zones: dict[str, list[str]] = {"river": []}
-    for seat in hand.seats:
-        p = seat.position
-        zones[f"rack:{p}"] = sort_tiles(seat.rack)
-        zones[f"melds:{p}"] = ([t for m in seat.melds for t in m.tiles] + list(seat.bonus)
-                               + _seat_public(hand, seat)["forming"])
-        zones["river"] += list(seat.river)
-    claim = hand.claim
-    on_strip = claim is not None and claim.discard_on_strip
-    if hand.discard is not None and hand.taken is None and not on_strip:
-        zones["discard"] = [hand.discard[0]]
-    return zones
+    out = {zone: sort_tiles(counts.elements()) for zone, counts in zones.items()
+           if zone != "wall" and (+counts or zone == "river")}
+    return out

@@ -1,10 +1,12 @@
-"""Where every tile is, zone by zone, as the game has it (for undo and the conservation test)."""
+"""Where every tile is, zone by zone, as the game has it and as it lies on the table (for undo,
+put-backs and the conservation test)."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
-from controller.game.state import CODE_INDEX, Hand
+from controller.game.state import CODE_INDEX, GameState, Hand
 from controller.tiles import ALL_CODES, copies_allowed, is_bonus
 
 
@@ -39,19 +41,95 @@ def zone_counts(hand: Hand, bonus_tiles: bool) -> dict[str, Counter[str]]:
     return zones
 
 
-def misplaced_after_undo(
-    now: Hand | None, then: Hand | None, bonus_tiles: bool
-) -> list[tuple[str, str, str]]:
-    """Tiles that lie where ``now`` has them but ``then`` (the game after an undo) does not:
-    (tile, where it lies, where the game has it)."""
-    if now is None or then is None or now.number != then.number:
-        return []
-    a, b = zone_counts(now, bonus_tiles), zone_counts(then, bonus_tiles)
-    out = []
-    for zone, counts in a.items():
-        for tile, n in (counts - b[zone]).items():
-            for _ in range(n):
-                home = next((z for z in b if b[z][tile] > a[z][tile]), None)
-                if home is not None:
-                    out.append((tile, zone, home))
+#: Zones no reader sees: a tile put on the river pile or back in the wall is off the table.
+OFF_TABLE = ("wall", "river")
+
+Entry = tuple[str, str, str]
+
+
+def same_place(a: str, b: str) -> bool:
+    """Two zones a put-back cannot tell apart: the same zone, or both off the table."""
+    return a == b or (a in OFF_TABLE and b in OFF_TABLE)
+
+
+def physical_counts(
+    hand: Hand, bonus_tiles: bool, misplaced: Iterable[Entry], cleared: Iterable[Entry] = ()
+) -> dict[str, Counter[str]]:
+    """Where the tiles lie on the table: the game's zones, with each out-of-place tile where
+    it was put ((tile, where it lies, where the game has it)) and the moves that cleared the
+    table after the hand ((tile, from, to))."""
+    zones = zone_counts(hand, bonus_tiles)
+    for tile, put, home in misplaced:
+        _shift(zones, tile, home, put)
+    for tile, src, dst in cleared:
+        _shift(zones, tile, src, dst)
+    return zones
+
+
+def _shift(zones: dict[str, Counter[str]], tile: str, src: str, dst: str) -> None:
+    if src in zones and dst in zones and zones[src][tile] > 0:
+        zones[src][tile] -= 1
+        zones[dst][tile] += 1
+
+
+def differences(
+    lying: dict[str, Counter[str]], wanted: dict[str, Counter[str]],
+    prefer: Iterable[Entry] = (),
+) -> list[Entry]:
+    """The tiles that lie elsewhere than ``wanted`` has them: (tile, where it lies, where it
+    belongs). The wall and the river count as one place (no reader tells them apart).
+
+    Identical tiles can be paired in several ways; the pairs in ``prefer`` (tile, lies,
+    belongs) come first, so that a tile keeps the note it had, and an undone move's tile goes
+    back where that move took it from.
+    """
+    a, b = _merged(lying), _merged(wanted)
+    out: list[Entry] = []
+    for tile in sorted({t for c in a.values() for t in c}):
+        extra = Counter({z: a[z][tile] - b[z][tile] for z in a if a[z][tile] > b[z][tile]})
+        short = Counter({z: b[z][tile] - a[z][tile] for z in b if b[z][tile] > a[z][tile]})
+        pairs = []
+        for t, put, home in prefer:
+            put, home = _place(put), _place(home)
+            if t == tile and extra[put] > 0 and short[home] > 0:
+                extra[put] -= 1
+                short[home] -= 1
+                pairs.append((put, home))
+        pairs += zip(extra.elements(), short.elements(), strict=False)
+        out += [(tile, _name(p, tile, lying, wanted), _name(h, tile, wanted, lying))
+                for p, h in pairs]
     return out
+
+
+def _place(zone: str) -> str:
+    return "off" if zone in OFF_TABLE else zone
+
+
+def _merged(zones: dict[str, Counter[str]]) -> dict[str, Counter[str]]:
+    out = {z: c for z, c in zones.items() if z not in OFF_TABLE}
+    out["off"] = zones["wall"] + zones["river"]
+    return out
+
+
+def _name(zone: str, tile: str, more: dict[str, Counter[str]],
+          fewer: dict[str, Counter[str]]) -> str:
+    """An off-table place by name: the river when that is where the difference lies."""
+    if zone != "off":
+        return zone
+    return "river" if more["river"][tile] > fewer["river"][tile] else "wall"
+
+
+def lying(state: GameState) -> dict[str, Counter[str]]:
+    """Zone -> tile counts where the tiles lie on the table as the game knows it (out-of-place
+    tiles where they were put, the table partly cleared): for the table's own players and
+    readers, never for a public view. Empty before the first hand."""
+    if state.hand is None:
+        return {}
+    bonus = bool(state.ruleset.bonus_tiles) if state.ruleset is not None else False
+    return physical_counts(state.hand, bonus, state.misplaced, state.cleared)
+
+
+def put_backs(state: GameState) -> list[dict[str, dict[str, str]]]:
+    """The moves that put every out-of-place tile back, tiles named (for the table's own
+    players, who know what they put where; the public view names only what lies in view)."""
+    return [{"move": {"tile": t, "from": put, "to": home}} for t, put, home in state.misplaced]

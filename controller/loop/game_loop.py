@@ -69,8 +69,8 @@ class GameLoop:
         self._session_active = False
         self._seq = 0
         self._health: dict[str, dict[str, Any]] = {}
-        # Set by the virtual table: its simulated players own every seat, and the virtual
-        # tiles cannot be put back by hand, so seat calls and corrections are refused.
+        # Set by the virtual table: its simulated players play every seat (the operator page
+        # says that its tile registry does not matter then).
         self._players_simulated: str | None = None
         self.started_at = clock()
         self._store: EventLog | None = None
@@ -128,7 +128,8 @@ class GameLoop:
         self._health[name] = dict(health)
 
     def mark_players_simulated(self, who: str) -> None:
-        """Simulated players own every seat (seat calls and corrections are refused)."""
+        """Simulated players play every seat (they take seat calls and corrections as people
+        do; the operator page says the tile registry does not matter then)."""
         self._players_simulated = who
 
     def resume_recording(self) -> None:
@@ -186,15 +187,11 @@ class GameLoop:
     # --- posting events -------------------------------------------------------------------
 
     def check_human(self, what: str) -> None:
-        """Refuse ``what`` (a seat call, a correction) while simulated players own the table;
-        a halted service says first that it records nothing (503)."""
+        """A seat call or a correction (``what``) from a page: a halted service says first that
+        it records nothing (503). The virtual table's simulated players take corrections as
+        people do (they put tiles back), so nothing else refuses it here."""
         if self.halted:
             raise ServiceHalted(self.halted)
-        if self._players_simulated:
-            raise ServiceError(
-                f"{what} is not taken here: {self._players_simulated} play every seat and their "
-                "tiles cannot be put back by hand; run `mahjong-table serve` at a real table, "
-                "or `serve --simulate --in-process` to try corrections on a simulated game")
 
     async def submit(self, event: dict[str, Any], source: str) -> Applied:
         """Queue one event and wait until it has been recorded and applied."""

@@ -65,6 +65,8 @@ class Bot:
         #: bot aims at pungs and one chow (set from the seat's melds at each decision)
         self.chows: int | None = None
         self.swedish = ruleset.requires_ready
+        #: mcr needs 8 fans: lean to one suit (half or full flush) on otherwise equal discards
+        self.flush = ruleset.name == "mcr"
 
     # --- own turn -------------------------------------------------------------------------------
 
@@ -156,12 +158,25 @@ class Bot:
         honours whose pung scores a doubling, middle tiles over terminals."""
         t = kind(i)
         held = 2 * (counts[i] - 1)
+        flush = self._flush_value(seat, counts, i) if self.flush else 0
         if is_honour(t):
-            return held + (3 if self._valuable_honour(seat, t) else 0)
+            return held + flush + (3 if self._valuable_honour(seat, t) else 0)
         r = rank(t) or 5
         lo, hi = i - r + 1, i - r + 9
         near = sum(counts[k] for k in range(max(lo, i - 2), min(hi, i + 2) + 1) if k != i)
-        return held + near + (1 if 3 <= r <= 7 else 0)
+        return held + near + flush + (1 if 3 <= r <= 7 else 0)
+
+    def _flush_value(self, seat: View, counts: Sequence[int], i: int) -> int:
+        """mcr: a tile of the suit the seat holds most of (melds too) is worth 4 more, an
+        honour 1 (a half flush); tiles of the other suits are the first to go."""
+        per_suit = [sum(counts[s * 9 : s * 9 + 9]) for s in range(3)]
+        for m in seat.get("melds", []):
+            k = KIND_INDEX[m["tiles"][0]]
+            if k < 27:
+                per_suit[k // 9] += 3
+        if i >= 27:
+            return 1
+        return 4 if per_suit[i // 9] == max(per_suit) else 0
 
     def _valuable_honour(self, seat: View, t: str) -> bool:
         """Dragons, the own wind and the prevailing wind: their pungs give doublings."""
@@ -209,6 +224,20 @@ class Bot:
             if best is None or key[:2] < best[:2]:
                 best = key
         return None if best is None else best[2]
+
+    def called_claim(self, seat: View, tile: str, may_chow: bool) -> ClaimIntent | None:
+        """The seat has called claim (its player pressed Claim on the seat page): the bot's own
+        choice if it has one, else the set that leaves the hand closest to ready."""
+        intent = self.on_discard(seat, tile, may_chow)
+        i = KIND_INDEX.get(tile)
+        if intent is not None or i is None or seat.get("dead"):
+            return intent
+        counts = to_counts([t for t in seat["hand"] if not is_bonus(t)])
+        may_chow = may_chow and self.chows != 0  # set by on_discard
+        options = self._set_options(counts, i, may_chow, _hand(seat).get("live_wall", 0) > 0)
+        exposed = len(seat.get("melds", []))
+        return min(options, default=None, key=lambda o: (
+            self._after_claim(counts, o, exposed), -CLAIM_RANK[o.kind]))
 
     def _chows_left(self, seat: View) -> int | None:
         """How many more chows a complete hand may hold (None: any; bmja: one in all)."""

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from controller.game import GameState, apply, new_game, public_view, seat_view
+from controller.game import GameState, apply, lying, new_game, public_view, put_backs, seat_view
 from controller.players import judge
 from controller.players.bots import Bot, ClaimIntent
 from controller.players.claims import Event, claim_events, declare, move, resolve
@@ -76,13 +77,34 @@ class Director:
         self._rngs: dict[int, random.Random] = {}
         self._walls: dict[int, list[str]] = {}
         self._table: tuple[GameState, dict[str, Any]] | None = None  # this step's public view
+        self._corrections = 0  # the operator's corrections seen so far
+        self._last: tuple[GameState, Event] | None = None  # the newest event and its state
 
     # --- the one entry point ----------------------------------------------------------------------
 
     def next_action(self, state: GameState) -> Event | None:
-        """The next table event given the controller's current state, or None when done."""
+        """The next table event given the controller's current state, or None when done.
+
+        Tiles the controller asks to be put back are put back first. After an operator's
+        correction the events already decided are dropped, unless the game is again the one
+        they were decided for (an undo and the same event again).
+        """
+        if state.corrections != self._corrections:
+            self._corrections = state.corrections
+            if self._last is None or apply(*self._last).state != state:
+                self._queue.clear()
+                self._added_kong = None
+        if state.misplaced and self._session_sent:
+            return self._sent(state, put_backs(state)[0])  # one at a time, as the game says
         if self._queue:
-            return self._queue.pop(0)
+            return self._sent(state, self._queue.pop(0))
+        return self._sent(state, self._decide(state))
+
+    def _sent(self, state: GameState, event: Event | None) -> Event | None:
+        self._last = None if event is None else (state, event)
+        return event
+
+    def _decide(self, state: GameState) -> Event | None:
         view = public_view(state)
         self._table = (state, view)
         if not self._session_sent:
@@ -93,6 +115,8 @@ class Director:
         hand = view.get("hand")
         if hand is None or hand.get("phase") == "over":
             return self._between_hands(state, view, hand)
+        # a finished hand taken back (undo): it is to be cleared again when it ends
+        self._cleared = min(self._cleared, int(hand["number"]) - 1)
         return self._in_hand(state, hand)
 
     def _seat(self, state: GameState, position: int) -> View:
@@ -117,7 +141,7 @@ class Director:
         finished = len(view.get("hands") or [])
         if hand is not None and int(hand["number"]) > self._cleared:
             self._cleared = int(hand["number"])
-            if self.clear_table and (event := self._emit(self._clearing(state, view))):
+            if self.clear_table and (event := self._emit(self._clearing(state))):
                 return event
         if finished >= self.hands or (view.get("session") or {}).get("game_over"):
             return None  # the hands asked for are played, or four wind rounds are
@@ -131,22 +155,14 @@ class Director:
         self._drawn = {dealer: (wall[DEAL_SIZE - 1], "dealt")}
         return self._emit(deal)
 
-    def _clearing(self, state: GameState, view: View) -> list[Event]:
-        """Every tile on the table back to the wall, zone by zone."""
-        events: list[Event] = []
-        hand = view["hand"]
-        for p in range(1, 5):
-            seat = self._seat(state, p)
-            events.extend(move(t, f"rack:{p}", "wall") for t in seat.get("hand", []))
-            public = hand["seats"][str(p)]
-            strip = [t for m in public.get("melds", []) for t in m["tiles"]]
-            strip += list(public.get("bonus", [])) + list(public.get("forming", []))
-            events.extend(move(t, f"melds:{p}", "wall") for t in strip)
-        if hand.get("discard"):
-            events.append(move(hand["discard"]["tile"], "discard", "wall"))
-        for p in range(1, 5):
-            events.extend(move(t, "river", "wall") for t in hand["seats"][str(p)].get("river", []))
-        return events
+    @staticmethod
+    def _clearing(state: GameState) -> list[Event]:
+        """Every tile on the table back to the wall, zone by zone, from where it lies (a tile
+        may have left its zone already: pushed off the pad as the operator ended the hand)."""
+        zones = lying(state)
+        order = [z for p in range(1, 5) for z in (f"rack:{p}", f"melds:{p}")]
+        return [move(t, zone, "wall") for zone in [*order, "discard", "river"]
+                for t in zones.get(zone, Counter()).elements()]
 
     def wall(self, number: int) -> list[str]:
         """Hand ``number``'s shuffled wall (made from the seed on first use)."""
@@ -177,6 +193,8 @@ class Director:
             for p in turn_order(dealer):
                 if event := self._lay_bonus(self._seat(state, p), p):
                     return event
+        if taken := self._taken(state):
+            return taken
         half_done = resume_events(hand, lambda p: self._seat(state, p).get("hand", []))
         if half_done:
             return self._emit(half_done)
@@ -185,6 +203,24 @@ class Director:
         if hand.get("step") == "draw":
             return self._draw(wall[front], turn, "wall")
         return self._own_turn(state, turn)
+
+    @staticmethod
+    def _taken(state: GameState) -> Event | None:
+        """A tile taken into a rack for Mahjong whose call is not (or no longer: undone) made:
+        the player calls Mahjong, or puts the tile back where it came from if the game would
+        refuse the call. The public view does not show this moment; the table sees it."""
+        hand = state.hand
+        if hand is None or (hand.taken is None and hand.rob_taken is None):
+            return None
+        taker = hand.taken if hand.taken is not None else hand.rob_taken
+        assert taker is not None
+        call = declare(taker, "mahjong")
+        if apply(state, call).accepted:
+            return call
+        if hand.taken is not None and hand.discard is not None:
+            return move(hand.discard[0], f"rack:{taker}", "discard")
+        owner = hand.robbable[1] if hand.robbable is not None else taker
+        return move(hand.seat(taker).rack[-1], f"rack:{taker}", f"melds:{owner}")
 
     @staticmethod
     def _dealing(hand: View) -> bool:
@@ -210,6 +246,8 @@ class Director:
         if event := self._lay_bonus(seat, position):
             return event
         drawn, source = self._drawn.get(position, (None, None))
+        if drawn not in seat.get("hand", []):  # taken back by an undo, or corrected
+            drawn, source = None, None
         action = self.bots[position].on_turn(seat, drawn, source)
         rack, strip = f"rack:{position}", f"melds:{position}"
         if action.kind == "mahjong":
@@ -232,10 +270,13 @@ class Director:
             return declare(discarder, "ready")
         intents: dict[int, ClaimIntent] = {}
         views: dict[int, View] = {}
+        called = {int(c["seat"]) for c in hand.get("claimants", []) if c.get("call") == "claim"}
         for p in turn_order(discarder)[1:]:
             views[p] = self._seat(state, p)
             may_chow = p == next_position(discarder)
-            intent = self.bots[p].on_discard(views[p], tile, may_chow)
+            bot = self.bots[p]
+            # A seat whose player has called claim (the seat page) makes its best claim.
+            intent = (bot.called_claim if p in called else bot.on_discard)(views[p], tile, may_chow)
             if intent is not None:
                 intents[p] = intent
         if not intents:

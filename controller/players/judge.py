@@ -18,6 +18,7 @@ from controller.scoring import (
     is_complete,
     score_hand,
 )
+from controller.scoring.rulesets.mcr import MINIMUM_FANS
 from controller.tiles import Meld, Tile, is_bonus, is_terminal_or_honour
 
 
@@ -79,6 +80,12 @@ def may_go_mahjong(
 ) -> bool:
     """Whether declaring Mahjong with these concealed tiles (winning tile included) is legal."""
     concealed = [t for t in concealed if not is_bonus(t)]
+    if ruleset.name == "mcr":  # the scorer knows mcr's shapes and counts its fans
+        # a replacement may follow a bonus tile: count it as drawn (never more than the engine)
+        source = "wall" if win_source == "replacement" else win_source
+        result = _score(ruleset, seat_view, concealed, winning_tile, source)
+        fans = 0 if result is None else result.points - len(seat_view.get("bonus", []))
+        return fans >= MINIMUM_FANS
     if not complete(concealed, view_melds(seat_view), ruleset):
         return False
     if not ruleset.requires_ready:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from controller.scoring import arrange as ar
 from controller.scoring.arrange import Group
+from controller.scoring.mcr import shapes as mcr_shapes
 from controller.scoring.model import ScoringError
 from controller.scoring.rules import RuleSet
 from controller.scoring.special import special_waits
@@ -46,6 +47,8 @@ def standard_complete(c: list[int], free: int | None) -> bool:
 
 def _complete(c: list[int], melds: Sequence[Meld], rs: RuleSet) -> bool:
     if standard_complete(c, free_chows(rs, melds)):
+        return True
+    if rs.name == "mcr" and mcr_shapes.special_complete(c, len(melds)):
         return True
     if melds:
         return False
@@ -110,6 +113,10 @@ def wait_kinds(c: list[int], held: Sequence[int], melds: Sequence[Meld], rs: Rul
     if not melds and hands:
         more = special_waits(c, hands)
         if more:  # standard_waits answers in KINDS order already
+            kinds = sorted(set(kinds) | more)
+    if rs.name == "mcr":  # its own special shapes, a knitted straight with a meld too
+        more = mcr_shapes.special_waits(c, len(melds))
+        if more:
             kinds = sorted(set(kinds) | more)
     return [k for k in kinds if held[k] < 4]
 

@@ -15,16 +15,15 @@ from controller.scoring import tally, validate
 from controller.scoring.arrange import Group
 from controller.scoring.complete import (
     arrangements,
-    completes_with,
     free_chows,
     is_complete,
     waits,
     within_chows,
 )
+from controller.scoring.mcr import score_mcr
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
 from controller.scoring.rules import RuleSet
 from controller.scoring.rulesets import get_ruleset
-from controller.scoring.special import special_waits
 from controller.scoring.tally import (
     ZERO,
     GroupMemo,
@@ -39,11 +38,11 @@ from controller.scoring.tally import (
 )
 from controller.scoring.validate import CheckedHand, check_input
 from controller.scoring.view import HandFacts, HandView, Situation
+from controller.scoring.waits_before import count_waits_before, two_waits_seen
 from controller.tiles import (
     DRAGON_INDICES,
     GREEN_INDICES,
     KIND_INDEX,
-    KINDS,
     PART_SLICES,
     SUITS,
     TERMINAL_INDICES,
@@ -67,6 +66,8 @@ def ruleset_of(inp: HandInput) -> RuleSet:
 def score_hand(inp: HandInput) -> ScoreResult:
     """Score one player's hand in its best arrangement; ScoringError names what is wrong."""
     rs = ruleset_of(inp)
+    if rs.name == "mcr":  # fans, not points: its own scorer (controller.scoring.mcr)
+        return score_mcr(inp, rs)
     hand = check_input(inp, rs)
     arrs = _winner_arrangements(hand, rs) if inp.mahjong else _NONE
     facts, situation = _facts(inp, hand, rs, arrs)
@@ -175,7 +176,7 @@ def _facts(
     waits_before = 0
     if inp.mahjong and rs.needs_waits:
         k = KIND_INDEX[inp.winning_tile]  # type: ignore[index]  # checked: a tile of the hand
-        waits_before = 2 if _two_waits_seen(arrs, k, c) else _waits_before(hand, k, rs)
+        waits_before = 2 if two_waits_seen(arrs[0], k, c) else count_waits_before(hand, k, rs)
     ones_nines = sum(_terminals(c))
     dragons = sum(_dragons(c))
     winds = sum(_winds(c))
@@ -254,62 +255,6 @@ def _calling(inp: HandInput, hand: CheckedHand, rs: RuleSet) -> frozenset[str]:
         else:
             out.update(i.name for i in result.items)
     return frozenset(out)
-
-
-def _two_waits_seen(arrs: Arrangements, k: int, held: Sequence[int]) -> bool:
-    """True if an arrangement shows that the 13 tiles before the winning tile (kind ``k``)
-    waited on two kinds or more, as waits() counts them: a chow completed at one end is
-    completed at its other end too (4-5 + 3 or 6), and a pung completed beside a pair is
-    completed by that pair's kind too (the pung becomes the pair), if that other kind was not
-    all held (``held``: the hand with the winning tile). The winning tile's kind is always a
-    wait: the 13 tiles held three of it at most. Most hands show two, so they need no waits
-    count; the rest are counted."""
-    wt = KINDS[k]
-    for groups in arrs[0]:
-        for g in groups:
-            kind, tiles = g[0], g[1]
-            if wt not in tiles:
-                continue
-            if kind == "chow":
-                low = KIND_INDEX[tiles[0]]
-                rank = low % 9  # 0 for a 1
-                if (k == low and rank <= 5 and held[low + 3] < 4) or (
-                    k == low + 2 and rank >= 1 and held[low - 1] < 4
-                ):
-                    return True
-            elif kind == "pung":
-                for p in groups:
-                    if p[0] == "pair" and held[KIND_INDEX[p[1][0]]] < 4:
-                        return True
-    return False
-
-
-def _waits_before(hand: CheckedHand, k: int, rs: RuleSet) -> int:
-    """How many kinds the 13 tiles before the winning tile (kind ``k``) waited on; only the
-    winning tile's part differs from the hand's parts."""
-    i, off = divmod(k, 9) if k < 27 else (3, k - 27)  # the part and the place in it
-    parts = list(hand.parts)
-    part = parts[i]
-    parts[i] = (*part[:off], part[off] - 1, *part[off + 1 :])
-    kinds = ar.waits_of_parts((parts[0], parts[1], parts[2], parts[3]))
-    if rs.max_chows is not None:
-        before = hand.concealed_counts.copy()
-        before[k] -= 1
-        free = free_chows(rs, hand.melds)
-        kinds = [x for x in kinds if completes_with(before, x, free)]
-    specials = rs.special_hands
-    if specials and not hand.melds:
-        rest = hand.concealed_counts.copy()
-        rest[k] -= 1
-        more = special_waits(rest, specials)
-        if more:
-            kinds = sorted(set(kinds) | more)
-    held = hand.counts  # includes the winning tile, which the 13 tiles did not hold yet
-    n = 0
-    for kind in kinds:
-        if held[kind] - (kind == k) < 4:  # as waits() counts them: a fourth copy was left
-            n += 1
-    return n
 
 
 # The won variant of a concealed group, when the winning tile was drawn / taken.

@@ -90,7 +90,7 @@ def settle_json(obj: Any) -> Settlement[str]:
     """Run the ``settle`` input object: ruleset, options, dealer, winner (null: washout), scores."""
     if not isinstance(obj, dict):
         raise ScoringError(f"the input must be a JSON object, not {type(obj).__name__}")
-    fields = ("ruleset", "options", "dealer", "winner", "scores")
+    fields = ("ruleset", "options", "dealer", "winner", "scores", "discarder")
     unknown = [k for k in obj if k not in fields]
     if unknown:
         raise ScoringError(f"unknown field {unknown[0]!r}: the fields are {', '.join(fields)}")
@@ -99,11 +99,13 @@ def settle_json(obj: Any) -> Settlement[str]:
             raise ScoringError(f"field {key!r} is missing")
     if "winner" not in obj:
         raise ScoringError("field 'winner' is missing (null for a washout)")
-    for key in ("dealer", "winner"):
+    for key in ("dealer", "winner", "discarder"):
+        if key == "discarder" and obj.get(key) is None:
+            continue
         if obj[key] is not None and not isinstance(obj[key], str):
             raise ScoringError(f"field {key!r} must name a player (a string), not {obj[key]!r}")
     rs: RuleSet = get_ruleset(obj["ruleset"], obj.get("options"))
     scores = obj["scores"]
     if not isinstance(scores, dict):
         raise ScoringError(f"field 'scores' must map each player to a score, not {scores!r}")
-    return settle(rs, obj["dealer"], obj["winner"], scores)
+    return settle(rs, obj["dealer"], obj["winner"], scores, obj.get("discarder"))

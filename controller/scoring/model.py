@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 K = TypeVar("K")
 
 WIN_SOURCES = ("wall", "discard", "replacement", "robbed_kong", "dealt")
-FLAGS = ("original_call", "twofold_fortune")
+FLAGS = ("original_call", "twofold_fortune", "last_of_kind")
 
 
 class ScoringError(ValueError):

@@ -12,12 +12,22 @@ from controller.scoring.rules import RuleSet
 K = TypeVar("K", bound=Hashable)
 
 
-def settle(ruleset: RuleSet, dealer: K, winner: K | None, scores: Mapping[K, int]) -> Settlement[K]:
-    """Payments and nets for one hand; ``winner`` None is a washout (no payments)."""
+def settle(
+    ruleset: RuleSet, dealer: K, winner: K | None, scores: Mapping[K, int],
+    discarder: K | None = None,
+) -> Settlement[K]:
+    """Payments and nets for one hand; ``winner`` None is a washout (no payments).
+    ``discarder``: whose discard gave the Mahjong (None: drawn by the winner); mcr uses it."""
     _check(dealer, winner, scores)
+    if discarder is not None and (discarder not in scores or discarder == winner):
+        raise ScoringError(
+            f"discarder {discarder!r} must be one of the players other than the winner"
+        )
     payments: list[tuple[K, K, int]] = []
     if winner is not None:
-        if ruleset.settlement == "pairwise":
+        if ruleset.settlement == "mcr":
+            payments = _mcr(winner, scores, discarder)
+        elif ruleset.settlement == "pairwise":
             payments = _pairwise(dealer, scores)
         else:
             payments = _winner_paid(dealer, winner, scores)
@@ -59,6 +69,17 @@ def _winner_paid(dealer: K, winner: K, scores: Mapping[K, int]) -> list[tuple[K,
         factor = 2 if dealer in (a, b) else 1
         out += _lower_pays(a, b, scores, abs(scores[a] - scores[b]) * factor)
     return out
+
+
+def _mcr(winner: K, scores: Mapping[K, int], discarder: K | None) -> list[tuple[K, K, int]]:
+    """mcr (RULES.md section 10): the discarder pays 8 + the fans, the two others 8 each;
+    self-drawn, each of the three pays 8 + the fans. The dealer pays and receives single."""
+    fans = scores[winner]
+    return [
+        (k, winner, 8 + fans if discarder is None or k == discarder else 8)
+        for k in scores
+        if k != winner
+    ]
 
 
 def round_half_up(amount: int, unit: int = 100) -> int:

@@ -9,10 +9,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from typing import Any
 
-from controller.game import table_zones
+from controller.game import lying, table_zones
 from controller.sources.base import EventSource, LoopPort
 from controller.table.presence import PresenceTracker
 from firmware_bridge.readers import LatestScans, asyncio_sink
@@ -24,6 +26,8 @@ SOURCE = "table"
 #: Seat buttons (firmware_bridge ButtonPress.button) -> the declaration they make.
 BUTTON_CALLS = {"call": "claim", "ready": "ready", "mahjong": "mahjong"}
 Event = dict[str, Any]
+#: Zones no reader sees (controller.game.zones.OFF_TABLE).
+OFF_TABLE = ("wall", "river")
 
 
 def table_source(
@@ -44,10 +48,12 @@ def table_source(
         unsubscribe = loop.subscribe(_buzzer(flag)) if flag is not None else None
         last_tick = clock()
         reader = QueueReader(queue)
+        seen = Followed()
         try:
             while True:
                 item = await reader.get(tick_every)
-                events = bridge_events(item, tracker, loop)
+                follow_corrections(loop, tracker, seen)  # an operator's undo, a misread
+                events = follow_hand(loop, tracker) + bridge_events(item, tracker, loop)
                 if clock() - last_tick >= tick_every:
                     last_tick = clock()
                     events += tracker.tick(last_tick)
@@ -116,6 +122,41 @@ def bridge_events(item: Any, tracker: PresenceTracker, loop: LoopPort) -> list[E
     if isinstance(item, ButtonPress) and item.button in BUTTON_CALLS:
         return [{"declare": {"seat": item.seat, "call": BUTTON_CALLS[item.button]}}]
     return []
+
+
+@dataclass
+class Followed:
+    """What :func:`follow_corrections` has told a tracker already."""
+
+    seq: int = -1
+    corrections: int = 0
+
+
+def follow_corrections(loop: LoopPort, tracker: PresenceTracker, seen: Followed) -> None:
+    """Tell the tracker what the game's corrections mean for the tiles (cheap when nothing
+    changed): which tiles lying out of place are to go back to the wall (an undone draw), and,
+    after an operator's correction, a misread tile's code (its tag is read as the corrected
+    tile from now on; enroll it again)."""
+    state = loop.state
+    if state.seq == seen.seq:
+        return
+    seen.seq = state.seq
+    tracker.expect_to_wall((put, tile) for tile, put, home in state.misplaced
+                           if home in OFF_TABLE and put.startswith(("rack:", "melds:")))
+    if state.corrections == seen.corrections:
+        return
+    seen.corrections = state.corrections
+    read = tracker.zone_tiles()
+    for zone, counts in lying(state).items():
+        if zone in OFF_TABLE:
+            continue
+        here = Counter(read.get(zone, []))
+        only_read, only_game = here - counts, counts - here
+        if sum(only_read.values()) == 1 and sum(only_game.values()) == 1:
+            (old,), (new,) = only_read, only_game
+            if tracker.relabel(zone, old, new):  # no tile codes in the log: they may be concealed
+                log.warning("a misread tile in %s was corrected: its tag is read as the "
+                            "corrected tile from now on; enroll it again", zone)
 
 
 def follow_hand(loop: LoopPort, tracker: PresenceTracker) -> list[Event]:

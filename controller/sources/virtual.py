@@ -18,10 +18,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.players.director import Director
+from controller.sources.agree import agreed
 from controller.sources.base import Event, EventSource, LoopPort
 from controller.sources.table import (
+    Followed,
     QueueReader,
     bridge_events,
+    follow_corrections,
     follow_hand,
     game_zones,
     hand_is_over,
@@ -49,6 +52,7 @@ class SimOptions:
     snapshot_ms: float = 50.0
     absent_after: float = 0.15
     register_timeout: float = 20.0  # a move not registered by then is reported, not retried
+    misread: tuple[str, str] | None = None  # a fault: (face, read as) for one tile's tag
 
 
 @dataclass
@@ -61,6 +65,9 @@ class SimRun:
     stalls: int = 0
     error: str | None = None
     finishing: bool = False  # the players are done; no more cables are pulled
+    #: what a player would tell the operator while the table shows a tile that is not what
+    #: lies there (a misread): {"seat", "zone", "tile" (as read), "is"}; None when all agree
+    complaint: dict[str, Any] | None = None
 
 
 def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> EventSource:
@@ -70,7 +77,8 @@ def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> Even
     async def source(loop: LoopPort) -> AsyncIterator[tuple[Event, str]]:
         await _session_started(loop)
         loop.mark_players_simulated("the virtual table's simulated players")
-        box = TileBox(bonus_tiles=True)  # every session's set: 136 tiles are a part of it
+        # every session's set (136 tiles are a part of it), with the fault asked for
+        box = TileBox(bonus_tiles=True, misread=options.misread)
         backend = SimBackend(scan_ms=options.scan_ms, snapshot_ms=options.snapshot_ms,
                              seed=options.seed)
         world = SimWorld(backend.table, box)
@@ -135,9 +143,14 @@ async def _events(inbox: asyncio.Queue[Any], sensing: Sensing, loop: LoopPort,
     """Bridge scans and the players' declarations, in one order, to the loop."""
     last_tick = time.monotonic()
     reader = QueueReader(inbox)
+    seen = Followed()
     try:
         while True:
-            batch = _batch(await reader.get(0.02), sensing, loop)
+            item = await reader.get(0.02)
+            if not sensing.muted:  # an operator's undo or correction: what it means for tiles
+                follow_corrections(loop, sensing.tracker, seen)
+            batch = [(e, "table") for e in follow_hand(loop, sensing.tracker)]
+            batch += _batch(item, sensing, loop)
             if time.monotonic() - last_tick >= 0.02:
                 last_tick = time.monotonic()
                 batch += [(e, "table") for e in sensing.tracker.tick(last_tick)]
@@ -181,6 +194,8 @@ async def _drive(loop: LoopPort, world: SimWorld, sensing: Sensing,
                     await _sweep(world, sensing, options)
                     expected.clear()
                 director, session = _new_director(loop, options), loop.session_id
+            if not sweeping:  # a misread shows: the players wait for the operator
+                await agreed(loop, world, run)
             event = director.next_action(loop.state)
             if event is None:
                 run.finishing = True

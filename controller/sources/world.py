@@ -10,6 +10,7 @@ game: the readers, the presence tracker and the engine have to notice the move b
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -34,16 +35,21 @@ class WorldError(RuntimeError):
 class TileBox:
     """A tagged set: each tile has its own UID (7 bytes, first byte 0x04 as on NTAG213)."""
 
-    def __init__(self, bonus_tiles: bool, seed: int = 0) -> None:
+    def __init__(self, bonus_tiles: bool, seed: int = 0,
+                 misread: tuple[Tile, Tile] | None = None) -> None:
         rng = random.Random(f"tile-box-{seed}")
-        self.uids: dict[Tile, list[str]] = {}
-        self.registry: dict[str, Tile] = {}
+        self.uids: dict[Tile, list[str]] = {}  # by the tiles' faces
+        self.registry: dict[str, Tile] = {}  # by what their tags were enrolled as
         for tile in tile_set(bonus_tiles):
             uid = "04:" + ":".join(f"{rng.randrange(256):02X}" for _ in range(6))
             while uid in self.registry:  # astronomically rare; keep UIDs unique anyway
                 uid = "04:" + ":".join(f"{rng.randrange(256):02X}" for _ in range(6))
             self.uids.setdefault(tile, []).append(uid)
             self.registry[uid] = tile
+        if misread is not None:  # a fault to correct: one tile's tag enrolled as another tile
+            face, read_as = misread
+            self.registry[self.uids[face][0]] = read_as
+        self.face = {uid: tile for tile, uids in self.uids.items() for uid in uids}
 
 
 class SimWorld:
@@ -80,6 +86,13 @@ class SimWorld:
             for tile in tiles:
                 self.perform({"tile": tile, "from": "wall", "to": zone})
 
+    def faces(self) -> dict[str, Counter[Tile]]:
+        """Zone -> the tiles lying there by their faces (what the players see), on the table."""
+        zones: dict[str, Counter[Tile]] = {}
+        for uid, zone in self.on_table().items():
+            zones.setdefault(zone, Counter())[self.box.face[uid]] += 1
+        return zones
+
     def on_table(self) -> dict[str, str]:
         """UID -> zone for every tile a reader can see."""
         return {u: z for u, z in self.where.items() if z not in OFF_TABLE}
@@ -92,8 +105,9 @@ class SimWorld:
 
     # ------------------------------------------------------------------ internals
     def _pick(self, tile: Tile, source: str) -> str:
-        """The physical copy of ``tile`` that lies in ``source`` (wall copies before river)."""
-        wanted: Iterable[str] = ("wall", "river") if source == "wall" else (source,)
+        """The physical copy of ``tile`` that lies in ``source`` (off the table: wall copies
+        before river ones; nobody reads either)."""
+        wanted: Iterable[str] = OFF_TABLE if source in OFF_TABLE else (source,)
         for zone in wanted:
             for uid in self.box.uids.get(tile, ()):
                 if self.where[uid] == zone:

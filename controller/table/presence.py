@@ -43,6 +43,7 @@ class _Track:
     zone: str | None = None  # where the game has it; None: off the table (the wall)
     channel: str | None = None  # the channel that last read it in ``zone``; None: unread
     last: float = 0.0  # when it was last read in ``zone``
+    since: float = 0.0  # when it arrived in ``zone``
     missing: bool = False  # left a rack or meld strip for nowhere (reported once)
     quarantined: bool = False  # a fifth copy: followed, but it never makes moves
     other: str | None = None  # another zone reading it at the same time
@@ -93,6 +94,9 @@ class PresenceTracker:
         self._start: float | None = None
         self._latest: float | None = None  # the reader's clock: the newest scan's own time
         self._expected: dict[str, Counter[Tile]] = {}  # adopted after a restart, not yet read
+        self._now: float | None = None  # the newest scan or tick time
+        self._resumed_at: float | None = None  # when a finished hand was taken back (undo)
+        self._to_wall: Counter[tuple[str, Tile]] = Counter()  # put-backs to the wall due
 
     # --- input ----------------------------------------------------------------------------------
 
@@ -105,6 +109,7 @@ class PresenceTracker:
         if channel is None:
             return self._unmapped_channel(scan.channel)
         channel.last_scan, channel.uids, channel.silent_reported = scan.t, scan.uids, False
+        self._now = scan.t if self._now is None else max(self._now, scan.t)
         events: list[Event] = []
         for uid in sorted(scan.uids):
             tile = self.registry.get(uid)
@@ -131,6 +136,7 @@ class PresenceTracker:
             now = min(now, self._latest)
         if self._start is None:
             self._start = now
+        self._now = now if self._now is None else max(self._now, now)
         events = self._settle(now)
         for name, channel in self._channels.items():
             since = channel.last_scan if channel.last_scan is not None else self._start
@@ -150,7 +156,13 @@ class PresenceTracker:
         self._expected = {zone: Counter(tiles) for zone, tiles in zones.items()}
 
     def set_hand_over(self, over: bool) -> list[Event]:
-        """Told by the game: while a hand is over, tiles leaving the table go back to the wall."""
+        """Told by the game: while a hand is over, tiles leaving the table go back to the wall.
+
+        A finished hand taken back (an operator's undo) is in play again; a tile last read
+        before that and found gone only now was cleared to the wall while the hand was over.
+        """
+        if self.hand_over and not over:
+            self._resumed_at = self._now
         self.hand_over = over
         events: list[Event] = []
         self._expected = {}  # cleared, or a new hand: a leftover adoption would hide a deal
@@ -159,6 +171,23 @@ class PresenceTracker:
                 if track.missing:
                     events.extend(self._leave(track, WALL))
         return events
+
+    def expect_to_wall(self, tiles: Iterable[tuple[str, Tile]]) -> None:
+        """Told by the game: these (zone, tile) lie out of place and belong in the wall (an
+        undone draw): such a tile leaving its zone goes back to the wall, it is not missing."""
+        self._to_wall = Counter(tiles)
+
+    def relabel(self, zone: str, tile: Tile, as_tile: Tile) -> str | None:
+        """A misread corrected by the operator: the tile read as ``tile`` in ``zone`` is
+        ``as_tile``, from now on (its tag's registry entry is wrong: enroll it again). Of
+        several copies in the zone the one that arrived last is taken. Returns its UID."""
+        tracks = [t for t in self._tracks.values()
+                  if t.zone == zone and t.tile == tile and not t.quarantined]
+        if not tracks:
+            return None
+        track = max(tracks, key=lambda t: t.since)
+        track.tile = as_tile
+        return track.uid
 
     # --- what the tracker believes ----------------------------------------------------------
 
@@ -252,6 +281,7 @@ class PresenceTracker:
         quiet = track.quarantined
         track.zone, track.channel, track.last, track.missing = zone, channel, t, False
         track.other, track.both_since, track.both_reported = None, None, False
+        track.since = t
         if quiet or source == zone:
             return []
         return [{"move": {"tile": track.tile, "from": source, "to": zone, "uid": track.uid}}]
@@ -296,7 +326,10 @@ class PresenceTracker:
         if track.quarantined:
             track.zone, track.channel, track.quarantined = None, None, False
             return []
-        if self.hand_over:
+        if self.hand_over or self._cleared_before_undo(track):
+            return self._leave(track, WALL)
+        if track.zone is not None and self._to_wall[(track.zone, track.tile)] > 0:
+            self._to_wall[(track.zone, track.tile)] -= 1  # put back in the wall
             return self._leave(track, WALL)
         if track.zone == DISCARD:
             if self._claim_readers_behind(track.last):
@@ -309,6 +342,10 @@ class PresenceTracker:
         return [_anomaly("tile_missing", uid=track.uid, tile=track.tile, zone=track.zone,
                          message=f"{track.tile} ({track.uid}) left {track.zone} and was not "
                          f"seen anywhere: put it back; the game still has it in {track.zone}")]
+
+    def _cleared_before_undo(self, track: _Track) -> bool:
+        """Last read while the hand was over, before an undo took the hand back: cleared."""
+        return self._resumed_at is not None and track.last < self._resumed_at
 
     def _claim_readers_behind(self, last_seen: float) -> bool:
         """Is a rack or meld-strip reader (one that has scanned before) without a scan since

@@ -18,7 +18,18 @@ from controller.web import errors
 from controller.web.broadcaster import Broadcaster
 from controller.web.gamethread import GameThread
 from controller.web.guard import Guard
-from controller.web.routers import admin, hands, health, pages, seats, table, tiles, ws
+from controller.web.routers import (
+    admin,
+    corrections,
+    hands,
+    health,
+    pages,
+    seats,
+    table,
+    tiles,
+    tileset,
+    ws,
+)
 from controller.web.routers.pages import STATIC
 
 
@@ -53,7 +64,7 @@ def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile, *,
     app.state.broadcaster = broadcaster
     app.state.public = broadcaster.public
     errors.install(app)
-    for module in (health, table, hands, seats, admin, tiles, ws, pages):
+    for module in (health, table, hands, seats, admin, tiles, tileset, corrections, ws, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Guard)  # token first, capped bodies, anti-framing headers

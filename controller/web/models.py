@@ -202,6 +202,8 @@ class SeatView(_Open):
     melds: list[MeldOut] = Field(default_factory=list)
     bonus: list[str] = Field(default_factory=list)
     waits: list[str] = Field(default_factory=list)
+    waits_shown: bool = Field(default=True, description="false: the table hides waits "
+                              "([table] show_waits = false, for competitive play)")
     ready: bool = False
     table: PublicView
 
@@ -230,7 +232,7 @@ class EventResult(_Open):
 
 
 class SessionIn(_In):
-    ruleset: Literal["hua-bao", "swedish", "dmjl", "bmja"] = "hua-bao"
+    ruleset: Literal["hua-bao", "swedish", "dmjl", "bmja", "mcr"] = "hua-bao"
     options: dict[str, Any] = Field(default_factory=dict)
 
 

@@ -67,8 +67,12 @@ def club_round(loop: GameLoop) -> dict[str, Any] | None:
 
 
 def seat_view(loop: GameLoop, position: int) -> dict[str, Any]:
+    """A seat's own view; its waits only when the table shows them (``[table] show_waits``)."""
     view = loop.seat_view(position)
     view["table"] = public_view(loop)
+    view["waits_shown"] = loop.config.table.show_waits
+    if not view["waits_shown"]:
+        view["waits"] = []
     return view
 
 

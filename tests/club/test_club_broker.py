@@ -96,15 +96,23 @@ def test_broker_restart_and_table_kill_lose_and_duplicate_nothing(tmp_path: Path
     tables = {name: _table(tmp_path, name, broker) for name in ("east-1", "west-2")}
     club.wait_ready()
     try:
-        # mid-session: both tables have finished a hand; the broker dies for a while
+        # mid-session: both tables have finished a hand; a table is killed outright and
+        # started again on its own log
         _wait(lambda: all(_finished(tmp_path / n) for n in tables), 120, "a hand per table")
+        assert len(_finished(tmp_path / "west-2")) < HANDS, "killed too late to prove much"
+        tables["west-2"].kill()
+
+        def offline() -> bool:  # the broker's last will for the killed table
+            listed = {t["table"]: t for t in club.get("/api/club/tables")}
+            return listed.get("west-2", {}).get("online") is False
+
+        _wait(offline, 20, "west-2 shown offline")
+        tables["west-2"] = _table(tmp_path, "west-2", broker)
+        # then the broker dies for a while
+        assert any(len(_finished(tmp_path / n)) < HANDS for n in tables)
         broker.kill()
         time.sleep(2.0)
         broker.start()
-        # a table is killed outright mid-session and started again on its own log
-        assert len(_finished(tmp_path / "west-2")) < HANDS, "killed too late to prove much"
-        tables["west-2"].kill()
-        tables["west-2"] = _table(tmp_path, "west-2", broker)
         _wait(lambda: all(len(_finished(tmp_path / n)) >= HANDS for n in tables), 240,
               f"{HANDS} hands per table")
 

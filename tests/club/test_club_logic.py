@@ -151,3 +151,18 @@ def test_any_loss_duplication_or_reordering_ends_with_each_hand_once(
         assert [h["number"] for h in held] == list(range(1, count + 1))
         assert [h["net"]["1"] for h in held] == list(range(count))
         store.close()
+
+
+def test_a_table_not_heard_from_counts_as_offline(tmp_path: Path) -> None:
+    import time
+
+    from controller.club.store import STALE
+
+    store = ClubStore(tmp_path / "club.sqlite")
+    store.set_online("t", True)
+    store.set_status("t", {"hand": 3})
+    now = time.time()
+    assert store.tables(now)[0]["online"] is True
+    assert store.tables(now + STALE + 1)[0]["online"] is False  # died with the broker down
+    store.set_online("t", False)  # the last will
+    assert store.tables(now)[0]["online"] is False

@@ -377,6 +377,52 @@ def undo_and_corrections() -> Scenario:
     return sc
 
 
+def undo_identical_tiles() -> Scenario:
+    """FORMATS.md "identical tiles": south's undone 5c still lies on the pad when east discards
+    another 5c; ``5c discard -> river`` is east's discard going dead, and the put-back of
+    south's 5c is still accepted after it."""
+    sc = Scenario(Log(), hands=[(None, None)])
+    log = sc.log
+    log.reserve("5c 5c")
+    log.deal(JUNK)
+    log.discard(1, "rd").river("rd")
+    log.draw(2)
+    log.discard(2, "5c").undo(1)  # south's 5c stays on the pad: out of place, home rack:2
+    log.discard(2, "9d").river("9d")
+    for seat in (3, 4):
+        log.river(log.draw_discard(seat))
+    log.draw(1, "5c")
+    log.discard(1, "5c")
+    log.river("5c")  # east's 5c: the legal reading
+    log.move("5c", "discard", "rack:2")  # south's undone 5c goes home at last
+    log.draw_discard(2)
+    return sc
+
+
+def undo_after_clearing() -> Scenario:
+    """The operator ends the hand as a washout, the players start clearing the table, then the
+    operator takes the washout back: the cleared tiles are out of place until put back from
+    the wall, and play goes on to the next discards."""
+    sc = Scenario(Log(), hands=[("washout", None)])
+    log = sc.log
+    log.deal(JUNK)
+    log.discard(1, "rd").river("rd")
+    log.draw(2)
+    log.discard(2, "9d")
+    log.raw({"correct": {"end_hand": "washout"}})
+    for tile in ("1b", "4b", "7b"):
+        log.move(tile, "rack:1", "wall")
+    log.move("9d", "discard", "wall").move("rd", "river", "wall")
+    log.undo(1)
+    for tile in ("1b", "4b", "7b"):  # the put-backs (raw: the wall count stays as it is)
+        log.raw({"move": {"tile": tile, "from": "wall", "to": "rack:1"}})
+    log.raw({"move": {"tile": "9d", "from": "wall", "to": "discard"}})
+    log.river("9d")
+    log.draw_discard(3)
+    log.raw({"correct": {"end_hand": "washout"}})
+    return sc
+
+
 def dmjl_win_on_a_kong_replacement(second_kong: bool) -> Log:
     """dmjl: east declares a concealed kong of 1b and wins on the replacement 9d; with
     ``second_kong`` the first replacement is 7b, making a second kong, and the next one is 9d."""
@@ -411,6 +457,8 @@ SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "mahjong_tie_turn_order": lambda: contested_mahjong("turn_order"),
     "mahjong_tie_highest_value": lambda: contested_mahjong("highest_value"),
     "undo_and_corrections": undo_and_corrections,
+    "undo_identical_tiles": undo_identical_tiles,
+    "undo_after_clearing": undo_after_clearing,
 }
 
 

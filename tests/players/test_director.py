@@ -12,7 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from controller.cli import main as cli_main
-from controller.game import GameState, apply, new_game, replay, replay_summary
+from controller.game import GameState, apply, new_game, put_backs, replay, replay_summary
 from controller.players.bots import Bot
 from controller.players.director import Director, play_session, run_session, write_log
 from controller.scoring import get_ruleset
@@ -34,12 +34,16 @@ def noise(rng: random.Random, state: GameState) -> list[Event]:
 
 
 def play_noisily(ruleset: str, hands: int, seed: int) -> tuple[list[Event], GameState]:
-    """Apply each director event with noise around it and now and then an undo and a redo."""
+    """Apply each director event with noise around it and now and then an undo and a redo;
+    the players put the tiles of refused moves back (those put-backs are left out)."""
     director = Director(ruleset, {}, hands, seed, careful=False)
     rng = random.Random(99)
     state = new_game()
     emitted: list[Event] = []
     while (event := director.next_action(state)) is not None:
+        if event in put_backs(state):  # the misread tile is put back: not a decision
+            state = apply(state, event).state
+            continue
         emitted.append(event)
         if rng.random() < 0.2 and state.hand is not None:
             for extra in noise(rng, state):

@@ -19,8 +19,11 @@ from controller.tiles import KINDS
 from tests.scoring.test_properties import prepared, winning_hands
 
 
-def _splits(c: list[int], start: int = 0, has_pair: bool = False) -> Iterator[list[Group]]:
-    """Every multiset of concealed groups (sets and at most one pair) within counts ``c``."""
+def _splits(
+    c: list[int], start: int = 0, has_pair: bool = False, pairs: bool = False
+) -> Iterator[list[Group]]:
+    """Every multiset of concealed groups (sets and at most one pair; ``pairs``: any number)
+    within counts ``c``."""
     yield []
     for k in range(start, 34):
         if not c[k]:
@@ -29,7 +32,7 @@ def _splits(c: list[int], start: int = 0, has_pair: bool = False) -> Iterator[li
         options: list[tuple[Group, tuple[int, ...], bool]] = []
         if c[k] >= 3:
             options.append((Group("pung", (t, t, t), True), (k, k, k), False))
-        if c[k] >= 2 and not has_pair:
+        if c[k] >= 2 and (pairs or not has_pair):
             options.append((Group("pair", (t, t), True), (k, k), True))
         if k < 27 and k % 9 <= 6 and c[k + 1] and c[k + 2]:
             options.append((Group("chow", (t, KINDS[k + 1], KINDS[k + 2]), True),
@@ -37,7 +40,7 @@ def _splits(c: list[int], start: int = 0, has_pair: bool = False) -> Iterator[li
         for group, used, pair in options:
             for i in used:
                 c[i] -= 1
-            for rest in _splits(c, k, has_pair or pair):
+            for rest in _splits(c, k, has_pair or pair, pairs):
                 yield [group, *rest]
             for i in used:
                 c[i] += 1
@@ -54,7 +57,9 @@ def _best_by_enumeration(inp: HandInput) -> int:
     memo = group_memo(rs, inp.mahjong, facts)
     views: list[HandView] = []
     size = len(hand.hand)
-    for groups in _splits(list(hand.concealed_counts)):
+    # a non-winner's pairs all score in dmjl and bmja (RuleSetSpec.loser_pairs)
+    many = not inp.mahjong and rs.spec.loser_pairs
+    for groups in _splits(list(hand.concealed_counts), pairs=many):
         if not inp.mahjong:
             views.append(HandView(facts, (*hand.groups, *groups), None))
             continue

@@ -3,11 +3,24 @@ its special hands in waits and options."""
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import replace
+
 import pytest
+from hypothesis import given
 from scoring_helpers import names, play
 
-from controller.scoring import ScoringError, get_ruleset, is_complete, waits
-from controller.tiles import parse_hand, parse_tiles
+from controller.scoring import (
+    HandInput,
+    ScoreResult,
+    ScoringError,
+    get_ruleset,
+    is_complete,
+    score_hand,
+    waits,
+)
+from controller.tiles import KINDS, parse_hand, parse_tiles
+from tests.scoring.test_properties import winning_hands
 
 BMJA, DMJL = get_ruleset("bmja"), get_ruleset("dmjl")
 
@@ -62,3 +75,39 @@ def test_a_limit_hand_can_be_switched_off() -> None:
         play("dmjl", knitting)
     off = play("bmja", knitting, options={"limit_hands": {"knitting": 0}})
     assert off.limit_hand is None and off.score < 500
+
+
+def _rest(inp: HandInput) -> list[str]:
+    rest = list(inp.hand)
+    rest.remove(str(inp.winning_tile))
+    return rest
+
+
+@given(winning_hands())
+def test_bmja_waits_are_exactly_the_kinds_that_complete(inp: HandInput) -> None:
+    """With the one-chow rule and the special hands tried kind by kind, waits() still answers
+    exactly the kinds that make is_complete() true (a kind held four times aside)."""
+    rest = _rest(inp)
+    held = Counter([*inp.hand, *(t for m in inp.melds for t in m.tiles)])
+    expected = [k for k in KINDS if held[k] - (k == inp.winning_tile) < 4
+                and is_complete([*rest, k], inp.melds, BMJA)]
+    assert waits(rest, inp.melds, BMJA) == expected
+
+
+def _adds_up(r: ScoreResult) -> None:
+    assert r.points == sum(i.points for i in r.items)
+    assert r.doubles == sum(i.doubles for i in r.items)
+    if r.limit_hand is not None:
+        assert r.score == round(max(i.limit for i in r.items) * 1000)
+
+
+@given(winning_hands())
+def test_bmja_scores_add_up_for_winners_and_for_calling_non_winners(inp: HandInput) -> None:
+    inp = replace(inp, ruleset="bmja")
+    if is_complete(inp.hand, inp.melds, BMJA):
+        _adds_up(score_hand(inp))
+    loser = replace(inp, hand=_rest(inp), mahjong=False, winning_tile=None, win_source=None)
+    r = score_hand(loser)
+    _adds_up(r)
+    calling = [i for i in r.items if i.name.startswith("calling for")]
+    assert not calling or waits(loser.hand, loser.melds, BMJA)  # calling needs a wait

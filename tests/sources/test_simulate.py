@@ -57,6 +57,26 @@ def test_bad_arguments_exit_2_with_one_line(
     assert message in err and len(err.strip().splitlines()) == 1
 
 
+def test_mcr_on_the_virtual_table_scores_fans_and_replays(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`simulate --ruleset mcr`: a hand won with at least 8 fans through the hardware path;
+    the same game as in process; the written log replays to it."""
+    log = tmp_path / "mcr.jsonl"
+    code = main(["simulate", "--ruleset", "mcr", "--hands", "1", "--seed", "5", "--quiet",
+                 "--log", str(log)])
+    summary = json.loads(capsys.readouterr().out)
+    assert code == 0 and summary["violations"] == [] and summary["penalties"] == []
+    expected = replay_summary(replay(play_session("mcr", {}, hands=1, seed=5))[0])
+    assert summary["hands"] == expected["hands"] and summary["totals"] == expected["totals"]
+    hand = summary["hands"][0]
+    assert hand["result"] == "mahjong"
+    winner = str(hand["winner"])
+    assert hand["scores"][winner] >= 8 and sum(hand["net"].values()) == 0
+    assert main(["replay", str(log)]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    assert replayed["hands"] == summary["hands"] and replayed["totals"] == summary["totals"]
+
+
 @pytest.mark.slow
 def test_bmja_plays_on_the_virtual_table_and_its_log_replays(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,8 +28,10 @@ def _playing(view: dict[str, Any]) -> bool:
     return hand.get("phase") == "play"
 
 
-def test_seat_calls_and_corrections_are_refused_while_simulated_players_play(
+def test_seat_calls_and_corrections_reach_the_game_while_simulated_players_play(
         tmp_path: Path) -> None:
+    """No blanket refusal: a seat's call and an operator's undo are the game's to answer
+    (tests/sources/test_corrections_virtual.py plays corrections through to the hand's end)."""
     system = build(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path,
                    sources={"table": virtual_table_source(SimOptions(seed=3))})
     with TestClient(system.app) as client:
@@ -37,11 +39,13 @@ def test_seat_calls_and_corrections_are_refused_while_simulated_players_play(
         tokens = system.tokens
         seat = {"Authorization": f"Bearer {tokens.seats[2]}"}
         admin = {"Authorization": f"Bearer {tokens.admin}"}
-        refused = client.post("/api/seats/2/declare", json={"call": "claim"}, headers=seat)
-        assert refused.status_code == 409
-        assert "simulated players play every seat" in refused.json()["detail"]
+        call = client.post("/api/seats/2/declare", json={"call": "mahjong"}, headers=seat)
+        if call.status_code == 409:  # refused by the game's rule, recorded as a violation
+            assert call.json()["violation"]["rule"] == "mahjong_incomplete_hand"
+        else:
+            assert call.status_code == 200 and call.json()["accepted"]
         undo = client.post("/api/admin/undo", json={"count": 1}, headers=admin)
-        assert undo.status_code == 409 and "a correction" in undo.json()["detail"]
+        assert undo.status_code == 200 and undo.json()["accepted"], undo.text
         enrollment = client.get("/api/admin/enrollment", headers=admin).json()
         assert enrollment["enrolled"] == 0  # the physical table's registry: untouched
         assert "the virtual table brings its own tagged set" in enrollment["note"]
@@ -64,3 +68,17 @@ def test_a_new_session_with_another_rule_set_is_played_on_the_virtual_table(
         assert view["hand"]["live_wall"] <= 130  # 144 tiles: 130 drawable
         assert system.loop.status().readers.get("virtual-table", {}).get("ok", True)
         assert view["hand"]["last_violation"] is None
+
+
+def test_serve_simulate_plays_mcr_through_the_hardware_path(tmp_path: Path) -> None:
+    """`serve --simulate --ruleset mcr`: the first hand is won with 8 fans or more, shown as
+    fans (the score's unit), and settled to a zero sum."""
+    system = build(Config(session=SessionConfig(ruleset="mcr")), tmp_path,
+                   sources={"table": virtual_table_source(SimOptions(seed=5))})
+    with TestClient(system.app) as client:
+        view = _until(client, lambda v: len(v["hands"]) >= 1, timeout=180.0)
+        record = view["hands"][0]
+        assert view["session"]["ruleset"] == "mcr" and record["result"] == "mahjong"
+        winner = str(record["winner"])
+        assert record["scores"][winner] >= 8 and sum(record["net"].values()) == 0
+        assert view["penalties"] == []

@@ -83,10 +83,29 @@ def test_csv_export_has_one_row_per_hand(tmp_path: Path) -> None:
     _log(db)
     assert main(["export", "--db", str(db), "--format", "csv", "-o", str(out)]) == 0
     rows = list(csv.DictReader(out.read_text().splitlines()))
-    # A hand under way (two tiles dealt): reported with an empty result and no payments.
-    assert len(rows) == 1
-    assert rows[0]["session"] == "1" and rows[0]["hand"] == "1" and rows[0]["result"] == ""
-    assert rows[0]["payments"] == ""
+    # A hand under way (two tiles dealt) has no result yet: it is left out.
+    assert rows == []
+    assert out.read_text().startswith("session,hand,dealer,")
+
+
+def test_csv_leaves_out_the_hand_still_in_play(tmp_path: Path) -> None:
+    from controller.game import apply, new_game
+    from controller.players.director import Director
+
+    db, out = tmp_path / "events.sqlite", tmp_path / "hands.csv"
+    director, state = Director("hua-bao", {}, hands=3, seed=5), new_game()
+    with EventLog.open(db) as log:
+        sid = log.start_session("hua-bao", {}, 0.0)
+        while len(state.hands) < 2 or state.hand is None or state.hand.phase != "play":
+            event = director.next_action(state)
+            assert event is not None
+            outcome = apply(state, event, None)
+            log.append(sid, event, outcome.accepted, None, None, "test", 0.0)
+            state = outcome.state
+    assert main(["export", "--db", str(db), "--format", "csv", "-o", str(out)]) == 0
+    rows = list(csv.DictReader(out.read_text().splitlines()))
+    assert [r["hand"] for r in rows] == ["1", "2"]
+    assert all(r["result"] in ("mahjong", "washout") for r in rows)
 
 
 def test_replay_from_the_db_equals_replay_of_the_exported_log(

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from controller.store.tokens import Tokens
-from controller.web import views
+from controller.web import links, views
 from controller.web.deps import POSITION, AdminDep, LoopDep, RegistryDep, TokensDep
 from controller.web.errors import EventRefused
 from controller.web.models import (
@@ -107,9 +107,11 @@ def enrollment(loop: LoopDep, registry: RegistryDep) -> dict[str, Any]:
 
 @router.get("/seats/{position}/link")
 def seat_link(request: Request, loop: LoopDep, tokens: TokensDep,
-              position: int = POSITION) -> dict[str, str]:
-    """The seat page's address with its token, for the player's phone."""
-    return {"url": _seat_url(request, loop, tokens, position)}
+              position: int = POSITION) -> dict[str, Any]:
+    """The seat page's address with its token, for the player's phone; ``reachable`` is false
+    when only this computer can open it (``hint`` says what to change)."""
+    link = _seat_link(request, loop, tokens, position)
+    return {"url": link.url, "reachable": link.reachable, "hint": link.hint}
 
 
 @router.get("/seats/{position}/qr.svg", response_class=Response,
@@ -120,7 +122,7 @@ def seat_qr(request: Request, loop: LoopDep, tokens: TokensDep,
     import segno
 
     buf = io.BytesIO()
-    segno.make(_seat_url(request, loop, tokens, position), error="m").save(
+    segno.make(_seat_link(request, loop, tokens, position).url, error="m").save(
         buf, kind="svg", scale=4, border=2, dark="#1b1b1b", light="#ffffff", xmldecl=False,
         svgns=True, nl=False, omitsize=True,
     )
@@ -135,7 +137,7 @@ def resume(loop: LoopDep) -> Message:
     return Message(detail="recording resumed; if the log still cannot be written it stops again")
 
 
-def _seat_url(request: Request, loop: LoopDep, tokens: Tokens, position: int) -> str:
-    base = loop.config.server.public_url or str(request.base_url)
-    # The token goes in the fragment: browsers never send it, so no access log can record it.
-    return f"{base.rstrip('/')}/seat/{position}#token={tokens.seats[position]}"
+def _seat_link(request: Request, loop: LoopDep, tokens: Tokens, position: int) -> links.SeatLink:
+    server = loop.config.server
+    base = links.base_url(str(request.base_url), server.host, server.port, server.public_url)
+    return links.seat_link(base, position, tokens.seats[position], server.host)

@@ -1,7 +1,6 @@
 // Shared by the pages: a self-reconnecting WebSocket, token handling, API calls, small helpers.
 "use strict";
 
-export const WINDS = { east: "E", south: "S", west: "W", north: "N" };
 
 /** h("div", {class: "x"}, "text", child) -> element. */
 export function h(tag, attrs, ...children) {
@@ -26,17 +25,19 @@ export function replace(id, ...children) {
 }
 
 /**
- * The page's token: from the URL fragment (#token=...; a fragment is never sent to the
- * server, so it cannot land in a log), remembered in localStorage under `key`.
+ * Tokens. A link carries its token in the URL fragment (#token=...; a fragment is never sent to
+ * the server, so it cannot land in a log). linkToken() takes it out of the address bar; the page
+ * keeps it (keepToken) only once the service has accepted it, so a wrong token is never stored.
  */
-export function pageToken(key) {
+export function linkToken() {
   const m = location.hash.match(/token=([^&]+)/);
-  if (m) {
-    localStorage.setItem(key, decodeURIComponent(m[1]));
-    history.replaceState(null, "", location.pathname);
-  }
-  return localStorage.getItem(key);
+  if (!m) return null;
+  history.replaceState(null, "", location.pathname + location.search);
+  return decodeURIComponent(m[1]);
 }
+export function storedToken(key) { return localStorage.getItem(key); }
+export function keepToken(key, token) { localStorage.setItem(key, token); }
+export function forgetToken(key) { localStorage.removeItem(key); }
 
 export async function api(path, { method = "GET", token = null, body = undefined } = {}) {
   const headers = { Accept: "application/json" };
@@ -51,9 +52,22 @@ export async function api(path, { method = "GET", token = null, body = undefined
       ? detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ") : res.statusText;
     const err = new Error(msg || `HTTP ${res.status}`);
     err.status = res.status;
+    err.data = data;
     throw err;
   }
   return data;
+}
+
+/** An error from api() in words for the people at the table, not for developers. */
+export function peopleText(e, who = "admin") {
+  if (!e || e.status === undefined) return "Cannot reach the service: is it running? The page tries again by itself.";
+  if (e.status === 401) return who === "admin" ? "The admin token was not accepted: log in again."
+    : "This page's link is not (or no longer) the link of this seat: scan the seat's code again.";
+  const v = e.data && e.data.violation;
+  if (e.status === 409 && v && v.message) return v.message;
+  if (e.status === 503) return `Nothing is recorded right now: ${e.message}`;
+  if (e.status === 422) return "That entry is not valid: check the fields and try again.";
+  return e.message;
 }
 
 /**
@@ -94,6 +108,35 @@ export function liveSocket(path, { onMessage, onStatus, first = null }) {
   return { stop() { stopped = true; } };
 }
 
+/**
+ * The one live connection of every page: a self-reconnecting socket to `path` that passes the
+ * messages of `type` (table | seat) to onView, keeps the clock in step, shows the connection
+ * badge (#conn) and the "not recording" banner (#halted). onRefused(reason) when the service
+ * closes the socket for a wrong token.
+ */
+export function livePage(path, { type, onView, first = null, onRefused = null }) {
+  return liveSocket(path, {
+    first,
+    onMessage(msg) {
+      if (msg.type !== type) return;
+      syncClock(msg.server_time);
+      const view = msg[type];
+      const table = type === "table" ? view : view.table || {};
+      const halted = document.getElementById("halted");
+      const why = table.service && table.service.halted;
+      if (halted) {
+        halted.hidden = !why;
+        halted.textContent = why ? `Not recording moves: ${why}` : "";
+      }
+      onView(view);
+    },
+    onStatus(s) {
+      statusBadge("conn", s);
+      if (s.startsWith("refused") && onRefused) onRefused(s.slice(9));
+    },
+  });
+}
+
 /** Server time minus local time, so countdowns follow the service's clock. */
 let skew = 0;
 export function syncClock(serverTime) {
@@ -115,9 +158,21 @@ export function signed(n) {
   return n > 0 ? `+${n}` : `${n}`;
 }
 
+export const WIND_NAMES = ["east", "south", "west", "north"];
+
 export function seatLabel(view, pos) {
   const seat = view && view.hand && view.hand.seats && view.hand.seats[String(pos)];
   const wind = seat && seat.wind ? seat.wind : "";
   const name = (view && view.players && view.players[String(pos)]) || `Seat ${pos}`;
   return wind ? `${name} · ${wind}` : name;
+}
+
+/** A short message that clears itself after `seconds` (never stays for hands on end). */
+export function flashIn(id, text, ok, seconds = 6) {
+  const node = document.getElementById(id);
+  if (!node) return;
+  node.textContent = text;
+  node.className = "flash " + (ok ? "ok" : "bad");
+  clearTimeout(node._clear);
+  node._clear = setTimeout(() => { node.textContent = ""; node.className = "flash"; }, seconds * 1000);
 }

@@ -1,133 +1,354 @@
-// The operator page: sessions, corrections, service and reader health, enrollment progress and
-// the seats' QR links. Every call carries the admin token (from #token=... or typed in).
+// The operator page, built for corrections: what just happened in words, undo with a preview of
+// exactly what it takes back, a tile picker for a misread tile, sessions, reader health and the
+// seats' links. Every admin call carries the admin token, which is kept only once the service
+// has accepted it; nothing asks the admin API before that.
 "use strict";
 
-import { api, h, liveSocket, pageToken, replace, statusBadge } from "./common.js";
+import {
+  api, flashIn, forgetToken, h, keepToken, linkToken, livePage, peopleText, replace, seatLabel, storedToken,
+} from "./common.js";
+import { pickTile } from "./picker.js";
+import { tile, tileName } from "./tiles.js";
 
-let token = pageToken("admin-token");
-const ZONES = ["rack:1", "rack:2", "rack:3", "rack:4", "melds:1", "melds:2", "melds:3", "melds:4", "discard", "river"];
+const KEY = "admin-token";
+let token = null;
+let view = null;
+let available = 0; // steps the game can take back
+let reading = { tile: null, as: null };
+let pollTimer = null;
+let recentTimer = null;
 
-function flash(text, ok) {
-  const node = document.getElementById("flash");
-  node.textContent = text;
-  node.className = "flash " + (ok ? "ok" : "bad");
-}
+const $ = (id) => document.getElementById(id);
+const names = (p) => seatLabel(view, p);
 
-async function admin(path, method = "GET", body = undefined) {
+// --- login ------------------------------------------------------------------------------------
+
+async function accepted(candidate) {
   try {
-    return await api(`/api/admin/${path}`, { method, token, body });
+    await api("/api/admin/readers", { token: candidate });
+    return true;
   } catch (e) {
-    if (e.status === 401) showLogin();
+    if (e.status === 401) return false;
     throw e;
   }
 }
 
-async function act(label, path, body, method = "POST") {
+async function logIn(candidate, where) {
   try {
-    await admin(path, method, body);
-    flash(`${label}: done`, true);
+    if (!(await accepted(candidate))) {
+      showLogin(where === "typed" ? "Wrong token: that is not this table's admin token. Check it and try again."
+        : where === "link" ? "Wrong token: the link's token is not this table's admin token."
+          : "The saved admin token no longer works (were the tokens made anew?): log in again.");
+      if (where === "saved") forgetToken(KEY);
+      return;
+    }
   } catch (e) {
-    flash(`${label}: ${e.message}`, false);
+    showLogin(peopleText(e));
+    return;
   }
-}
-
-function showLogin() {
-  document.getElementById("login").hidden = false;
-}
-
-function on(id, event, fn) {
-  document.getElementById(id).addEventListener(event, (ev) => { ev.preventDefault(); fn(); });
-}
-
-on("login-form", "submit", () => {
-  token = document.getElementById("token-input").value.trim();
-  localStorage.setItem("admin-token", token);
-  document.getElementById("login").hidden = true;
+  token = candidate;
+  keepToken(KEY, token);
+  $("login").hidden = true;
+  document.body.classList.remove("locked");
+  update();
   refresh();
-  loadQrs();
+  loadLinks();
+  clearInterval(pollTimer);
+  pollTimer = setInterval(refresh, 3000);
+}
+
+function showLogin(message) {
+  token = null;
+  clearInterval(pollTimer);
+  $("login").hidden = false;
+  document.body.classList.add("locked");
+  if (message) flashIn("login-msg", message, false, 30);
+  update();
+}
+
+$("login-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const typed = $("token-input").value.trim();
+  if (!typed) return flashIn("login-msg", "Paste the admin token first.", false);
+  logIn(typed, "typed");
 });
-on("session-form", "submit", () => {
-  let options = {};
-  const text = document.getElementById("options").value.trim();
-  if (text) {
-    try { options = JSON.parse(text); } catch (_) { flash("options: not valid JSON, e.g. {\"limit\": 500}", false); return; }
+
+async function admin(path, { method = "GET", body = undefined } = {}) {
+  try {
+    return await api(`/api/admin/${path}`, { method, token, body });
+  } catch (e) {
+    if (e.status === 401) showLogin("The admin token was not accepted any more: log in again.");
+    throw e;
   }
-  act("start session", "session", { ruleset: document.getElementById("ruleset").value, options });
+}
+
+async function act(flash, label, path, body, method = "POST") {
+  try {
+    await admin(path, { method, body });
+    flashIn(flash, `${label}: done.`, true);
+    return true;
+  } catch (e) {
+    flashIn(flash, `${label}: ${peopleText(e)}`, false, 12);
+    return false;
+  }
+}
+
+// --- why a control is disabled ------------------------------------------------------------------
+
+function tableWhy() {
+  if (!token) return "Log in first (above).";
+  if (!view) return "Waiting for the table…";
+  const s = view.service || {};
+  if (s.halted) return `The service is not recording moves: ${s.halted}`;
+  if (!view.session || !view.session.active) return "No session is running: start one below.";
+  return null;
+}
+
+function handWhy() {
+  const why = tableWhy();
+  if (why) return why;
+  const hand = view.hand;
+  if (!hand || hand.phase === "over") return "No hand is in play right now (the next one starts with the deal).";
+  return null;
+}
+
+function undoWhy() {
+  const why = tableWhy();
+  if (why) return why;
+  const text = $("undo-n").value.trim();
+  const n = Number(text);
+  if (!available) return "Nothing to take back yet.";
+  if (!/^\d+$/.test(text) || n < 1) return `Enter a whole number of steps, from 1 to ${available}.`;
+  if (n > available) return `At most ${available} step${available === 1 ? "" : "s"} can be taken back.`;
+  return null;
+}
+
+function reassignWhy() {
+  const why = handWhy();
+  if (why) return why;
+  const zone = $("re-zone").value;
+  if (zone === "discard" && !view.hand.discard) return "Nothing is lying on the discard pad.";
+  if (!reading.tile || !reading.as) return "Pick the tile as the table read it and what it really is.";
+  if (reading.tile === reading.as) return "The two tiles are the same: pick what the tile really is.";
+  return null;
+}
+
+function gate(button, whyNode, why) {
+  $(button).disabled = !!why;
+  $(whyNode).textContent = why || "";
+}
+
+function update() {
+  gate("undo-btn", "undo-why", undoWhy());
+  gate("reassign-btn", "reassign-why", reassignWhy());
+  gate("washout", "washout-why", handWhy());
+  const sessionWhy = !token ? "Log in first (above)." : null;
+  $("start").disabled = !!sessionWhy;
+  $("stop").disabled = !!sessionWhy || !(view && view.session && view.session.active);
+  $("undo-n").max = String(Math.max(1, available));
+  zoneOptions();
+}
+
+// --- what happened, and what an undo takes back ---------------------------------------------------
+
+async function loadRecent() {
+  if (!token) return;
+  try {
+    const data = await admin("recent?count=10");
+    available = data.available;
+    replace("events", data.events.length ? data.events.map((t, i) => h("li", { class: i ? "" : "newest" }, t))
+      : h("li", { class: "muted" }, "Nothing yet in this session."));
+    update();
+    await preview();
+  } catch (e) {
+    replace("events", h("li", { class: "error" }, peopleText(e)));
+  }
+}
+
+async function preview() {
+  const why = undoWhy();
+  if (why) return replace("undo-preview", null);
+  const n = Number($("undo-n").value);
+  try {
+    const p = await admin(`undo?count=${n}`);
+    replace("undo-preview", h("div", {}, h("b", {}, `Undo ${n} takes back:`),
+      h("ol", { class: "takes-back" }, p.takes_back.map((t) => h("li", {}, t))),
+      p.put_back.length ? h("div", { class: "putback-list" }, h("b", {}, "Then put back on the table: "),
+        p.put_back.map((m) => h("span", { class: "pb" }, m.tile ? tile(m.tile, { cls: "inline" }) : "a tile",
+          ` from ${m.from} to ${m.to}`))) : null));
+  } catch (e) {
+    replace("undo-preview", h("div", { class: "error" }, peopleText(e)));
+  }
+}
+
+function soon() {
+  // At most one refresh of the recent steps per 0.7 s, however fast the table plays.
+  if (recentTimer) return;
+  recentTimer = setTimeout(() => { recentTimer = null; loadRecent(); }, 700);
+}
+
+$("undo-n").addEventListener("input", () => { update(); preview(); });
+$("undo-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const why = undoWhy();
+  if (why) return flashIn("undo-flash", why, false);
+  const n = Number($("undo-n").value);
+  if (await act("undo-flash", `Undo ${n}`, "undo", { count: n })) {
+    $("undo-n").value = "1";
+    loadRecent();
+  }
 });
-on("stop", "click", () => {
-  if (confirm("Stop the session? Its log is kept; the table stops taking moves.")) act("stop session", "session", undefined, "DELETE");
+
+// --- a misread tile ---------------------------------------------------------------------------------
+
+function zoneOptions() {
+  const select = $("re-zone");
+  const keep = select.value;
+  // Only the zones a correction can reach: the racks and the discard pad.
+  const zones = [1, 2, 3, 4].map((p) => [`rack:${p}`, `${names(p)}'s rack`]).concat([["discard", "the discard pad"]]);
+  const same = [...select.options].map((o) => o.textContent).join("|") === zones.map((z) => z[1]).join("|");
+  if (same) return;
+  select.replaceChildren(...zones.map(([value, label]) => h("option", { value }, label)));
+  select.value = keep || "rack:1";
+}
+
+function pickers() {
+  const bonus = true; // flowers and seasons can be misread too
+  replace("re-tile", pickTile((c) => { reading.tile = c; $("re-tile-name").textContent = `${c} (${tileName(c)})`; update(); },
+    { selected: reading.tile, bonus, label: "the tile as it was read" }));
+  replace("re-as", pickTile((c) => { reading.as = c; $("re-as-name").textContent = `${c} (${tileName(c)})`; update(); },
+    { selected: reading.as, bonus, label: "what the tile really is" }));
+}
+
+$("re-zone").addEventListener("change", () => {
+  const d = view && view.hand && view.hand.discard;
+  if ($("re-zone").value === "discard" && d) {
+    reading.tile = d.tile;
+    $("re-tile-name").textContent = `${d.tile} (${tileName(d.tile)})`;
+    pickers();
+  }
+  update();
 });
-on("undo-form", "submit", () => act("undo", "undo", { count: Number(document.getElementById("undo-n").value) }));
-on("reassign-form", "submit", () => act("reassign", "reassign", {
-  zone: document.getElementById("re-zone").value, tile: document.getElementById("re-tile").value.trim(),
-  as: document.getElementById("re-as").value.trim(),
-}));
-on("washout", "click", () => {
-  if (confirm("End the hand in play as a washout?")) act("end hand", "end-hand", { result: "washout" });
+$("reassign-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const why = reassignWhy();
+  if (why) return flashIn("reassign-flash", why, false);
+  const zone = $("re-zone").value;
+  // A rack's tiles are concealed: the message does not repeat them.
+  const where = $("re-zone").selectedOptions[0].textContent;
+  const said = zone.startsWith("rack:") ? `Correct a tile in ${where}` : `The ${reading.tile} on ${where} is a ${reading.as}`;
+  if (await act("reassign-flash", said,
+    "reassign", { zone, tile: reading.tile, as: reading.as })) {
+    reading = { tile: null, as: null };
+    $("re-tile-name").textContent = $("re-as-name").textContent = "pick below";
+    pickers();
+    update();
+  }
 });
-document.getElementById("re-zone").replaceChildren(...ZONES.map((z) => h("option", {}, z)));
+
+// --- the hand and the session ----------------------------------------------------------------------
+
+$("washout").addEventListener("click", () => {
+  if (confirm("End the hand in play as a washout? Nobody scores; the same dealer deals again.")) {
+    act("washout-flash", "End the hand", "end-hand", { result: "washout" });
+  }
+});
+$("session-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  let options = {};
+  const text = $("options").value.trim();
+  if (text) {
+    try { options = JSON.parse(text); } catch (_) {
+      return flashIn("session-flash", 'The options are not written right: use the form {"limit": 500}.', false, 12);
+    }
+  }
+  const ruleset = $("ruleset").value;
+  const running = view && view.session && view.session.active;
+  const hand = view && view.hand;
+  const question = running
+    ? `Start a new ${ruleset} session? The running session${hand ? ` (hand ${hand.number})` : ""} ends now; its log is kept.`
+    : `Start a new ${ruleset} session?`;
+  if (confirm(question)) act("session-flash", "Start a session", "session", { ruleset, options });
+});
+$("stop").addEventListener("click", () => {
+  if (confirm("Stop the session? Its log is kept; the table stops taking moves.")) {
+    act("session-flash", "Stop the session", "session", undefined, "DELETE");
+  }
+});
+
+// --- health, enrollment and seat links -------------------------------------------------------------
 
 async function refresh() {
+  if (!token) return;
   try {
     const health = await api("/api/health");
     const rows = [["recording", health.halted ? `NO: ${health.halted}` : "yes"],
       ["session", health.session_active ? "running" : "stopped"], ["events", health.seq],
-      ["clients", health.clients], ["queue", health.queue_depth], ["uptime", `${Math.round(health.uptime)} s`]];
-    if (token) {
-      const readers = await admin("readers");
-      rows.push(["backend", readers.backend]);
-      for (const [name, r] of Object.entries(readers.readers || {}).sort(([a], [b]) => a.localeCompare(b))) {
-        rows.push([name, `${r.ok === false ? "FAULT" : "ok"}${r.message ? " · " + r.message : ""}`]);
-      }
-      const enr = await admin("enrollment");
-      replace("enrollment", enr.available
-        ? h("div", {}, `${enr.enrolled ?? "?"} of ${enr.total ?? "?"} tiles registered`, enr.missing && enr.missing.length ? h("div", { class: "muted" }, `missing: ${enr.missing.join(" ")}`) : null)
-        : h("span", { class: "muted" }, enr.message || "no registry"),
-        enr.note ? h("div", { class: "muted" }, enr.note) : null);
+      ["screens connected", health.clients], ["queue", health.queue_depth], ["up for", `${Math.round(health.uptime)} s`]];
+    const readers = await admin("readers");
+    rows.push(["readers", readers.backend]);
+    for (const [name, r] of Object.entries(readers.readers || {}).sort(([a], [b]) => a.localeCompare(b))) {
+      rows.push([name, `${r.ok === false ? "FAULT" : "ok"}${r.message ? " · " + r.message : ""}`]);
     }
+    const enr = await admin("enrollment");
+    replace("enrollment", enr.available
+      ? h("div", {}, `${enr.enrolled ?? "?"} of ${enr.total ?? "?"} tiles registered`, enr.missing && enr.missing.length ? h("div", { class: "muted" }, `missing: ${enr.missing.join(" ")}`) : null)
+      : h("span", { class: "muted" }, enr.message || "no registry"),
+      enr.note ? h("div", { class: "muted" }, enr.note) : null);
     replace("health", rows.flatMap(([k, v]) => [h("span", { class: "muted" }, k), h("span", {}, String(v))]));
   } catch (e) {
-    replace("health", h("span", { class: "error" }, e.message));
+    replace("health", h("span", { class: "error" }, peopleText(e)));
   }
 }
 
-async function loadQrs() {
-  if (!token) return;
+async function loadLinks() {
   const cards = [];
+  let hint = null;
   for (const p of [1, 2, 3, 4]) {
     try {
+      const link = await admin(`seats/${p}/link`);
+      hint = hint || link.hint;
       const res = await fetch(`/api/admin/seats/${p}/qr.svg`, { headers: { Authorization: `Bearer ${token}` } });
-      if (!res.ok) throw new Error(res.status === 401 ? "admin token needed" : res.statusText);
-      const card = h("div", { class: "qr" }, h("b", {}, `Seat ${p}`));
+      if (!res.ok) throw Object.assign(new Error(res.statusText), { status: res.status });
       const box = h("div", {});
       box.innerHTML = await res.text(); // the service's own SVG
-      card.appendChild(box);
-      cards.push(card);
+      const shown = link.url.replace(/#token=.*/, "#token=…");
+      cards.push(h("div", { class: "qr" + (link.reachable ? "" : " unreachable") }, h("b", {}, names(p)), box,
+        h("div", { class: "qr-url", title: "the address the phone opens (its token is hidden here)" }, shown)));
     } catch (e) {
-      cards.push(h("div", { class: "qr" }, `Seat ${p}: ${e.message}`));
+      cards.push(h("div", { class: "qr" }, `${names(p)}: ${peopleText(e)}`));
     }
   }
+  // The hint marks commands and settings with backticks: shown as code.
+  const words = hint ? hint.split("`").map((part, i) => (i % 2 ? h("code", {}, part) : part)) : null;
+  replace("reach", hint ? h("div", { class: "warn", role: "alert" }, h("b", {}, "Phones cannot open these links yet. "), words) : null);
   replace("qrs", cards);
 }
 
-liveSocket("/ws", {
-  onMessage(msg) {
-    if (msg.type !== "table") return;
-    const v = msg.table;
-    const halted = document.getElementById("halted");
-    halted.hidden = !(v.service && v.service.halted);
-    halted.textContent = v.service && v.service.halted ? `Not recording moves: ${v.service.halted}` : "";
+// --- the live table -------------------------------------------------------------------------------
+
+livePage("/ws", {
+  type: "table",
+  onView(v) {
+    const first = view === null;
+    view = v;
     const hand = v.hand;
-    replace("handinfo", hand ? `Hand ${hand.number} · ${hand.phase}` : "");
+    replace("handinfo", hand ? `Hand ${hand.number} · ${hand.phase === "deal" ? "dealing" : hand.phase === "over" ? "over" : "in play"}` : "");
     replace("session-state", v.session && v.session.active
       ? h("div", {}, h("b", {}, `running: ${v.session.ruleset}`), h("div", { class: "opts" },
         Object.entries(v.session.options || {}).map(([k, val]) => `${k}=${JSON.stringify(val)}`).join("  ")))
       : "no session running");
+    if (first) pickers();
+    update();
+    soon();
   },
-  onStatus: (s) => statusBadge("conn", s),
 });
 
-if (!token) showLogin();
-refresh();
-loadQrs();
-setInterval(refresh, 3000);
+$("tokens-cmd").textContent = "mahjong-table tokens --urls --data-dir DIR";
+pickers();
+update();
+const fromLink = linkToken();
+const saved = storedToken(KEY);
+if (fromLink) logIn(fromLink, "link");
+else if (saved) logIn(saved, "saved");
+else showLogin(null);

@@ -2,7 +2,7 @@
 // the running balance chart (inline SVG) and per-player statistics.
 "use strict";
 
-import { h, signed } from "./common.js";
+import { h, signed, WIND_NAMES } from "./common.js";
 import { sortTiles, tiles } from "./tiles.js";
 
 const SOURCES = { wall: "self-drawn", replacement: "on a replacement tile", dealt: "dealt complete",
@@ -14,8 +14,23 @@ function meldRow(melds) {
   return (melds || []).map((m) => tiles(m.tiles || [], { cls: m.concealed ? "hidden-kong" : "" }));
 }
 
+/** An mcr score as its players read it: each fan with its value, the total, flowers apart. */
+function fanItems(score) {
+  const fans = (score.items || []).filter((it) => it.name !== "Flower Tiles");
+  const flowers = (score.items || []).find((it) => it.name === "Flower Tiles");
+  const line = (it) => h("li", {}, h("span", { class: "item-name" }, it.name),
+    it.tiles && it.tiles.length ? tiles(it.tiles, { rowCls: "mini" }) : null,
+    h("span", { class: "item-val" }, `${it.points}`));
+  const base = fans.reduce((n, it) => n + it.points, 0);
+  return h("div", { class: "score" }, h("ul", { class: "items" }, fans.map(line)),
+    flowers ? h("ul", { class: "items flowers" }, line(flowers)) : null,
+    h("div", { class: "formula" }, flowers
+      ? `${base} fans + ${flowers.points} flowers = ${score.score}` : `${score.score} fans`));
+}
+
 function scoreItems(score) {
   if (!score) return null;
+  if (score.unit === "fans") return fanItems(score);
   const items = (score.items || []).map((it) => h("li", {},
     h("span", { class: "item-name" }, it.name),
     it.tiles && it.tiles.length ? tiles(it.tiles, { rowCls: "mini" }) : null,
@@ -42,11 +57,12 @@ function handTiles(d) {
 }
 
 /** The explained result of one hand: every player's tiles and score, payments, nets. */
-export function resultPanel(result, names) {
+export function resultPanel(result, names, prefix = "", note = null) {
   if (!result) return null;
   const winner = result.winner;
-  const title = result.result === "washout" ? "Washout: no scores, same dealer"
-    : `Mahjong: ${names(winner)}${result.win_source ? ` (${SOURCES[result.win_source] || result.win_source}${result.discarder ? ", discard of " + names(result.discarder) : ""})` : ""}`;
+  const how = result.win_source
+    ? ` (${SOURCES[result.win_source] || result.win_source}${result.discarder ? ", discard of " + names(result.discarder) : ""})` : "";
+  const title = prefix + (result.result === "washout" ? "Washout: no scores, same dealer" : `Mahjong: ${names(winner)}${how}`);
   const seats = ["1", "2", "3", "4"].map((p) => {
     const d = (result.details || {})[p] || {};
     const score = (result.scores || {})[p] ?? 0;
@@ -59,40 +75,67 @@ export function resultPanel(result, names) {
       scoreItems(d.score));
   });
   const pays = (result.payments || []).map((p) => h("li", {}, `${names(p.from)} pays ${names(p.to)} ${p.amount}`));
-  return h("section", { class: "result" }, h("h2", {}, title), h("div", { class: "res-grid" }, seats),
+  return h("section", { class: "result" }, h("h2", {}, title), note ? h("div", { class: "res-note" }, note) : null,
+    h("div", { class: "res-grid" }, seats),
     pays.length ? h("div", { class: "payments" }, h("h3", {}, "Who pays whom"), h("ul", {}, pays)) : null);
 }
 
-/** Running balance per player after each hand, as an inline SVG line chart. */
+const DASHES = ["", "9 4", "3 3", "12 4 3 4"];
+
+/** Round-number ticks between lo and hi (about five). */
+function ticks(lo, hi) {
+  const raw = (hi - lo) / 4 || 1;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((k) => k * mag).find((k) => k >= raw) || raw;
+  const out = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) out.push(Math.round(v) || 0);
+  return out;
+}
+
+/**
+ * Running balance per player after each hand, as an inline SVG line chart: hand numbers on
+ * the x axis, values on the y axis; each line has its own colour and dash and is shifted a
+ * little, so a line that runs along another is never hidden behind it.
+ */
 export function balanceChart(stats, names) {
   const series = ["1", "2", "3", "4"].map((p) => [0, ...((stats[p] || {}).balance || [])]);
   const n = series[0].length;
-  const W = 360, H = 150, pad = 26;
+  const W = 560, H = 240, left = 48, right = 16, top = 10, bottom = 42;
   const all = series.flat();
   const lo = Math.min(0, ...all), hi = Math.max(0, ...all), span = hi - lo || 1;
-  const x = (i) => pad + (i * (W - pad - 8)) / Math.max(1, n - 1);
-  const y = (v) => 8 + ((hi - v) * (H - 24)) / span;
+  const x = (i) => left + (i * (W - left - right)) / Math.max(1, n - 1);
+  const y = (v) => top + ((hi - v) * (H - top - bottom)) / span;
   const svg = document.createElementNS(SVGNS, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("class", "chart");
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "running balance per player");
+  svg.setAttribute("aria-label", "running balance per player after each hand");
   const add = (name, attrs, content) => {
     const node = document.createElementNS(SVGNS, name);
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
     if (content !== undefined) node.textContent = content;
     svg.appendChild(node);
+    return node;
   };
-  add("line", { x1: pad, x2: W - 8, y1: y(0), y2: y(0), class: "axis" });
-  add("text", { x: 2, y: y(hi) + 4, class: "tick" }, String(hi));
-  add("text", { x: 2, y: y(lo), class: "tick" }, String(lo));
+  for (const v of ticks(lo, hi)) {
+    add("line", { x1: left, x2: W - right, y1: y(v), y2: y(v), class: v === 0 ? "axis zero" : "grid" });
+    add("text", { x: left - 6, y: y(v) + 4, class: "tick", "text-anchor": "end" }, String(v));
+  }
+  const every = Math.max(1, Math.ceil((n - 1) / 12));
+  for (let i = 0; i < n; i += every) {
+    add("text", { x: x(i), y: H - bottom + 16, class: "tick hand-tick", "text-anchor": "middle" }, String(i));
+  }
+  add("text", { x: (left + W - right) / 2, y: H - 4, class: "tick", "text-anchor": "middle" }, "hand");
   series.forEach((s, k) => {
-    const d = s.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-    add("path", { d, fill: "none", stroke: COLOURS[k], "stroke-width": 2.2 });
-    add("circle", { cx: x(n - 1), cy: y(s[n - 1]), r: 3, fill: COLOURS[k] });
+    const shift = (k - 1.5) * 2.2; // side by side where lines coincide
+    const d = s.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${(y(v) + shift).toFixed(1)}`).join(" ");
+    add("path", { d, fill: "none", stroke: COLOURS[k], "stroke-width": 3, "stroke-dasharray": DASHES[k],
+      "stroke-linejoin": "round", class: `line seat${k + 1}` });
+    s.forEach((v, i) => add("circle", { cx: x(i), cy: y(v) + shift, r: i === n - 1 ? 4.5 : 2.4, fill: COLOURS[k] }));
   });
   const legend = h("div", { class: "legend" }, ["1", "2", "3", "4"].map((p, k) =>
-    h("span", {}, h("i", { style: `background:${COLOURS[k]}` }), names(p).split(" · ")[0])));
+    h("span", {}, h("i", { style: `background:${COLOURS[k]}` }), names(p).split(" · ")[0],
+      h("b", {}, ` ${signed(series[k][n - 1])}`))));
   return h("div", { class: "chart-box" }, svg, legend);
 }
 

@@ -1,93 +1,200 @@
-// A seat's phone page: own hand and waits, and the claim / ready / Mahjong buttons. The seat
-// token comes in the link's fragment (#token=...), is kept in localStorage and sent as the
-// socket's first message and as a Bearer header, never in a URL the server sees.
+// A seat's phone page: the own hand large and sorted, waits (unless the table hides them), the
+// Claim / Ready / Mahjong buttons, correcting a misread tile in the own rack, and at the hand's
+// end the own explained score and who pays whom. The seat token comes in the link's fragment
+// (#token=...), is kept only once the service has accepted it, and is sent as the socket's first
+// message and as a Bearer header, never in a URL the server sees.
 "use strict";
 
-import { api, h, liveSocket, replace, signed, statusBadge, syncClock } from "./common.js";
-import { tiles } from "./tiles.js";
+import {
+  api, flashIn, forgetToken, h, keepToken, linkToken, livePage, peopleText, replace, signed, storedToken,
+} from "./common.js";
+import { pickTile } from "./picker.js";
+import { tile, tileName, tiles } from "./tiles.js";
 
 const position = Number(location.pathname.split("/").pop());
-const token = pageToken();
+const KEY = `seat-token-${position}`;
+let token = null;
 let seat = null;
+let fixing = null; // the tile of the own rack being corrected
 
-function pageToken() {
-  const key = `seat-token-${position}`;
-  const m = location.hash.match(/token=([^&]+)/);
-  if (m) {
-    localStorage.setItem(key, decodeURIComponent(m[1]));
-    history.replaceState(null, "", location.pathname);
+const $ = (id) => document.getElementById(id);
+const playerName = (table, p) => (table.players || {})[String(p)] || `Seat ${p}`;
+
+function say(text, ok) { flashIn("flash", text, ok, ok ? 4 : 8); }
+
+function refusal(e, call) {
+  const detail = (e && e.message) || "";
+  if (e && e.status === 409 && /simulated players/.test(detail)) {
+    return "Simulated players play every seat at this table: a call from this phone is not taken.";
   }
-  return localStorage.getItem(key);
-}
-
-function flash(text, ok) {
-  const node = document.getElementById("flash");
-  node.textContent = text;
-  node.className = "flash " + (ok ? "ok" : "bad");
+  const text = peopleText(e, "seat");
+  return call ? `${call[0].toUpperCase() + call.slice(1)} not taken: ${text}` : text;
 }
 
 async function declare(call) {
+  if (call === "mahjong" && !confirm("Call Mahjong? Your hand is then shown to everyone and scored.")) return;
   try {
     await api(`/api/seats/${position}/declare`, { method: "POST", token, body: { call } });
-    flash(`${call}: accepted`, true);
+    say(call === "mahjong" ? "Mahjong called." : call === "ready" ? "Ready called." : "Claim called.", true);
   } catch (e) {
-    flash(e.message, false);
+    say(refusal(e, call), false);
   }
+}
+
+// --- correcting a misread tile in the own rack ---------------------------------------------------
+
+function startFix(code) {
+  fixing = code;
+  const box = $("fix");
+  box.hidden = false;
+  replace("fix", h("div", { class: "fix-head" }, "The table shows ", tile(code, { cls: "inline" }),
+    ` ${tileName(code)}. It really is:`),
+  pickTile((real) => confirmFix(code, real), { label: "what the tile really is" }),
+  h("button", { class: "act secondary", type: "button", onclick: stopFix }, "Cancel"));
+}
+
+function stopFix() {
+  fixing = null;
+  $("fix").hidden = true;
+  replace("fix");
+}
+
+async function confirmFix(read, real) {
+  if (read === real) return say("That is the same tile: pick what it really is.", false);
+  if (!confirm(`Correct your ${tileName(read)} to ${tileName(real)}?`)) return;
+  try {
+    await api(`/api/seats/${position}/reassign`, { method: "POST", token, body: { tile: read, as: real } });
+    say(`Corrected: ${tileName(read)} is ${tileName(real)}.`, true);
+    stopFix();
+  } catch (e) {
+    say(refusal(e, null), false);
+  }
+}
+
+// --- the page ------------------------------------------------------------------------------------
+
+function handEl() {
+  if (!seat.hand || !seat.hand.length) return h("span", { class: "muted" }, "no tiles");
+  const row = tiles(seat.hand, { rowCls: "own" });
+  for (const node of row.children) {
+    node.setAttribute("tabindex", "0");
+    node.classList.toggle("fixing", node.dataset.tile === fixing);
+    node.addEventListener("click", () => startFix(node.dataset.tile));
+  }
+  return row;
+}
+
+function buttons(hand) {
+  const d = hand.discard;
+  // A discard already on a claimant's strip is listed there only (not as hand.discard); it can
+  // still be claimed by a call that outranks that claim.
+  const live = d || (hand.claim && hand.claim.discard);
+  const inPlay = hand.phase === "play" || hand.phase === "deal";
+  const why = !token ? "These buttons need the seat's link: scan the seat's code on the operator page."
+    : hand.phase === "over" ? "The hand is over: the next one starts with the deal." : !inPlay ? "No hand is in play." : null;
+  $("claim").disabled = !!why || !(hand.claim_window && live && live.seat !== position);
+  $("ready").disabled = !!why || seat.ready || !(seat.waits && seat.waits.length) && seat.waits_shown !== false;
+  $("ready").textContent = seat.ready ? "Ready ✓" : "Ready";
+  $("mahjong").disabled = !!why;
+  $("why").textContent = why || "";
+}
+
+function myResult(table, result) {
+  const me = String(position);
+  const detail = (result.details || {})[me] || {};
+  const score = detail.score;
+  const title = result.result === "washout" ? "Washout: no scores, the same dealer deals again"
+    : String(result.winner) === me ? "You won!" : `Mahjong: ${playerName(table, result.winner)}`;
+  const net = (result.net || {})[me] ?? 0;
+  const items = score ? h("ul", { class: "items" }, (score.items || []).map((it) => h("li", {},
+    h("span", { class: "item-name" }, it.name),
+    h("span", { class: "item-val" }, it.points ? `${it.points} pts` : "", it.doubles ? ` ${it.doubles}×2` : "")))) : null;
+  const formula = score ? h("div", { class: "formula" }, score.limit_hand
+    ? `limit hand: ${score.limit_hand} = ${score.score}` : `${score.points} points × 2^${score.doubles} = ${score.score}`) : null;
+  const pays = (result.payments || []).filter((p) => String(p.from) === me || String(p.to) === me)
+    .map((p) => h("li", {}, String(p.from) === me ? `You pay ${playerName(table, p.to)} ${p.amount}`
+      : `${playerName(table, p.from)} pays you ${p.amount}`));
+  return h("div", { class: "panel over-note" }, h("b", { class: "over-title-s" }, title),
+    result.result === "washout" ? null : h("div", { class: "my-score" },
+      h("div", {}, `Your hand scores ${(result.scores || {})[me] ?? 0}`), items, formula,
+      pays.length ? h("div", {}, h("h3", {}, "Who pays whom"), h("ul", { class: "pays" }, pays)) : null,
+      h("div", { class: "net-line" }, "This hand: ", h("span", { class: net >= 0 ? "pos" : "neg" }, signed(net)))));
 }
 
 function render() {
   const table = seat.table || {};
   const hand = table.hand || {};
   const pub = (hand.seats || {})[String(position)] || {};
-  document.getElementById("title").textContent = `Seat ${position}${seat.wind ? " · " + seat.wind : ""}`;
+  $("title").textContent = `${playerName(table, position)}${seat.wind ? " · " + seat.wind : ""}`;
   replace("handinfo", hand.number ? `Hand ${hand.number} · ${hand.prevailing_wind} round` : "");
-  replace("hand", seat.hand && seat.hand.length ? tiles(seat.hand) : h("span", { class: "muted" }, "no tiles"));
+  const result = hand.phase === "over" ? hand.result : null;
+  if (fixing && !(seat.hand || []).includes(fixing)) stopFix();
+  replace("hand", handEl());
   replace("melds", (seat.melds || []).map((m) => tiles(m.tiles, { rowCls: "meld" })),
     seat.bonus && seat.bonus.length ? tiles(seat.bonus, { rowCls: "bonus" }) : null);
+  $("tap-hint").hidden = !token || !!result || !(seat.hand || []).length;
+  // Waits only while the hand is in play, and only when the table shows them.
+  $("waits-box").hidden = !!result || seat.waits_shown === false || !hand.number;
   replace("waits", seat.waits && seat.waits.length ? tiles(seat.waits) : h("span", { class: "muted" }, "not waiting yet"));
-  const d = hand.discard;
-  // A discard already on a claimant's strip is listed there only (not as hand.discard); it can
-  // still be claimed by a call that outranks that claim.
-  const live = d || (hand.claim && hand.claim.discard);
-  const inPlay = hand.phase === "play" || hand.phase === "deal";
-  document.getElementById("claim").disabled = !(inPlay && hand.claim_window && live && live.seat !== position);
-  document.getElementById("ready").disabled = !inPlay || seat.ready || !(seat.waits && seat.waits.length);
-  document.getElementById("ready").textContent = seat.ready ? "Ready ✓" : "Ready";
-  document.getElementById("mahjong").disabled = !inPlay;
+  buttons(hand);
+  replace("notice", result ? myResult(table, result) : null);
   const total = (table.totals || {})[String(position)] ?? 0;
-  const result = hand.phase === "over" ? hand.result : null;
-  const me = String(position);
-  replace("notice", result ? h("div", { class: "panel over-note" },
-    h("b", {}, result.result === "washout" ? "Washout: no scores" : String(result.winner) === me ? "You won!" : `Mahjong: ${(table.players || {})[String(result.winner)] || "seat " + result.winner}`),
-    result.result === "washout" ? null : h("div", {}, `your hand scores ${(result.scores || {})[me] ?? 0}, net `,
-      h("span", { class: ((result.net || {})[me] ?? 0) >= 0 ? "pos" : "neg" }, signed((result.net || {})[me] ?? 0)))) : null);
+  const d = hand.discard;
+  const turn = hand.phase === "play" && hand.turn
+    ? `${playerName(table, hand.turn)}${hand.turn === position ? " (you)" : ""}${hand.step ? " · " + hand.step : ""}`
+    : hand.phase === "deal" ? "dealing" : "–";
   replace("table",
     h("div", { class: "kv" },
-      h("span", {}, "turn"), h("span", {}, hand.turn ? `${(table.players || {})[String(hand.turn)] || "seat " + hand.turn}${hand.turn === position ? " (you)" : ""}${hand.step ? " · " + hand.step : ""}` : "–"),
+      h("span", {}, "to play"), h("span", {}, turn),
       h("span", {}, "discard"), h("span", {}, d ? tiles([d.tile], { rowCls: "small" }) : "–"),
       h("span", {}, "wall"), h("span", {}, `${hand.live_wall ?? "–"}`),
       h("span", {}, "my total"), h("span", { class: total >= 0 ? "pos" : "neg" }, signed(total)),
-      h("span", {}, "my discards"), h("span", {}, tiles(pub.river || [], { rowCls: "small" }))),
-    hand.last_violation ? h("div", { class: "violation" }, h("b", {}, hand.last_violation.rule), " ", hand.last_violation.message || "") : null);
+      h("span", {}, "my discards"), h("span", {}, tiles(pub.river || [], { rowCls: "small" }))));
 }
 
-for (const call of ["claim", "ready", "mahjong"]) {
-  document.getElementById(call).addEventListener("click", () => declare(call));
-}
-
-if (!token) {
-  replace("notice", h("p", { class: "error panel" },
-    "This page needs the seat's link with its token: scan the QR code on the operator page."));
-  statusBadge("conn", "refused: no token");
-} else {
-  liveSocket(`/ws/seats/${position}`, {
+async function start(candidate, fromLink) {
+  try {
+    await api(`/api/seats/${position}`, { token: candidate });
+  } catch (e) {
+    if (e.status === 401) {
+      forgetToken(KEY);
+      noToken(fromLink ? "This link's token is not the token of this seat: scan the seat's code on the operator page again."
+        : "This phone's saved link no longer works: scan the seat's code on the operator page again.");
+      return;
+    }
+    replace("notice", h("p", { class: "error panel" }, peopleText(e, "seat")));
+    setTimeout(() => start(candidate, fromLink), 3000);
+    return;
+  }
+  token = candidate;
+  keepToken(KEY, token);
+  livePage(`/ws/seats/${position}`, {
+    type: "seat",
     first: { token },
-    onMessage(msg) {
-      if (msg.type !== "seat") return;
-      syncClock(msg.server_time);
-      seat = msg.seat;
+    onView(view) {
+      seat = view;
       render();
     },
-    onStatus: (s) => statusBadge("conn", s),
+    onRefused: () => {
+      forgetToken(KEY);
+      token = null;
+      noToken("The service no longer accepts this seat's link: scan the seat's code again.");
+    },
   });
 }
+
+function noToken(message, error = true) {
+  replace("notice", h("p", { class: (error ? "error " : "muted ") + "panel" }, message));
+  for (const id of ["claim", "ready", "mahjong"]) $(id).disabled = true;
+  $("why").textContent = "These buttons need the seat's link: scan the seat's code on the operator page.";
+  $("tap-hint").hidden = true;
+  $("waits-box").hidden = true;
+}
+
+for (const call of ["claim", "ready", "mahjong"]) $(call).addEventListener("click", () => declare(call));
+
+const fromLink = linkToken();
+const candidate = fromLink || storedToken(KEY);
+if (candidate) noToken("Connecting…", false);
+else noToken("This page needs the seat's link with its token: scan the QR code on the operator page.");
+if (candidate) start(candidate, !!fromLink);

@@ -1,8 +1,9 @@
 // The table page: four seats from above, the discard pad, timers, violations, and at the end
-// of a hand every hand with its score. Live over /ws; reconnects by itself.
+// of a hand every hand with its score. Live over /ws; reconnects by itself. On a big screen
+// (1600 px and wider, or ?tv) it is the TV mode: tiles large enough to read from two metres.
 "use strict";
 
-import { api, h, liveSocket, replace, secondsLeft, seatLabel, signed, statusBadge, syncClock } from "./common.js";
+import { api, h, livePage, replace, secondsLeft, seatLabel, signed } from "./common.js";
 import { balanceChart, historyList, resultPanel, statsTable } from "./results.js";
 import { backs, sortTiles, tile, tiles } from "./tiles.js";
 
@@ -11,8 +12,20 @@ let handsSeen = -1;
 // Violations stay on screen for a while: the next accepted event clears last_violation.
 const VIOLATION_SECONDS = 20;
 let violations = [];
+// The result of the last finished hand stays until the next hand's first discard.
+let shownResult = null;
+// Whose discard went to the river last, to mark it there once the pad is empty again.
+let rivers = {};
+let lastRiver = null;
 
 const names = (p) => seatLabel(view, p);
+
+function tvMode() {
+  const tv = new URLSearchParams(location.search).has("tv") || window.innerWidth >= 1600;
+  document.body.classList.toggle("tv", tv);
+}
+tvMode();
+window.addEventListener("resize", tvMode);
 
 function meldEl(m) {
   const codes = m.tiles || [];
@@ -25,35 +38,46 @@ function meldEl(m) {
   return tiles(codes, { rowCls: `meld ${m.kind || ""}` });
 }
 
-function seatPanel(pos, seat, hand) {
+function riverEl(pos, seat) {
+  const row = tiles(seat.river || [], { rowCls: "river-tiles" });
+  if (lastRiver === pos && row.lastChild) {
+    row.lastChild.classList.add("last");
+    row.lastChild.title += " (the last discard)";
+  }
+  return row;
+}
+
+function seatHead(pos, seat, hand) {
   const isTurn = hand.turn === pos && hand.phase === "play";
-  const flags = [
+  const total = ((view.totals || {})[String(pos)]) ?? 0;
+  return h("div", { class: "seat-head" },
+    h("span", { class: "wind", title: seat.wind || "" }, (seat.wind || "?")[0].toUpperCase()),
+    h("span", { class: "seat-name" }, seat.name || `Seat ${pos}`),
+    h("span", { class: "total " + (total >= 0 ? "pos" : "neg") }, signed(total)),
+    isTurn ? h("span", { class: "flag turn" }, hand.step ? `to play · ${hand.step}` : "to play") : null,
     hand.dealer === pos ? h("span", { class: "flag dealer", title: "dealer" }, "dealer") : null,
     seat.ready ? h("span", { class: "flag ready" }, "ready") : null,
     seat.dead ? h("span", { class: "flag dead", title: "dead hand: no further part in this hand" }, "dead hand") : null,
-    seat.replacements_due ? h("span", { class: "flag" }, `replacement due ×${seat.replacements_due}`) : null,
-  ];
-  const total = ((view.totals || {})[String(pos)]) ?? 0;
+    seat.replacements_due ? h("span", { class: "flag" }, `replacement due ×${seat.replacements_due}`) : null);
+}
+
+function seatPanel(pos, seat, hand) {
   // Once the hand is over every hand is shown face up, with its score and net.
   const result = hand.phase === "over" && hand.result ? hand.result : null;
   const detail = result ? (result.details || {})[String(pos)] : null;
+  const net = result ? (result.net || {})[String(pos)] ?? 0 : 0;
   const concealed = detail
     ? h("span", {}, tiles(sortTiles(detail.hand || []), { rowCls: "revealed" }),
       h("span", { class: "pill" }, `${(result.scores || {})[String(pos)] ?? 0}`),
-      h("span", { class: "net " + (((result.net || {})[String(pos)] ?? 0) >= 0 ? "pos" : "neg") },
-        signed((result.net || {})[String(pos)] ?? 0)))
+      h("span", { class: "net " + (net >= 0 ? "pos" : "neg") }, signed(net)))
     : backs(seat.concealed_count || 0);
   return [
-    h("div", { class: "seat-head" },
-      h("span", { class: "wind", title: seat.wind || "" }, (seat.wind || "?")[0].toUpperCase()),
-      h("span", { class: "seat-name" }, seat.name || `Seat ${pos}`),
-      h("span", { class: "total " + (total >= 0 ? "pos" : "neg") }, signed(total)),
-      isTurn ? h("span", { class: "flag turn" }, hand.step ? `turn · ${hand.step}` : "turn") : null, flags),
+    seatHead(pos, seat, hand),
     h("div", { class: "row concealed" + (result && String(result.winner) === String(pos) ? " winner" : "") }, concealed),
     h("div", { class: "row melds" }, (seat.melds || []).map(meldEl),
       seat.forming && seat.forming.length ? tiles(seat.forming, { rowCls: "forming", cls: "forming" }) : null,
       seat.bonus && seat.bonus.length ? tiles(seat.bonus, { rowCls: "bonus" }) : null),
-    h("div", { class: "row river", title: "discards gone dead" }, tiles(seat.river || [], { rowCls: "small" })),
+    h("div", { class: "row river", title: "discards gone dead" }, riverEl(pos, seat)),
   ];
 }
 
@@ -89,6 +113,13 @@ function putBack(hand) {
     items.map((m) => h("span", {}, m.tile ? tile(m.tile, { cls: "inline" }) : "a tile", ` ${m.zone} → ${m.back_to} `)));
 }
 
+function wallEl(hand) {
+  return h("div", { class: "walls" },
+    h("div", { class: "wall-count", title: "tiles left to draw in the live wall" },
+      h("span", { class: "wall-n" }, `${hand.live_wall ?? "–"}`), h("span", { class: "wall-l" }, "in the wall")),
+    h("span", { class: "muted" }, `dead wall ${hand.dead_wall ?? "–"}`));
+}
+
 function centre(hand) {
   const d = hand.discard;
   noteViolation(hand);
@@ -97,13 +128,14 @@ function centre(hand) {
     return [h("div", { class: "over" },
       h("div", { class: "over-title" }, r.result === "washout" ? "Washout" : "Mahjong!"),
       r.result === "washout" ? h("div", {}, "no scores, same dealer")
-        : h("div", {}, names(r.winner), h("div", { class: "muted" }, r.win_source === "discard" || r.win_source === "robbed_kong"
+        : h("div", { class: "over-who" }, names(r.winner), h("div", { class: "muted" }, r.win_source === "discard" || r.win_source === "robbed_kong"
           ? `on ${names(r.discarder)}'s ${r.win_source === "discard" ? "discard" : "kong"}` : (r.win_source === "wall" ? "self-drawn" : r.win_source || "")))),
     violationEls()];
   }
   return [
+    hand.phase === "deal" ? h("div", { class: "dealing" }, `${names(hand.dealer)} deals`) : null,
     h("div", { class: "pad" + (hand.claim_window ? " open" : "") },
-      d ? tile(d.tile, { cls: "big" }) : h("span", { class: "muted" }, "discard pad"),
+      d ? tile(d.tile, { cls: "big last" }) : h("span", { class: "muted" }, "discard pad"),
       d ? h("div", { class: "pad-from" }, `from ${names(d.seat)}`) : null,
       // The discard on a claimant's strip is drawn there (in its forming tiles), not on the pad.
       !d && hand.claim && hand.claim.on_strip
@@ -112,28 +144,57 @@ function centre(hand) {
       (hand.claimants || []).map((c) => h("div", { class: "claimant" }, `${names(c.seat)} calls ${c.call}`))),
     hand.claim_window ? timerEl("claim", (hand.timers || {}).claim_deadline, (view.service || {}).claim_seconds || 3) : null,
     timerEl("turn", (hand.timers || {}).turn_deadline, (view.service || {}).turn_seconds || 10),
-    h("div", { class: "walls" }, h("span", {}, `wall ${hand.live_wall ?? "–"}`), h("span", {}, `dead wall ${hand.dead_wall ?? "–"}`)),
+    wallEl(hand),
     putBack(hand),
     violationEls(),
   ];
 }
 
+function headline(hand) {
+  const ruleset = (view.session || {}).ruleset || "";
+  // Whose turn it is is said only once play has begun: during the deal nobody plays yet.
+  const now = hand.phase === "over" ? "over" : hand.phase === "deal" ? "dealing"
+    : hand.turn ? `${names(hand.turn)} to play` : "";
+  return `Hand ${hand.number ?? "–"} · ${hand.prevailing_wind || "?"} round · ${ruleset}${now ? " · " + now : ""}`;
+}
+
+/** Track which seat's river grew last (its newest tile is the last discard). */
+function noteRivers(hand) {
+  const now = {};
+  for (const p of [1, 2, 3, 4]) {
+    const n = (((hand.seats || {})[String(p)] || {}).river || []).length;
+    now[p] = n;
+    if (rivers.number === hand.number && n > (rivers[p] || 0)) lastRiver = p;
+  }
+  if (rivers.number !== hand.number) lastRiver = null;
+  if (hand.discard) lastRiver = null; // the live discard on the pad is the last one
+  rivers = { ...now, number: hand.number };
+}
+
+/** The result on screen: this hand's once over; the previous one until the first discard. */
+function resultToShow(hand) {
+  if (hand && hand.phase === "over" && hand.result) {
+    const frozen = Object.fromEntries([1, 2, 3, 4].map((p) => [String(p), names(p)]));
+    shownResult = { number: hand.number, result: hand.result, labels: (p) => frozen[String(p)] || `Seat ${p}` };
+    return shownResult;
+  }
+  const untouched = hand && !hand.discard && [1, 2, 3, 4].every((p) =>
+    !((((hand.seats || {})[String(p)] || {}).river || []).length)
+    && !((((hand.seats || {})[String(p)] || {}).melds || []).length));
+  if (shownResult && hand && shownResult.number !== hand.number && untouched) return shownResult;
+  if (!hand || shownResult && shownResult.number !== hand.number) shownResult = null;
+  return null;
+}
+
 function render() {
   const hand = view.hand;
-  const halted = document.getElementById("halted");
-  const service = view.service || {};
-  halted.hidden = !service.halted;
-  halted.textContent = service.halted ? `Not recording moves: ${service.halted}` : "";
-  if (!view.session || !view.session.active) {
-    replace("handinfo", "no session running");
-  }
+  if (!view.session || !view.session.active) replace("handinfo", "no session running");
   if (!hand) {
     replace("centre", h("div", { class: "muted" }, view.session && view.session.active ? "waiting for the deal" : "no session"));
     for (const p of [1, 2, 3, 4]) replace(`seat${p}`, h("div", { class: "muted" }, `Seat ${p}`));
   } else {
-    const ruleset = (view.session || {}).ruleset || "";
-    replace("handinfo", `Hand ${hand.number ?? "–"} · ${hand.prevailing_wind || "?"} round · ${ruleset}`
-      + (hand.phase === "over" ? " · over" : hand.turn ? ` · ${names(hand.turn)} to play` : ""));
+    replace("handinfo", headline(hand));
+    noteRivers(hand);
     for (const p of [1, 2, 3, 4]) {
       const seat = (hand.seats || {})[String(p)] || { position: p };
       const node = replace(`seat${p}`, seatPanel(p, seat, hand));
@@ -142,7 +203,11 @@ function render() {
     }
     replace("centre", centre(hand));
   }
-  replace("result", hand && hand.phase === "over" && hand.result ? resultPanel(hand.result, names) : null);
+  const shown = resultToShow(hand);
+  const earlier = shown && hand && shown.number !== hand.number;
+  replace("result", shown ? resultPanel(shown.result, earlier ? shown.labels : names,
+    earlier ? `Hand ${shown.number} · ` : "", earlier ? `Hand ${hand.number} is being dealt` : null) : null);
+  document.body.classList.toggle("showing-result", !!shown);
   const count = (view.hands || []).length;
   if (count !== handsSeen) {
     handsSeen = count;
@@ -171,12 +236,10 @@ setInterval(() => {
   }
 }, 200);
 
-liveSocket("/ws", {
-  onMessage(msg) {
-    if (msg.type !== "table") return;
-    syncClock(msg.server_time);
-    view = msg.table;
+livePage("/ws", {
+  type: "table",
+  onView(table) {
+    view = table;
     render();
   },
-  onStatus: (s) => statusBadge("conn", s),
 });

@@ -1,16 +1,47 @@
-// Tile pictures drawn as inline SVG (no web fonts needed: the Pi has no mahjong glyph font).
+// Tile faces drawn as inline SVG by this project (no web font, no network: the Pi has no
+// Chinese font). Character tiles show the Chinese numeral over 萬, winds and dragons their
+// characters, each stroke drawn here as a path; a small index letter sits in the corner as on
+// many sets. The order and the names of the tiles come from the service (GET /api/tiles, from
+// controller/tiles.py), never from a copy in this file.
 // tile("5b") -> an element; tile(null, {back: true}) -> a face-down tile. Codes as RULES.md.
 "use strict";
 
 const NS = "http://www.w3.org/2000/svg";
-const SUIT_COLOURS = { b: "#1f7a3a", c: "#1d3f8f", d: "#b3261e" };
-const WIND_LETTERS = { ew: "E", sw: "S", ww: "W", nw: "N" };
-const NAMES = {
-  b: "bamboo", c: "characters", d: "dots", ew: "east wind", sw: "south wind", ww: "west wind",
-  nw: "north wind", rd: "red dragon", gd: "green dragon", wd: "white dragon",
-  f: ["plum", "orchid", "chrysanthemum", "bamboo"], s: ["spring", "summer", "autumn", "winter"],
+const RED = "#b3261e", GREEN = "#1f7a3a", BLUE = "#1d3f8f", INK = "#1b1b1b";
+
+// The tile set as the service has it: {order: [...codes], names: {code: "5 bamboo"}, groups}.
+let SET = { order: [], names: {}, groups: {} };
+try {
+  const res = await fetch("/api/tiles", { headers: { Accept: "application/json" } });
+  if (res.ok) SET = await res.json();
+} catch (_) { /* the service is restarting: codes are shown as names until the next load */ }
+export const TILE_SET = SET;
+
+// Strokes on a 100 x 100 box: the Chinese numerals 一..九, 萬, the winds 東南西北, 中 and 發.
+const STROKES = {
+  1: ["M8 52H92"],
+  2: ["M22 30H78", "M8 72H92"],
+  3: ["M20 18H80", "M26 50H74", "M8 84H92"],
+  4: ["M14 20V88", "M14 20H86V88", "M14 86H86", "M40 22C40 48 34 60 24 66", "M60 22V56C60 62 64 64 70 64H84"],
+  5: ["M14 14H86", "M46 14L38 86", "M22 48H72V88", "M8 88H92"],
+  6: ["M44 4L56 20", "M8 36H92", "M38 52L16 90", "M62 52L86 88"],
+  7: ["M8 52L92 36", "M40 6V76C40 86 46 90 56 90H90V74"],
+  8: ["M40 16C40 52 30 74 8 90", "M58 16C62 56 74 76 94 88"],
+  9: ["M42 6V40C40 66 28 82 8 92", "M10 36H66V80C66 88 72 92 80 92H94V76"],
+  wan: ["M8 14H92", "M32 2V26", "M68 2V26", "M22 32H78V56H22Z", "M50 32V56", "M22 44H78",
+    "M12 64V98", "M12 64H88V90C88 98 82 98 76 96", "M50 58V84", "M30 90L46 74L68 86"],
+  ew: ["M8 26H92", "M50 4V98", "M22 38H78V66H22Z", "M22 52H78", "M46 68C38 80 26 88 8 94", "M54 68C62 80 74 88 92 94"],
+  sw: ["M8 16H92", "M50 2V30", "M16 34V98", "M16 34H84V90C84 98 78 98 72 96", "M34 44L44 56", "M66 44L56 56",
+    "M28 62H72", "M26 76H74", "M50 62V96"],
+  ww: ["M6 12H94", "M16 30V94", "M16 30H84V94", "M16 92H84", "M40 12V48C40 58 32 66 18 72", "M60 12V62C60 68 64 70 84 70"],
+  nw: ["M36 6V92", "M8 42H36", "M6 86L36 72", "M64 6V82C64 90 68 94 76 94H94V78", "M64 46L92 28"],
+  rd: ["M14 30V68", "M14 30H86V68", "M14 66H86", "M50 2V98"],
+  gd: ["M10 14L32 10L24 26", "M20 18L40 34", "M62 6L68 18", "M56 20H88", "M70 20L92 40", "M58 34L40 42",
+    "M10 50H40V64H14V78H40V90C40 98 34 98 26 94", "M58 46V58C58 62 60 64 64 64H82V48",
+    "M54 72H88C80 84 68 92 52 98", "M60 76C68 86 78 92 94 96"],
 };
-// Pip positions on a 30 x 40 face, as on real tiles.
+const INDEX = { ew: "E", sw: "S", ww: "W", nw: "N" };
+// Pip positions on a 30 x 40 face, as on real tiles, with the colours most sets use.
 const PIPS = {
   1: [[15, 20]], 2: [[15, 11], [15, 29]], 3: [[8, 9], [15, 20], [22, 31]],
   4: [[9, 11], [21, 11], [9, 29], [21, 29]], 5: [[8, 9], [22, 9], [15, 20], [8, 31], [22, 31]],
@@ -18,6 +49,11 @@ const PIPS = {
   7: [[7, 7], [15, 10], [23, 13], [9, 24], [21, 24], [9, 33], [21, 33]],
   8: [[9, 6], [21, 6], [9, 15], [21, 15], [9, 25], [21, 25], [9, 34], [21, 34]],
   9: [[7, 8], [15, 8], [23, 8], [7, 20], [15, 20], [23, 20], [7, 32], [15, 32], [23, 32]],
+};
+const DOT_COLOURS = {
+  2: [GREEN, BLUE], 3: [BLUE, RED, GREEN], 4: [BLUE, GREEN, GREEN, BLUE], 5: [BLUE, GREEN, RED, GREEN, BLUE],
+  6: [GREEN, GREEN, RED, RED, RED, RED], 7: [GREEN, GREEN, GREEN, RED, RED, RED, RED],
+  8: Array(8).fill(BLUE), 9: [BLUE, BLUE, BLUE, RED, RED, RED, GREEN, GREEN, GREEN],
 };
 
 function el(name, attrs, parent) {
@@ -27,80 +63,142 @@ function el(name, attrs, parent) {
   return node;
 }
 
-function text(svg, x, y, size, fill, content, weight) {
+function text(svg, x, y, size, fill, content, anchor = "middle") {
   const t = el("text", {
-    x, y, "font-size": size, fill, "text-anchor": "middle", "dominant-baseline": "central",
-    "font-family": "DejaVu Sans, Arial, sans-serif", "font-weight": weight || "bold",
+    x, y, "font-size": size, fill, "text-anchor": anchor, "dominant-baseline": "central",
+    "font-family": "DejaVu Sans, Arial, sans-serif", "font-weight": "bold",
   }, svg);
   t.textContent = content;
   return t;
 }
 
-function tileName(code) {
-  if (!code) return "face-down tile";
-  const n = code[0], s = code[1];
-  if (NAMES[code]) return NAMES[code];
-  if (s === "f" || s === "s") return `${NAMES[s][Number(n) - 1]} (${s === "f" ? "flower" : "season"} ${n})`;
-  return `${n} ${NAMES[s]}`;
+/** Draw a character's strokes into the box (x, y, w, h) of the 30 x 40 face. */
+function strokes(svg, key, x, y, w, h, colour, weight = 9) {
+  const g = el("g", {
+    transform: `translate(${x} ${y}) scale(${w / 100} ${h / 100})`, fill: "none", stroke: colour,
+    "stroke-width": weight, "stroke-linecap": "round", "stroke-linejoin": "round",
+  }, svg);
+  for (const d of STROKES[key]) el("path", { d }, g);
+}
+
+function index(svg, label, colour) {
+  text(svg, 2.4, 5.6, 6, colour || INK, label, "start");
+}
+
+function bambooStick(svg, x, y, colour, angle = 0) {
+  const g = el("g", { transform: `rotate(${angle} ${x} ${y})` }, svg);
+  el("rect", { x: x - 1.9, y: y - 5, width: 3.8, height: 10, rx: 1.6, fill: colour }, g);
+  el("line", { x1: x - 1.9, x2: x + 1.9, y1: y, y2: y, stroke: "#fbf7ea", "stroke-width": 0.8 }, g);
+  el("line", { x1: x, x2: x, y1: y - 3.8, y2: y + 3.8, stroke: "#ffffff66", "stroke-width": 0.6 }, g);
+}
+
+function bird(svg) {
+  el("path", { d: "M9 36 L15 26 L21 36 M12 37 L15 27 L18 37", stroke: RED, "stroke-width": 1.3, fill: "none" }, svg);
+  el("ellipse", { cx: 15, cy: 21, rx: 6, ry: 7.5, fill: GREEN }, svg);
+  el("path", { d: "M11 19 C14 17 18 20 19 25 C16 24 13 23 11 19 Z", fill: "#7fbf6a" }, svg);
+  el("circle", { cx: 15, cy: 10.5, r: 3.6, fill: RED }, svg);
+  el("path", { d: "M18 10 L22.5 11 L18 12.2 Z", fill: "#c98a00" }, svg);
+  el("circle", { cx: 16, cy: 10, r: 0.9, fill: "#fff" }, svg);
+}
+
+function drawBamboo(svg, n) {
+  if (n === 1) return bird(svg);
+  const red = (i) => (n === 5 && i === 2) || (n === 7 && i === 0) || (n === 9 && i % 3 === 1);
+  if (n === 8) {  // the M over the W of the eight of bamboo
+    const at = [[8, 11, 25], [13, 11, -25], [17, 11, 25], [22, 11, -25], [8, 29, -25], [13, 29, 25], [17, 29, -25], [22, 29, 25]];
+    for (const [x, y, a] of at) bambooStick(svg, x, y, GREEN, a);
+    return;
+  }
+  PIPS[n].forEach(([x, y], i) => bambooStick(svg, x, y, red(i) ? RED : n === 2 || n === 4 ? (i % 3 ? BLUE : GREEN) : GREEN));
+}
+
+function drawDots(svg, n) {
+  if (n === 1) {
+    el("circle", { cx: 15, cy: 21, r: 11, fill: "none", stroke: GREEN, "stroke-width": 2 }, svg);
+    el("circle", { cx: 15, cy: 21, r: 7.5, fill: "none", stroke: BLUE, "stroke-width": 2.4, "stroke-dasharray": "2.2 1.4" }, svg);
+    el("circle", { cx: 15, cy: 21, r: 4, fill: RED }, svg);
+    el("circle", { cx: 15, cy: 21, r: 1.6, fill: "#fbf7ea" }, svg);
+    return;
+  }
+  const r = n >= 7 ? 3.7 : n >= 4 ? 4.3 : 5;
+  PIPS[n].forEach(([x, y], i) => {
+    const c = DOT_COLOURS[n][i];
+    el("circle", { cx: x, cy: y, r, fill: "none", stroke: c, "stroke-width": 1.5 }, svg);
+    el("circle", { cx: x, cy: y, r: r * 0.45, fill: c }, svg);
+  });
+}
+
+function drawCharacters(svg, n) {
+  index(svg, String(n), RED);
+  strokes(svg, n, 7.5, 3.5, 15, 14, INK, 11);
+  strokes(svg, "wan", 6.5, 20, 17, 17, RED, 9);
+}
+
+function drawBonus(svg, n, flower) {
+  const colour = flower ? "#b0337a" : "#c05a00";
+  index(svg, String(n), colour);
+  if (flower) {
+    for (let k = 0; k < 5; k++) {
+      const a = (k * 72 - 90) * Math.PI / 180;
+      el("circle", { cx: 15 + 5 * Math.cos(a), cy: 17 + 5 * Math.sin(a), r: 3.6, fill: colour }, svg);
+    }
+    el("circle", { cx: 15, cy: 17, r: 2.4, fill: "#f2c14e" }, svg);
+  } else {
+    el("circle", { cx: 15, cy: 17, r: 5, fill: colour }, svg);
+    for (let k = 0; k < 8; k++) {
+      const a = k * 45 * Math.PI / 180;
+      el("line", { x1: 15 + 7 * Math.cos(a), y1: 17 + 7 * Math.sin(a), x2: 15 + 10 * Math.cos(a), y2: 17 + 10 * Math.sin(a),
+        stroke: colour, "stroke-width": 1.6, "stroke-linecap": "round" }, svg);
+    }
+  }
+  text(svg, 15, 33.5, 6, "#444", flower ? "FLOWER" : "SEASON");
+}
+
+function drawHonour(svg, code) {
+  if (INDEX[code]) {
+    index(svg, INDEX[code], INK);
+    strokes(svg, code, 5.5, 8, 19, 26, INK, 8.5);
+  } else if (code === "rd") {
+    strokes(svg, "rd", 6, 6, 18, 28, RED, 10);
+  } else if (code === "gd") {
+    strokes(svg, "gd", 5, 7, 20, 26, GREEN, 7.5);
+  } else if (code === "wd") {
+    el("rect", { x: 6, y: 7, width: 18, height: 26, rx: 1.5, fill: "none", stroke: BLUE, "stroke-width": 2.2 }, svg);
+    el("rect", { x: 9.5, y: 10.5, width: 11, height: 19, fill: "none", stroke: BLUE, "stroke-width": 1 }, svg);
+  }
 }
 
 function drawFace(svg, code) {
   const n = Number(code[0]), s = code[1];
-  if (s === "d") {
-    const r = n === 1 ? 9 : n >= 7 ? 3.6 : 4.3;
-    for (const [x, y] of PIPS[n]) {
-      el("circle", { cx: x, cy: y, r, fill: "none", stroke: SUIT_COLOURS.d, "stroke-width": 1.6 }, svg);
-      el("circle", { cx: x, cy: y, r: r * 0.42, fill: n % 2 ? SUIT_COLOURS.d : "#1d3f8f" }, svg);
-    }
-  } else if (s === "b") {
-    if (n === 1) {
-      el("path", { d: "M15 6 C7 12 7 26 15 34 C23 26 23 12 15 6 Z", fill: SUIT_COLOURS.b }, svg);
-      el("circle", { cx: 15, cy: 14, r: 2.2, fill: "#b3261e" }, svg);
-    } else {
-      for (const [x, y] of PIPS[n]) {
-        el("rect", { x: x - 1.8, y: y - 4.5, width: 3.6, height: 9, rx: 1.4,
-          fill: n % 3 === 0 && y === 20 ? "#b3261e" : SUIT_COLOURS.b }, svg);
-      }
-    }
-  } else if (s === "c") {
-    text(svg, 15, 15, 20, SUIT_COLOURS.c, String(n));
-    text(svg, 15, 32, 8.5, "#b3261e", "CHAR");
-  } else if (s === "f" || s === "s") {
-    text(svg, 15, 15, 17, s === "f" ? "#b0337a" : "#c05a00", s === "f" ? "\u273F" : "\u2600", "normal");
-    text(svg, 15, 32, 10, "#333", `${s === "f" ? "F" : "S"}${n}`);
-  }
+  if (code.length !== 2 || STROKES[code] || code === "wd") return drawHonour(svg, code);
+  // Pips leave the top-left corner to the index, as on sets that print one.
+  const pips = () => el("g", { transform: "translate(3.4 3.6) scale(0.87 0.89)" }, svg);
+  if (s === "b") { index(svg, String(n), GREEN); return drawBamboo(n === 1 ? svg : pips(), n); }
+  if (s === "d") { index(svg, String(n), BLUE); return drawDots(n === 1 ? svg : pips(), n); }
+  if (s === "c") return drawCharacters(svg, n);
+  if (s === "f" || s === "s") return drawBonus(svg, n, s === "f");
+  return text(svg, 15, 20, 10, INK, code);
 }
 
-function drawHonour(svg, code) {
-  if (WIND_LETTERS[code]) {
-    text(svg, 15, 17, 22, "#1b1b1b", WIND_LETTERS[code]);
-    text(svg, 15, 34, 7, "#555", "WIND");
-  } else if (code === "rd") {
-    el("rect", { x: 8, y: 10, width: 14, height: 12, fill: "none", stroke: "#b3261e", "stroke-width": 2.6 }, svg);
-    el("rect", { x: 13.6, y: 5, width: 2.8, height: 30, fill: "#b3261e" }, svg);
-  } else if (code === "gd") {
-    text(svg, 15, 19, 22, "#1f7a3a", "G");
-    el("path", { d: "M7 33 Q15 28 23 33", stroke: "#1f7a3a", "stroke-width": 2, fill: "none" }, svg);
-  } else if (code === "wd") {
-    el("rect", { x: 6, y: 7, width: 18, height: 26, rx: 1.5, fill: "none", stroke: "#1d3f8f", "stroke-width": 2.2 }, svg);
-    el("rect", { x: 9.5, y: 10.5, width: 11, height: 19, fill: "none", stroke: "#1d3f8f", "stroke-width": 1 }, svg);
-  }
+/** The tile in words, as the service names it (GET /api/tiles). */
+export function tileName(code) {
+  if (!code) return "face-down tile";
+  return SET.names[code] || code;
 }
 
 /** A tile element: code like "5b", or null with {back: true} for a face-down tile. */
 export function tile(code, opts = {}) {
+  const back = opts.back || !code;
   const wrap = document.createElement("span");
-  wrap.className = "tile" + (opts.back || !code ? " back" : "") + (opts.cls ? " " + opts.cls : "");
-  const label = opts.back || !code ? "face-down tile" : `${code}: ${tileName(code)}`;
+  wrap.className = "tile" + (back ? " back" : "") + (opts.cls ? " " + opts.cls : "");
+  const label = back ? "face-down tile" : `${code}: ${tileName(code)}`;
   wrap.title = label;
   wrap.setAttribute("role", "img");
   wrap.setAttribute("aria-label", label);
+  if (!back) wrap.dataset.tile = code;
   const svg = el("svg", { viewBox: "0 0 30 40", "aria-hidden": "true" });
   el("rect", { x: 0.5, y: 0.5, width: 29, height: 39, rx: 3.5, class: "face" }, svg);
-  if (!(opts.back || !code)) {
-    if (WIND_LETTERS[code] || code[1] === "d" && code.length === 2 && "rgw".includes(code[0])) drawHonour(svg, code);
-    else drawFace(svg, code);
-  }
+  if (!back) drawFace(svg, code);
   wrap.appendChild(svg);
   return wrap;
 }
@@ -126,16 +224,8 @@ export function backs(count, show = 14) {
   return row;
 }
 
-const ORDER = ["b", "c", "d"];
-const HONOURS = ["ew", "sw", "ww", "nw", "rd", "gd", "wd"];
-/** Tiles in the usual order: bamboo, characters, dots, winds, dragons, bonus tiles. */
+/** Tiles in the service's order: bamboo, characters, dots, winds, dragons, bonus tiles. */
 export function sortTiles(codes) {
-  const key = (c) => {
-    if (HONOURS.includes(c)) return 100 + HONOURS.indexOf(c);
-    if (c[1] === "f" || c[1] === "s") return 200 + (c[1] === "s" ? 10 : 0) + Number(c[0]);
-    return ORDER.indexOf(c[1]) * 10 + Number(c[0]);
-  };
-  return [...codes].sort((a, b) => key(a) - key(b));
+  const at = (c) => { const i = SET.order.indexOf(c); return i < 0 ? 999 : i; };
+  return [...codes].sort((a, b) => at(a) - at(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
-
-export { tileName };

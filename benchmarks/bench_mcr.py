@@ -1,0 +1,108 @@
+"""Benchmark: the project's mcr scorer against pymahjonggb (C++ through its Python binding),
+side by side in one run on the same random complete hands (every shape, melds, kongs, every
+win source, flowers, the last_of_kind flag).
+
+Run by hand:  .venv/bin/python benchmarks/bench_mcr.py [--hands 2000] [--rounds 3] [--profile]
+Both sides get ready-made inputs (the project's HandInput, pymahjonggb's argument dict), so
+the timings are the scorers alone. "cold" clears the project's caches before each round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import pstats
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "scoring"))
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from mcr_hands import winning_hands  # noqa: E402
+from mcr_oracle import oracle_args  # noqa: E402
+
+from controller.scoring import HandInput, get_ruleset, score_hand  # noqa: E402
+from controller.scoring.mcr import hand as mcr_hand  # noqa: E402
+from controller.scoring.mcr import scorer as mcr_scorer  # noqa: E402
+
+
+def make_hands(n: int) -> list[HandInput]:
+    out: list[HandInput] = []
+
+    @settings(max_examples=n, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(winning_hands())
+    def collect(inp: HandInput) -> None:
+        out.append(inp)
+
+    collect()
+    rs = get_ruleset("mcr")
+    return [HandInput(rs, i.seat_wind, i.prevailing_wind, i.melds, i.hand, i.bonus, True,
+                      i.winning_tile, i.win_source, i.last_tile, False, i.flags) for i in out]
+
+
+def clear(decompositions: bool = True) -> None:
+    """Forget the scored hands; with ``decompositions``, the split caches too (cold)."""
+    mcr_scorer._MEMO.clear()
+    if decompositions:
+        mcr_hand.splits.cache_clear()
+        mcr_hand.is_complete13.cache_clear()
+
+
+def time_ours(hands: list[HandInput]) -> float:
+    t = time.perf_counter()
+    for h in hands:
+        score_hand(h).points  # noqa: B018 - the numbers, as a caller reads them
+    return time.perf_counter() - t
+
+
+def time_theirs(args: list[dict[str, Any]]) -> float:
+    from MahjongGB import MahjongFanCalculator
+
+    t = time.perf_counter()
+    for a in args:
+        MahjongFanCalculator(**a)
+    return time.perf_counter() - t
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--hands", type=int, default=2000)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--profile", action="store_true")
+    a = p.parse_args()
+    hands = make_hands(a.hands)
+    args = [oracle_args(h) for h in hands]
+    gc.collect()
+    gc.freeze()  # the inputs (and hypothesis' leftovers) are not rescanned by every collection
+    n = len(hands)
+    print(f"{n} hands, {a.rounds} rounds; microseconds per hand (best round)")
+    cold, distinct, repeated, theirs = [], [], [], []
+    for _ in range(a.rounds):
+        clear()
+        cold.append(time_ours(hands))
+        clear(decompositions=False)
+        distinct.append(time_ours(hands))
+        repeated.append(time_ours(hands))
+        theirs.append(time_theirs(args))
+    c, d, r, t = (min(x) / n * 1e6 for x in (cold, distinct, repeated, theirs))
+    print(f"  project, new hands, cold caches      : {c:8.1f} us")
+    print(f"  project, new hands, warm split caches: {d:8.1f} us")
+    print(f"  project, the same hands again (memo) : {r:8.1f} us")
+    print(f"  pymahjonggb (C++ via binding)        : {t:8.1f} us")
+    print(f"  ratio project/pymahjonggb            : new hands {c / t:.1f}x cold, "
+          f"{d / t:.1f}x warm; repeated {r / t:.2f}x")
+    if a.profile:
+        clear()
+        prof = cProfile.Profile()
+        prof.enable()
+        time_ours(hands)
+        prof.disable()
+        pstats.Stats(prof).sort_stats("tottime").print_stats(12)
+
+
+if __name__ == "__main__":
+    main()

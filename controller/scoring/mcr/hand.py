@@ -1,0 +1,141 @@
+"""An mcr winner's hand prepared for the patterns: counts, melds, the facts of the win, the
+ways the concealed tiles split into sets and a pair, and whether the win had a single wait."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+from controller.tiles import KINDS
+
+CHOW, PUNG, KONG = 0, 1, 2
+KIND_NAMES = ("chow", "pung", "kong")
+
+
+class Set(NamedTuple):
+    """A set of the hand: ``kind`` CHOW (``k`` its lowest tile), PUNG or KONG (``k`` its tile);
+    ``exposed``: claimed; ``meld``: on the table before the win (claimed or declared)."""
+
+    kind: int
+    k: int
+    exposed: bool
+    meld: bool
+
+    def tiles(self) -> tuple[str, ...]:
+        if self.kind == CHOW:
+            return (KINDS[self.k], KINDS[self.k + 1], KINDS[self.k + 2])
+        return (KINDS[self.k],) * (3 if self.kind == PUNG else 4)
+
+
+class Win(NamedTuple):
+    """What the tiles cannot show, as the scorer counts it (see ``scorer.win_facts``)."""
+
+    tile: int  # kind index of the winning tile
+    self_drawn: bool
+    last_of_kind: bool  # "Last Tile"
+    replacement: bool  # "Out with Replacement Tile"
+    robbed: bool  # "Robbing the Kong"
+    last_tile: bool  # "Last Tile Draw" / "Last Tile Claim"
+
+
+class Hand(NamedTuple):
+    counts: tuple[int, ...]  # all 34 kinds: rack and melds (a kong counts 4)
+    concealed: tuple[int, ...]  # the rack, with the winning tile
+    melds: tuple[Set, ...]
+    win: Win
+    seat: int  # kind index of the seat wind (27..30)
+    prevailing: int
+    tiles: tuple[str, ...]  # every tile of the hand (rack and melds), sorted by kind
+    memo: dict[str, object]  # what is computed once per hand, when first needed
+
+
+def waited_on_one(hand: Hand) -> bool:
+    """Whether the 13 tiles before the win waited on one kind only (computed once, and only
+    for a hand that might score a wait fan)."""
+    found = hand.memo.get("single_wait")
+    if found is None:
+        found = hand.memo["single_wait"] = single_wait(
+            hand.concealed, hand.counts, hand.win.tile, 4 - len(hand.melds))
+    return bool(found)
+
+
+Split = tuple[tuple[tuple[int, int], ...], int]  # ((kind, k), ...), pair kind
+
+
+@lru_cache(maxsize=65536)
+def splits(counts: tuple[int, ...], sets: int) -> tuple[Split, ...]:
+    """Every way the concealed ``counts`` make ``sets`` sets (pung or chow) and one pair."""
+    out: list[Split] = []
+    c = list(counts)
+    for p in range(34):
+        if c[p] >= 2:
+            c[p] -= 2
+            for found in _sets(c, 0, sets):
+                out.append((found, p))
+            c[p] += 2
+    return tuple(out)
+
+
+def _sets(c: list[int], start: int, n: int) -> list[tuple[tuple[int, int], ...]]:
+    if n == 0:
+        return [()] if not any(c) else []
+    i = start
+    while i < 34 and c[i] == 0:
+        i += 1
+    if i == 34:
+        return []
+    out: list[tuple[tuple[int, int], ...]] = []
+    if c[i] >= 3:
+        c[i] -= 3
+        out.extend(((PUNG, i), *rest) for rest in _sets(c, i, n - 1))
+        c[i] += 3
+    if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        out.extend(((CHOW, i), *rest) for rest in _sets(c, i, n - 1))
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
+    return out
+
+
+@lru_cache(maxsize=65536)
+def is_complete13(counts: tuple[int, ...], sets: int) -> bool:
+    """Whether ``counts`` (3 * sets + 2 tiles) make sets and a pair, or seven pairs."""
+    if sets == 4 and all(n in (0, 2, 4) for n in counts):
+        return True
+    return bool(splits(counts, sets))
+
+
+def single_wait(concealed: tuple[int, ...], held: tuple[int, ...], win: int, sets: int) -> bool:
+    """Whether the concealed tiles before the win (``concealed`` less one ``win``) waited on
+    exactly one kind, counting the standard shape and seven pairs. A kind of which the hand
+    (``held``: rack and melds, with the winning tile) holds all four copies is no wait
+    (RULES.md section 5)."""
+    c = list(concealed)
+    c[win] -= 1
+    found = 0
+    for k in _candidates(c):
+        c[k] += 1
+        if held[k] - (k == win) < 4 and is_complete13(tuple(c), sets):
+            found += 1
+        c[k] -= 1
+        if found > 1:
+            return False
+    return found == 1
+
+
+def _candidates(c: list[int]) -> list[int]:
+    out = set()
+    for i, n in enumerate(c):
+        if not n:
+            continue
+        if i >= 27:
+            out.add(i)
+            continue
+        for d in (-2, -1, 0, 1, 2):
+            j = i + d
+            if 0 <= j < 27 and j // 9 == i // 9:
+                out.add(j)
+    return sorted(out)

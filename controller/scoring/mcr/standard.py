@@ -1,0 +1,259 @@
+"""The fans of a standard hand (four sets and a pair) in one arrangement, and the fans every
+hand shape shares: the win, the suits, the kinds of tiles, the range of ranks, tile hogs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+from controller.scoring.mcr import fans as f
+from controller.scoring.mcr.fans import Hit
+from controller.scoring.mcr.hand import CHOW, KONG, PUNG, Hand, Set, Win, waited_on_one
+from controller.scoring.mcr.sets import chow_hits, pung_hits
+from controller.tiles import KINDS
+
+_TERMINALS = frozenset((0, 8, 9, 17, 18, 26))
+_GREEN = frozenset((1, 2, 3, 5, 7, 32))  # 2b 3b 4b 6b 8b gd
+_REVERSIBLE = frozenset((1, 3, 4, 5, 7, 8, 18, 19, 20, 21, 22, 25, 26, 33))  # 245689b 1234589d wd
+
+
+def all_tiles(hand: Hand) -> tuple[str, ...]:
+    return hand.tiles
+
+
+def win_hits(win: Win) -> list[Hit]:
+    """Last Tile, Self-Drawn, Last Tile Draw/Claim, Out with Replacement Tile, Robbing the
+    Kong: all for the winning tile."""
+    t = (KINDS[win.tile],)
+    out: list[Hit] = []
+    if win.last_of_kind:
+        out.append((f.LAST_TILE, t))
+    if win.self_drawn:
+        out.append((f.SELF_DRAWN, t))
+        if win.last_tile:
+            out.append((f.LAST_TILE_DRAW, t))
+        if win.replacement:
+            out.append((f.OUT_WITH_REPLACEMENT_TILE, t))
+    else:
+        if win.last_tile:
+            out.append((f.LAST_TILE_CLAIM, t))
+        if win.robbed:
+            out.append((f.ROBBING_THE_KONG, t))
+    return out
+
+
+def suit_hits(hand: Hand) -> list[Hit]:
+    """No Honors, One Voided Suit, Half Flush, Full Flush, All Types."""
+    c = hand.counts
+    tiles = all_tiles(hand)
+    suits = [any(c[s * 9 : s * 9 + 9]) for s in range(3)]
+    winds, dragons = any(c[27:31]), any(c[31:34])
+    honours = winds or dragons
+    present = sum(suits)
+    out: list[Hit] = []
+    if present == 1:
+        out.append((f.HALF_FLUSH if honours else f.FULL_FLUSH, tiles))
+    elif present == 2:
+        out.append((f.ONE_VOIDED_SUIT, tiles))
+    if not honours and present != 1:
+        out.append((f.NO_HONORS, tiles))
+    if present == 3 and winds and dragons:
+        out.append((f.ALL_TYPES, tiles))
+    return out
+
+
+def tile_hits(hand: Hand) -> list[Hit]:
+    """All Simples, Reversible Tiles, All Green, All Honors, All Terminals, All Terminals and
+    Honors; then Upper/Middle/Lower Tiles, Upper/Lower Four."""
+    kinds = [k for k, n in enumerate(hand.counts) if n]
+    tiles = all_tiles(hand)
+    out: list[Hit] = []
+    simples = all(k < 27 and k not in _TERMINALS for k in kinds)
+    if simples:
+        out.append((f.ALL_SIMPLES, tiles))
+    if all(k in _REVERSIBLE for k in kinds):
+        out.append((f.REVERSIBLE_TILES, tiles))
+    if all(k in _GREEN for k in kinds):
+        out.append((f.ALL_GREEN, tiles))
+    if not simples:
+        if all(k >= 27 for k in kinds):
+            out.append((f.ALL_HONORS, tiles))
+        elif all(k in _TERMINALS for k in kinds):
+            out.append((f.ALL_TERMINALS, tiles))
+        elif all(k >= 27 or k in _TERMINALS for k in kinds):
+            out.append((f.ALL_TERMINALS_AND_HONORS, tiles))
+    if all(k < 27 for k in kinds):
+        ranks = {k % 9 + 1 for k in kinds}
+        if max(ranks) <= 4:
+            out.append((f.LOWER_FOUR if 4 in ranks else f.LOWER_TILES, tiles))
+        elif min(ranks) >= 6:
+            out.append((f.UPPER_FOUR if 6 in ranks else f.UPPER_TILES, tiles))
+        elif min(ranks) >= 4 and max(ranks) <= 6:
+            out.append((f.MIDDLE_TILES, tiles))
+    return out
+
+
+def tile_hog_hits(hand: Hand, kongs: Sequence[int]) -> list[Hit]:
+    """Tile Hog: four tiles of a kind, not as a kong."""
+    return [(f.TILE_HOG, (KINDS[k],) * 4) for k, n in enumerate(hand.counts)
+            if n == 4 and k not in kongs]
+
+
+def kong_hits(sets: Sequence[Set], concealed_pungs: Sequence[Set]) -> list[Hit]:
+    """The kong fans and the concealed-pung fans (a concealed kong is a concealed pung)."""
+    kongs = [s for s in sets if s.kind == KONG]
+    melded = [s for s in kongs if s.exposed]
+    hidden = [s for s in kongs if not s.exposed]
+    tiles = tuple(t for s in kongs for t in s.tiles())
+    out: list[Hit] = []
+    n = len(kongs)
+    if n == 4:
+        out.append((f.FOUR_KONGS, tiles))
+    elif n == 3:
+        out.append((f.THREE_KONGS, tiles))
+    elif n == 2 and not hidden:
+        out.append((f.TWO_MELDED_KONGS, tiles))
+    elif n == 2 and not melded:
+        out.append((f.TWO_CONCEALED_KONGS, tiles))
+    else:  # one kong, or a melded and a concealed one (mcr readings: no 5-fan combination)
+        out += [(f.MELDED_KONG, s.tiles()) for s in melded]
+        out += [(f.CONCEALED_KONG, s.tiles()) for s in hidden]
+    total = len(concealed_pungs) + len(hidden)
+    if total >= 2 and not (n == 2 and len(hidden) == 2 and total == 2):
+        name = {2: f.TWO_CONCEALED_PUNGS, 3: f.THREE_CONCEALED_PUNGS,
+                4: f.FOUR_CONCEALED_PUNGS}[total]
+        out.append((name, tuple(t for s in (*concealed_pungs, *hidden) for t in s.tiles())))
+    return out
+
+
+def standard_hits(hand: Hand, sets: Sequence[Set], pair: int) -> list[Hit]:
+    """Every fan of one arrangement before the exclusions (flowers apart)."""
+    win = hand.win
+    chows = [s for s in sets if s.kind == CHOW]
+    pungs = [s for s in sets if s.kind != CHOW]
+    hidden_pungs = [s for s in pungs if s.kind == PUNG and not s.exposed]
+    if not win.self_drawn and not any(
+        not c.meld and c.k <= win.tile <= c.k + 2 for c in chows
+    ):  # the discard completed the pung: it counts as exposed
+        hidden_pungs = [s for s in hidden_pungs if s.k != win.tile]
+    hits = win_hits(win) + kong_hits(sets, hidden_pungs)
+    if len(pungs) == 4:
+        hits.append((f.ALL_PUNGS, tuple(t for s in pungs for t in s.tiles())))
+    combo = pung_hits([s.k for s in pungs])
+    hits += combo + _single_pung_hits(hand, pungs, combo)
+    hits += _chow_part(chows, pair)
+    hits += _pair_hits(hits, pair, len(chows))
+    hits += _concealment_hits(hand)
+    hits += _pack_hits(sets, pair)
+    hits += _hand_wide(hand)
+    hits += _wait_hits(hand, sets, pair, hits)
+    return hits
+
+
+def _hand_wide(hand: Hand) -> list[Hit]:
+    """The fans of the tiles whatever their arrangement: suits, kinds, ranks, tile hogs (a
+    kong is always a meld, the same in every arrangement)."""
+    found = cast("list[Hit] | None", hand.memo.get("hand_wide"))
+    if found is None:
+        kongs = [m.k for m in hand.melds if m.kind == KONG]
+        found = suit_hits(hand) + tile_hits(hand) + tile_hog_hits(hand, kongs)
+        hand.memo["hand_wide"] = found
+    return list(found)
+
+
+def _single_pung_hits(hand: Hand, pungs: Sequence[Set], combo: list[Hit]) -> list[Hit]:
+    """Dragon Pung, Prevalent Wind, Seat Wind, Pung of Terminals or Honors (not for a wind
+    pung that scores as a wind, nor for the winds of Big Three Winds)."""
+    big_three_winds = any(h[0] == f.BIG_THREE_WINDS for h in combo)
+    out: list[Hit] = []
+    for s in pungs:
+        t = s.tiles()
+        if 31 <= s.k <= 33:
+            out.append((f.DRAGON_PUNG, t))
+        elif s.k >= 27:
+            windy = False
+            if s.k == hand.prevailing:
+                out.append((f.PREVALENT_WIND, t))
+                windy = True
+            if s.k == hand.seat:
+                out.append((f.SEAT_WIND, t))
+                windy = True
+            if not windy and not big_three_winds:
+                out.append((f.PUNG_OF_TERMINALS_OR_HONORS, t))
+        elif s.k in _TERMINALS:
+            out.append((f.PUNG_OF_TERMINALS_OR_HONORS, t))
+    return out
+
+
+def _chow_part(chows: Sequence[Set], pair: int) -> list[Hit]:
+    lows = [c.k for c in chows]
+    if len(lows) == 4 and pair < 27 and pair % 9 == 4:
+        tiles = tuple(t for c in chows for t in c.tiles()) + (KINDS[pair],) * 2
+        suits = [lo // 9 for lo in lows]
+        ranks = sorted(lo % 9 for lo in lows)
+        if ranks == [0, 0, 6, 6]:
+            ps = pair // 9
+            if all(s == ps for s in suits):
+                return [(f.PURE_TERMINAL_CHOWS, tiles)]
+            others = {(s, r) for s, r in zip(suits, (lo % 9 for lo in lows), strict=True)}
+            if len(others) == 4 and ps not in suits:
+                return [(f.THREE_SUITED_TERMINAL_CHOWS, tiles)]
+    return chow_hits(lows)
+
+
+def _pair_hits(hits: list[Hit], pair: int, chows: int) -> list[Hit]:
+    """All Chows; the pair turns Two Dragon Pungs into Little Three Dragons and Big Three
+    Winds into Little Four Winds (the struck fans go from ``hits``)."""
+    pt = (KINDS[pair],) * 2
+    if chows == 4:
+        return [(f.ALL_CHOWS, pt)] if pair < 27 else []
+    for old, new, lo, hi in ((f.TWO_DRAGON_PUNGS, f.LITTLE_THREE_DRAGONS, 31, 33),
+                             (f.BIG_THREE_WINDS, f.LITTLE_FOUR_WINDS, 27, 30)):
+        found = [h for h in hits if h[0] == old]
+        if found and lo <= pair <= hi:
+            hits.remove(found[0])
+            return [(new, found[0][1] + pt)]
+    return []
+
+
+def _concealment_hits(hand: Hand) -> list[Hit]:
+    """Fully Concealed Hand / Concealed Hand (no claimed set), Melded Hand (four claimed sets,
+    won on a discard)."""
+    exposed = sum(1 for m in hand.melds if m.exposed)
+    t = (KINDS[hand.win.tile],)
+    if exposed == 0:
+        return [(f.FULLY_CONCEALED_HAND if hand.win.self_drawn else f.CONCEALED_HAND, t)]
+    if exposed == 4 and not hand.win.self_drawn:
+        return [(f.MELDED_HAND, t)]
+    return []
+
+
+def _pack_hits(sets: Sequence[Set], pair: int) -> list[Hit]:
+    """Outside Hand, All Fives, All Even Pungs: a property of every set and the pair."""
+    tiles = tuple(t for s in sets for t in s.tiles()) + (KINDS[pair],) * 2
+    kinds = [(s.kind, s.k) for s in sets] + [(PUNG, pair)]
+
+    def every(test: object) -> bool:
+        return all(test(kind, k) for kind, k in kinds)  # type: ignore[operator]
+
+    if every(lambda kind, k: k >= 27 or (k % 9 in (0, 6) if kind == CHOW else k in _TERMINALS)):
+        return [(f.OUTSIDE_HAND, tiles)]
+    if every(lambda kind, k: k < 27 and (k % 9 in (2, 3, 4) if kind == CHOW else k % 9 == 4)):
+        return [(f.ALL_FIVES, tiles)]
+    if every(lambda kind, k: k < 27 and kind != CHOW and k % 9 in (1, 3, 5, 7)):
+        return [(f.ALL_EVEN_PUNGS, tiles)]
+    return []
+
+
+def _wait_hits(hand: Hand, sets: Sequence[Set], pair: int, hits: list[Hit]) -> list[Hit]:
+    """Edge Wait, Closed Wait or Single Wait, for a win that waited on one kind only."""
+    w = hand.win.tile
+    own = [s for s in sets if not s.meld and s.kind == CHOW]
+    edge = any(s.k == w or s.k + 2 == w for s in own)
+    closed = any(s.k + 1 == w for s in own)
+    if not (edge or closed or pair == w):
+        return []
+    if any(h[0] in (f.MELDED_HAND, f.FOUR_KONGS) for h in hits) or not waited_on_one(hand):
+        return []
+    name = f.EDGE_WAIT if edge else f.CLOSED_WAIT if closed else f.SINGLE_WAIT
+    return [(name, (KINDS[w],))]

@@ -1,0 +1,33 @@
+"""Corrections made easy: the recent steps in words and the undo preview for the operator
+(admin token) (a seat corrects a misread tile in its own rack in the seats router)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query
+
+from controller.web import narrate, views
+from controller.web.deps import AdminDep, LoopDep
+
+router = APIRouter()
+ADMIN: dict[int | str, dict[str, Any]] = {401: {"description": "missing or wrong admin token"}}
+STEPS = Query(ge=1, le=narrate.MAX_STEPS, description="how many of the newest steps")
+
+
+@router.get("/api/admin/recent", tags=["admin"], dependencies=[AdminDep], responses=ADMIN)
+def recent(loop: LoopDep, count: int = STEPS) -> Any:
+    """The newest undoable steps in words, newest first (concealed tiles are not named)."""
+    return {"events": narrate.steps(loop.state, count, _names(loop)),
+            "available": min(int(loop.state.depth), narrate.MAX_STEPS)}
+
+
+@router.get("/api/admin/undo", tags=["admin"], dependencies=[AdminDep], responses=ADMIN)
+def undo_preview(loop: LoopDep, count: int = STEPS) -> Any:
+    """What ``POST /api/admin/undo`` with this count would take back, and the tiles that must
+    then be put back where."""
+    return narrate.undo_preview(loop.state, count, _names(loop))
+
+
+def _names(loop: LoopDep) -> dict[int, str]:
+    return {int(p): name for p, name in views.players(loop).items()}

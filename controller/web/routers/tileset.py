@@ -1,0 +1,31 @@
+"""GET /api/tiles: the tile codes in their order and their names, for the pages (the one source
+of truth is ``controller.tiles``; the pages do not keep a copy)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from controller import tiles
+
+router = APIRouter(tags=["tiles"])
+
+
+@router.get("/api/tiles")
+def tile_set() -> dict[str, Any]:
+    """``order``: every code as hands are sorted (suits, winds, dragons, flowers, seasons);
+    ``names``: each code in words; ``groups``: the codes by kind, for a tile picker."""
+    return {
+        "order": list(tiles.ALL_CODES),
+        "names": {code: tiles.tile_name(code) for code in tiles.ALL_CODES},
+        "groups": {
+            "bamboo": [f"{n}b" for n in range(1, 10)],
+            "characters": [f"{n}c" for n in range(1, 10)],
+            "dots": [f"{n}d" for n in range(1, 10)],
+            "winds": list(tiles.WIND_CODES),
+            "dragons": list(tiles.DRAGON_CODES),
+            "flowers": list(tiles.FLOWERS),
+            "seasons": list(tiles.SEASONS),
+        },
+    }

@@ -1,0 +1,163 @@
+"""Corrections under `serve --simulate`: the operator's reassign of a misread tile, an undo, a
+washout taken back while the players clear the table, and a seat's call, all through the real
+hardware path (virtual reader boards over ptys, pyserial, the presence tracker, the store).
+The simulated players put back what the controller asks for and play goes on to the hand's
+end, every tile where the controller has it and the log replaying to the live state."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from controller.app import build
+from controller.config import Config, SessionConfig
+from controller.game import lying, replay_lines, replay_summary
+from controller.sources.simulation import simulation_source
+from controller.sources.virtual import SimOptions, SimRun, virtual_table_source
+from controller.store import EventLog
+from controller.tiles import tile_set
+
+View = dict[str, Any]
+
+
+def until(check: Callable[[], Any], timeout: float = 60.0, what: str = "") -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if result := check():
+            return result
+        time.sleep(0.02)
+    raise AssertionError(f"not reached in {timeout} s: {what}")
+
+
+def hand_of(client: TestClient) -> View:
+    return client.get("/api/table").json().get("hand") or {}
+
+
+@pytest.mark.slow
+def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
+    run = SimRun()
+    # one 6b's tag is enrolled as a 5b: the first 6b to come off the wall is misread
+    options = SimOptions(seed=3, hand_pause=2.0, misread=("6b", "5b"))
+    system = build(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path,
+                   sources={"table": virtual_table_source(options, run)})
+    service = system.loop
+    with TestClient(system.app) as client:
+        admin = {"Authorization": f"Bearer {system.tokens.admin}"}
+
+        # 1. The misread: the players wait and say where; the operator corrects it.
+        complaint = until(lambda: run.complaint if run.complaint and "is" in run.complaint
+                          else None, what="a player noticing the misread tile")
+        assert complaint["tile"] == "5b" and complaint["is"] == "6b"
+        health = client.get("/api/admin/readers", headers=admin).json()["readers"]
+        message = health["virtual-table"]["message"]
+        assert "the players wait" in message and complaint["zone"] in message
+        assert "5b" not in message and "6b" not in message  # no concealed tile named
+        seq = client.get("/api/table").json()["seq"]
+        time.sleep(0.5)
+        assert client.get("/api/table").json()["seq"] == seq  # nobody plays meanwhile
+        fixed = client.post("/api/admin/reassign", headers=admin, json={
+            "zone": complaint["zone"], "tile": "5b", "as": "6b"})
+        assert fixed.status_code == 200 and fixed.json()["accepted"], fixed.text
+        until(lambda: run.complaint is None and hand_of(client).get("phase") == "play"
+              and (hand_of(client).get("discard") is not None), what="play after the fix")
+        assert service.status().readers["virtual-table"]["ok"]
+
+        # 2. An undo in play (a discard lies on the pad, or whatever came last).
+        undone = client.post("/api/admin/undo", headers=admin, json={"count": 1})
+        assert undone.status_code == 200 and undone.json()["accepted"], undone.text
+        seq = client.get("/api/table").json()["seq"]
+        until(lambda: client.get("/api/table").json()["seq"] > seq + 10
+              and not hand_of(client).get("out_of_place"), what="play after the undo")
+
+        # 3. The operator ends the hand as a washout; the players clear; the washout is undone.
+        number = hand_of(client)["number"]
+        ended = client.post("/api/admin/end-hand", headers=admin, json={"result": "washout"})
+        assert ended.status_code == 200 and ended.json()["accepted"], ended.text
+        until(lambda: len(service.state.cleared) >= 10, what="the players clearing")
+        back = client.post("/api/admin/undo", headers=admin, json={"count": 1})
+        assert back.status_code == 200 and back.json()["accepted"], back.text
+        washout_undone = back.json()["seq"]
+        hand = hand_of(client)
+        assert hand["number"] == number and hand["phase"] == "play"
+        wall = hand["live_wall"]
+        until(lambda: not hand_of(client).get("out_of_place")
+              and hand_of(client).get("live_wall", wall) < wall, what="put back, play on")
+
+        # 4. A seat's call reaches the game (the game's own rule answers, not a blanket 409).
+        seat = {"Authorization": f"Bearer {system.tokens.seats[2]}"}
+        call = client.post("/api/seats/2/declare", headers=seat, json={"call": "ready"})
+        assert call.status_code in (200, 409)
+        if call.status_code == 409:
+            assert call.json()["violation"]["rule"] in ("ready_not_waiting", "dead_hand")
+
+        # 5. Play goes on to the hand's end.
+        until(lambda: len(client.get("/api/table").json()["hands"]) >= 1
+              and hand_of(client).get("phase") == "over", timeout=120, what="the hand's end")
+        state = service.state
+        assert run.error is None and run.stalls == 0
+        totals = Counter[str]()
+        for counts in lying(state).values():
+            totals.update(counts)
+        assert totals == Counter(tile_set(False))  # every tile once (no bonus tiles in hua-bao)
+        record = state.hands[0]
+        assert record.number == number and sum(record.net) == 0
+
+    log = EventLog.open(tmp_path / "events.sqlite")
+    try:
+        records = list(log.records(service.session_id))
+    finally:
+        log.close()
+    replayed = replay_lines((r.seq, r.event, r.at) for r in records)
+    assert replayed == state
+    at_undo = replay_lines((r.seq, r.event, r.at) for r in records if r.seq <= washout_undone)
+    assert len(at_undo.misplaced) >= 10  # the cleared tiles, to come back from the wall
+    assert all(put == "wall" for _, put, _ in at_undo.misplaced)
+    assert replay_summary(replayed) == replay_summary(state)
+    sources = Counter(r.source for r in records)
+    assert sources["admin"] >= 5 and sources["table"] > 100
+
+
+def test_a_washout_taken_back_in_process(tmp_path: Path) -> None:
+    """`serve --simulate --in-process`: "end hand as washout", the players start clearing,
+    "undo 1": they put the cleared tiles back and play on, no cascade of violations."""
+    system = build(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path,
+                   sources={"simulation": simulation_source(0.01, 11)})
+    loop = system.loop
+    with TestClient(system.app) as client:
+        admin = {"Authorization": f"Bearer {system.tokens.admin}"}
+        until(lambda: hand_of(client).get("phase") == "play"
+              and hand_of(client).get("live_wall", 99) < 60, what="a hand well under way")
+        number = hand_of(client)["number"]
+        ended = client.post("/api/admin/end-hand", headers=admin, json={"result": "washout"})
+        assert ended.status_code == 200, ended.text
+        until(lambda: len(loop.state.cleared) >= 5, what="the players clearing")
+        undone = client.post("/api/admin/undo", headers=admin, json={"count": 1})
+        assert undone.status_code == 200 and undone.json()["accepted"], undone.text
+        violations = len(loop.state.violations)
+        undo_seq = undone.json()["seq"]
+        hand = hand_of(client)
+        assert hand["phase"] == "play" and hand["number"] == number
+        wall = hand["live_wall"]
+        until(lambda: not hand_of(client).get("out_of_place")
+              and hand_of(client).get("live_wall", wall) < wall, what="put back, play on")
+        # at most the one move decided before the undo arrived is refused (then put back)
+        assert len(loop.state.violations) - violations <= 1
+        until(lambda: hand_of(client).get("phase") == "over" or hand_of(client)["number"] > number,
+              what="the hand's end")
+        state = loop.state
+        assert state.hands[number - 1].number == number
+    log = EventLog.open(tmp_path / "events.sqlite")
+    try:
+        records = list(log.records(loop.session_id))
+    finally:
+        log.close()
+    assert replay_lines((r.seq, r.event, r.at) for r in records) == state
+    at_undo = replay_lines((r.seq, r.event, r.at) for r in records if r.seq <= undo_seq)
+    assert len(at_undo.misplaced) >= 5  # the cleared tiles, listed to come back
+    assert all(put == "wall" for _, put, _ in at_undo.misplaced)

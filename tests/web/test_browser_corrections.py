@@ -1,0 +1,122 @@
+"""Corrections under `serve --simulate` in a real browser: the virtual table (simulated players,
+virtual boards over ptys), the operator page in headless Chromium. A misread tile makes the
+players wait and the operator page say where; the operator's reassign and undo (sent from the
+page with the requests the operator page makes) are taken, and play goes on."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.app import System, build
+from controller.config import Config, SessionConfig
+from controller.sources.virtual import SimOptions, SimRun, virtual_table_source
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+pytestmark = pytest.mark.browser
+
+if not Path(CHROMIUM).exists() and os.environ.get("CI") != "true":
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium); in CI this test runs",
+                allow_module_level=True)
+
+#: What the operator page does for a correction (controller/web/static/operator.js: api()).
+POST = """async ([path, token, body]) => {
+  const res = await fetch(path, {method: "POST", body: JSON.stringify(body),
+    headers: {"Content-Type": "application/json", "Authorization": `Bearer ${token}`}});
+  return {status: res.status, body: await res.json()};
+}"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _until(check: Callable[[], Any], timeout: float = 60.0, what: str = "") -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if result := check():
+            return result
+        time.sleep(0.05)
+    raise AssertionError(f"not reached in {timeout} s: {what}")
+
+
+@pytest.fixture
+def simulated(tmp_path: Path) -> Iterator[tuple[str, System, SimRun]]:
+    """`serve --simulate` with one misread tag, served by uvicorn on a free port."""
+    import uvicorn
+
+    run = SimRun()
+    options = SimOptions(seed=3, hand_pause=2.0, misread=("6b", "5b"))
+    system = build(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path / "data",
+                   sources={"table": virtual_table_source(options, run)})
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(system.app, host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    _until(lambda: server.started, 20, "the service starting")
+    yield f"http://127.0.0.1:{port}", system, run
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_reassign_and_undo_under_simulate_and_play_goes_on(
+        simulated: tuple[str, System, SimRun]) -> None:
+    from playwright.sync_api import sync_playwright
+
+    base, system, run = simulated
+    token = system.tokens.admin
+    ARTIFACTS.mkdir(exist_ok=True)
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            board = browser.new_page(viewport={"width": 1280, "height": 800})
+            board.on("pageerror", lambda e: errors.append(str(e)))
+            board.goto(base + "/")
+            board.wait_for_selector("#conn.ok", timeout=15000)
+            operator = browser.new_page(viewport={"width": 1280, "height": 800})
+            operator.on("pageerror", lambda e: errors.append(str(e)))
+            operator.goto(f"{base}/operator#token={token}")
+
+            complaint = _until(lambda: run.complaint if run.complaint and "is" in run.complaint
+                               else None, what="a player noticing the misread tile")
+            operator.wait_for_function(
+                "document.body.innerText.includes('the players wait')", timeout=15000)
+            assert complaint["zone"] in operator.inner_text("body")
+            operator.screenshot(path=str(ARTIFACTS / "operator-misread-waiting.png"))
+
+            fixed = operator.evaluate(POST, ["/api/admin/reassign", token, {
+                "zone": complaint["zone"], "tile": complaint["tile"], "as": complaint["is"]}])
+            assert fixed["status"] == 200 and fixed["body"]["accepted"], fixed
+            _until(lambda: run.complaint is None, what="the players going on")
+            seq = board.evaluate("async () => (await (await fetch('/api/table')).json()).seq")
+
+            undone = operator.evaluate(POST, ["/api/admin/undo", token, {"count": 1}])
+            assert undone["status"] == 200 and undone["body"]["accepted"], undone
+
+            def played_on() -> bool:
+                view = board.evaluate("async () => (await fetch('/api/table')).json()")
+                hand = view.get("hand") or {}
+                return view["seq"] > seq + 15 and not hand.get("out_of_place")
+
+            _until(played_on, what="play going on after the undo")
+            board.wait_for_selector(".seat .tile", timeout=15000)
+            board.screenshot(path=str(ARTIFACTS / "dashboard-after-corrections.png"))
+            assert run.error is None and run.stalls == 0
+        finally:
+            browser.close()
+    assert errors == []

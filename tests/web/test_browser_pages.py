@@ -1,0 +1,309 @@
+"""The pages as people use them, in headless Chromium (Playwright): the TV mode at 1920 x 1080
+with its tile sizes measured in the page, the result kept until the next hand's first discard,
+the history's winds, the seat links on loopback, the operator's login, and a seat correcting a
+misread tile in its own rack."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller import tiles
+from controller.app import build
+from controller.config import Config, SimulationConfig
+from controller.loop import GameLoop
+from controller.players.director import Director
+from controller.store.tokens import Tokens
+from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, Server, _free_port
+
+pytestmark = pytest.mark.browser
+WINDS = ("east", "south", "west", "north")
+
+
+class SimServer(Server):
+    """The app with the in-process simulation playing ``hands`` hands at ``pace``, or with no
+    source at all (``hands=0``: the test plays the table's events itself)."""
+
+    def __init__(self, data_dir: Path, port: int, hands: int, pace: float) -> None:
+        super().__init__(data_dir, port)
+        self.hands, self.pace = hands, pace
+
+    @property
+    def loop(self) -> GameLoop:
+        assert self.system is not None
+        return self.system.loop
+
+    @property
+    def tokens(self) -> Tokens:
+        assert self.system is not None
+        return self.system.tokens
+
+    def start(self) -> None:
+        import threading
+
+        import uvicorn
+
+        sim = SimulationConfig(pace=self.pace, seed=7, hands=self.hands or None)
+        self.system = build(Config(simulation=sim), self.data_dir,
+                            table="simulation" if self.hands else None)
+        srv = uvicorn.Server(uvicorn.Config(self.system.app, host="127.0.0.1", port=self.port,
+                                            log_level="warning"))
+        self._srv = srv
+        self._thread = threading.Thread(target=srv.run, daemon=True)
+        self._thread.start()
+        deadline = time.time() + 20
+        while not srv.started and time.time() < deadline:
+            time.sleep(0.05)
+        assert srv.started, "the service did not start"
+
+
+def _serve(tmp_path: Path, hands: int, pace: float) -> Iterator[SimServer]:
+    srv = SimServer(tmp_path / "data", _free_port(), hands, pace)
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def playing(tmp_path: Path) -> Iterator[SimServer]:
+    yield from _serve(tmp_path, hands=3, pace=0.02)
+
+
+@pytest.fixture
+def still(tmp_path: Path) -> Iterator[SimServer]:
+    yield from _serve(tmp_path, hands=0, pace=0.0)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+DISCARD = """() => {
+  const d = document.querySelector('.pad .tile.big');
+  if (!d) return null;
+  return { discard: d.getBoundingClientRect().height,
+           marked: document.querySelectorAll('.tile.last').length };
+}"""
+BOARD = """() => {
+  const melds = [...document.querySelectorAll('.seat .meld .tile')];
+  const rivers = [...document.querySelectorAll('.seat .river-tiles .tile')];
+  if (!melds.length || !rivers.length) return null;
+  const hi = (e) => e.getBoundingClientRect().height;
+  return {
+    meld: Math.min(...melds.map(hi)), river: Math.min(...rivers.map(hi)),
+    board: document.querySelector('#board').getBoundingClientRect().width,
+    wall: parseFloat(getComputedStyle(document.querySelector('.wall-n')).fontSize),
+  };
+}"""
+
+
+def test_tv_mode_fills_a_1920_screen_readably(playing: SimServer, browser: Any) -> None:
+    errors: list[str] = []
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(playing.base + "/")
+    page.wait_for_selector("body.tv", timeout=15000)
+    # The live page measured: a discard on the pad; a moment with sets on the strips.
+    pad = page.wait_for_function(DISCARD, timeout=90000, polling=10).json_value()
+    assert pad["discard"] >= 48 and pad["marked"] == 1, pad  # the last discard is marked
+    sizes = page.wait_for_function(BOARD, timeout=90000, polling=50).json_value()
+    page.screenshot(path=str(ARTIFACTS / "tv-1920x1080.png"))
+    assert sizes["meld"] >= 48 and sizes["river"] >= 36, sizes
+    assert sizes["board"] >= 1300, sizes  # the page fills the screen, not a 1200 px column
+    assert sizes["wall"] >= 48, sizes
+    # The result stays on screen while the next hand is dealt, until its first discard.
+    page.wait_for_function("() => /Hand 2 .*dealing/.test(document.querySelector('#handinfo')"
+                           ".textContent)", timeout=90000)
+    assert page.inner_text("#result h2").startswith("Hand 1 · ")
+    page.wait_for_selector(".pad .tile.big", timeout=60000)
+    assert page.locator("#result .result").count() == 0
+    assert errors == []
+
+
+def test_history_and_chart_after_several_hands(playing: SimServer, browser: Any) -> None:
+    import json
+    import urllib.request
+
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(playing.base + "/")
+    page.wait_for_function("() => document.querySelectorAll('#history li').length >= 3",
+                           timeout=180000)
+    with urllib.request.urlopen(playing.base + "/api/hands") as res:  # noqa: S310 - loopback
+        records = json.load(res)["hands"]
+    assert len(records) >= 3
+    for record in records:
+        line = page.inner_text(f"#history li[data-hand='{record['number']}'] button")
+        if record["result"] != "mahjong":
+            continue
+        # The hand's own winds: from its own record, not from the hand now in play.
+        wind = record.get("winds", {}).get(str(record["winner"])) \
+            or WINDS[(record["winner"] - record["dealer"]) % 4]
+        assert f"Seat {record['winner']} · {wind} won" in line, (line, record["dealer"])
+    ticks = page.eval_on_selector_all(".chart .hand-tick", "els => els.map(e => e.textContent)")
+    assert ticks[:4] == ["0", "1", "2", "3"]
+    paths = page.eval_on_selector_all(".chart path.line",
+                                      "els => els.map(e => e.getAttribute('d'))")
+    assert len(paths) == 4 and len(set(paths)) == 4  # no line lies exactly on another
+    page.screenshot(path=str(ARTIFACTS / "history-1280x800.png"), full_page=True)
+
+
+def test_operator_login_and_seat_links_on_loopback(still: SimServer, browser: Any) -> None:
+    unauthorized: list[str] = []
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.on("response", lambda r: unauthorized.append(r.url) if r.status == 401 else None)
+    page.goto(still.base + "/operator")
+    page.wait_for_selector("#login:not([hidden])")
+    page.wait_for_timeout(3500)  # longer than one polling period: nothing is asked unasked
+    assert unauthorized == []
+    assert page.is_disabled("#undo-btn") and "Log in first" in page.inner_text("#undo-why")
+    page.fill("#token-input", "not-the-token")
+    page.click("#login-form button")
+    page.wait_for_selector("#login-msg.bad")
+    assert "Wrong token" in page.inner_text("#login-msg")
+    assert page.evaluate("() => localStorage.getItem('admin-token')") is None
+    page.fill("#token-input", still.tokens.admin)
+    page.click("#login-form button")
+    page.wait_for_selector(".qr .qr-url", timeout=15000)
+    urls = page.eval_on_selector_all(".qr-url", "els => els.map(e => e.textContent)")
+    assert len(urls) == 4 and all(re.match(r"http://127\.0\.0\.1:\d+/seat/[1-4]#token=", u)
+                                  for u in urls)
+    assert still.tokens.seats[1] not in page.content()
+    warning = page.inner_text("#reach")
+    assert "--host 0.0.0.0" in warning and "public_url" in warning
+    page.screenshot(path=str(ARTIFACTS / "operator-1280x800.png"), full_page=True)
+    # A new session asks first; declined, the running session goes on.
+    asked: list[str] = []
+
+    def decline(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", decline)
+    session = still.loop.session_id
+    page.click("#start")
+    page.wait_for_timeout(500)
+    assert asked and asked[0].startswith("Start a new hua-bao session?")
+    assert "ends now" in asked[0]
+    assert still.loop.session_id == session and still.loop.session_active
+
+
+def _play_to_turn(service: GameLoop, seconds: float = 30) -> None:
+    """Play the table's events from this thread until the hand is in play."""
+    director = Director("hua-bao", hands=1, seed=4)
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        hand = service.public_view().get("hand") or {}
+        if hand.get("phase") == "play" and hand.get("step") == "draw":
+            return
+        event = director.next_action(service.state)
+        if event is None or "session" in event:
+            continue
+        seq = service.seq
+        service.post_threadsafe(event, "test")
+        while service.seq == seq and time.time() < deadline:
+            time.sleep(0.005)
+    raise AssertionError("the hand did not get into play")
+
+
+def test_a_seat_corrects_a_misread_tile_in_its_own_rack(still: SimServer, browser: Any) -> None:
+    service, tokens = still.loop, still.tokens
+    _play_to_turn(service)
+    rack = service.seat_view(2)["hand"]
+    read = next(t for t in rack if not tiles.is_bonus(t))
+    real = next(c for c in tiles.KINDS if c not in rack
+                and service.state.hand.out[tiles.ALL_CODES.index(c)] < 4)
+    # Without the seat's link: no buttons, and the page says why.
+    bare = browser.new_page(viewport={"width": 390, "height": 844})
+    bare.goto(f"{still.base}/seat/2")
+    bare.wait_for_selector("#notice .error")
+    assert all(bare.is_disabled(f"#{b}") for b in ("claim", "ready", "mahjong"))
+    assert "need the seat's link" in bare.inner_text("#why")
+    bare.close()
+    bare = browser.new_page(viewport={"width": 390, "height": 844})
+    bare.goto(f"{still.base}/seat/2#token=wrong")
+    bare.wait_for_function("() => /not the token of this seat/.test("
+                           "document.querySelector('#notice').textContent)")
+    assert bare.evaluate("() => localStorage.getItem('seat-token-2')") is None
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.on("dialog", lambda d: d.accept())
+    page.goto(f"{still.base}/seat/2#token={tokens.seats[2]}")
+    page.wait_for_selector("#hand .tile", timeout=15000)
+    page.click(f"#hand .tile[data-tile='{read}']")
+    page.wait_for_selector("#fix:not([hidden]) .picker")
+    page.click(f"#fix .pick[data-tile='{real}']")
+    page.wait_for_selector("#flash.ok", timeout=10000)
+    after = service.seat_view(2)["hand"]
+    assert after.count(real) == 1 and after.count(read) == rack.count(read) - 1
+    page.wait_for_selector(f"#hand .tile[data-tile='{real}']", timeout=10000)
+    page.screenshot(path=str(ARTIFACTS / "seat-corrected-390x844.png"), full_page=True)
+    # Messages clear by themselves (a few seconds), never staying for hands on end.
+    page.wait_for_function("() => document.querySelector('#flash').textContent === ''",
+                           timeout=10000)
+
+
+@pytest.fixture
+def slow_play(tmp_path: Path) -> Iterator[SimServer]:
+    yield from _serve(tmp_path, hands=2, pace=0.25)
+
+
+def _seq(srv: SimServer) -> int:
+    return int(srv.loop.seq)
+
+
+def test_operator_undoes_and_corrects_while_play_goes_on(slow_play: SimServer,
+                                                          browser: Any) -> None:
+    service, tokens = slow_play.loop, slow_play.tokens
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.on("dialog", lambda d: d.accept())
+    page.goto(f"{slow_play.base}/operator#token={tokens.admin}")
+    page.wait_for_selector("#events li.newest", timeout=30000)
+    # Undo 2: the preview lists exactly two steps, and the undo is done.
+    page.fill("#undo-n", "2")
+    page.wait_for_function("() => document.querySelectorAll('.takes-back li').length === 2")
+    depth = service.state.depth
+    page.click("#undo-btn")
+    page.wait_for_selector("#undo-flash.ok", timeout=10000)
+    assert "Undo 2: done" in page.inner_text("#undo-flash")
+    assert service.state.depth < depth + 2  # two steps went back (play may have added one)
+    # Over the maximum: refused on the page, visibly, and the button says why.
+    page.fill("#undo-n", "500")
+    page.wait_for_selector("#undo-btn:disabled")
+    assert "can be taken back" in page.inner_text("#undo-why")
+    # A misread tile in a rack: the seat furthest from its turn keeps its tiles longest.
+    hand = service.public_view()["hand"]
+    pos = ((hand.get("turn") or 1) + 1) % 4 + 1
+    rack = service.seat_view(pos)["hand"]
+    read = next(t for t in rack if not tiles.is_bonus(t))
+    state_hand = service.state.hand
+    real = next(c for c in tiles.KINDS
+                if c != read and state_hand.out[tiles.ALL_CODES.index(c)] < 4)
+    page.select_option("#re-zone", f"rack:{pos}")
+    page.click(f"#re-tile .pick[data-tile='{read}']")
+    page.click(f"#re-as .pick[data-tile='{real}']")
+    assert page.is_enabled("#reassign-btn"), page.inner_text("#reassign-why")
+    before = _seq(slow_play)
+    page.click("#reassign-btn")
+    page.wait_for_selector("#reassign-flash.ok, #reassign-flash.bad", timeout=10000)
+    flash = page.inner_text("#reassign-flash")
+    assert "done" in flash, flash
+    assert real in service.seat_view(pos)["hand"]
+    # Play goes on after the corrections.
+    deadline = time.time() + 30
+    while _seq(slow_play) < before + 5 and time.time() < deadline:
+        time.sleep(0.1)
+    assert _seq(slow_play) >= before + 5
+    page.screenshot(path=str(ARTIFACTS / "operator-corrections-1280x800.png"), full_page=True)
