@@ -199,7 +199,7 @@ class DataConfig(_Strict):
 
 class ServerConfig(_Strict):
     host: str = "127.0.0.1"
-    port: int = Field(default=8080, ge=1, le=65535)
+    port: int = Field(default=8080, ge=0, le=65535)  # 0: any free port
     public_url: str | None = None
     max_ws_clients: int = Field(default=500, ge=1, le=100_000)
 

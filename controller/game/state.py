@@ -230,7 +230,7 @@ class Penalty:
     line: int | None = None  # the log line of a penalty the rules gave (a false Mahjong)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Trail:
     """An append-only sequence that states share: adding is O(1) (a tuple copy per refused
     event made replay quadratic in refused events), reading walks it once, oldest first."""
@@ -244,6 +244,14 @@ class Trail:
 
     def __len__(self) -> int:
         return self.size
+
+    def __eq__(self, other: object) -> bool:  # equal to the tuple of its items (or a Trail)
+        if isinstance(other, Trail | tuple):
+            return len(other) == self.size and tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
 
     def __iter__(self) -> Iterator[Any]:
         items: list[Any] = []
