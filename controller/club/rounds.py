@@ -14,6 +14,8 @@ import time
 from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
+from controller.loop import HandInPlay
+
 log = logging.getLogger("controller.club.rounds")
 
 
@@ -28,7 +30,7 @@ class RoundKeeper:
 
     def step(self, rnd: dict[str, Any] | None, table: str, view: dict[str, Any],
              active: bool) -> tuple[str, Any]:
-        """("start", None) | ("seat", [player events]) | ("stop", None) | ("wait", None)."""
+        """("start", None) | ("seat", [player events]) | ("stop", stop options) | ("wait", None)."""
         if not rnd or not isinstance(rnd.get("round"), int):
             return "wait", None
         number = int(rnd["round"])
@@ -53,9 +55,12 @@ class RoundKeeper:
             self.at_time_up[number] = hands
             if phase in ("deal", "play"):
                 return "wait", None  # the hand in play is played out
-        if hands > self.at_time_up[number] or phase not in ("deal", "play"):
+        if hands > self.at_time_up[number]:  # the hand in play at time-up is over
             self.ended.add(number)
-            return "stop", None
+            return "stop", {"between_hands": False}  # a hand dealt after it is void
+        if phase not in ("deal", "play"):  # time-up between hands: none may begin meanwhile
+            self.ended.add(number)
+            return "stop", {"between_hands": True}
         return "wait", None
 
 
@@ -76,7 +81,12 @@ def round_source(club: Any, every: float = 0.2) -> Any:
                     await service.start_session(session.ruleset, dict(session.options))
                     log.info("round %s: a new session", club.round.get("round"))
                 elif action == "stop":
-                    await service.stop_session()
+                    try:  # the loop itself checks that no new hand has begun meanwhile
+                        await service.stop_session(**events)
+                    except HandInPlay:  # a hand was dealt first: it is played out
+                        keeper.ended.discard(club.round.get("round"))
+                        continue
+
                     log.info("round %s: time is up and the hand is over: session ended",
                              club.round.get("round"))
                 elif action == "seat":

@@ -11,6 +11,7 @@ from controller.loop.game_loop import LOG_FILE, GameLoop, Listener
 from controller.loop.results import (
     Applied,
     Change,
+    HandInPlay,
     LoopStatus,
     NoSession,
     ServiceError,
@@ -22,6 +23,7 @@ __all__ = [
     "Applied",
     "Change",
     "GameLoop",
+    "HandInPlay",
     "Listener",
     "LoopStatus",
     "NoSession",

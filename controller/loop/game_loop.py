@@ -23,6 +23,7 @@ from controller.loop.pump import pump, run_timers
 from controller.loop.results import (
     Applied,
     Change,
+    HandInPlay,
     LoopStatus,
     NoSession,
     ServiceError,
@@ -201,8 +202,11 @@ class GameLoop:
     async def start_session(self, ruleset: str, options: dict[str, Any]) -> None:
         await self._enqueue("start", {"ruleset": ruleset, "options": options}, "admin")
 
-    async def stop_session(self) -> None:
-        await self._enqueue("stop", {}, "admin")
+    async def stop_session(self, *, between_hands: bool = False) -> None:
+        """End the session. ``between_hands``: only if no hand is being dealt or played when
+        the loop comes to it (else ``HandInPlay``), decided in the loop itself so that no
+        event slips in between a look at the table and the stop."""
+        await self._enqueue("stop", {"between_hands": between_hands}, "admin")
 
     def post_threadsafe(self, event: dict[str, Any], source: str) -> None:
         """For reader threads: post an event without waiting (results go to the log)."""
@@ -246,7 +250,7 @@ class GameLoop:
         if job.kind == "start":
             return self._start_session(job.payload["ruleset"], job.payload["options"])
         if job.kind == "stop":
-            return self._stop_session()
+            return self._stop_session(between_hands=bool(job.payload.get("between_hands")))
         return self._apply(job.payload, job.source)
 
     def _apply(self, event: dict[str, Any], source: str) -> Applied:
@@ -320,9 +324,12 @@ class GameLoop:
         self._apply(event, "admin")
         log.info("session %s started: %s", self.session_id, ruleset)
 
-    def _stop_session(self) -> None:
+    def _stop_session(self, *, between_hands: bool = False) -> None:
         if not self.session_active or self._store is None:
             raise NoSession("no session is running")
+        hand = self.state.hand
+        if between_hands and hand is not None and hand.phase in ("deal", "play"):
+            raise HandInPlay(f"hand {hand.number} is in play: the session ends after it")
         try:
             self._store.end_session(self.session_id, self.clock())
         except StoreError as exc:

@@ -20,6 +20,10 @@ class NoSession(ServiceError):
     """No session is running."""
 
 
+class HandInPlay(ServiceError):
+    """A stop asked for between hands came while a hand is dealt or played: try again later."""
+
+
 @dataclass(frozen=True)
 class Applied:
     """What became of one posted event."""

@@ -42,8 +42,8 @@ def test_a_round_seats_its_players_and_ends_after_the_hand_in_play(tmp_path: Pat
         assert first["ended"] is not None and first["hands"] >= 1
         detail = client.get(f"/api/sessions/{first['session']}").json()
         assert detail["hands"][-1]["names"] == {"1": "Ann", "2": "Bo", "3": "Cai", "4": "Dee"}
-        view = client.get("/api/table").json()
-        assert view["hand"]["phase"] != "play"  # no hand was left half played and counted
+        # every hand the session counts was played out (a hand dealt after the last one is void)
+        assert all(hand["result"] in ("mahjong", "washout") for hand in detail["hands"])
         now = loop.clock()
         club.round = {"round": 2, "started": now, "ends_at": now + 1.0,
                       "seating": {"green": ["Hal", "Ann", "Gus", "Bo"]}}
@@ -65,5 +65,16 @@ def test_the_keeper_waits_for_the_hand_in_play() -> None:
     assert keeper.step(rnd, "green", playing, active=True) == ("wait", None)
     assert keeper.step(rnd, "green", playing, active=True) == ("wait", None)
     done = {"hands": [{}, {}], "hand": {"phase": "over"}, "names": {}}
-    assert keeper.step(rnd, "green", done, active=True) == ("stop", None)
+    assert keeper.step(rnd, "green", done, active=True) == ("stop", {"between_hands": False})
     assert keeper.step(rnd, "green", done, active=False) == ("wait", None)
+
+
+def test_time_up_between_hands_stops_only_if_no_hand_has_begun() -> None:
+    clock = [100.0]
+    keeper = RoundKeeper(lambda: clock[0])
+    rnd = {"round": 1, "ends_at": 150.0, "seating": SEATING}
+    between = {"hands": [{}], "hand": {"phase": "over"}, "names": {}}
+    assert keeper.step(rnd, "green", between, active=False) == ("start", None)
+    assert keeper.step(rnd, "green", between, active=True)[0] == "seat"
+    clock[0] = 151.0
+    assert keeper.step(rnd, "green", between, active=True) == ("stop", {"between_hands": True})
