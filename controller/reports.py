@@ -1,5 +1,6 @@
 """Reports made from the stored log with the game: a session as CSV, one row per hand with its
-scores, net amounts and payments (``mahjong-table export --format csv``).
+scores, net amounts, payments, and each seat's wind and player's name in that hand
+(``mahjong-table export --format csv``).
 
 The session is replayed with the game engine (Contract 4) and each hand settled with the
 scoring rules (Contract 2); the store itself only reads and writes events.
@@ -21,8 +22,10 @@ CSV_COLUMNS = (
     + [f"score_{s}" for s in SEATS]
     + [f"net_{s}" for s in SEATS]
     + ["payments"]
+    # added after the original columns, so readers of the older layout keep working
+    + [f"wind_{s}" for s in SEATS]
+    + [f"name_{s}" for s in SEATS]
 )
-
 
 
 def export_csv(log: EventLog, out: TextIO, session_id: int | None = None) -> int:
@@ -45,12 +48,16 @@ def _hand_row(
 ) -> list[Any]:
     scores = hand.get("scores") or {}
     net = hand.get("net") or {}
+    winds = hand.get("winds") or {}
+    names = hand.get("names") or {}
     return (
         [session_id, number, hand.get("dealer"), hand.get("prevailing_wind"),
          hand.get("result") or "", _blank(hand.get("winner"))]
         + [_blank(scores.get(s)) for s in SEATS]
         + [_blank(net.get(s)) for s in SEATS]
         + ["; ".join(f"{a}->{b} {amount}" for a, b, amount in payments)]
+        + [_blank(winds.get(s)) for s in SEATS]
+        + [_blank(names.get(s)) for s in SEATS]
     )
 
 

@@ -178,8 +178,8 @@ class Director:
         front, back = wall_cursor(hand, self.total)
         dealer = int(hand["dealer"])
         if front < DEAL_SIZE and self._dealing(hand):
-            seat = deal_seat(front, dealer)
-            return self._draw(wall[front], seat, "dealt" if seat == dealer else "")
+            tile, seat = self._next_dealt(state, hand, wall, dealer)
+            return self._draw(tile, seat, "dealt" if seat == dealer else "")
         turn = int(hand.get("turn") or dealer)
         for p in turn_order(turn):
             if int(hand["seats"][str(p)].get("replacements_due", 0)) > 0:
@@ -203,6 +203,26 @@ class Director:
         if hand.get("step") == "draw":
             return self._draw(wall[front], turn, "wall")
         return self._own_turn(state, turn)
+
+    @staticmethod
+    def _next_dealt(
+        state: GameState, hand: View, wall: list[str], dealer: int
+    ) -> tuple[str, int]:
+        """The next tile of the deal and its seat, read from the table rather than counted: an
+        undo may land while a dealt tile is on its way, so that tile arrives after the one taken
+        back. The tiles out of the wall take the wall's places in order; the first place left is
+        the next tile. The seat is the first in the deal order that holds fewer than it should."""
+        out = Counter(wall) - lying(state).get("wall", Counter())
+        tile = next(t for t in wall if not _take(out, t))
+        held = {int(p): int(s["rack_count"]) + len(s.get("bonus", []))
+                for p, s in hand["seats"].items()}
+        due: Counter[int] = Counter()
+        for i in range(DEAL_SIZE):
+            seat = deal_seat(i, dealer)
+            due[seat] += 1
+            if due[seat] > held[seat]:
+                return tile, seat
+        return tile, deal_seat(DEAL_SIZE - 1, dealer)
 
     @staticmethod
     def _taken(state: GameState) -> Event | None:
@@ -306,6 +326,14 @@ class Director:
             return []
         winner = resolve(robbers, konger, "turn_order")
         return [declare(winner, "mahjong"), move(tile, f"melds:{konger}", f"rack:{winner}")]
+
+
+def _take(out: Counter[str], tile: str) -> bool:
+    """Count one ``tile`` as already out of the wall, if one still is uncounted."""
+    if out[tile] > 0:
+        out[tile] -= 1
+        return True
+    return False
 
 
 # --- in-process sessions --------------------------------------------------------------------------

@@ -150,3 +150,25 @@ def test_a_mahjong_call_taken_back_after_the_take_is_made_again() -> None:
     assert table.apply({"correct": {"undo": 1}})
     assert table.director.next_action(table.state) == event  # called again
     finished(table, 1)
+
+
+@settings(max_examples=10, deadline=None)
+@given(dealt=st.integers(2, 52), seed=st.integers(0, 50),
+       ruleset=st.sampled_from(["hua-bao", "swedish", "dmjl"]))
+def test_an_undo_during_the_deal_while_a_tile_is_on_its_way(dealt: int, seed: int,
+                                                            ruleset: str) -> None:
+    """The operator's undo lands between the players' choice of the next dealt tile and its
+    arrival (the in-process simulation's events queue behind the operator's): that tile arrives
+    after the undo. The players put back the tile taken back, deal on from the seats' counts
+    and play goes on; tiles conserved, the log replaying."""
+    table = Table(ruleset, hands=1, seed=seed)
+    table.play(lambda s: s.hand is not None and s.hand.drawn >= dealt)
+    on_its_way = table.director.next_action(table.state)
+    assert on_its_way is not None and on_its_way["move"]["from"] == "wall"
+    assert table.apply({"correct": {"undo": 1}})
+    assert table.state.hand is not None and table.state.hand.phase == "deal"
+    assert table.apply(on_its_way)
+    table.play(lambda s: not s.misplaced)
+    assert conserved(table.state)
+    finished(table, 1)
+    assert list(table.state.violations) == []

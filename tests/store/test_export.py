@@ -155,3 +155,44 @@ def test_csv_of_a_played_session_reconciles_payments_with_nets(tmp_path: Path) -
             net[payee] += int(amount)
         assert net == {s: int(row[f"net_{s}"]) for s in "1234"}
         assert row["result"] in ("mahjong", "washout")
+
+
+def test_csv_names_and_winds_are_those_of_each_hand(tmp_path: Path) -> None:
+    """Issue 13: each row carries every seat's wind in that hand (the dealer is east) and the
+    name of the player seated there then; a player replaced between hands shows in the next
+    row only. The original columns keep their order; the new ones follow them."""
+    from controller.game import apply, new_game
+    from controller.players.director import Director
+
+    db, out = tmp_path / "events.sqlite", tmp_path / "hands.csv"
+    director, state = Director("hua-bao", {}, hands=3, seed=5), new_game()
+    seated = [{"player": {"seat": p, "name": n}} for p, n in enumerate(["Ann", "Bo", "Cai"], 1)]
+    later = [{"player": {"seat": 3, "name": "Cy"}}]
+    with EventLog.open(db) as log:
+        sid = log.start_session("hua-bao", {}, 0.0)
+        while (event := director.next_action(state)) is not None:
+            for each in [event, *(seated if "session" in event else [])]:
+                outcome = apply(state, each, None)
+                assert outcome.accepted, (each, outcome.violation)
+                log.append(sid, each, True, None, None, "test", 0.0)
+                state = outcome.state
+            if len(state.hands) == 1 and later:
+                outcome = apply(state, later.pop(), None)
+                assert outcome.accepted
+                log.append(sid, {"player": {"seat": 3, "name": "Cy"}}, True, None, None, "op", 0.0)
+                state = outcome.state
+    assert main(["export", "--db", str(db), "--format", "csv", "-o", str(out)]) == 0
+    text = out.read_text()
+    header = text.splitlines()[0].split(",")
+    assert header == ["session", "hand", "dealer", "prevailing_wind", "result", "winner",
+                      *[f"score_{s}" for s in "1234"], *[f"net_{s}" for s in "1234"], "payments",
+                      *[f"wind_{s}" for s in "1234"], *[f"name_{s}" for s in "1234"]]
+    rows = list(csv.DictReader(text.splitlines()))
+    assert [r["hand"] for r in rows] == ["1", "2", "3"]
+    order = ["east", "south", "west", "north"]
+    for row in rows:
+        dealer = int(row["dealer"])
+        assert [row[f"wind_{p}"] for p in range(1, 5)] == [
+            order[(p - dealer) % 4] for p in range(1, 5)]
+        assert (row["name_1"], row["name_2"], row["name_4"]) == ("Ann", "Bo", "")
+    assert [r["name_3"] for r in rows] == ["Cai", "Cy", "Cy"]
