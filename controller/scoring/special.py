@@ -23,12 +23,15 @@ _orphans = itemgetter(*ORPHAN_INDICES)  # counts of the 13 orphans
 @dataclass(frozen=True, slots=True)
 class SpecialHand:
     """A special hand: ``complete`` (14 concealed counts over the 34 kinds), ``groups`` (its
-    arrangement, for a complete hand) and ``waits`` (kinds completing 13 concealed counts)."""
+    arrangement, for a complete hand) and ``waits`` (kinds completing 13 concealed counts);
+    ``near`` (14 concealed counts: a winner's, with the winning tile) is a cheap test that is
+    False when no 13 of them can have waited on this hand, so the scorer skips ``waits``."""
 
     name: str
     complete: Callable[[Counts], bool]
     groups: Callable[[Counts], list[Group]]
     waits: Callable[[Counts], set[int]]
+    near: Callable[[Counts], bool] = lambda c: True
 
 
 # --- seven pairs --------------------------------------------------------------------------------
@@ -53,6 +56,12 @@ def seven_pairs_groups(c: Counts) -> list[Group]:
     return out
 
 
+def near_seven_pairs(c: Counts) -> bool:
+    """Six pairs and a single, plus a tile: it pairs the single, or joins a pair (five pairs
+    left) or nothing (six)."""
+    return c.count(2) >= 5
+
+
 def seven_pairs_waits(c: Counts) -> set[int]:
     # one single and six pairs make 13 tiles, so nothing else is held
     if sum(c) == 13 and c.count(1) == 1 and c.count(2) == 6:
@@ -71,6 +80,12 @@ def is_thirteen_orphans(c: Counts) -> bool:
 def thirteen_orphans_groups(c: Counts) -> list[Group]:
     tiles = tuple(KINDS[k] for k in range(34) for _ in range(c[k]))
     return [Group("thirteen_orphans", tiles, True)]
+
+
+def near_thirteen_orphans(c: Counts) -> bool:
+    """Thirteen orphans and a tile: thirteen orphans at least."""
+    held: int = sum(_orphans(c))
+    return held >= 13
 
 
 def thirteen_orphans_waits(c: Counts) -> set[int]:
@@ -177,9 +192,10 @@ def is_all_pair_honours(c: Counts) -> bool:
 
 SPECIAL_HANDS: dict[str, SpecialHand] = {
     h.name: h for h in (
-        SpecialHand("seven_pairs", is_seven_pairs, seven_pairs_groups, seven_pairs_waits),
+        SpecialHand("seven_pairs", is_seven_pairs, seven_pairs_groups, seven_pairs_waits,
+                    near_seven_pairs),
         SpecialHand("thirteen_orphans", is_thirteen_orphans, thirteen_orphans_groups,
-                    thirteen_orphans_waits),
+                    thirteen_orphans_waits, near_thirteen_orphans),
         SpecialHand("gates_of_heaven", is_gates_of_heaven, _one_group("gates_of_heaven"),
                     _by_trial(is_gates_of_heaven)),
         SpecialHand("wriggling_snake", is_wriggling_snake, _one_group("wriggling_snake"),

@@ -57,11 +57,14 @@ def count_waits_before(hand: CheckedHand, k: int, rs: RuleSet) -> int:
         kinds = [x for x in kinds if completes_with(before, x, free)]
     specials = rs.special_hands
     if specials and not hand.melds:
-        rest = hand.concealed_counts.copy()
-        rest[k] -= 1
-        more = special_waits(rest, specials)
-        if more:
-            kinds = sorted(set(kinds) | more)
+        c = hand.concealed_counts  # with the winning tile: most hands are near no special hand
+        near = [h for h in specials if h.near(c)]
+        if near:
+            rest = c.copy()
+            rest[k] -= 1
+            more = special_waits(rest, near)
+            if more:
+                kinds = sorted(set(kinds) | more)
     held = hand.counts  # includes the winning tile, which the 13 tiles did not hold yet
     n = 0
     for kind in kinds:
