@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from controller.scoring import HandInput, ScoringError, get_ruleset, score_hand
 from controller.scoring import patterns as p
@@ -128,3 +129,33 @@ def test_a_ruleset_without_a_special_hand_does_not_complete_it() -> None:
     with pytest.raises(ScoringError, match="not complete"):
         score_hand(HandInput(get_ruleset("swedish"), "south", "east", (), orphans, (), True,
                              "wd", "wall"))
+
+
+@given(st.lists(st.sampled_from(range(34)), min_size=7, max_size=7, unique=True),
+       st.sampled_from(range(34)), st.booleans())
+def test_a_special_hands_near_test_never_skips_a_wait(kinds: list[int], k: int, orphans: bool
+                                                      ) -> None:
+    """``near`` lets the scorer skip ``waits``: whenever 13 tiles wait on a special hand, the
+    14 with any further tile are near it (seven pairs: six pairs and a single; thirteen
+    orphans: the 13 with one missing and one paired, or all 13)."""
+    c = [0] * 34
+    if orphans:
+        orph = [i for i in range(34) if KINDS[i] in _ORPHANS]
+        for i in orph:
+            c[i] = 1
+        c[orph[kinds[0] % 13]] = 0 if kinds[1] % 2 else 1
+        if kinds[1] % 2:
+            c[orph[kinds[2] % 13]] += 1
+        hand = SPECIAL_HANDS["thirteen_orphans"]
+    else:
+        for i in kinds[:6]:
+            c[i] = 2
+        c[kinds[6]] = 1
+        hand = SPECIAL_HANDS["seven_pairs"]
+    assert sum(c) == 13 and hand.waits(c)  # the 13 tiles wait on it
+    if c[k] < 4:
+        c[k] += 1
+        assert hand.near(c)
+
+
+_ORPHANS = frozenset(t for t in KINDS if is_terminal(t) or is_dragon(t) or is_wind(t))
