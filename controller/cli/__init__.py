@@ -142,7 +142,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_gone()
+    try:
+        sys.stdout.flush()  # a reader that left (`replay log | head`) is seen here, not at exit
+    except BrokenPipeError:
+        return _reader_gone()
     return int(code or 0)
+
+
+def _reader_gone() -> int:
+    """The reader of standard output went away (`... | head`): no traceback, and nothing more
+    is written there (Python would flush again at exit); 141 as a shell reports SIGPIPE."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 141
 
 
 def _one_line(message: str) -> str:

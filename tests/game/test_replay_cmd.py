@@ -82,3 +82,18 @@ def test_blank_lines_keep_line_numbers(tmp_path: Path, capsys: pytest.CaptureFix
     code, out, _ = run(["replay", str(log)], capsys)
     assert code == 0
     assert [v["line"] for v in json.loads(out)["violations"]] == [3]
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path: Path) -> None:
+    """`replay log | head`: the reader goes away before the answer is written."""
+    import subprocess
+    import sys
+
+    log = next(LOGS.glob("*.jsonl"))
+    proc = subprocess.Popen([sys.executable, "-m", "controller", "replay", str(log)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # nobody reads standard output
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
