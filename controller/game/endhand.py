@@ -53,6 +53,8 @@ def finish_mahjong(
                 scored = score_hand(win if pos == winner else _loser_input(ctx, hand, seat))
                 scores[pos - 1] = scored.score
                 score_json = scored.to_json()
+                if scored.unit != "points":  # the pages show fans their own way (mcr)
+                    score_json["unit"] = scored.unit
             except ScoringError as exc:
                 ctx.notes.append(f"{hand.wind_of(pos)} could not be scored: {exc}")
         details[str(pos)] = _detail(hand, seat, score_json)

@@ -35,7 +35,7 @@ def render(inp: HandInput, result: ScoreResult) -> str:
     for item in result.items:
         lines.append(f"  {item.name:<{width}}  {_value(item):>8}  {tiles_text(item.tiles)}")
     lines.append("")
-    if result.to_json().get("unit") == "fans":  # mcr: fans add up, the flowers apart
+    if result.unit == "fans":  # mcr: fans add up, the flowers apart
         flowers = sum(i.points for i in result.items if i.name == "Flower Tiles")
         lines.append(f"  fans {result.points - flowers} + flowers {flowers}")
         lines.append(f"  score {result.score}")

@@ -82,6 +82,9 @@ class ScoreResult:
 
     __slots__ = ("points", "doubles", "limit_hand", "score", "combination_doubles", "special",
                  "leftover", "_items", "_arrangement", "_explain")
+    #: what ``points`` count: "points" (points and doublings) or "fans" (mcr); not part of the
+    #: `score` contract's JSON (FORMATS.md), which stays exactly as written
+    unit = "points"
     _items: list[ScoreItem] | None
     _arrangement: list[list[Tile]] | None
 

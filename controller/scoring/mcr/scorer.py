@@ -22,15 +22,11 @@ Scored = tuple[int, list[Hit], list[list[str]]]
 
 
 class FanScore(ScoreResult):
-    """An mcr score: its JSON says the unit is fans (the dashboard shows them as MCR players
+    """An mcr score: its unit is fans (the dashboard and `score --hand` show them as MCR players
     read them: each fan with its value, the total, the flowers apart)."""
 
     __slots__ = ()
-
-    def to_json(self) -> dict[str, Any]:
-        out = super().to_json()
-        out["unit"] = "fans"
-        return out
+    unit = "fans"
 
 
 #: results of hands already scored, by their whole input (the game scores one hand several
