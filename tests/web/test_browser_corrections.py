@@ -5,8 +5,6 @@ page with the requests the operator page makes) are taken, and play goes on."""
 
 from __future__ import annotations
 
-import os
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -18,17 +16,14 @@ import pytest
 from controller.app import System, build
 from controller.config import Config, SessionConfig
 from controller.sources.virtual import SimOptions, SimRun, virtual_table_source
-
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+from tests.web.test_browser import (  # and its skip without Chromium
+    ARGS,
+    ARTIFACTS,
+    CHROMIUM,
+    _free_port,
+)
 
 pytestmark = pytest.mark.browser
-
-if not Path(CHROMIUM).exists() and os.environ.get("CI") != "true":
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium); in CI this test runs",
-                allow_module_level=True)
 
 #: What the operator page does for a correction (controller/web/static/operator.js: api()).
 POST = """async ([path, token, body]) => {
@@ -36,12 +31,6 @@ POST = """async ([path, token, body]) => {
     headers: {"Content-Type": "application/json", "Authorization": `Bearer ${token}`}});
   return {status: res.status, body: await res.json()};
 }"""
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _until(check: Callable[[], Any], timeout: float = 60.0, what: str = "") -> Any:
