@@ -8,8 +8,11 @@ the service would see. No game runs: a tile taken off the table is shown going t
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
+import signal
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -74,10 +77,12 @@ def run(args: argparse.Namespace) -> int:
         backend.start()
     except RuntimeError as exc:
         raise CliError(str(exc)) from None
+    stop = threading.Event()
     try:
-        watch(backend, tracker, out, args.seconds, demo, readers.scan_interval)
+        with ctrl_c_sets(stop):
+            watch(backend, tracker, out, args.seconds, demo, readers.scan_interval, stop)
     except KeyboardInterrupt:
-        pass  # Ctrl-C: the normal way to end it
+        pass  # Ctrl-C where no handler could be installed: still the normal way to end it
     finally:
         backend.stop()
     out.summary()
@@ -108,14 +113,31 @@ def tile_names(system: System, out: Printer) -> Mapping[str, str]:
     return registry
 
 
+@contextlib.contextmanager
+def ctrl_c_sets(stop: threading.Event) -> Iterator[None]:
+    """While inside, Ctrl-C (SIGINT) sets ``stop`` instead of raising KeyboardInterrupt, so a
+    line being printed is never cut in half by it (only possible from the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, lambda _sig, _frame: stop.set())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def watch(backend: Any, tracker: Any, out: Printer, seconds: float | None,
-          demo: SimDemo | None, tick_every: float) -> None:
-    """Take bridge events until ``seconds`` have passed (or forever), printing them."""
+          demo: SimDemo | None, tick_every: float,
+          stop: threading.Event | None = None) -> None:
+    """Take bridge events until ``seconds`` have passed, ``stop`` is set, or forever, printing
+    them."""
     from firmware_bridge.types import BoardHealth, ButtonPress, ChannelScan
 
+    stop = stop or threading.Event()
     start = time.monotonic()
     last_tick = start
-    while seconds is None or time.monotonic() - start < seconds:
+    while (seconds is None or time.monotonic() - start < seconds) and not stop.is_set():
         item = backend.get(timeout=min(tick_every, 0.05))
         now = time.monotonic()
         out.at = now - start
