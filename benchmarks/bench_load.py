@@ -132,24 +132,30 @@ async def load(port: int, seconds: float, pollers: int, clients: int) -> dict[st
 def counts(db: Path, t0: float, t1: float) -> dict[str, Any]:
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
-        rows = conn.execute("SELECT event, accepted FROM events WHERE time >= ? AND time < ?",
-                            (t0, t1)).fetchall()
+        rows = conn.execute("SELECT event, accepted, time FROM events WHERE time >= ? AND "
+                            "time < ? ORDER BY seq", (t0, t1)).fetchall()
     finally:
         conn.close()
     moves = anomalies = silent = 0
     kinds: dict[str, int] = {}
-    for raw, accepted in rows:
+    move_times: list[float] = []
+    for raw, accepted, at in rows:
         event = json.loads(raw)
         if "move" in event and accepted:
             moves += 1
+            move_times.append(at)
         elif "anomaly" in event:
             anomalies += 1
             kind = str(event["anomaly"].get("kind"))
             kinds[kind] = kinds.get(kind, 0) + 1
             silent += kind == "reader_silent"
     minutes = (t1 - t0) / 60
-    return {"moves_per_min": round(moves / minutes, 1), "anomalies": anomalies,
-            "reader_silent": silent, "anomaly_kinds": kinds, "events": len(rows)}
+    # the players' rhythm within hands: gaps over 3 s are hand ends and deals, left out
+    gaps = [b - a for a, b in zip(move_times, move_times[1:], strict=False) if b - a <= 3.0]
+    return {"moves_per_min": round(moves / minutes, 1),
+            "move_gap_median_s": round(statistics.median(gaps), 3) if gaps else None,
+            "anomalies": anomalies, "reader_silent": silent, "anomaly_kinds": kinds,
+            "events": len(rows)}
 
 
 def start(args: argparse.Namespace, data: Path, port: int) -> subprocess.Popen[bytes]:
