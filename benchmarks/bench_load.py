@@ -138,22 +138,25 @@ def counts(db: Path, t0: float, t1: float) -> dict[str, Any]:
         conn.close()
     moves = anomalies = silent = 0
     kinds: dict[str, int] = {}
-    move_times: list[float] = []
+    discards: list[float] = []
     for raw, accepted, at in rows:
         event = json.loads(raw)
         if "move" in event and accepted:
             moves += 1
-            move_times.append(at)
+            if event["move"].get("to") == "discard":
+                discards.append(at)
         elif "anomaly" in event:
             anomalies += 1
             kind = str(event["anomaly"].get("kind"))
             kinds[kind] = kinds.get(kind, 0) + 1
             silent += kind == "reader_silent"
     minutes = (t1 - t0) / 60
-    # the players' rhythm within hands: gaps over 3 s are hand ends and deals, left out
-    gaps = [b - a for a, b in zip(move_times, move_times[1:], strict=False) if b - a <= 3.0]
+    # the players' rhythm: the time from one discard to the next (a turn: a draw or claim, a
+    # discard), gaps over 10 s (a hand's end and the next deal) left out. Moves per minute mix
+    # the deal's quick moves with play's, so they swing with where a window falls in a hand.
+    turns = [b - a for a, b in zip(discards, discards[1:], strict=False) if b - a <= 10.0]
     return {"moves_per_min": round(moves / minutes, 1),
-            "move_gap_median_s": round(statistics.median(gaps), 3) if gaps else None,
+            "turn_median_s": round(statistics.median(turns), 3) if turns else None,
             "anomalies": anomalies, "reader_silent": silent, "anomaly_kinds": kinds,
             "events": len(rows)}
 
