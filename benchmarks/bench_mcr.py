@@ -25,7 +25,7 @@ from mcr_hands import winning_hands  # noqa: E402
 from mcr_oracle import oracle_args  # noqa: E402
 
 from controller.scoring import HandInput, get_ruleset, score_hand  # noqa: E402
-from controller.scoring.mcr import hand as mcr_hand  # noqa: E402
+from controller.scoring.engine import clear_caches as engine_clear_caches  # noqa: E402
 from controller.scoring.mcr import scorer as mcr_scorer  # noqa: E402
 
 
@@ -45,11 +45,12 @@ def make_hands(n: int) -> list[HandInput]:
 
 
 def clear(decompositions: bool = True) -> None:
-    """Forget the scored hands; with ``decompositions``, the split caches too (cold)."""
+    """Forget the scored hands; with ``decompositions``, every table filled as hands come
+    (mcr's and the shared per-suit ones of arrange.py, the checked melds) too: cold."""
     mcr_scorer._MEMO.clear()
     if decompositions:
-        mcr_hand.splits.cache_clear()
-        mcr_hand.is_complete13.cache_clear()
+        mcr_scorer.clear_caches()
+        engine_clear_caches()
 
 
 def time_ours(hands: list[HandInput]) -> float:

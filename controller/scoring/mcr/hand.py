@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
+from controller.scoring.arrange import standard_waits
 from controller.tiles import KINDS
 
 CHOW, PUNG, KONG = 0, 1, 2
@@ -100,42 +101,20 @@ def _sets(c: list[int], start: int, n: int) -> list[tuple[tuple[int, int], ...]]
     return out
 
 
-@lru_cache(maxsize=65536)
-def is_complete13(counts: tuple[int, ...], sets: int) -> bool:
-    """Whether ``counts`` (3 * sets + 2 tiles) make sets and a pair, or seven pairs."""
-    if sets == 4 and all(n in (0, 2, 4) for n in counts):
-        return True
-    return bool(splits(counts, sets))
-
-
 def single_wait(concealed: tuple[int, ...], held: tuple[int, ...], win: int, sets: int) -> bool:
     """Whether the concealed tiles before the win (``concealed`` less one ``win``) waited on
     exactly one kind, counting the standard shape and seven pairs. A kind of which the hand
     (``held``: rack and melds, with the winning tile) holds all four copies is no wait
-    (RULES.md section 5)."""
+    (RULES.md section 5). The standard waits come from the per-suit tables of arrange.py."""
     c = list(concealed)
     c[win] -= 1
+    waits = set(standard_waits(c))
+    if sets == 4:  # seven pairs (four of a kind is two pairs): the one odd kind completes it
+        odd = [k for k, n in enumerate(c) if n % 2]
+        if len(odd) == 1:
+            waits.add(odd[0])
     found = 0
-    for k in _candidates(c):
-        c[k] += 1
-        if held[k] - (k == win) < 4 and is_complete13(tuple(c), sets):
+    for k in waits:
+        if held[k] - (k == win) < 4:
             found += 1
-        c[k] -= 1
-        if found > 1:
-            return False
     return found == 1
-
-
-def _candidates(c: list[int]) -> list[int]:
-    out = set()
-    for i, n in enumerate(c):
-        if not n:
-            continue
-        if i >= 27:
-            out.add(i)
-            continue
-        for d in (-2, -1, 0, 1, 2):
-            j = i + d
-            if 0 <= j < 27 and j // 9 == i // 9:
-                out.add(j)
-    return sorted(out)

@@ -35,6 +35,13 @@ _MEMO: dict[tuple[Any, ...], tuple[int, list[ScoreItem], list[list[str]], str | 
 _MEMO_SIZE = 4096
 
 
+def clear_caches() -> None:
+    """Empty mcr's caches: the scored hands and every table filled as hands come (a
+    benchmark's cold start; scores never depend on them)."""
+    _MEMO.clear()
+    splits.cache_clear()
+
+
 def score_mcr(inp: HandInput, rs: RuleSet) -> ScoreResult:
     """Score a hand under mcr: the winner's fans; a player who did not win scores 0."""
     try:
