@@ -10,6 +10,7 @@ from controller.scoring.mcr import fans as f
 from controller.scoring.mcr import special
 from controller.scoring.mcr.fans import Hit, apply_exclusions
 from controller.scoring.mcr.hand import CHOW, KONG, PUNG, Hand, Set, Win, splits
+from controller.scoring.mcr.sets import CHOW_TABLE, PUNG_TABLE
 from controller.scoring.mcr.standard import standard_hits
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
 from controller.scoring.rules import RuleSet
@@ -40,6 +41,8 @@ def clear_caches() -> None:
     benchmark's cold start; scores never depend on them)."""
     _MEMO.clear()
     splits.cache_clear()
+    CHOW_TABLE.clear()
+    PUNG_TABLE.clear()
 
 
 def score_mcr(inp: HandInput, rs: RuleSet) -> ScoreResult:
@@ -133,10 +136,16 @@ def prepare(inp: HandInput, hand: CheckedHand) -> Hand:
     concealed = tuple(hand.concealed_counts)
     counts = tuple(hand.counts)
     win = win_facts(inp, concealed, counts, melds)
-    tiles = tuple(sorted([*hand.hand, *(t for m in hand.melds for t in m.tiles)],
-                         key=KIND_INDEX.__getitem__))
+    present = [k for k, n in enumerate(counts) if n]
+    tiles: list[str] = []
+    for k in present:
+        tiles += _COPIES[counts[k]][k]
     return Hand(counts, concealed, melds, win, KIND_INDEX[hand.seat],
-                KIND_INDEX[hand.prevailing], tiles, {})
+                KIND_INDEX[hand.prevailing], tuple(tiles), sum(1 << k for k in present), {})
+
+
+#: _COPIES[n][k]: n tiles of kind k
+_COPIES = tuple(tuple((t,) * n for t in KINDS) for n in range(5))
 
 
 def _scored(hits: list[Hit], arrangement: list[list[str]]) -> Scored:
@@ -166,11 +175,11 @@ def _shapes(hand: Hand) -> list[special.Shape]:
                       special.honours_and_knitted(hand)):
             if shape is not None:
                 out.append(shape)
-    if len(hand.melds) <= 1 and sum(1 for n in hand.concealed[:27] if n) >= 9:
+    if len(hand.melds) <= 1 and hand.concealed[:27].count(0) <= 18:  # nine suited kinds
         out += special.knitted_straight(hand)
     melds = list(hand.melds)
     for found, pair in splits(hand.concealed, 4 - len(melds)):
-        sets = melds + [Set(kind, k, False, False) for kind, k in found]
+        sets = melds + list(found)
         arrangement = [list(s.tiles()) for s in sets] + [[KINDS[pair]] * 2]
         out.append((standard_hits(hand, sets, pair), arrangement))
     return out

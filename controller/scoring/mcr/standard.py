@@ -3,7 +3,7 @@ hand shape shares: the win, the suits, the kinds of tiles, the range of ranks, t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 from controller.scoring.mcr import fans as f
@@ -42,14 +42,27 @@ def win_hits(win: Win) -> list[Hit]:
     return out
 
 
+def _bits(kinds: object) -> int:
+    return sum(1 << k for k in kinds)  # type: ignore[attr-defined]
+
+
+# The kinds as bit masks over the 34 kinds (bit k: kind k), tested against Hand.mask.
+SUIT_BITS = tuple(_bits(range(s * 9, s * 9 + 9)) for s in range(3))
+_WIND_BITS, _DRAGON_BITS = _bits(range(27, 31)), _bits(range(31, 34))
+_HONOUR_BITS = _WIND_BITS | _DRAGON_BITS
+_TERMINAL_BITS = _bits(_TERMINALS)
+_SIMPLE_BITS = _bits(range(27)) & ~_TERMINAL_BITS
+_GREEN_BITS, _REVERSIBLE_BITS = _bits(_GREEN), _bits(_REVERSIBLE)
+_RANKS = 0x1FF  # the nine ranks of a suit, as bits
+
+
 def suit_hits(hand: Hand) -> list[Hit]:
     """No Honors, One Voided Suit, Half Flush, Full Flush, All Types."""
-    c = hand.counts
+    mask = hand.mask
     tiles = all_tiles(hand)
-    suits = [any(c[s * 9 : s * 9 + 9]) for s in range(3)]
-    winds, dragons = any(c[27:31]), any(c[31:34])
+    present = sum(1 for bits in SUIT_BITS if mask & bits)
+    winds, dragons = mask & _WIND_BITS, mask & _DRAGON_BITS
     honours = winds or dragons
-    present = sum(suits)
     out: list[Hit] = []
     if present == 1:
         out.append((f.HALF_FLUSH if honours else f.FULL_FLUSH, tiles))
@@ -65,36 +78,39 @@ def suit_hits(hand: Hand) -> list[Hit]:
 def tile_hits(hand: Hand) -> list[Hit]:
     """All Simples, Reversible Tiles, All Green, All Honors, All Terminals, All Terminals and
     Honors; then Upper/Middle/Lower Tiles, Upper/Lower Four."""
-    kinds = [k for k, n in enumerate(hand.counts) if n]
+    mask = hand.mask
     tiles = all_tiles(hand)
     out: list[Hit] = []
-    simples = all(k < 27 and k not in _TERMINALS for k in kinds)
+    simples = not mask & ~_SIMPLE_BITS
     if simples:
         out.append((f.ALL_SIMPLES, tiles))
-    if all(k in _REVERSIBLE for k in kinds):
+    if not mask & ~_REVERSIBLE_BITS:
         out.append((f.REVERSIBLE_TILES, tiles))
-    if all(k in _GREEN for k in kinds):
+    if not mask & ~_GREEN_BITS:
         out.append((f.ALL_GREEN, tiles))
     if not simples:
-        if all(k >= 27 for k in kinds):
+        if not mask & ~_HONOUR_BITS:
             out.append((f.ALL_HONORS, tiles))
-        elif all(k in _TERMINALS for k in kinds):
+        elif not mask & ~_TERMINAL_BITS:
             out.append((f.ALL_TERMINALS, tiles))
-        elif all(k >= 27 or k in _TERMINALS for k in kinds):
+        elif not mask & ~(_HONOUR_BITS | _TERMINAL_BITS):
             out.append((f.ALL_TERMINALS_AND_HONORS, tiles))
-    if all(k < 27 for k in kinds):
-        ranks = {k % 9 + 1 for k in kinds}
-        if max(ranks) <= 4:
-            out.append((f.LOWER_FOUR if 4 in ranks else f.LOWER_TILES, tiles))
-        elif min(ranks) >= 6:
-            out.append((f.UPPER_FOUR if 6 in ranks else f.UPPER_TILES, tiles))
-        elif min(ranks) >= 4 and max(ranks) <= 6:
+    if not mask & _HONOUR_BITS:
+        ranks = (mask | mask >> 9 | mask >> 18) & _RANKS  # bit r - 1: rank r held
+        top, bottom = ranks.bit_length(), (ranks & -ranks).bit_length()
+        if top <= 4:
+            out.append((f.LOWER_FOUR if ranks & 8 else f.LOWER_TILES, tiles))
+        elif bottom >= 6:
+            out.append((f.UPPER_FOUR if ranks & 32 else f.UPPER_TILES, tiles))
+        elif bottom >= 4 and top <= 6:
             out.append((f.MIDDLE_TILES, tiles))
     return out
 
 
 def tile_hog_hits(hand: Hand, kongs: Sequence[int]) -> list[Hit]:
     """Tile Hog: four tiles of a kind, not as a kong."""
+    if 4 not in hand.counts:
+        return []
     return [(f.TILE_HOG, (KINDS[k],) * 4) for k, n in enumerate(hand.counts)
             if n == 4 and k not in kongs]
 
@@ -228,20 +244,28 @@ def _concealment_hits(hand: Hand) -> list[Hit]:
     return []
 
 
+def _pack_table(test: Callable[[int, int], bool]) -> tuple[tuple[bool, ...], ...]:
+    """A set property as a table: [kind][k] (a pair looks itself up as a pung)."""
+    return tuple(tuple(test(kind, k) for k in range(34)) for kind in (CHOW, PUNG, KONG))
+
+
+#: Outside Hand, All Fives, All Even Pungs: a property every set and the pair must have
+_PACKS = (
+    (f.OUTSIDE_HAND, _pack_table(
+        lambda kind, k: k >= 27 or (k % 9 in (0, 6) if kind == CHOW else k in _TERMINALS))),
+    (f.ALL_FIVES, _pack_table(
+        lambda kind, k: k < 27 and (k % 9 in (2, 3, 4) if kind == CHOW else k % 9 == 4))),
+    (f.ALL_EVEN_PUNGS, _pack_table(
+        lambda kind, k: k < 27 and kind != CHOW and k % 9 in (1, 3, 5, 7))),
+)
+
+
 def _pack_hits(sets: Sequence[Set], pair: int) -> list[Hit]:
     """Outside Hand, All Fives, All Even Pungs: a property of every set and the pair."""
-    tiles = tuple(t for s in sets for t in s.tiles()) + (KINDS[pair],) * 2
-    kinds = [(s.kind, s.k) for s in sets] + [(PUNG, pair)]
-
-    def every(test: object) -> bool:
-        return all(test(kind, k) for kind, k in kinds)  # type: ignore[operator]
-
-    if every(lambda kind, k: k >= 27 or (k % 9 in (0, 6) if kind == CHOW else k in _TERMINALS)):
-        return [(f.OUTSIDE_HAND, tiles)]
-    if every(lambda kind, k: k < 27 and (k % 9 in (2, 3, 4) if kind == CHOW else k % 9 == 4)):
-        return [(f.ALL_FIVES, tiles)]
-    if every(lambda kind, k: k < 27 and kind != CHOW and k % 9 in (1, 3, 5, 7)):
-        return [(f.ALL_EVEN_PUNGS, tiles)]
+    for name, table in _PACKS:
+        if table[PUNG][pair] and all(table[s.kind][s.k] for s in sets):
+            tiles = tuple(t for s in sets for t in s.tiles()) + (KINDS[pair],) * 2
+            return [(name, tiles)]
     return []
 
 
