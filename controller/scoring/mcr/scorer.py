@@ -9,15 +9,14 @@ from typing import Any
 from controller.scoring.mcr import fans as f
 from controller.scoring.mcr import special
 from controller.scoring.mcr.fans import Hit, apply_exclusions
-from controller.scoring.mcr.hand import CHOW, KONG, PUNG, Hand, Set, Win, splits
+from controller.scoring.mcr.hand import Hand, splits
+from controller.scoring.mcr.inputs import prepare, quick_hand
 from controller.scoring.mcr.sets import CHOW_TABLE, PUNG_TABLE
 from controller.scoring.mcr.standard import standard_hits
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
 from controller.scoring.rules import RuleSet
-from controller.scoring.validate import CheckedHand, check_input
-from controller.tiles import KIND_INDEX, KINDS, Meld, sort_tiles
-
-_SELF_DRAWN = ("wall", "replacement", "dealt")
+from controller.scoring.validate import check_input
+from controller.tiles import KINDS, sort_tiles
 
 Scored = tuple[int, list[Hit], list[list[str]]]
 
@@ -36,13 +35,15 @@ _MEMO: dict[tuple[Any, ...], tuple[int, list[ScoreItem], list[list[str]], str | 
 _MEMO_SIZE = 4096
 
 
-def clear_caches() -> None:
-    """Empty mcr's caches: the scored hands and every table filled as hands come (a
-    benchmark's cold start; scores never depend on them)."""
+def clear_caches(tables: bool = True) -> None:
+    """Empty mcr's caches keyed by a whole hand (scored hands, splits of a hand's concealed
+    tiles); with ``tables``, the tables filled as hands come too (the combinations of chows and
+    pungs). For benchmarks; scores never depend on them."""
     _MEMO.clear()
     splits.cache_clear()
-    CHOW_TABLE.clear()
-    PUNG_TABLE.clear()
+    if tables:
+        CHOW_TABLE.clear()
+        PUNG_TABLE.clear()
 
 
 def score_mcr(inp: HandInput, rs: RuleSet) -> ScoreResult:
@@ -60,8 +61,14 @@ def score_mcr(inp: HandInput, rs: RuleSet) -> ScoreResult:
         total, items, arrangement, special = found
         return FanScore(total, 0, None, total, list(items), [list(g) for g in arrangement],
                         special=special)
-    result = _score(inp, check_input(inp, rs))
-    if key is not None and inp.mahjong:
+    hand = quick_hand(inp, rs)
+    if hand is None:  # something looks off, or no win: the full checks name any problem
+        checked = check_input(inp, rs)
+        if not inp.mahjong:
+            return ScoreResult(0, 0, None, 0, [], [], leftover=list(checked.hand))
+        hand = prepare(inp, checked)
+    result = _score(hand, inp.hand, inp.bonus)
+    if key is not None:
         if len(_MEMO) >= _MEMO_SIZE:
             _MEMO.clear()
         _MEMO[key] = (result.points, list(result.items),
@@ -69,23 +76,20 @@ def score_mcr(inp: HandInput, rs: RuleSet) -> ScoreResult:
     return result
 
 
-def _score(inp: HandInput, hand: CheckedHand) -> ScoreResult:
-    if not inp.mahjong:
-        return ScoreResult(0, 0, None, 0, [], [], leftover=list(hand.hand))
-    prepared = prepare(inp, hand)
+def _score(prepared: Hand, rack: Sequence[str], bonus: Sequence[str]) -> ScoreResult:
     best = best_shape(prepared)
     if best is None:
         raise ScoringError(
-            f"the winner's hand {' '.join(sort_tiles(hand.hand))} is not complete: it is no "
+            f"the winner's hand {' '.join(sort_tiles(rack))} is not complete: it is no "
             "standard hand, seven pairs, seven shifted pairs, thirteen orphans, honours and "
             "knitted tiles, nor a knitted straight with a set and a pair"
         )
     total, hits, arrangement = best
     items = [ScoreItem(name, tiles, f.VALUE[name]) for name, tiles in hits]
-    if hand.bonus:
-        bonus = tuple(sort_tiles(hand.bonus))
-        items.append(ScoreItem(f.FLOWER_TILES, bonus, len(bonus)))
-        total += len(bonus)
+    if bonus:
+        flowers = tuple(sort_tiles(bonus))
+        items.append(ScoreItem(f.FLOWER_TILES, flowers, len(flowers)))
+        total += len(flowers)
     return FanScore(total, 0, None, total, items, arrangement, special=_special(hits))
 
 
@@ -103,49 +107,6 @@ def _special(hits: list[Hit]) -> str | None:
         if key is not None:
             return key
     return None
-
-
-def _set_of(m: Meld) -> Set:
-    tiles = m.tiles
-    k = KIND_INDEX[tiles[0]]
-    if len(tiles) == 4:
-        return Set(KONG, k, not m.concealed, True)
-    if tiles[0] == tiles[1]:
-        return Set(PUNG, k, True, True)
-    return Set(CHOW, k, True, True)
-
-
-def win_facts(inp: HandInput, concealed: Sequence[int], counts: Sequence[int],
-              melds: Sequence[Set]) -> Win:
-    """The facts of the win as they count. Last Tile: the ``last_of_kind`` flag, or the hand's
-    own melds show the other three; not when the player holds another copy concealed. Out with
-    Replacement Tile needs a kong on the table; Robbing the Kong a tile held nowhere else."""
-    w = KIND_INDEX[inp.winning_tile]  # type: ignore[index]  # checked: a tile of the hand
-    src = inp.win_source
-    in_melds = counts[w] - concealed[w]
-    last_of_kind = ("last_of_kind" in inp.flags and concealed[w] == 1) or (
-        in_melds == 3 and concealed[w] == 1)
-    has_kong = any(m.kind == KONG for m in melds)
-    robbed = src == "robbed_kong" and concealed[w] == 1 and in_melds == 0
-    return Win(w, src in _SELF_DRAWN, last_of_kind and not robbed,
-               src == "replacement" and has_kong, robbed, bool(inp.last_tile))
-
-
-def prepare(inp: HandInput, hand: CheckedHand) -> Hand:
-    melds = tuple(_set_of(m) for m in hand.melds)
-    concealed = tuple(hand.concealed_counts)
-    counts = tuple(hand.counts)
-    win = win_facts(inp, concealed, counts, melds)
-    present = [k for k, n in enumerate(counts) if n]
-    tiles: list[str] = []
-    for k in present:
-        tiles += _COPIES[counts[k]][k]
-    return Hand(counts, concealed, melds, win, KIND_INDEX[hand.seat],
-                KIND_INDEX[hand.prevailing], tuple(tiles), sum(1 << k for k in present), {})
-
-
-#: _COPIES[n][k]: n tiles of kind k
-_COPIES = tuple(tuple((t,) * n for t in KINDS) for n in range(5))
 
 
 def _scored(hits: list[Hit], arrangement: list[list[str]]) -> Scored:
