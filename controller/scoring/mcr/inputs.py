@@ -20,6 +20,8 @@ _SELF_DRAWN = ("wall", "replacement", "dealt")
 _WIND_KINDS = {w: KIND_INDEX[wind_code(w)] for w in WINDS}
 _EAST = KIND_INDEX["ew"]
 _BONUS = frozenset(BONUS_CODES)
+_FLAGS = frozenset(FLAGS)
+_BIT = tuple(1 << k for k in range(34))
 #: _COPIES[n][k]: n tiles of kind k
 _COPIES = tuple(tuple((t,) * n for t in KINDS) for n in range(5))
 
@@ -58,7 +60,7 @@ def _made(inp: HandInput, counts: list[int], concealed: tuple[int, ...],
         tiles += _COPIES[counts[k]][k]
     counted = tuple(counts)
     return Hand(counted, concealed, melds, win_facts(inp, concealed, counted, melds), seat,
-                prevailing, tuple(tiles), sum(1 << k for k in present), {})
+                prevailing, tuple(tiles), sum(map(_BIT.__getitem__, present)), {})
 
 
 def prepare(inp: HandInput, hand: CheckedHand) -> Hand:
@@ -96,10 +98,10 @@ def _quick(inp: HandInput, rs: RuleSet) -> Hand | None:
                      Set(PUNG, kinds[0], True, True))
     bonus = inp.bonus
     if max(counts) > 4 or (bonus and not (rs.bonus_tiles and len(set(bonus)) == len(bonus)
-                                          and all(t in _BONUS for t in bonus))):
+                                          and _BONUS.issuperset(bonus))):
         return None
     src = inp.win_source
     if (inp.winning_tile not in hand or src not in WIN_SOURCES
-            or (src == "dealt" and seat != _EAST) or any(f not in FLAGS for f in inp.flags)):
+            or (src == "dealt" and seat != _EAST) or not _FLAGS.issuperset(inp.flags)):
         return None
     return _made(inp, counts, concealed, tuple(melds), seat, prevailing)

@@ -16,7 +16,7 @@ from controller.scoring.mcr.standard import standard_hits
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
 from controller.scoring.rules import RuleSet
 from controller.scoring.validate import check_input
-from controller.tiles import KINDS, sort_tiles
+from controller.tiles import BONUS_CODES, KINDS, sort_tiles
 
 Scored = tuple[int, list[Hit], list[list[str]]]
 
@@ -51,7 +51,7 @@ def score_mcr(inp: HandInput, rs: RuleSet) -> ScoreResult:
     try:
         key: tuple[Any, ...] | None = (
             rs.cache_key, inp.seat_wind, inp.prevailing_wind,
-            tuple((tuple(m.tiles), bool(m.concealed)) for m in inp.melds), tuple(inp.hand),
+            tuple([(tuple(m.tiles), bool(m.concealed)) for m in inp.melds]), tuple(inp.hand),
             tuple(inp.bonus), inp.mahjong, inp.winning_tile, inp.win_source,
             bool(inp.last_tile), tuple(inp.flags))
         found = _MEMO.get(key)  # type: ignore[arg-type]
@@ -76,6 +76,9 @@ def score_mcr(inp: HandInput, rs: RuleSet) -> ScoreResult:
     return result
 
 
+_BONUS_ORDER = {t: i for i, t in enumerate(BONUS_CODES)}  # sort_tiles' order, by a look-up
+
+
 def _score(prepared: Hand, rack: Sequence[str], bonus: Sequence[str]) -> ScoreResult:
     best = best_shape(prepared)
     if best is None:
@@ -87,7 +90,7 @@ def _score(prepared: Hand, rack: Sequence[str], bonus: Sequence[str]) -> ScoreRe
     total, hits, arrangement = best
     items = [ScoreItem(name, tiles, f.VALUE[name]) for name, tiles in hits]
     if bonus:
-        flowers = tuple(sort_tiles(bonus))
+        flowers = tuple(sorted(bonus, key=_BONUS_ORDER.__getitem__))
         items.append(ScoreItem(f.FLOWER_TILES, flowers, len(flowers)))
         total += len(flowers)
     return FanScore(total, 0, None, total, items, arrangement, special=_special(hits))
@@ -113,7 +116,8 @@ def _scored(hits: list[Hit], arrangement: list[list[str]]) -> Scored:
     counted = apply_exclusions(hits)
     if not counted:
         counted = [(f.CHICKEN_HAND, tuple(t for g in arrangement for t in g))]
-    return sum(f.VALUE[h[0]] for h in counted), counted, arrangement
+    value = f.VALUE
+    return sum([value[name] for name, _ in counted]), counted, arrangement
 
 
 def best_shape(hand: Hand) -> Scored | None:

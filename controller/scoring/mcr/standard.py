@@ -143,37 +143,52 @@ def kong_hits(sets: Sequence[Set], concealed_pungs: Sequence[Set]) -> list[Hit]:
 
 
 def standard_hits(hand: Hand, sets: Sequence[Set], pair: int) -> list[Hit]:
-    """Every fan of one arrangement before the exclusions (flowers apart)."""
+    """Every fan of one arrangement before the exclusions (flowers apart), in no set order:
+    the exclusions sort them."""
     win = hand.win
-    chows = [s for s in sets if s.kind == CHOW]
-    pungs = [s for s in sets if s.kind != CHOW]
-    hidden_pungs = [s for s in pungs if s.kind == PUNG and not s.exposed]
-    if not win.self_drawn and not any(
+    chows: list[Set] = []
+    pungs: list[Set] = []
+    hidden_pungs: list[Set] = []
+    kongs = 0
+    for s in sets:
+        if s.kind == CHOW:
+            chows.append(s)
+        else:
+            pungs.append(s)
+            if s.kind == KONG:
+                kongs += 1
+            elif not s.exposed:
+                hidden_pungs.append(s)
+    if hidden_pungs and not win.self_drawn and not any(
         not c.meld and c.k <= win.tile <= c.k + 2 for c in chows
     ):  # the discard completed the pung: it counts as exposed
         hidden_pungs = [s for s in hidden_pungs if s.k != win.tile]
-    hits = win_hits(win) + kong_hits(sets, hidden_pungs)
-    if len(pungs) == 4:
-        hits.append((f.ALL_PUNGS, tuple(t for s in pungs for t in s.tiles())))
-    combo = pung_hits([s.k for s in pungs])
-    hits += combo + _single_pung_hits(hand, pungs, combo)
-    hits += _chow_part(chows, pair)
+    hits = _per_hand(hand)
+    if kongs or len(hidden_pungs) > 1:
+        hits += kong_hits(sets, hidden_pungs)
+    if pungs:
+        if len(pungs) == 4:
+            hits.append((f.ALL_PUNGS, tuple(t for s in pungs for t in s.tiles())))
+        combo = pung_hits([s.k for s in pungs])
+        hits += combo
+        hits += _single_pung_hits(hand, pungs, combo)
+    if chows:
+        hits += _chow_part(chows, pair)
     hits += _pair_hits(hits, pair, len(chows))
-    hits += _concealment_hits(hand)
     hits += _pack_hits(sets, pair)
-    hits += _hand_wide(hand)
-    hits += _wait_hits(hand, sets, pair, hits)
+    hits += _wait_hits(hand, sets, pair, kongs == 4)
     return hits
 
 
-def _hand_wide(hand: Hand) -> list[Hit]:
-    """The fans of the tiles whatever their arrangement: suits, kinds, ranks, tile hogs (a
-    kong is always a meld, the same in every arrangement)."""
-    found = cast("list[Hit] | None", hand.memo.get("hand_wide"))
+def _per_hand(hand: Hand) -> list[Hit]:
+    """The fans the same in every arrangement: the win's, concealment, and the tiles' (suits,
+    kinds, ranks, tile hogs: a kong is always a meld)."""
+    found = cast("list[Hit] | None", hand.memo.get("per_hand"))
     if found is None:
         kongs = [m.k for m in hand.melds if m.kind == KONG]
-        found = suit_hits(hand) + tile_hits(hand) + tile_hog_hits(hand, kongs)
-        hand.memo["hand_wide"] = found
+        found = (win_hits(hand.win) + _concealment_hits(hand) + suit_hits(hand)
+                 + tile_hits(hand) + tile_hog_hits(hand, kongs))
+        hand.memo["per_hand"] = found
     return list(found)
 
 
@@ -232,6 +247,10 @@ def _pair_hits(hits: list[Hit], pair: int, chows: int) -> list[Hit]:
     return []
 
 
+def _melded_hand(hand: Hand) -> bool:
+    return not hand.win.self_drawn and sum(1 for m in hand.melds if m.exposed) == 4
+
+
 def _concealment_hits(hand: Hand) -> list[Hit]:
     """Fully Concealed Hand / Concealed Hand (no claimed set), Melded Hand (four claimed sets,
     won on a discard)."""
@@ -269,15 +288,20 @@ def _pack_hits(sets: Sequence[Set], pair: int) -> list[Hit]:
     return []
 
 
-def _wait_hits(hand: Hand, sets: Sequence[Set], pair: int, hits: list[Hit]) -> list[Hit]:
-    """Edge Wait, Closed Wait or Single Wait, for a win that waited on one kind only."""
+def _wait_hits(hand: Hand, sets: Sequence[Set], pair: int, four_kongs: bool) -> list[Hit]:
+    """Edge Wait, Closed Wait or Single Wait, for a win that waited on one kind only (not with
+    Melded Hand or Four Kongs, which imply a single wait)."""
     w = hand.win.tile
-    own = [s for s in sets if not s.meld and s.kind == CHOW]
-    edge = any(s.k == w or s.k + 2 == w for s in own)
-    closed = any(s.k + 1 == w for s in own)
-    if not (edge or closed or pair == w):
+    edge = closed = False
+    for s in sets:
+        if s.kind == CHOW and not s.meld:
+            if s.k == w or s.k + 2 == w:
+                edge = True
+            elif s.k + 1 == w:
+                closed = True
+    if not (edge or closed or pair == w) or four_kongs:
         return []
-    if any(h[0] in (f.MELDED_HAND, f.FOUR_KONGS) for h in hits) or not waited_on_one(hand):
+    if _melded_hand(hand) or not waited_on_one(hand):
         return []
     name = f.EDGE_WAIT if edge else f.CLOSED_WAIT if closed else f.SINGLE_WAIT
     return [(name, (KINDS[w],))]
