@@ -9,7 +9,7 @@ from typing import Any
 from controller.scoring.mcr import fans as f
 from controller.scoring.mcr import special
 from controller.scoring.mcr.fans import Hit, apply_exclusions
-from controller.scoring.mcr.hand import Hand, splits
+from controller.scoring.mcr.hand import Hand, Set, splits
 from controller.scoring.mcr.inputs import prepare, quick_hand
 from controller.scoring.mcr.sets import CHOW_TABLE, PUNG_TABLE
 from controller.scoring.mcr.standard import standard_hits
@@ -112,26 +112,38 @@ def _special(hits: list[Hit]) -> str | None:
     return None
 
 
-def _scored(hits: list[Hit], arrangement: list[list[str]]) -> Scored:
-    counted = apply_exclusions(hits)
-    if not counted:
-        counted = [(f.CHICKEN_HAND, tuple(t for g in arrangement for t in g))]
-    value = f.VALUE
-    return sum([value[name] for name, _ in counted]), counted, arrangement
+#: a shape's arrangement: as shown (a special hand), or its sets and pair (made into the
+#: arrangement shown only if it is the best)
+Arranged = list[list[str]] | tuple[list[Set], int]
 
 
 def best_shape(hand: Hand) -> Scored | None:
     """The shape of the hand that scores the most fans (flowers apart), or None."""
-    best: Scored | None = None
+    best: tuple[int, list[Hit], Arranged] | None = None
+    value = f.VALUE
     for hits, arrangement in _shapes(hand):
-        scored = _scored(hits, arrangement)
-        if best is None or scored[0] > best[0]:
-            best = scored
-    return best
+        counted = apply_exclusions(hits)
+        total = sum([value[name] for name, _ in counted]) if counted else _CHICKEN
+        if best is None or total > best[0]:
+            best = total, counted, arrangement
+    if best is None:
+        return None
+    total, counted, arranged = best
+    shown = _shown(*arranged) if isinstance(arranged, tuple) else arranged
+    if not counted:
+        counted = [(f.CHICKEN_HAND, tuple(t for g in shown for t in g))]
+    return total, counted, shown
 
 
-def _shapes(hand: Hand) -> list[special.Shape]:
-    out: list[special.Shape] = []
+_CHICKEN = f.VALUE[f.CHICKEN_HAND]
+
+
+def _shown(sets: list[Set], pair: int) -> list[list[str]]:
+    return [list(s.tiles()) for s in sets] + [[KINDS[pair]] * 2]
+
+
+def _shapes(hand: Hand) -> list[tuple[list[Hit], Arranged]]:
+    out: list[tuple[list[Hit], Arranged]] = []
     if not hand.melds:
         nine = special.nine_gates(hand)
         if nine is not None:
@@ -145,6 +157,5 @@ def _shapes(hand: Hand) -> list[special.Shape]:
     melds = list(hand.melds)
     for found, pair in splits(hand.concealed, 4 - len(melds)):
         sets = melds + list(found)
-        arrangement = [list(s.tiles()) for s in sets] + [[KINDS[pair]] * 2]
-        out.append((standard_hits(hand, sets, pair), arrangement))
+        out.append((standard_hits(hand, sets, pair), (sets, pair)))
     return out

@@ -31,6 +31,9 @@ KNITTED: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+_KNITTED_BITS = tuple(sum(1 << k for k in s) for s in KNITTED)
+
+
 def _kinds_tiles(kinds: list[int] | tuple[int, ...]) -> tuple[str, ...]:
     return tuple(KINDS[k] for k in kinds)
 
@@ -109,7 +112,8 @@ def nine_gates(hand: Hand) -> Shape | None:
 
 def knitted_straight(hand: Hand) -> list[Shape]:
     """A knitted straight, one more set (concealed, or the one meld) and a pair."""
-    if len(hand.melds) > 1:
+    mask = hand.mask  # the kinds held anywhere: a quick test before the concealed counts
+    if len(hand.melds) > 1 or not any(mask & bits == bits for bits in _KNITTED_BITS):
         return []
     c = list(hand.concealed)
     body = next((s for s in KNITTED if all(c[k] for k in s)), None)
