@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from controller.scoring.arrange import standard_waits
+from controller.scoring.mcr.waits import single_wait
 from controller.tiles import KINDS
 
 CHOW, PUNG, KONG = 0, 1, 2
@@ -111,22 +111,3 @@ def _sets(c: list[int], start: int, n: int) -> list[tuple[Set, ...]]:
         c[i + 1] += 1
         c[i + 2] += 1
     return out
-
-
-def single_wait(concealed: tuple[int, ...], held: tuple[int, ...], win: int, sets: int) -> bool:
-    """Whether the concealed tiles before the win (``concealed`` less one ``win``) waited on
-    exactly one kind, counting the standard shape and seven pairs. A kind of which the hand
-    (``held``: rack and melds, with the winning tile) holds all four copies is no wait
-    (RULES.md section 5). The standard waits come from the per-suit tables of arrange.py."""
-    c = list(concealed)
-    c[win] -= 1
-    waits = set(standard_waits(c))
-    if sets == 4:  # seven pairs (four of a kind is two pairs): the one odd kind completes it
-        odd = [k for k, n in enumerate(c) if n % 2]
-        if len(odd) == 1:
-            waits.add(odd[0])
-    found = 0
-    for k in waits:
-        if held[k] - (k == win) < 4:
-            found += 1
-    return found == 1

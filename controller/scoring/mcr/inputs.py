@@ -59,8 +59,9 @@ def _made(inp: HandInput, counts: list[int], concealed: tuple[int, ...],
     for k in present:
         tiles += _COPIES[counts[k]][k]
     counted = tuple(counts)
-    return Hand(counted, concealed, melds, win_facts(inp, concealed, counted, melds), seat,
-                prevailing, tuple(tiles), sum(map(_BIT.__getitem__, present)), {})
+    return tuple.__new__(Hand, (  # Hand(...), all fields, without the call
+        counted, concealed, melds, win_facts(inp, concealed, counted, melds), seat, prevailing,
+        tuple(tiles), sum(map(_BIT.__getitem__, present)), {}))
 
 
 def prepare(inp: HandInput, hand: CheckedHand) -> Hand:

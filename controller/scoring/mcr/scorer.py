@@ -88,7 +88,9 @@ def _score(prepared: Hand, rack: Sequence[str], bonus: Sequence[str]) -> ScoreRe
             "knitted tiles, nor a knitted straight with a set and a pair"
         )
     total, hits, arrangement = best
-    items = [ScoreItem(name, tiles, f.VALUE[name]) for name, tiles in hits]
+    value, new = f.VALUE, tuple.__new__
+    # ScoreItem(name, tiles, value) with its defaults, without the call (a dozen per hand)
+    items = [new(ScoreItem, (name, tiles, value[name], 0, 0.0, False)) for name, tiles in hits]
     if bonus:
         flowers = tuple(sorted(bonus, key=_BONUS_ORDER.__getitem__))
         items.append(ScoreItem(f.FLOWER_TILES, flowers, len(flowers)))
