@@ -22,8 +22,6 @@ _EAST = KIND_INDEX["ew"]
 _BONUS = frozenset(BONUS_CODES)
 _FLAGS = frozenset(FLAGS)
 _BIT = tuple(1 << k for k in range(34))
-#: _COPIES[n][k]: n tiles of kind k
-_COPIES = tuple(tuple((t,) * n for t in KINDS) for n in range(5))
 
 
 def _set_of(m: Meld) -> Set:
@@ -46,29 +44,28 @@ def win_facts(inp: HandInput, concealed: Sequence[int], counts: Sequence[int],
     in_melds = counts[w] - concealed[w]
     last_of_kind = ("last_of_kind" in inp.flags and concealed[w] == 1) or (
         in_melds == 3 and concealed[w] == 1)
-    has_kong = any(m.kind == KONG for m in melds)
+    has_kong = KONG in [m.kind for m in melds]
     robbed = src == "robbed_kong" and concealed[w] == 1 and in_melds == 0
-    return Win(w, src in _SELF_DRAWN, last_of_kind and not robbed,
-               src == "replacement" and has_kong, robbed, bool(inp.last_tile))
+    return tuple.__new__(Win, (w, src in _SELF_DRAWN, last_of_kind and not robbed,  # Win(...)
+                               src == "replacement" and has_kong, robbed, bool(inp.last_tile)))
 
 
-def _made(inp: HandInput, counts: list[int], concealed: tuple[int, ...],
-          melds: tuple[Set, ...], seat: int, prevailing: int) -> Hand:
-    present = [k for k, n in enumerate(counts) if n]
-    tiles: list[str] = []
-    for k in present:
-        tiles += _COPIES[counts[k]][k]
+def _made(inp: HandInput, counts: list[int], concealed: tuple[int, ...],  # noqa: PLR0913
+          melds: tuple[Set, ...], seat: int, prevailing: int, kinds: list[int]) -> Hand:
+    """The Hand; ``kinds``: the kind of every tile (rack and melds)."""
     counted = tuple(counts)
     return tuple.__new__(Hand, (  # Hand(...), all fields, without the call
         counted, concealed, melds, win_facts(inp, concealed, counted, melds), seat, prevailing,
-        tuple(tiles), sum(map(_BIT.__getitem__, present)), {}))
+        tuple(map(KINDS.__getitem__, sorted(kinds))), sum(map(_BIT.__getitem__, set(kinds))),
+        {}))
 
 
 def prepare(inp: HandInput, hand: CheckedHand) -> Hand:
     """The Hand of an input that passed ``check_input``."""
     melds = tuple(_set_of(m) for m in hand.melds)
+    kinds = [k for k, n in enumerate(hand.counts) for _ in range(n)]
     return _made(inp, list(hand.counts), tuple(hand.concealed_counts), melds,
-                 KIND_INDEX[hand.seat], KIND_INDEX[hand.prevailing])
+                 KIND_INDEX[hand.seat], KIND_INDEX[hand.prevailing], kinds)
 
 
 def quick_hand(inp: HandInput, rs: RuleSet) -> Hand | None:
@@ -85,18 +82,20 @@ def _quick(inp: HandInput, rs: RuleSet) -> Hand | None:
     hand = tuple(inp.hand)
     if not inp.mahjong or len(hand) != 14 - 3 * len(inp.melds) or len(inp.melds) > 4:
         return None
+    kinds = [KIND_INDEX[t] for t in hand]
     counts = [0] * 34
-    for t in hand:
-        counts[KIND_INDEX[t]] += 1
+    for k in kinds:
+        counts[k] += 1
     concealed = tuple(counts)
     melds = []
     for m in inp.melds:
-        kinds = meld_kinds(m)  # checked once per meld, then kept
-        for k in kinds:
+        meld = meld_kinds(m)  # checked once per meld, then kept
+        for k in meld:
             counts[k] += 1
-        melds.append(Set(CHOW, kinds[0], True, True) if kinds[0] != kinds[1] else
-                     Set(KONG, kinds[0], not m.concealed, True) if len(kinds) == 4 else
-                     Set(PUNG, kinds[0], True, True))
+        kinds += meld
+        melds.append(Set(CHOW, meld[0], True, True) if meld[0] != meld[1] else
+                     Set(KONG, meld[0], not m.concealed, True) if len(meld) == 4 else
+                     Set(PUNG, meld[0], True, True))
     bonus = inp.bonus
     if max(counts) > 4 or (bonus and not (rs.bonus_tiles and len(set(bonus)) == len(bonus)
                                           and _BONUS.issuperset(bonus))):
@@ -105,4 +104,4 @@ def _quick(inp: HandInput, rs: RuleSet) -> Hand | None:
     if (inp.winning_tile not in hand or src not in WIN_SOURCES
             or (src == "dealt" and seat != _EAST) or not _FLAGS.issuperset(inp.flags)):
         return None
-    return _made(inp, counts, concealed, tuple(melds), seat, prevailing)
+    return _made(inp, counts, concealed, tuple(melds), seat, prevailing, kinds)
