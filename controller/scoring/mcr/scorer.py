@@ -31,7 +31,9 @@ class FanScore(ScoreResult):
 
 #: results of hands already scored, by their whole input (the game scores one hand several
 #: times around a Mahjong call: the claim, the declaration, the end of the hand)
-_MEMO: dict[tuple[Any, ...], tuple[int, list[ScoreItem], list[list[str]], str | None]] = {}
+_MEMO: dict[tuple[Any, ...], tuple[int, tuple[ScoreItem, ...], tuple[tuple[str, ...], ...],
+                                    str | None]] = {}
+Found = tuple[int, list[ScoreItem], list[list[str]], str | None]
 _MEMO_SIZE = 4096
 
 
@@ -58,28 +60,28 @@ def score_mcr(inp: HandInput, rs: RuleSet) -> ScoreResult:
     except TypeError:  # unhashable values: the checks name them
         key, found = None, None
     if found is not None:
-        total, items, arrangement, special = found
-        return FanScore(total, 0, None, total, list(items), [list(g) for g in arrangement],
-                        special=special)
+        points, kept, groups, shape = found
+        return FanScore(points, 0, None, points, list(kept), [list(g) for g in groups],
+                        special=shape)
     hand = quick_hand(inp, rs)
     if hand is None:  # something looks off, or no win: the full checks name any problem
         checked = check_input(inp, rs)
         if not inp.mahjong:
             return ScoreResult(0, 0, None, 0, [], [], leftover=list(checked.hand))
         hand = prepare(inp, checked)
-    result = _score(hand, inp.hand, inp.bonus)
+    total, items, arrangement, special = _score(hand, inp.hand, inp.bonus)
     if key is not None:
         if len(_MEMO) >= _MEMO_SIZE:
             _MEMO.clear()
-        _MEMO[key] = (result.points, list(result.items),
-                      [list(g) for g in result.arrangement], result.special)
-    return result
+        _MEMO[key] = (total, tuple(items), tuple(map(tuple, arrangement)), special)
+    return FanScore(total, 0, None, total, items, arrangement, special=special)
 
 
 _BONUS_ORDER = {t: i for i, t in enumerate(BONUS_CODES)}  # sort_tiles' order, by a look-up
 
 
-def _score(prepared: Hand, rack: Sequence[str], bonus: Sequence[str]) -> ScoreResult:
+def _score(prepared: Hand, rack: Sequence[str], bonus: Sequence[str]) -> Found:
+    """The fans of the best shape with the flowers: (total, items, arrangement, special)."""
     best = best_shape(prepared)
     if best is None:
         raise ScoringError(
@@ -95,7 +97,7 @@ def _score(prepared: Hand, rack: Sequence[str], bonus: Sequence[str]) -> ScoreRe
         flowers = tuple(sorted(bonus, key=_BONUS_ORDER.__getitem__))
         items.append(ScoreItem(f.FLOWER_TILES, flowers, len(flowers)))
         total += len(flowers)
-    return FanScore(total, 0, None, total, items, arrangement, special=_special(hits))
+    return total, items, arrangement, _special(hits)
 
 
 _SPECIALS = {f.SEVEN_SHIFTED_PAIRS: "seven_shifted_pairs", f.SEVEN_PAIRS: "seven_pairs",
