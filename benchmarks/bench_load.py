@@ -132,24 +132,33 @@ async def load(port: int, seconds: float, pollers: int, clients: int) -> dict[st
 def counts(db: Path, t0: float, t1: float) -> dict[str, Any]:
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
-        rows = conn.execute("SELECT event, accepted FROM events WHERE time >= ? AND time < ?",
-                            (t0, t1)).fetchall()
+        rows = conn.execute("SELECT event, accepted, time FROM events WHERE time >= ? AND "
+                            "time < ? ORDER BY seq", (t0, t1)).fetchall()
     finally:
         conn.close()
     moves = anomalies = silent = 0
     kinds: dict[str, int] = {}
-    for raw, accepted in rows:
+    discards: list[float] = []
+    for raw, accepted, at in rows:
         event = json.loads(raw)
         if "move" in event and accepted:
             moves += 1
+            if event["move"].get("to") == "discard":
+                discards.append(at)
         elif "anomaly" in event:
             anomalies += 1
             kind = str(event["anomaly"].get("kind"))
             kinds[kind] = kinds.get(kind, 0) + 1
             silent += kind == "reader_silent"
     minutes = (t1 - t0) / 60
-    return {"moves_per_min": round(moves / minutes, 1), "anomalies": anomalies,
-            "reader_silent": silent, "anomaly_kinds": kinds, "events": len(rows)}
+    # the players' rhythm: the time from one discard to the next (a turn: a draw or claim, a
+    # discard), gaps over 10 s (a hand's end and the next deal) left out. Moves per minute mix
+    # the deal's quick moves with play's, so they swing with where a window falls in a hand.
+    turns = [b - a for a, b in zip(discards, discards[1:], strict=False) if b - a <= 10.0]
+    return {"moves_per_min": round(moves / minutes, 1),
+            "turn_median_s": round(statistics.median(turns), 3) if turns else None,
+            "anomalies": anomalies, "reader_silent": silent, "anomaly_kinds": kinds,
+            "events": len(rows)}
 
 
 def start(args: argparse.Namespace, data: Path, port: int) -> subprocess.Popen[bytes]:

@@ -65,6 +65,9 @@ IDENTIFY_AGAIN_S = 0.2
 #: Least seconds between two snapshot requests while channels are stale (a noisy line loses a
 #: block every few: the parts the board resends refresh the channels meanwhile).
 RESYNC_MIN_S = 0.05
+#: A pause of the link's own thread longer than this (beyond its read timeout) is the host's
+#: stall, not the board's silence: the heartbeat watchdog does not count it.
+STALL_S = 0.05
 
 
 class BoardLink:
@@ -151,15 +154,22 @@ class BoardLink:
         ser = self._ser
         assert ser is not None
         clock = self.backend.clock
-        last_rx = clock()
+        last_rx = awake = clock()
         stop = self.backend.stop_event
         while not stop.is_set():
             data = ser.read(max(1, ser.in_waiting))
             now = clock()
+            # Silence is counted only while this thread was awake to hear: a stall of the host
+            # (a starved thread, a busy machine) is credited to the board, whose frames wait in
+            # the port's buffer meanwhile; a board that is really quiet stays quiet after it.
+            stall = now - awake - self.opts.read_timeout
+            if stall > STALL_S:
+                last_rx += stall
+            awake = now
             if data:
                 last_rx = now
                 self._feed(data, now)
-            elif now - last_rx > self.opts.heartbeat_timeout:
+            elif now - last_rx > self.opts.heartbeat_timeout and not ser.in_waiting:
                 raise BoardDown(f"silent for {now - last_rx:.2f} s")
             if self._stale and self.name is not None and now - self._requested >= RESYNC_MIN_S:
                 self._resync()

@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from controller.app import build
+    from controller.web.app import UVICORN_OPTIONS
 
     config = _override(load_config(args.config), args)
     data_dir = Path(args.data_dir) if args.data_dir else config.data.dir
@@ -92,8 +93,7 @@ def run(args: argparse.Namespace) -> int:
           f"(operator page: /operator; tokens and seat links: "
           f"{command_name()} tokens --urls --data-dir {data_dir})")
     uvicorn.run(app, host=config.server.host, port=config.server.port,
-                log_level=args.log_level, ws_ping_interval=20,
-                ws_max_size=64 * 1024)  # every message a client sends is a few bytes
+                log_level=args.log_level, **UVICORN_OPTIONS)
     return 0
 
 

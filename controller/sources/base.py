@@ -6,6 +6,8 @@ it), so that the loop, the web and the composition root can all sit above them.
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
@@ -43,3 +45,24 @@ class LoopPort(Protocol):
 #: An event source: given the loop, yields (event dict, source name) pairs. An async generator
 #: may receive each event's result (``applied = yield event, name``; ``applied.accepted``).
 EventSource = Callable[[LoopPort], AsyncIterator[tuple[Event, str]]]
+
+
+class Rhythm:
+    """The simulated players' own rhythm: the next act comes ``pause`` seconds after the last
+    act *began*, not after the controller was done with it. People at a table do not slow down
+    because the controller is busy; while the controller keeps up (registers an act within the
+    pause) the game moves at the players' pace, whatever the load on the web.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.last = clock()
+
+    def act(self) -> None:
+        """An act begins now."""
+        self.last = self.clock()
+
+    async def pause(self, seconds: float) -> None:
+        """Wait until ``seconds`` have passed since the last act began (at once if they have)."""
+        delay = self.last + seconds - self.clock()
+        await asyncio.sleep(delay if delay > 0 else 0)

@@ -8,18 +8,20 @@ from collections.abc import AsyncGenerator
 from typing import Any
 
 from controller.players.director import Director
-from controller.sources.base import Event, EventSource, LoopPort
+from controller.sources.base import Event, EventSource, LoopPort, Rhythm
 
 
 def simulation_source(pace: float, seed: int, hands: int | None = None) -> EventSource:
     """The in-process simulation: the Director plays all four seats against the engine, one
-    table event every ``pace`` seconds (a longer pause after each hand, to show the result).
+    table event every ``pace`` seconds, counted from the start of the last one (a longer pause
+    after each hand, to show the result).
     A new session (admin) gets a new Director with that session's rule set."""
 
     async def source(loop: LoopPort) -> AsyncGenerator[tuple[Event, str], Any]:
         director: Director | None = None
         session_of: Any = None
         refused = 0
+        rhythm = Rhythm()
         loop.report_health("simulation", {
             "ok": True, "message": f"in-process simulation, one event every {pace:g} s"})
         while True:
@@ -39,6 +41,7 @@ def simulation_source(pace: float, seed: int, hands: int | None = None) -> Event
             if "session" in event:  # the loop has already started the session
                 continue
             before = (loop.public_view().get("hand") or {}).get("phase")
+            rhythm.act()
             applied = yield event, "simulation"
             if applied is not None and not applied.accepted:
                 # Out of step with the table (an operator's undo, say): slow down, then start
@@ -48,6 +51,6 @@ def simulation_source(pace: float, seed: int, hands: int | None = None) -> Event
                 continue
             refused = 0
             after = (loop.public_view().get("hand") or {}).get("phase")
-            await asyncio.sleep(pace * 8 if after == "over" and before != "over" else pace)
+            await rhythm.pause(pace * 8 if after == "over" and before != "over" else pace)
 
     return source

@@ -19,7 +19,7 @@ from typing import Any
 
 from controller.players.director import Director
 from controller.sources.agree import agreed
-from controller.sources.base import Event, EventSource, LoopPort
+from controller.sources.base import Event, EventSource, LoopPort, Rhythm
 from controller.sources.table import (
     Followed,
     QueueReader,
@@ -182,6 +182,7 @@ async def _drive(loop: LoopPort, world: SimWorld, sensing: Sensing,
     expected = {uid: _norm(zone) for uid, zone in restored.items()}
     sweeping = False  # clearing the table: sweep it all, then wait once
     director, session = None, None
+    rhythm = Rhythm()  # the players' pace is counted from each act, not from its registration
     try:
         while True:
             if not sweeping:
@@ -206,6 +207,7 @@ async def _drive(loop: LoopPort, world: SimWorld, sensing: Sensing,
             if "session" in event:
                 continue
             sweeping = False
+            rhythm.act()
             if "move" in event:
                 move = event["move"]
                 if move["from"] in OFF_TABLE and move["to"] in OFF_TABLE:
@@ -217,7 +219,7 @@ async def _drive(loop: LoopPort, world: SimWorld, sensing: Sensing,
             else:
                 await inbox.put((event, f"seat:{event['declare']['seat']}"))
                 await _until(lambda: inbox.empty() and count.applied == count.emitted)
-            await _pause(loop, options)
+            await _pause(loop, options, rhythm)
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # the demo must say why it stopped, not die silently
@@ -275,12 +277,12 @@ async def _until(condition: Callable[[], bool]) -> None:
         await asyncio.sleep(0.002)
 
 
-async def _pause(loop: LoopPort, options: SimOptions) -> None:
+async def _pause(loop: LoopPort, options: SimOptions, rhythm: Rhythm) -> None:
     hand = loop.public_view().get("hand") or {}
     if hand.get("phase") == "over" and options.hand_pause:
-        await asyncio.sleep(options.hand_pause)
+        await asyncio.sleep(options.hand_pause)  # from when the result shows
     elif options.pace:  # the deal is quick at a real table too
-        await asyncio.sleep(options.pace * (0.2 if hand.get("phase") == "deal" else 1.0))
+        await rhythm.pause(options.pace * (0.2 if hand.get("phase") == "deal" else 1.0))
 
 
 async def _unplugger(backend: Any, options: SimOptions, run: SimRun) -> None:

@@ -338,6 +338,8 @@ class PresenceTracker:
         if track.zone == RIVER:
             track.channel = None  # pushed off the river antenna: still out of play
             return []
+        if self._readers_behind(track.last):
+            return []  # a reader that may have it has not reported since: not missing yet
         track.missing = True
         return [_anomaly("tile_missing", uid=track.uid, tile=track.tile, zone=track.zone,
                          message=f"{track.tile} ({track.uid}) left {track.zone} and was not "
@@ -346,6 +348,23 @@ class PresenceTracker:
     def _cleared_before_undo(self, track: _Track) -> bool:
         """Last read while the hand was over, before an undo took the hand back: cleared."""
         return self._resumed_at is not None and track.last < self._resumed_at
+
+    def _readers_behind(self, last_seen: float) -> bool:
+        """Is a live reader (one that scans, and less than ``silent_after`` behind the newest
+        scan) without a scan since ``absent_after`` after the tile was last seen?
+
+        Boards report on their own links: under load one link's scans can reach the tracker a
+        while after another's. A tile that left its zone is missing only when every reader
+        that could now hold it has spoken since; a dead reader does not hold the verdict back
+        (it is reported silent).
+        """
+        due = last_seen + self.absent_after
+        newest = self._latest if self._latest is not None else due
+        return any(
+            ch.last_scan is not None and ch.last_scan < due
+            and newest - ch.last_scan < self.silent_after and not ch.silent_reported
+            for ch in self._channels.values()
+        )
 
     def _claim_readers_behind(self, last_seen: float) -> bool:
         """Is a rack or meld-strip reader (one that has scanned before) without a scan since

@@ -5,8 +5,10 @@ The composition root (``controller.app``) calls it; nothing here imports the roo
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -32,6 +34,13 @@ from controller.web.routers import (
 )
 from controller.web.routers.pages import STATIC
 
+#: uvicorn's options for the service (``serve``; the benchmarks use the same): every message a
+#: client sends is a few bytes; a client is pinged every 20 s; no per-message compression (the
+#: states are 2-5 KB on a local network, and compressing each for every client separately was
+#: 60 % of the web thread's time with 50 clients: benchmarks/bench_fullpath.py, docs/service.md).
+UVICORN_OPTIONS: dict[str, Any] = {
+    "ws_ping_interval": 20, "ws_max_size": 64 * 1024, "ws_per_message_deflate": False}
+
 
 def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile, *,
                game_thread: bool = False) -> FastAPI:
@@ -46,6 +55,11 @@ def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile, *,
         # that runs each request on a fresh event loop, as schemathesis's does, hung on it)
         await (game.start() if game_thread else loop.start())
         broadcaster.attach()
+        # What startup made (modules, routes, the replayed log) lives as long as the service:
+        # kept out of the collector's full passes, which otherwise stopped every thread for
+        # 15-20 ms now and then (benchmarks/bench_fullpath.py).
+        gc.collect()
+        gc.freeze()
         try:
             yield
         finally:

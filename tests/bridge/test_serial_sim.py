@@ -67,6 +67,36 @@ def test_silence_is_detected_by_the_watchdog(table: VirtualTable, link: Link) ->
     assert backend.stats()["reconnects"] >= 1
 
 
+class JumpingClock:
+    """The host's monotonic clock, with jumps: time that passes while the link's thread is
+    stalled (descheduled on a busy machine) and cannot read."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.offset
+
+
+def test_a_stalled_host_is_not_a_silent_board(table: VirtualTable) -> None:
+    clock = JumpingClock()
+    sink = Collector()
+    backend = SerialBackend(serials=table.serials, lookup=table.lookup, heartbeat_timeout=0.25,
+                            ack_timeout=0.03, reconnect_s=0.05, clock=clock)
+    backend.start(sink)
+    try:
+        assert sink.wait(lambda: len(sink.health("up")) >= 2), "boards never said hello"
+        for _ in range(20):  # twenty stalls of a second each: the boards kept talking
+            clock.offset += 1.0
+            time.sleep(0.05)
+        assert sink.health("down") == []
+        table.set_faults("centre", muted=True)  # a board that is really quiet is still seen
+        assert sink.wait(lambda: any(h.board == "centre" for h in sink.health("down")))
+        assert all(h.board == "centre" for h in sink.health("down"))
+    finally:
+        backend.stop()
+
+
 def test_commands_are_acknowledged(table: VirtualTable, link: Link) -> None:
     backend, _ = link
     assert backend.send("seat1", "set_leds", on=0b11, blink=0b10).result(timeout=2)

@@ -4,9 +4,10 @@ Before: 10 clients polling /api/table stored 33,131 reader_silent anomalies in 5
 moves stopped. Here `serve --simulate` (the virtual table over pseudo-terminals and the real
 serial bridge) plays 10 s unloaded, then 10 s under 50 pollers and 100 idle /ws clients; the
 service's own log must hold no reader_silent anomaly in either window, the game must move on
-under load, and every poll must be answered. The pace ratio is printed (benchmarks/bench_load.py
-measures it properly: 60 s, 200 pollers, 1,000 sockets); the test asserts only a loose bound,
-since this machine runs other jobs."""
+under load, the median time from one discard to the next (the players' rhythm) must stay
+within 1.5 times the unloaded one, and every poll must be answered. The figures are printed
+(benchmarks/bench_load.py measures it properly: 60 s, 200 pollers, 1,000 sockets); the bounds
+are loose, since this machine runs other jobs."""
 
 from __future__ import annotations
 
@@ -39,7 +40,8 @@ def test_web_load_neither_stalls_the_game_nor_makes_readers_silent(tmp_path: Pat
     try:
         served.wait_ready()
         deadline = time.monotonic() + 30
-        while served.get("/api/table").get("hand") is None and time.monotonic() < deadline:
+        while ((served.get("/api/table").get("hand") or {}).get("phase") != "play"
+               and time.monotonic() < deadline):  # past the deal, whose pace is quicker
             time.sleep(0.2)
         t0 = time.time()
         time.sleep(10)
@@ -55,4 +57,6 @@ def test_web_load_neither_stalls_the_game_nor_makes_readers_silent(tmp_path: Pat
     assert web["errors"] == 0 and web["requests"] > 100 and web["ws"]["connected"] == 100
     assert quiet["moves_per_min"] > 0
     assert busy["moves_per_min"] >= quiet["moves_per_min"] / 3, (quiet, busy)
+    # the players' rhythm (discard to discard, hand ends left out): the controller keeps up
+    assert busy["turn_median_s"] <= 1.5 * quiet["turn_median_s"], (quiet, busy)
     assert "Traceback" not in served.log()

@@ -303,3 +303,36 @@ def test_describe_says_where_a_tile_is_believed_and_who_reads_it() -> None:
     assert "seat2/0 (rack:2) last scanned 0.30 s ago, reading it" in text
     assert "7d" not in text
     assert tracker.describe("04:BB", 10.3) == "04:BB: never read"
+
+
+def test_a_tile_is_not_missing_while_a_reader_that_may_hold_it_is_behind() -> None:
+    """Under load one board's link can deliver its scans late: the pad's read of the tile
+    arrives after the rack has long stopped reading it. It is a move, not a missing tile."""
+    table = Table()
+    table.cycle({"seat1/0": {A5B, EW}}, times=2)
+    pad_behind = table.t - PERIOD  # the pad's last scan reached the tracker at this time
+    up = [c for c in CHANNELS if c != "centre/0"]
+    events = table.cycle({"seat1/0": {EW}}, order=up, times=8)  # 0.8 s; the pad says nothing
+    assert events == []
+    late = table.tracker.scan(ChannelScan("centre/0", frozenset({A5B}), pad_behind + 0.05))
+    events = late + table.cycle({"seat1/0": {EW}, "centre/0": {A5B}}, times=2)
+    assert events == [move(A5B, "rack:1", "discard")]
+
+
+def test_a_tile_is_missing_once_the_late_reader_has_spoken_without_it() -> None:
+    table = Table()
+    table.cycle({"seat1/0": {A5B, EW}}, times=2)
+    up = [c for c in CHANNELS if c != "centre/0"]
+    assert table.cycle({"seat1/0": {EW}}, order=up, times=8) == []
+    events = table.cycle({"seat1/0": {EW}}, times=2)  # the pad speaks: the tile is nowhere
+    assert kinds(events) == ["tile_missing"]
+
+
+def test_a_dead_reader_does_not_hold_back_a_missing_tile() -> None:
+    table = Table()
+    table.cycle({"seat1/0": {A5B, EW}}, times=2)
+    up = [c for c in CHANNELS if c != "centre/0"]
+    # the pad dead: no verdict while it might only be behind, the verdict once it is too far
+    # behind to be live (silent_after, 3 s)
+    assert table.cycle({"seat1/0": {EW}}, order=up, times=25) == []
+    assert kinds(table.cycle({"seat1/0": {EW}}, order=up, times=10)) == ["tile_missing"]
