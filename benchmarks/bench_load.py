@@ -139,6 +139,7 @@ def counts(db: Path, t0: float, t1: float) -> dict[str, Any]:
     moves = anomalies = silent = 0
     kinds: dict[str, int] = {}
     discards: list[float] = []
+    examples: list[str] = []
     for raw, accepted, at in rows:
         event = json.loads(raw)
         if "move" in event and accepted:
@@ -149,6 +150,8 @@ def counts(db: Path, t0: float, t1: float) -> dict[str, Any]:
             anomalies += 1
             kind = str(event["anomaly"].get("kind"))
             kinds[kind] = kinds.get(kind, 0) + 1
+            if len(examples) < 3:  # the service's own log, not a public text
+                examples.append(str(event["anomaly"].get("message")))
             silent += kind == "reader_silent"
     minutes = (t1 - t0) / 60
     # the players' rhythm: the time from one discard to the next (a turn: a draw or claim, a
@@ -158,6 +161,7 @@ def counts(db: Path, t0: float, t1: float) -> dict[str, Any]:
     return {"moves_per_min": round(moves / minutes, 1),
             "turn_median_s": round(statistics.median(turns), 3) if turns else None,
             "anomalies": anomalies, "reader_silent": silent, "anomaly_kinds": kinds,
+            "anomaly_examples": examples,
             "events": len(rows)}
 
 

@@ -216,3 +216,58 @@ def test_no_page_can_be_framed(table: Table, path: str) -> None:
     assert r.headers["x-frame-options"] == "DENY"
 
 
+
+
+def test_a_client_that_never_reads_is_dropped_and_the_table_answers(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A socket whose client never reads fills up; its sends wait ``SEND_TIMEOUT`` (10 s in
+    service, 1 s here) and then it is dropped, while other clients and the table go on."""
+    import base64
+    import os
+    import socket
+    import threading
+    import time
+
+    import httpx
+    import uvicorn
+
+    from controller.config import SimulationConfig
+    from controller.web import broadcaster
+    from controller.web.app import UVICORN_OPTIONS
+    from tests.reliability.support import free_port
+
+    monkeypatch.setattr(broadcaster, "SEND_TIMEOUT", 1.0)
+    system = build(Config(simulation=SimulationConfig(pace=0.0, seed=5)), tmp_path,
+                   table="simulation")
+    system.game_thread = True
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(system.app, host="127.0.0.1", port=port,
+                                           log_level="warning", **UVICORN_OPTIONS))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.05)
+        stuck = socket.socket()
+        stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)  # and it never reads
+        stuck.connect(("127.0.0.1", port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        stuck.sendall((f"GET /ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\n"
+                       f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                       "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        assert stuck.recv(12) == b"HTTP/1.1 101"
+        dropped = 0
+        while time.monotonic() < deadline + 30:
+            health = httpx.get(f"{base}/api/health", timeout=5).json()  # answers throughout
+            dropped = health["push"]["slow_dropped"]
+            if dropped:
+                break
+            time.sleep(0.2)
+        assert dropped == 1 and health["push"]["clients"] == 0
+        assert httpx.get(f"{base}/api/table", timeout=5).status_code == 200
+        stuck.close()
+    finally:
+        server.should_exit = True
+        thread.join(15)
