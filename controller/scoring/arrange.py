@@ -210,30 +210,42 @@ def partial_arrangements(
 @cache
 def _splittable(cnt: tuple[int, ...], suited: bool) -> tuple[bool, bool]:
     """Whether one part splits into sets only, and into sets and one pair (as _complete_splits
-    would find, without making the splits)."""
-    i = next((k for k, n in enumerate(cnt) if n), -1)
-    if i < 0:
-        return True, False
-    without = with_pair = False
+    would find, without making the splits). No search: honours split as counts of 3 and one 2;
+    a suit by _sets_only, the pair tried only where it can sit (see _with_pair)."""
+    if not suited:
+        rest = [n % 3 for n in cnt]
+        return not any(rest), rest.count(2) == 1 and rest.count(1) == 0
+    return _sets_only(cnt), _with_pair(cnt)
+
+
+def _sets_only(c: Sequence[int]) -> bool:
+    """Whether a suit's counts split into pungs and chows only. From the lowest rank up: the
+    count at a rank, less the chows already started below it, must start (count mod 3) chows
+    (three equal chows are three pungs), the rest being pungs."""
+    a, b = c[0], c[1]
+    for x in c[2:]:
+        r = a % 3
+        if b < r or x < r:
+            return False
+        a, b = b - r, x - r
+    return a % 3 == 0 and b % 3 == 0
+
+
+def _with_pair(cnt: Sequence[int]) -> bool:
+    """Whether a suit's counts split into sets and one pair. Sets add a multiple of 3 to the
+    sum of rank * count, the pair at rank r adds 2r: so r = 2 * that sum (mod 3)."""
+    if sum(cnt) % 3 != 2:
+        return False
     c = list(cnt)
-    moves: list[tuple[tuple[int, ...], bool]] = []
-    if cnt[i] >= 3:
-        moves.append(((i, i, i), False))
-    if cnt[i] >= 2:
-        moves.append(((i, i), True))
-    if suited and i <= 6 and cnt[i + 1] and cnt[i + 2]:
-        moves.append(((i, i + 1, i + 2), False))
-    for idx, is_pair in moves:
-        for k in idx:
-            c[k] -= 1
-        w, p = _splittable(tuple(c), suited)
-        for k in idx:
-            c[k] += 1
-        if is_pair:
-            with_pair = with_pair or w
-        else:
-            without, with_pair = without or w, with_pair or p
-    return without, with_pair
+    r = 2 * sum(i * n for i, n in enumerate(c)) % 3
+    for i in range(r, len(c), 3):
+        if c[i] >= 2:
+            c[i] -= 2
+            found = _sets_only(c)
+            c[i] += 2
+            if found:
+                return True
+    return False
 
 
 def _all_parts(c: Sequence[int]) -> tuple[tuple[bool, bool], ...]:

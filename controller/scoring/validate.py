@@ -83,6 +83,12 @@ def _meld_and_group(
     return meld, meld_group(meld), tuple(KIND_INDEX[t] for t in meld.tiles)
 
 
+def meld_kinds(meld: Meld) -> tuple[int, ...]:
+    """A meld's kind indices (a chow's sorted), checked once per meld and kept; ScoringError
+    when it is no set (TypeError for unhashable tiles)."""
+    return _meld_and_group(tuple(meld.tiles), bool(meld.concealed))[2]
+
+
 def _melds_and_groups(
     melds: Sequence[Meld],
 ) -> tuple[tuple[Meld, ...], tuple[Group, ...], list[tuple[int, ...]]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
+from controller.scoring.mcr.waits import single_wait
 from controller.tiles import KINDS
 
 CHOW, PUNG, KONG = 0, 1, 2
@@ -22,9 +23,18 @@ class Set(NamedTuple):
     meld: bool
 
     def tiles(self) -> tuple[str, ...]:
-        if self.kind == CHOW:
-            return (KINDS[self.k], KINDS[self.k + 1], KINDS[self.k + 2])
-        return (KINDS[self.k],) * (3 if self.kind == PUNG else 4)
+        return SET_TILES[self.kind][self.k]
+
+
+#: the tiles of every set, made once: SET_TILES[kind][k] (no chow starts at an 8, 9 or honour)
+SET_TILES: tuple[tuple[tuple[str, ...], ...], ...] = (
+    tuple(KINDS[k : k + 3] if k < 27 and k % 9 <= 6 else () for k in range(34)),
+    tuple((t,) * 3 for t in KINDS),
+    tuple((t,) * 4 for t in KINDS),
+)
+#: the concealed sets a split makes, made once: CONCEALED_SETS[kind][k]
+CONCEALED_SETS: tuple[tuple[Set, ...], ...] = tuple(
+    tuple(Set(kind, k, False, False) for k in range(34)) for kind in (CHOW, PUNG))
 
 
 class Win(NamedTuple):
@@ -46,6 +56,7 @@ class Hand(NamedTuple):
     seat: int  # kind index of the seat wind (27..30)
     prevailing: int
     tiles: tuple[str, ...]  # every tile of the hand (rack and melds), sorted by kind
+    mask: int  # bit k set when the hand (rack and melds) holds kind k
     memo: dict[str, object]  # what is computed once per hand, when first needed
 
 
@@ -59,7 +70,7 @@ def waited_on_one(hand: Hand) -> bool:
     return bool(found)
 
 
-Split = tuple[tuple[tuple[int, int], ...], int]  # ((kind, k), ...), pair kind
+Split = tuple[tuple[Set, ...], int]  # the concealed sets, the pair's kind
 
 
 @lru_cache(maxsize=65536)
@@ -76,7 +87,7 @@ def splits(counts: tuple[int, ...], sets: int) -> tuple[Split, ...]:
     return tuple(out)
 
 
-def _sets(c: list[int], start: int, n: int) -> list[tuple[tuple[int, int], ...]]:
+def _sets(c: list[int], start: int, n: int) -> list[tuple[Set, ...]]:
     if n == 0:
         return [()] if not any(c) else []
     i = start
@@ -84,58 +95,19 @@ def _sets(c: list[int], start: int, n: int) -> list[tuple[tuple[int, int], ...]]
         i += 1
     if i == 34:
         return []
-    out: list[tuple[tuple[int, int], ...]] = []
+    out: list[tuple[Set, ...]] = []
     if c[i] >= 3:
         c[i] -= 3
-        out.extend(((PUNG, i), *rest) for rest in _sets(c, i, n - 1))
+        pung = CONCEALED_SETS[PUNG][i]
+        out.extend((pung, *rest) for rest in _sets(c, i, n - 1))
         c[i] += 3
     if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
         c[i] -= 1
         c[i + 1] -= 1
         c[i + 2] -= 1
-        out.extend(((CHOW, i), *rest) for rest in _sets(c, i, n - 1))
+        chow = CONCEALED_SETS[CHOW][i]
+        out.extend((chow, *rest) for rest in _sets(c, i, n - 1))
         c[i] += 1
         c[i + 1] += 1
         c[i + 2] += 1
     return out
-
-
-@lru_cache(maxsize=65536)
-def is_complete13(counts: tuple[int, ...], sets: int) -> bool:
-    """Whether ``counts`` (3 * sets + 2 tiles) make sets and a pair, or seven pairs."""
-    if sets == 4 and all(n in (0, 2, 4) for n in counts):
-        return True
-    return bool(splits(counts, sets))
-
-
-def single_wait(concealed: tuple[int, ...], held: tuple[int, ...], win: int, sets: int) -> bool:
-    """Whether the concealed tiles before the win (``concealed`` less one ``win``) waited on
-    exactly one kind, counting the standard shape and seven pairs. A kind of which the hand
-    (``held``: rack and melds, with the winning tile) holds all four copies is no wait
-    (RULES.md section 5)."""
-    c = list(concealed)
-    c[win] -= 1
-    found = 0
-    for k in _candidates(c):
-        c[k] += 1
-        if held[k] - (k == win) < 4 and is_complete13(tuple(c), sets):
-            found += 1
-        c[k] -= 1
-        if found > 1:
-            return False
-    return found == 1
-
-
-def _candidates(c: list[int]) -> list[int]:
-    out = set()
-    for i, n in enumerate(c):
-        if not n:
-            continue
-        if i >= 27:
-            out.add(i)
-            continue
-        for d in (-2, -1, 0, 1, 2):
-            j = i + d
-            if 0 <= j < 27 and j // 9 == i // 9:
-                out.add(j)
-    return sorted(out)

@@ -9,14 +9,14 @@ from typing import Any
 from controller.scoring.mcr import fans as f
 from controller.scoring.mcr import special
 from controller.scoring.mcr.fans import Hit, apply_exclusions
-from controller.scoring.mcr.hand import CHOW, KONG, PUNG, Hand, Set, Win, splits
+from controller.scoring.mcr.hand import Hand, Set, splits
+from controller.scoring.mcr.inputs import prepare, quick_hand
+from controller.scoring.mcr.sets import CHOW_TABLE, PUNG_TABLE
 from controller.scoring.mcr.standard import standard_hits
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
 from controller.scoring.rules import RuleSet
-from controller.scoring.validate import CheckedHand, check_input
-from controller.tiles import KIND_INDEX, KINDS, Meld, sort_tiles
-
-_SELF_DRAWN = ("wall", "replacement", "dealt")
+from controller.scoring.validate import check_input
+from controller.tiles import BONUS_CODES, KINDS, sort_tiles
 
 Scored = tuple[int, list[Hit], list[list[str]]]
 
@@ -31,8 +31,21 @@ class FanScore(ScoreResult):
 
 #: results of hands already scored, by their whole input (the game scores one hand several
 #: times around a Mahjong call: the claim, the declaration, the end of the hand)
-_MEMO: dict[tuple[Any, ...], tuple[int, list[ScoreItem], list[list[str]], str | None]] = {}
+_MEMO: dict[tuple[Any, ...], tuple[int, tuple[ScoreItem, ...], tuple[tuple[str, ...], ...],
+                                    str | None]] = {}
+Found = tuple[int, list[ScoreItem], list[list[str]], str | None]
 _MEMO_SIZE = 4096
+
+
+def clear_caches(tables: bool = True) -> None:
+    """Empty mcr's caches keyed by a whole hand (scored hands, splits of a hand's concealed
+    tiles); with ``tables``, the tables filled as hands come too (the combinations of chows and
+    pungs). For benchmarks; scores never depend on them."""
+    _MEMO.clear()
+    splits.cache_clear()
+    if tables:
+        CHOW_TABLE.clear()
+        PUNG_TABLE.clear()
 
 
 def score_mcr(inp: HandInput, rs: RuleSet) -> ScoreResult:
@@ -40,43 +53,51 @@ def score_mcr(inp: HandInput, rs: RuleSet) -> ScoreResult:
     try:
         key: tuple[Any, ...] | None = (
             rs.cache_key, inp.seat_wind, inp.prevailing_wind,
-            tuple((tuple(m.tiles), bool(m.concealed)) for m in inp.melds), tuple(inp.hand),
+            tuple([(tuple(m.tiles), bool(m.concealed)) for m in inp.melds]), tuple(inp.hand),
             tuple(inp.bonus), inp.mahjong, inp.winning_tile, inp.win_source,
             bool(inp.last_tile), tuple(inp.flags))
         found = _MEMO.get(key)  # type: ignore[arg-type]
     except TypeError:  # unhashable values: the checks name them
         key, found = None, None
     if found is not None:
-        total, items, arrangement, special = found
-        return FanScore(total, 0, None, total, list(items), [list(g) for g in arrangement],
-                        special=special)
-    result = _score(inp, check_input(inp, rs))
-    if key is not None and inp.mahjong:
+        points, kept, groups, shape = found
+        return FanScore(points, 0, None, points, list(kept), [list(g) for g in groups],
+                        special=shape)
+    hand = quick_hand(inp, rs)
+    if hand is None:  # something looks off, or no win: the full checks name any problem
+        checked = check_input(inp, rs)
+        if not inp.mahjong:
+            return ScoreResult(0, 0, None, 0, [], [], leftover=list(checked.hand))
+        hand = prepare(inp, checked)
+    total, items, arrangement, special = _score(hand, inp.hand, inp.bonus)
+    if key is not None:
         if len(_MEMO) >= _MEMO_SIZE:
             _MEMO.clear()
-        _MEMO[key] = (result.points, list(result.items),
-                      [list(g) for g in result.arrangement], result.special)
-    return result
+        _MEMO[key] = (total, tuple(items), tuple(map(tuple, arrangement)), special)
+    return FanScore(total, 0, None, total, items, arrangement, special=special)
 
 
-def _score(inp: HandInput, hand: CheckedHand) -> ScoreResult:
-    if not inp.mahjong:
-        return ScoreResult(0, 0, None, 0, [], [], leftover=list(hand.hand))
-    prepared = prepare(inp, hand)
+_BONUS_ORDER = {t: i for i, t in enumerate(BONUS_CODES)}  # sort_tiles' order, by a look-up
+
+
+def _score(prepared: Hand, rack: Sequence[str], bonus: Sequence[str]) -> Found:
+    """The fans of the best shape with the flowers: (total, items, arrangement, special)."""
     best = best_shape(prepared)
     if best is None:
         raise ScoringError(
-            f"the winner's hand {' '.join(sort_tiles(hand.hand))} is not complete: it is no "
+            f"the winner's hand {' '.join(sort_tiles(rack))} is not complete: it is no "
             "standard hand, seven pairs, seven shifted pairs, thirteen orphans, honours and "
             "knitted tiles, nor a knitted straight with a set and a pair"
         )
     total, hits, arrangement = best
-    items = [ScoreItem(name, tiles, f.VALUE[name]) for name, tiles in hits]
-    if hand.bonus:
-        bonus = tuple(sort_tiles(hand.bonus))
-        items.append(ScoreItem(f.FLOWER_TILES, bonus, len(bonus)))
-        total += len(bonus)
-    return FanScore(total, 0, None, total, items, arrangement, special=_special(hits))
+    value, new = f.VALUE, tuple.__new__
+    # ScoreItem(name, tiles, value) with its defaults, without the call (a dozen per hand)
+    items = [new(ScoreItem, (name, tiles, value[name], 0, 0.0, False)) for name, tiles in hits]
+    if bonus:
+        flowers = tuple(sorted(bonus, key=_BONUS_ORDER.__getitem__))
+        items.append(ScoreItem(f.FLOWER_TILES, flowers, len(flowers)))
+        total += len(flowers)
+    return total, items, arrangement, _special(hits)
 
 
 _SPECIALS = {f.SEVEN_SHIFTED_PAIRS: "seven_shifted_pairs", f.SEVEN_PAIRS: "seven_pairs",
@@ -95,62 +116,38 @@ def _special(hits: list[Hit]) -> str | None:
     return None
 
 
-def _set_of(m: Meld) -> Set:
-    tiles = m.tiles
-    k = KIND_INDEX[tiles[0]]
-    if len(tiles) == 4:
-        return Set(KONG, k, not m.concealed, True)
-    if tiles[0] == tiles[1]:
-        return Set(PUNG, k, True, True)
-    return Set(CHOW, k, True, True)
-
-
-def win_facts(inp: HandInput, concealed: Sequence[int], counts: Sequence[int],
-              melds: Sequence[Set]) -> Win:
-    """The facts of the win as they count. Last Tile: the ``last_of_kind`` flag, or the hand's
-    own melds show the other three; not when the player holds another copy concealed. Out with
-    Replacement Tile needs a kong on the table; Robbing the Kong a tile held nowhere else."""
-    w = KIND_INDEX[inp.winning_tile]  # type: ignore[index]  # checked: a tile of the hand
-    src = inp.win_source
-    in_melds = counts[w] - concealed[w]
-    last_of_kind = ("last_of_kind" in inp.flags and concealed[w] == 1) or (
-        in_melds == 3 and concealed[w] == 1)
-    has_kong = any(m.kind == KONG for m in melds)
-    robbed = src == "robbed_kong" and concealed[w] == 1 and in_melds == 0
-    return Win(w, src in _SELF_DRAWN, last_of_kind and not robbed,
-               src == "replacement" and has_kong, robbed, bool(inp.last_tile))
-
-
-def prepare(inp: HandInput, hand: CheckedHand) -> Hand:
-    melds = tuple(_set_of(m) for m in hand.melds)
-    concealed = tuple(hand.concealed_counts)
-    counts = tuple(hand.counts)
-    win = win_facts(inp, concealed, counts, melds)
-    tiles = tuple(sorted([*hand.hand, *(t for m in hand.melds for t in m.tiles)],
-                         key=KIND_INDEX.__getitem__))
-    return Hand(counts, concealed, melds, win, KIND_INDEX[hand.seat],
-                KIND_INDEX[hand.prevailing], tiles, {})
-
-
-def _scored(hits: list[Hit], arrangement: list[list[str]]) -> Scored:
-    counted = apply_exclusions(hits)
-    if not counted:
-        counted = [(f.CHICKEN_HAND, tuple(t for g in arrangement for t in g))]
-    return sum(f.VALUE[h[0]] for h in counted), counted, arrangement
+#: a shape's arrangement: as shown (a special hand), or its sets and pair (made into the
+#: arrangement shown only if it is the best)
+Arranged = list[list[str]] | tuple[list[Set], int]
 
 
 def best_shape(hand: Hand) -> Scored | None:
     """The shape of the hand that scores the most fans (flowers apart), or None."""
-    best: Scored | None = None
+    best: tuple[int, list[Hit], Arranged] | None = None
+    value = f.VALUE
     for hits, arrangement in _shapes(hand):
-        scored = _scored(hits, arrangement)
-        if best is None or scored[0] > best[0]:
-            best = scored
-    return best
+        counted = apply_exclusions(hits)
+        total = sum([value[name] for name, _ in counted]) if counted else _CHICKEN
+        if best is None or total > best[0]:
+            best = total, counted, arrangement
+    if best is None:
+        return None
+    total, counted, arranged = best
+    shown = _shown(*arranged) if isinstance(arranged, tuple) else arranged
+    if not counted:
+        counted = [(f.CHICKEN_HAND, tuple(t for g in shown for t in g))]
+    return total, counted, shown
 
 
-def _shapes(hand: Hand) -> list[special.Shape]:
-    out: list[special.Shape] = []
+_CHICKEN = f.VALUE[f.CHICKEN_HAND]
+
+
+def _shown(sets: list[Set], pair: int) -> list[list[str]]:
+    return [list(s.tiles()) for s in sets] + [[KINDS[pair]] * 2]
+
+
+def _shapes(hand: Hand) -> list[tuple[list[Hit], Arranged]]:
+    out: list[tuple[list[Hit], Arranged]] = []
     if not hand.melds:
         nine = special.nine_gates(hand)
         if nine is not None:
@@ -159,11 +156,10 @@ def _shapes(hand: Hand) -> list[special.Shape]:
                       special.honours_and_knitted(hand)):
             if shape is not None:
                 out.append(shape)
-    if len(hand.melds) <= 1 and sum(1 for n in hand.concealed[:27] if n) >= 9:
+    if len(hand.melds) <= 1 and hand.concealed[:27].count(0) <= 18:  # nine suited kinds
         out += special.knitted_straight(hand)
     melds = list(hand.melds)
     for found, pair in splits(hand.concealed, 4 - len(melds)):
-        sets = melds + [Set(kind, k, False, False) for kind, k in found]
-        arrangement = [list(s.tiles()) for s in sets] + [[KINDS[pair]] * 2]
-        out.append((standard_hits(hand, sets, pair), arrangement))
+        sets = melds + list(found)
+        out.append((standard_hits(hand, sets, pair), (sets, pair)))
     return out

@@ -102,9 +102,31 @@ def _pairs_limited(chows: tuple[int, ...], limit: int) -> list[Hit]:
     return [(n, chow_tiles(*ab)) for name in _TWO_CHOW_ORDER for n, ab in by_name[name]]
 
 
+#: the answers of chow_hits and pung_hits by their sorted sets, filled as hands come: a few
+#: thousand combinations of four sets at most, each worked out once
+CHOW_TABLE: dict[tuple[int, ...], tuple[Hit, ...]] = {}
+PUNG_TABLE: dict[tuple[int, ...], tuple[Hit, ...]] = {}
+
+
 def chow_hits(chows: list[int]) -> list[Hit]:
     """The fans of a hand's chows combined (the two terminal-chow hands are in standard.py)."""
     lows = tuple(sorted(chows))
+    found = CHOW_TABLE.get(lows)
+    if found is None:
+        found = CHOW_TABLE[lows] = tuple(_chow_hits(lows))
+    return list(found)
+
+
+def pung_hits(pungs: list[int]) -> list[Hit]:
+    """The fans of a hand's pungs and kongs combined (account-once as for chows)."""
+    ks = tuple(sorted(pungs))
+    found = PUNG_TABLE.get(ks)
+    if found is None:
+        found = PUNG_TABLE[ks] = tuple(_pung_hits(ks))
+    return list(found)
+
+
+def _chow_hits(lows: tuple[int, ...]) -> list[Hit]:
     n = len(lows)
     if n == 4:
         name = _four_chows(*lows)
@@ -188,9 +210,7 @@ def _two_pungs(a: int, b: int) -> str | None:
     return None
 
 
-def pung_hits(pungs: list[int]) -> list[Hit]:
-    """The fans of a hand's pungs and kongs combined (account-once as for chows)."""
-    ks = tuple(sorted(pungs))
+def _pung_hits(ks: tuple[int, ...]) -> list[Hit]:
     n = len(ks)
     if n == 4:
         name = _four_pungs(*ks)

@@ -10,6 +10,7 @@ from controller.scoring.mcr import fans as f
 from controller.scoring.mcr.fans import Hit
 from controller.scoring.mcr.hand import CHOW, KONG, PUNG, Hand, Set, splits
 from controller.scoring.mcr.standard import (
+    SUIT_BITS,
     all_tiles,
     suit_hits,
     tile_hits,
@@ -21,6 +22,7 @@ from controller.tiles import KINDS
 Shape = tuple[list[Hit], list[list[str]]]
 
 _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_ORPHAN_BITS = sum(1 << k for k in _ORPHANS)
 #: the six knitted straights: 1-4-7 of one suit, 2-5-8 of another, 3-6-9 of the third
 KNITTED: tuple[tuple[int, ...], ...] = tuple(
     tuple(s * 9 + r for s, start in zip(order, (0, 1, 2), strict=True) for r in (start, start + 3,
@@ -29,13 +31,16 @@ KNITTED: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+_KNITTED_BITS = tuple(sum(1 << k for k in s) for s in KNITTED)
+
+
 def _kinds_tiles(kinds: list[int] | tuple[int, ...]) -> tuple[str, ...]:
     return tuple(KINDS[k] for k in kinds)
 
 
 def seven_pairs(hand: Hand) -> Shape | None:
     c = hand.concealed
-    if hand.melds or any(n % 2 for n in c):
+    if hand.melds or 1 in c or 3 in c:
         return None
     pairs = [[KINDS[k]] * 2 for k, n in enumerate(c) for _ in range(n // 2)]
     kinds = [k for k, n in enumerate(c) if n]
@@ -53,14 +58,15 @@ def seven_pairs(hand: Hand) -> Shape | None:
 
 def thirteen_orphans(hand: Hand) -> Shape | None:
     c = hand.concealed
-    if hand.melds or any(c[k] == 0 for k in _ORPHANS) or sum(c[k] for k in _ORPHANS) != 14:
+    if hand.melds or hand.mask & _ORPHAN_BITS != _ORPHAN_BITS or \
+            sum(c[k] for k in _ORPHANS) != 14:
         return None
     return [(f.THIRTEEN_ORPHANS, all_tiles(hand))] + win_hits(hand.win), [list(all_tiles(hand))]
 
 
 def honours_and_knitted(hand: Hand) -> Shape | None:
     c = hand.concealed
-    if hand.melds or any(n > 1 for n in c):
+    if hand.melds or max(c) > 1:
         return None
     kinds = [k for k, n in enumerate(c) if n]
     numbered = [k for k in kinds if k < 27]
@@ -90,7 +96,7 @@ _NINE_GATES_EXTRAS: dict[int, tuple[str, ...]] = {
 def nine_gates(hand: Hand) -> Shape | None:
     """1112345678999 of one suit, concealed, completed by any tile of that suit."""
     w = hand.win.tile
-    if hand.melds or w >= 27:
+    if hand.melds or w >= 27 or hand.mask & ~SUIT_BITS[w // 9]:
         return None
     base = w - w % 9
     c = list(hand.concealed)
@@ -106,7 +112,8 @@ def nine_gates(hand: Hand) -> Shape | None:
 
 def knitted_straight(hand: Hand) -> list[Shape]:
     """A knitted straight, one more set (concealed, or the one meld) and a pair."""
-    if len(hand.melds) > 1:
+    mask = hand.mask  # the kinds held anywhere: a quick test before the concealed counts
+    if len(hand.melds) > 1 or not any(mask & bits == bits for bits in _KNITTED_BITS):
         return []
     c = list(hand.concealed)
     body = next((s for s in KNITTED if all(c[k] for k in s)), None)
@@ -122,8 +129,7 @@ def knitted_straight(hand: Hand) -> list[Shape]:
         out.append(_knitted_shape(hand, body, hand.melds[0], pair))
     else:
         for found, pair in splits(tuple(c), 1):
-            kind, k = found[0]
-            out.append(_knitted_shape(hand, body, Set(kind, k, False, False), pair))
+            out.append(_knitted_shape(hand, body, found[0], pair))
     return out
 
 

@@ -3,7 +3,7 @@ hand shape shares: the win, the suits, the kinds of tiles, the range of ranks, t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 from controller.scoring.mcr import fans as f
@@ -42,14 +42,27 @@ def win_hits(win: Win) -> list[Hit]:
     return out
 
 
+def _bits(kinds: object) -> int:
+    return sum(1 << k for k in kinds)  # type: ignore[attr-defined]
+
+
+# The kinds as bit masks over the 34 kinds (bit k: kind k), tested against Hand.mask.
+SUIT_BITS = tuple(_bits(range(s * 9, s * 9 + 9)) for s in range(3))
+_WIND_BITS, _DRAGON_BITS = _bits(range(27, 31)), _bits(range(31, 34))
+_HONOUR_BITS = _WIND_BITS | _DRAGON_BITS
+_TERMINAL_BITS = _bits(_TERMINALS)
+_SIMPLE_BITS = _bits(range(27)) & ~_TERMINAL_BITS
+_GREEN_BITS, _REVERSIBLE_BITS = _bits(_GREEN), _bits(_REVERSIBLE)
+_RANKS = 0x1FF  # the nine ranks of a suit, as bits
+
+
 def suit_hits(hand: Hand) -> list[Hit]:
     """No Honors, One Voided Suit, Half Flush, Full Flush, All Types."""
-    c = hand.counts
+    mask = hand.mask
     tiles = all_tiles(hand)
-    suits = [any(c[s * 9 : s * 9 + 9]) for s in range(3)]
-    winds, dragons = any(c[27:31]), any(c[31:34])
+    present = sum(1 for bits in SUIT_BITS if mask & bits)
+    winds, dragons = mask & _WIND_BITS, mask & _DRAGON_BITS
     honours = winds or dragons
-    present = sum(suits)
     out: list[Hit] = []
     if present == 1:
         out.append((f.HALF_FLUSH if honours else f.FULL_FLUSH, tiles))
@@ -65,36 +78,39 @@ def suit_hits(hand: Hand) -> list[Hit]:
 def tile_hits(hand: Hand) -> list[Hit]:
     """All Simples, Reversible Tiles, All Green, All Honors, All Terminals, All Terminals and
     Honors; then Upper/Middle/Lower Tiles, Upper/Lower Four."""
-    kinds = [k for k, n in enumerate(hand.counts) if n]
+    mask = hand.mask
     tiles = all_tiles(hand)
     out: list[Hit] = []
-    simples = all(k < 27 and k not in _TERMINALS for k in kinds)
+    simples = not mask & ~_SIMPLE_BITS
     if simples:
         out.append((f.ALL_SIMPLES, tiles))
-    if all(k in _REVERSIBLE for k in kinds):
+    if not mask & ~_REVERSIBLE_BITS:
         out.append((f.REVERSIBLE_TILES, tiles))
-    if all(k in _GREEN for k in kinds):
+    if not mask & ~_GREEN_BITS:
         out.append((f.ALL_GREEN, tiles))
     if not simples:
-        if all(k >= 27 for k in kinds):
+        if not mask & ~_HONOUR_BITS:
             out.append((f.ALL_HONORS, tiles))
-        elif all(k in _TERMINALS for k in kinds):
+        elif not mask & ~_TERMINAL_BITS:
             out.append((f.ALL_TERMINALS, tiles))
-        elif all(k >= 27 or k in _TERMINALS for k in kinds):
+        elif not mask & ~(_HONOUR_BITS | _TERMINAL_BITS):
             out.append((f.ALL_TERMINALS_AND_HONORS, tiles))
-    if all(k < 27 for k in kinds):
-        ranks = {k % 9 + 1 for k in kinds}
-        if max(ranks) <= 4:
-            out.append((f.LOWER_FOUR if 4 in ranks else f.LOWER_TILES, tiles))
-        elif min(ranks) >= 6:
-            out.append((f.UPPER_FOUR if 6 in ranks else f.UPPER_TILES, tiles))
-        elif min(ranks) >= 4 and max(ranks) <= 6:
+    if not mask & _HONOUR_BITS:
+        ranks = (mask | mask >> 9 | mask >> 18) & _RANKS  # bit r - 1: rank r held
+        top, bottom = ranks.bit_length(), (ranks & -ranks).bit_length()
+        if top <= 4:
+            out.append((f.LOWER_FOUR if ranks & 8 else f.LOWER_TILES, tiles))
+        elif bottom >= 6:
+            out.append((f.UPPER_FOUR if ranks & 32 else f.UPPER_TILES, tiles))
+        elif bottom >= 4 and top <= 6:
             out.append((f.MIDDLE_TILES, tiles))
     return out
 
 
 def tile_hog_hits(hand: Hand, kongs: Sequence[int]) -> list[Hit]:
     """Tile Hog: four tiles of a kind, not as a kong."""
+    if 4 not in hand.counts:
+        return []
     return [(f.TILE_HOG, (KINDS[k],) * 4) for k, n in enumerate(hand.counts)
             if n == 4 and k not in kongs]
 
@@ -127,37 +143,52 @@ def kong_hits(sets: Sequence[Set], concealed_pungs: Sequence[Set]) -> list[Hit]:
 
 
 def standard_hits(hand: Hand, sets: Sequence[Set], pair: int) -> list[Hit]:
-    """Every fan of one arrangement before the exclusions (flowers apart)."""
+    """Every fan of one arrangement before the exclusions (flowers apart), in no set order:
+    the exclusions sort them."""
     win = hand.win
-    chows = [s for s in sets if s.kind == CHOW]
-    pungs = [s for s in sets if s.kind != CHOW]
-    hidden_pungs = [s for s in pungs if s.kind == PUNG and not s.exposed]
-    if not win.self_drawn and not any(
+    chows: list[Set] = []
+    pungs: list[Set] = []
+    hidden_pungs: list[Set] = []
+    kongs = 0
+    for s in sets:
+        if s.kind == CHOW:
+            chows.append(s)
+        else:
+            pungs.append(s)
+            if s.kind == KONG:
+                kongs += 1
+            elif not s.exposed:
+                hidden_pungs.append(s)
+    if hidden_pungs and not win.self_drawn and not any(
         not c.meld and c.k <= win.tile <= c.k + 2 for c in chows
     ):  # the discard completed the pung: it counts as exposed
         hidden_pungs = [s for s in hidden_pungs if s.k != win.tile]
-    hits = win_hits(win) + kong_hits(sets, hidden_pungs)
-    if len(pungs) == 4:
-        hits.append((f.ALL_PUNGS, tuple(t for s in pungs for t in s.tiles())))
-    combo = pung_hits([s.k for s in pungs])
-    hits += combo + _single_pung_hits(hand, pungs, combo)
-    hits += _chow_part(chows, pair)
+    hits = _per_hand(hand)
+    if kongs or len(hidden_pungs) > 1:
+        hits += kong_hits(sets, hidden_pungs)
+    if pungs:
+        if len(pungs) == 4:
+            hits.append((f.ALL_PUNGS, tuple(t for s in pungs for t in s.tiles())))
+        combo = pung_hits([s.k for s in pungs])
+        hits += combo
+        hits += _single_pung_hits(hand, pungs, combo)
+    if chows:
+        hits += _chow_part(chows, pair)
     hits += _pair_hits(hits, pair, len(chows))
-    hits += _concealment_hits(hand)
     hits += _pack_hits(sets, pair)
-    hits += _hand_wide(hand)
-    hits += _wait_hits(hand, sets, pair, hits)
+    hits += _wait_hits(hand, sets, pair, kongs == 4)
     return hits
 
 
-def _hand_wide(hand: Hand) -> list[Hit]:
-    """The fans of the tiles whatever their arrangement: suits, kinds, ranks, tile hogs (a
-    kong is always a meld, the same in every arrangement)."""
-    found = cast("list[Hit] | None", hand.memo.get("hand_wide"))
+def _per_hand(hand: Hand) -> list[Hit]:
+    """The fans the same in every arrangement: the win's, concealment, and the tiles' (suits,
+    kinds, ranks, tile hogs: a kong is always a meld)."""
+    found = cast("list[Hit] | None", hand.memo.get("per_hand"))
     if found is None:
         kongs = [m.k for m in hand.melds if m.kind == KONG]
-        found = suit_hits(hand) + tile_hits(hand) + tile_hog_hits(hand, kongs)
-        hand.memo["hand_wide"] = found
+        found = (win_hits(hand.win) + _concealment_hits(hand) + suit_hits(hand)
+                 + tile_hits(hand) + tile_hog_hits(hand, kongs))
+        hand.memo["per_hand"] = found
     return list(found)
 
 
@@ -216,6 +247,10 @@ def _pair_hits(hits: list[Hit], pair: int, chows: int) -> list[Hit]:
     return []
 
 
+def _melded_hand(hand: Hand) -> bool:
+    return not hand.win.self_drawn and sum(1 for m in hand.melds if m.exposed) == 4
+
+
 def _concealment_hits(hand: Hand) -> list[Hit]:
     """Fully Concealed Hand / Concealed Hand (no claimed set), Melded Hand (four claimed sets,
     won on a discard)."""
@@ -228,32 +263,45 @@ def _concealment_hits(hand: Hand) -> list[Hit]:
     return []
 
 
+def _pack_table(test: Callable[[int, int], bool]) -> tuple[tuple[bool, ...], ...]:
+    """A set property as a table: [kind][k] (a pair looks itself up as a pung)."""
+    return tuple(tuple(test(kind, k) for k in range(34)) for kind in (CHOW, PUNG, KONG))
+
+
+#: Outside Hand, All Fives, All Even Pungs: a property every set and the pair must have
+_PACKS = (
+    (f.OUTSIDE_HAND, _pack_table(
+        lambda kind, k: k >= 27 or (k % 9 in (0, 6) if kind == CHOW else k in _TERMINALS))),
+    (f.ALL_FIVES, _pack_table(
+        lambda kind, k: k < 27 and (k % 9 in (2, 3, 4) if kind == CHOW else k % 9 == 4))),
+    (f.ALL_EVEN_PUNGS, _pack_table(
+        lambda kind, k: k < 27 and kind != CHOW and k % 9 in (1, 3, 5, 7))),
+)
+
+
 def _pack_hits(sets: Sequence[Set], pair: int) -> list[Hit]:
     """Outside Hand, All Fives, All Even Pungs: a property of every set and the pair."""
-    tiles = tuple(t for s in sets for t in s.tiles()) + (KINDS[pair],) * 2
-    kinds = [(s.kind, s.k) for s in sets] + [(PUNG, pair)]
-
-    def every(test: object) -> bool:
-        return all(test(kind, k) for kind, k in kinds)  # type: ignore[operator]
-
-    if every(lambda kind, k: k >= 27 or (k % 9 in (0, 6) if kind == CHOW else k in _TERMINALS)):
-        return [(f.OUTSIDE_HAND, tiles)]
-    if every(lambda kind, k: k < 27 and (k % 9 in (2, 3, 4) if kind == CHOW else k % 9 == 4)):
-        return [(f.ALL_FIVES, tiles)]
-    if every(lambda kind, k: k < 27 and kind != CHOW and k % 9 in (1, 3, 5, 7)):
-        return [(f.ALL_EVEN_PUNGS, tiles)]
+    for name, table in _PACKS:
+        if table[PUNG][pair] and all(table[s.kind][s.k] for s in sets):
+            tiles = tuple(t for s in sets for t in s.tiles()) + (KINDS[pair],) * 2
+            return [(name, tiles)]
     return []
 
 
-def _wait_hits(hand: Hand, sets: Sequence[Set], pair: int, hits: list[Hit]) -> list[Hit]:
-    """Edge Wait, Closed Wait or Single Wait, for a win that waited on one kind only."""
+def _wait_hits(hand: Hand, sets: Sequence[Set], pair: int, four_kongs: bool) -> list[Hit]:
+    """Edge Wait, Closed Wait or Single Wait, for a win that waited on one kind only (not with
+    Melded Hand or Four Kongs, which imply a single wait)."""
     w = hand.win.tile
-    own = [s for s in sets if not s.meld and s.kind == CHOW]
-    edge = any(s.k == w or s.k + 2 == w for s in own)
-    closed = any(s.k + 1 == w for s in own)
-    if not (edge or closed or pair == w):
+    edge = closed = False
+    for s in sets:
+        if s.kind == CHOW and not s.meld:
+            if s.k == w or s.k + 2 == w:
+                edge = True
+            elif s.k + 1 == w:
+                closed = True
+    if not (edge or closed or pair == w) or four_kongs:
         return []
-    if any(h[0] in (f.MELDED_HAND, f.FOUR_KONGS) for h in hits) or not waited_on_one(hand):
+    if _melded_hand(hand) or not waited_on_one(hand):
         return []
     name = f.EDGE_WAIT if edge else f.CLOSED_WAIT if closed else f.SINGLE_WAIT
     return [(name, (KINDS[w],))]
