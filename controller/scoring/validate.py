@@ -181,7 +181,7 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
     hand = tuple(inp.hand)
     try:
         counts = counts_of(hand)
-    except KeyError:  # not one of the 34 kinds
+    except (KeyError, TypeError):  # not one of the 34 kinds (or not even a string)
         _name_hand_tile(hand)
         raise
     bonus = tuple(inp.bonus)
@@ -212,8 +212,8 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
 
 def _name_hand_tile(hand: Sequence[Tile]) -> None:
     for t in hand:
-        if t not in KIND_INDEX:
-            if is_bonus(t):
+        if not isinstance(t, str) or t not in KIND_INDEX:
+            if isinstance(t, str) and is_bonus(t):
                 raise ScoringError(f"bonus tile {t} is in hand: flowers and seasons go in bonus")
             _tile(t, "hand")
 
