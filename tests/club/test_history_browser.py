@@ -40,6 +40,9 @@ def _penalty_and_past_sessions(browser: Any, port: int, system: System, page: An
     operator = browser.new_page(viewport={"width": 1280, "height": 800})
     operator.goto(f"http://127.0.0.1:{port}/operator#token={system.tokens.admin}")
     operator.wait_for_selector("#penalty-give", timeout=15000)
+    # the link's token is kept once the service has accepted it (an asynchronous check): a
+    # click before that is rightly answered "log in with the admin token first"
+    operator.wait_for_function("() => localStorage.getItem('admin-token')", timeout=15000)
     operator.select_option("#penalty-kind", "transfer")
     operator.select_option("#penalty-seat", "2")
     operator.select_option("#penalty-to", "3")
