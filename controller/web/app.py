@@ -55,11 +55,12 @@ def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile, *,
         # that runs each request on a fresh event loop, as schemathesis's does, hung on it)
         await (game.start() if game_thread else loop.start())
         broadcaster.attach()
-        # What startup made (modules, routes, the replayed log) lives as long as the service:
-        # kept out of the collector's full passes, which otherwise stopped every thread for
-        # 15-20 ms now and then (benchmarks/bench_fullpath.py).
-        gc.collect()
-        gc.freeze()
+        if game_thread:  # the service (`serve`), not the many short-lived apps of tests
+            # What startup made (modules, routes, the replayed log) lives as long as the
+            # service: kept out of the collector's full passes, which otherwise stopped every
+            # thread for 15-20 ms now and then (benchmarks/bench_fullpath.py).
+            gc.collect()
+            gc.freeze()
         try:
             yield
         finally:
