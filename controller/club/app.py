@@ -11,35 +11,28 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi.responses import FileResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect
 
 from controller.club.service import ClubService
 from controller.club.tournament import TournamentError, ema_csv
+from controller.fields import NOT_BOOL, PersonName
 
 STATIC = Path(__file__).parent / "static"
-def _not_bool(value: Any) -> Any:
-    """JSON true is not the number 1 (pydantic's lax mode would take it)."""
-    if isinstance(value, bool):
-        raise ValueError("a number, not true or false")
-    return value
-
-
-Rounds = Annotated[int, Field(ge=1, le=20), BeforeValidator(_not_bool)]
-Minutes = Annotated[float, Field(gt=0, le=600), BeforeValidator(_not_bool)]
-NAME = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")
+Rounds = Annotated[int, Field(ge=1, le=20), NOT_BOOL]
+Minutes = Annotated[float, Field(gt=0, le=600), NOT_BOOL]
 
 
 class PlayerIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = NAME
+    name: PersonName
     ema: str = Field(default="", max_length=20)
     country: str = Field(default="", max_length=40)
 
 
 class TournamentIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    players: list[Annotated[str, NAME]] = Field(min_length=4, max_length=400)
+    players: list[PersonName] = Field(min_length=4, max_length=400)
     rounds: Rounds
     minutes: Minutes
     tables: list[Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]]

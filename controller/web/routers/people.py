@@ -7,8 +7,9 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import PlainTextResponse
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from controller.fields import NOT_BOOL, PersonName
 from controller.sessions.catalog import (
     Catalog,
     SessionNotFound,
@@ -22,16 +23,8 @@ from controller.web.errors import EventRefused
 from controller.web.models import EventResult
 
 router = APIRouter(tags=["players and sessions"])
-def _not_bool(value: Any) -> Any:
-    """JSON true is not the number 1 (pydantic's lax mode would take it)."""
-    if isinstance(value, bool):
-        raise ValueError("a number, not true or false")
-    return value
-
-
-Seat = Annotated[int, Field(ge=1, le=4), BeforeValidator(_not_bool)]
-Amount = Annotated[int, Field(ge=1, le=1_000_000), BeforeValidator(_not_bool)]
-NAME = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")
+Seat = Annotated[int, Field(ge=1, le=4), NOT_BOOL]
+Amount = Annotated[int, Field(ge=1, le=1_000_000), NOT_BOOL]
 REFUSED: dict[int | str, dict[str, Any]] = {
     400: {"description": "the request body is not JSON"},
     401: {"description": "missing or wrong token (the seat's, or the admin token)"},
@@ -41,14 +34,13 @@ REFUSED: dict[int | str, dict[str, Any]] = {
 
 class NameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = NAME
+    name: PersonName
 
 
 class SeatNameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: Seat
-    name: str | None = Field(default=None, min_length=1, max_length=40,
-                             pattern=r"^[^\x00-\x1f\x7f]+$")
+    name: PersonName | None = None
 
 
 class SwapIn(BaseModel):
