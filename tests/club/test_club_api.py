@@ -82,3 +82,12 @@ def test_roster_and_tournament_need_the_admin_token(club: tuple[TestClient, Club
     csv_text = client.get("/api/club/tournament/ranking.csv").text
     assert csv_text.splitlines()[0] == "rank,name,EMA number,country,table points,score"
     assert "0400P" in csv_text
+
+
+def test_roster_names_of_the_wrong_form_are_422(club: tuple[TestClient, ClubService]) -> None:
+    client, service = club
+    admin = {"Authorization": f"Bearer {service.admin_token}"}
+    for name in ("", "a" * 41, "Ann\x01", 7):
+        r = client.post("/api/club/roster", json={"name": name}, headers=admin)
+        assert r.status_code == 422, (name, r.text)
+    assert client.get("/api/club/roster").json()["players"] == []

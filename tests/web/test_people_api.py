@@ -103,3 +103,20 @@ def test_the_clubs_round_shows_in_the_public_view(table: Table) -> None:
     link.round["ends_at"] = now - 1
     assert table.client.get("/api/table").json()["round"]["time_up"] is True
     assert table.client.get("/api/roster").json()["players"] == ["Ann", "Zed"]
+
+
+def test_names_and_numbers_of_the_wrong_form_are_422_and_change_nothing(table: Table) -> None:
+    c = table.client
+    for name in ("", "a" * 41, "Ann\x01", "Ann\nBo", 7):
+        for path, body, head in (("/api/seats/1/player", {"name": name}, table.seat(1)),
+                                 ("/api/admin/players", {"seat": 2, "name": name},
+                                  table.admin())):
+            r = c.post(path, json=body, headers=head)
+            assert r.status_code == 422, (path, name, r.text)
+    assert c.post("/api/admin/players", json={"seat": True, "name": "Bo"},
+                  headers=table.admin()).status_code == 422
+    assert c.post("/api/admin/players", json={"seat": 2, "name": None},
+                  headers=table.admin()).status_code == 200  # None frees the seat
+    assert c.post("/api/admin/penalty", json={"kind": "deduction", "seat": 1, "amount": True},
+                  headers=table.admin()).status_code == 422
+    assert c.get("/api/table").json()["players"] == {str(p): f"Seat {p}" for p in range(1, 5)}
