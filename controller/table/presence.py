@@ -349,36 +349,35 @@ class PresenceTracker:
         """Last read while the hand was over, before an undo took the hand back: cleared."""
         return self._resumed_at is not None and track.last < self._resumed_at
 
+    def _behind(self, last_seen: float, channels: Iterable[_Channel]) -> bool:
+        """Has one of ``channels`` (one that has scanned before) no scan since ``absent_after``
+        after the tile was last seen? Then it may still report the tile where it went."""
+        due = last_seen + self.absent_after
+        return any(ch.last_scan is not None and ch.last_scan < due for ch in channels)
+
     def _readers_behind(self, last_seen: float) -> bool:
-        """Is a live reader (one that scans, and less than ``silent_after`` behind the newest
-        scan) without a scan since ``absent_after`` after the tile was last seen?
+        """Is a live reader (less than ``silent_after`` behind the newest scan, not reported
+        silent) behind the tile's departure?
 
         Boards report on their own links: under load one link's scans can reach the tracker a
         while after another's. A tile that left its zone is missing only when every reader
         that could now hold it has spoken since; a dead reader does not hold the verdict back
         (it is reported silent).
         """
-        due = last_seen + self.absent_after
-        newest = self._latest if self._latest is not None else due
-        return any(
-            ch.last_scan is not None and ch.last_scan < due
-            and newest - ch.last_scan < self.silent_after and not ch.silent_reported
-            for ch in self._channels.values()
-        )
+        newest = self._latest if self._latest is not None else last_seen + self.absent_after
+        return self._behind(last_seen, (
+            ch for ch in self._channels.values() if not ch.silent_reported
+            and ch.last_scan is not None and newest - ch.last_scan < self.silent_after))
 
     def _claim_readers_behind(self, last_seen: float) -> bool:
-        """Is a rack or meld-strip reader (one that has scanned before) without a scan since
-        ``absent_after`` after the tile was last seen on the pad?
+        """Is a rack or meld-strip reader behind the tile's departure from the pad?
 
         A tile that leaves the pad goes to the river only when every place it could have been
         claimed to has been read since: a board that is unplugged or resynchronising would
         otherwise turn a claim into "to river" and, when it is back, "from wall".
         """
-        due = last_seen + self.absent_after
-        return any(
-            ch.last_scan is not None and ch.last_scan < due
-            for ch in self._channels.values() if ch.zone.startswith(("rack:", "melds:"))
-        )
+        return self._behind(last_seen, (
+            ch for ch in self._channels.values() if ch.zone.startswith(("rack:", "melds:"))))
 
     def _leave(self, track: _Track, to: str) -> list[Event]:
         """The tile left the table's antennas for ``to`` (river or wall)."""
