@@ -4,7 +4,6 @@ moved) is resumed by the service and its dashboard opened in headless Chromium."
 
 from __future__ import annotations
 
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,8 @@ from controller.app import System, build
 from controller.config import Config
 from controller.store import EventLog
 from tests.game.randomgame import random_session
-from tests.web.test_browser import ARGS, CHROMIUM, _free_port
+from tests.web.support import served
+from tests.web.test_browser import ARGS, CHROMIUM
 
 pytestmark = pytest.mark.browser
 NAMES = ("Ann", "Bo", "Cai", "Dee")
@@ -35,10 +35,10 @@ def _stored_session(data_dir: Path) -> list[dict[str, object]]:
     return hands
 
 
-def _penalty_and_past_sessions(browser: Any, port: int, system: System, page: Any) -> None:
+def _penalty_and_past_sessions(browser: Any, base: str, system: System, page: Any) -> None:
     """The operator gives a transfer penalty; the dashboard lists it and the past session."""
     operator = browser.new_page(viewport={"width": 1280, "height": 800})
-    operator.goto(f"http://127.0.0.1:{port}/operator#token={system.tokens.admin}")
+    operator.goto(f"{base}/operator#token={system.tokens.admin}")
     operator.wait_for_selector("#penalty-give", timeout=15000)
     # the link's token is kept once the service has accepted it (an asynchronous check): a
     # click before that is rightly answered "log in with the admin token first"
@@ -59,27 +59,18 @@ def _penalty_and_past_sessions(browser: Any, port: int, system: System, page: An
 
 
 def test_the_history_shows_each_hands_own_winds(tmp_path: Path) -> None:
-    import uvicorn
     from playwright.sync_api import sync_playwright
 
     hands = _stored_session(tmp_path / "data")
     moved = [h for h in hands if h["dealer"] != 1]
     assert moved, "the dealer never moved: nothing to prove"
     system = build(Config(), tmp_path / "data")
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(system.app, host="127.0.0.1", port=port,
-                                        log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    try:
-        deadline = time.time() + 20
-        while not srv.started and time.time() < deadline:
-            time.sleep(0.05)
+    with served(system.app) as base:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             try:
                 page = browser.new_page(viewport={"width": 1280, "height": 800})
-                page.goto(f"http://127.0.0.1:{port}/")
+                page.goto(f"{base}/")
                 page.wait_for_selector("#history li", timeout=15000)
                 for hand in (hands[0], moved[0]):
                     item = page.locator("#history li").filter(
@@ -95,9 +86,6 @@ def test_the_history_shows_each_hands_own_winds(tmp_path: Path) -> None:
                 if live != "east":  # the live label differs: the old bug would show it
                     assert f"Ann · {live}" not in page.locator("#history li").filter(
                         has_text="Hand 1 ·").first.inner_text()
-                _penalty_and_past_sessions(browser, port, system, page)
+                _penalty_and_past_sessions(browser, base, system, page)
             finally:
                 browser.close()
-    finally:
-        srv.should_exit = True
-        thread.join(10)

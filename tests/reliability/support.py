@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -16,15 +15,11 @@ from typing import Any
 
 import httpx
 
+from tests.web.support import free_port
+
 REPO = Path(__file__).resolve().parents[2]
 #: The fields of a finished hand that both the API and `replay` give (FORMATS.md).
 HAND_FIELDS = ("number", "dealer", "prevailing_wind", "result", "winner", "scores", "net")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Served:

@@ -225,41 +225,31 @@ def test_a_client_that_never_reads_is_dropped_and_the_table_answers(
     import base64
     import os
     import socket
-    import threading
     import time
+    from urllib.parse import urlsplit
 
     import httpx
-    import uvicorn
 
     from controller.config import SimulationConfig
     from controller.web import broadcaster
-    from controller.web.app import UVICORN_OPTIONS
-    from tests.reliability.support import free_port
+    from tests.web.support import served
 
     monkeypatch.setattr(broadcaster, "SEND_TIMEOUT", 1.0)
     system = build(Config(simulation=SimulationConfig(pace=0.0, seed=5)), tmp_path,
                    table="simulation")
     system.game_thread = True
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(system.app, host="127.0.0.1", port=port,
-                                           log_level="warning", **UVICORN_OPTIONS))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while not server.started and time.monotonic() < deadline:
-            time.sleep(0.05)
+    with served(system.app) as base:
         stuck = socket.socket()
         stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)  # and it never reads
-        stuck.connect(("127.0.0.1", port))
+        stuck.connect(("127.0.0.1", urlsplit(base).port or 0))
         key = base64.b64encode(os.urandom(16)).decode()
         stuck.sendall((f"GET /ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\n"
                        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
                        "Sec-WebSocket-Version: 13\r\n\r\n").encode())
         assert stuck.recv(12) == b"HTTP/1.1 101"
         dropped = 0
-        while time.monotonic() < deadline + 30:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
             health = httpx.get(f"{base}/api/health", timeout=5).json()  # answers throughout
             dropped = health["push"]["slow_dropped"]
             if dropped:
@@ -268,6 +258,3 @@ def test_a_client_that_never_reads_is_dropped_and_the_table_answers(
         assert dropped == 1 and health["push"]["clients"] == 0
         assert httpx.get(f"{base}/api/table", timeout=5).status_code == 200
         stuck.close()
-    finally:
-        server.should_exit = True
-        thread.join(15)

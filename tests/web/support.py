@@ -3,7 +3,11 @@ a helper that plays table events chosen by the Director through the loop's queue
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -73,3 +77,33 @@ def hand_over(view: View) -> bool:
     return hand.get("phase") == "over"
 
 
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def served(app: Any, wait: float = 20.0) -> Iterator[str]:
+    """The app on a real uvicorn (the service's own options) in a thread on a free port, for
+    browsers and sockets; yields its base URL and stops it afterwards."""
+    import uvicorn
+
+    from controller.web.app import UVICORN_OPTIONS
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning", **UVICORN_OPTIONS))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + wait
+        while not server.started:
+            assert time.monotonic() < deadline and thread.is_alive(), "the service did not start"
+            time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)

@@ -4,7 +4,6 @@ Chromium through Playwright; tiles appear, a hand ends, the seat and operator pa
 from __future__ import annotations
 
 import os
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -14,6 +13,7 @@ import pytest
 
 from controller.app import System, build
 from controller.config import Config, SimulationConfig
+from tests.web.support import free_port as _free_port
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -25,12 +25,6 @@ pytestmark = pytest.mark.browser
 if not Path(CHROMIUM).exists() and os.environ.get("CI") != "true":
     pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium); in CI this test runs",
                 allow_module_level=True)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Server:

@@ -5,7 +5,6 @@ page with the requests the operator page makes) are taken, and play goes on."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,11 +15,11 @@ import pytest
 from controller.app import System, build
 from controller.config import Config, SessionConfig
 from controller.sources.virtual import SimOptions, SimRun, virtual_table_source
+from tests.web.support import served
 from tests.web.test_browser import (  # and its skip without Chromium
     ARGS,
     ARTIFACTS,
     CHROMIUM,
-    _free_port,
 )
 
 pytestmark = pytest.mark.browser
@@ -45,21 +44,12 @@ def _until(check: Callable[[], Any], timeout: float = 60.0, what: str = "") -> A
 @pytest.fixture
 def simulated(tmp_path: Path) -> Iterator[tuple[str, System, SimRun]]:
     """`serve --simulate` with one misread tag, served by uvicorn on a free port."""
-    import uvicorn
-
     run = SimRun()
     options = SimOptions(seed=3, hand_pause=2.0, misread=("6b", "5b"))
     system = build(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path / "data",
                    sources={"table": virtual_table_source(options, run)})
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(system.app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    _until(lambda: server.started, 20, "the service starting")
-    yield f"http://127.0.0.1:{port}", system, run
-    server.should_exit = True
-    thread.join(10)
+    with served(system.app) as base:
+        yield base, system, run
 
 
 def test_reassign_and_undo_under_simulate_and_play_goes_on(

@@ -4,41 +4,31 @@ total, the flowers apart (headless Chromium, the service with an in-process mcr 
 from __future__ import annotations
 
 import re
-import threading
-import time
 
 import pytest
 
 from controller.app import build
 from controller.config import Config, SessionConfig, SimulationConfig
-from tests.web.test_browser import ARGS, CHROMIUM, _free_port
+from tests.web.support import served
+from tests.web.test_browser import ARGS, CHROMIUM
 
 pytestmark = pytest.mark.browser
 
 
 def test_dashboard_shows_fans_with_values_total_and_flowers_apart(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    import uvicorn
     from playwright.sync_api import sync_playwright
 
     config = Config(session=SessionConfig(ruleset="mcr"),
                     simulation=SimulationConfig(pace=0.01, seed=5, hands=1))  # a Mahjong
     system = build(config, tmp_path, table="simulation")
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(system.app, host="127.0.0.1", port=port,
-                                        log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.05)
     errors: list[str] = []
-    try:
+    with served(system.app) as base:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             try:
                 page = browser.new_page(viewport={"width": 800, "height": 480})
                 page.on("pageerror", lambda e: errors.append(str(e)))
-                page.goto(f"http://127.0.0.1:{port}/")
+                page.goto(f"{base}/")
                 page.wait_for_selector(".result h2", timeout=90000)
                 assert page.inner_text(".result h2").startswith("Mahjong")
                 winner = page.locator(".res-seat.winner")
@@ -50,7 +40,4 @@ def test_dashboard_shows_fans_with_values_total_and_flowers_apart(tmp_path) -> N
                 assert "points" not in formula and "2^" not in formula
             finally:
                 browser.close()
-    finally:
-        srv.should_exit = True
-        thread.join(10)
     assert errors == []

@@ -19,6 +19,7 @@ from controller.config import Config, SimulationConfig
 from controller.loop import GameLoop
 from controller.players.director import Director
 from controller.store.tokens import Tokens
+from tests.web.support import served
 from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, Server, _free_port
 
 pytestmark = pytest.mark.browser
@@ -329,10 +330,6 @@ def test_operator_corrects_the_virtual_table_while_play_goes_on(tmp_path: Path,
     """`serve --simulate`'s virtual table, one tag enrolled wrong (a 6b read as a 5b): the
     players wait and say where; the operator corrects it on the page, takes a step back with
     the preview, and the players put back what is asked and play on."""
-    import threading
-
-    import uvicorn
-
     from controller.config import SessionConfig
     from controller.sources.virtual import SimOptions, SimRun, virtual_table_source
 
@@ -340,11 +337,6 @@ def test_operator_corrects_the_virtual_table_while_play_goes_on(tmp_path: Path,
     options = SimOptions(seed=3, hand_pause=2.0, misread=("6b", "5b"))
     system = build(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path / "data",
                    sources={"table": virtual_table_source(options, run)})
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(system.app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
     loop = system.loop
 
     def until(check: Any, what: str, timeout: float = 90.0) -> Any:
@@ -355,9 +347,9 @@ def test_operator_corrects_the_virtual_table_while_play_goes_on(tmp_path: Path,
             time.sleep(0.05)
         raise AssertionError(f"not reached in {timeout} s: {what}")
 
-    try:
+    with served(system.app) as base:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
-        page.goto(f"http://127.0.0.1:{port}/operator#token={system.tokens.admin}")
+        page.goto(f"{base}/operator#token={system.tokens.admin}")
         complaint = until(lambda: run.complaint if run.complaint and "is" in run.complaint
                           else None, "a player noticing the misread tile")
         page.wait_for_function("() => /the players wait/.test("
@@ -366,7 +358,7 @@ def test_operator_corrects_the_virtual_table_while_play_goes_on(tmp_path: Path,
         position = int(complaint["zone"].split(":")[1])
         seat = browser.new_page(viewport={"width": 390, "height": 844})
         seat.on("dialog", lambda d: d.accept())
-        seat.goto(f"http://127.0.0.1:{port}/seat/{position}#token={system.tokens.seats[position]}")
+        seat.goto(f"{base}/seat/{position}#token={system.tokens.seats[position]}")
         seat.click("#hand .tile[data-tile='5b']", timeout=15000)
         seat.click("#fix .pick[data-tile='6b']")
         seat.wait_for_selector("#flash.ok, #flash.bad", timeout=10000)
@@ -383,6 +375,3 @@ def test_operator_corrects_the_virtual_table_while_play_goes_on(tmp_path: Path,
         until(lambda: loop.seq > seq + 10 and not (loop.public_view().get("hand") or {})
               .get("out_of_place"), "play after the undo")
         page.screenshot(path=str(ARTIFACTS / "operator-virtual-table.png"), full_page=True)
-    finally:
-        server.should_exit = True
-        thread.join(10)
