@@ -316,25 +316,22 @@ def waits_of_parts(counts: Parts) -> list[int]:
         s2.get(t2) or _summary(t2, 2),
         s3.get(t3) or _summary(t3, 3),
     )
-    n_needy = parts[0][0] + parts[1][0] + parts[2][0] + parts[3][0]
+    a, b, c, d = parts
+    n_needy = a[0] + b[0] + c[0] + d[0]
     if n_needy > 2:  # one more tile mends one part only
         return []
+    # parts that can hold the pair, and needy parts that can (each a bool: 0 or 1)
+    holders = a[1] + b[1] + c[1] + d[1]
+    needy_holders = (a[0] and a[1]) + (b[0] and b[1]) + (c[0] and c[1]) + (d[0] and d[1])
     out: list[int] = []
-    for i in range(4):
-        needy, _, with_pair, without, either = parts[i]
-        rest = n_needy - needy  # other parts that need the pair
-        if not either or rest == 2:
+    for needy, holds, with_pair, without, either in parts:
+        if not either:
             continue
+        rest = n_needy - needy  # other parts that need the pair
         # with one other needy part the pair must sit there; with none, in any that can hold it
-        pair_elsewhere = False
-        for j in range(4):
-            p = parts[j]
-            if j != i and p[1] and (p[0] or rest == 0):
-                pair_elsewhere = True
-                break
         if rest == 0:
-            out.extend(either if pair_elsewhere else with_pair)
-        elif pair_elsewhere:
+            out.extend(either if holders - holds else with_pair)
+        elif rest == 1 and needy_holders - (needy and holds):
             out.extend(without)
     return out
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 from controller.scoring.model import ScoringError
@@ -131,20 +130,41 @@ def check_pattern(ruleset: str, rule: Rule) -> Pattern:
 
 @dataclass(frozen=True)
 class RuleSet:
-    """A rule set with its options resolved; what get_ruleset() returns."""
+    """A rule set with its options resolved; what get_ruleset() returns.
+
+    The values the scorer reads for every hand (name, cache_key, specials, max_chows,
+    special_hands, needs_waits, needs_calling) are worked out once, when the rule set is made,
+    and kept as plain attributes: an attribute behind a property or a cached_property costs
+    five times as much to read on CPython 3.11, and a score reads a dozen of them."""
 
     spec: RuleSetSpec
     options: dict[str, Any] = field(default_factory=dict)
+    name: str = field(init=False, repr=False, compare=False)
+    #: the rule set's name and options, for caches of what they decide
+    cache_key: tuple[str, str] = field(init=False, repr=False, compare=False)
+    specials: frozenset[str] = field(init=False, repr=False, compare=False)
+    #: the most chows a complete standard hand holds (bmja); None: any
+    max_chows: int | None = field(init=False, repr=False, compare=False)
+    #: the rule set's special hands from special.SPECIAL_HANDS, in that table's order
+    special_hands: tuple[SpecialHand, ...] = field(init=False, repr=False, compare=False)
+    #: whether any item looks at how many tile kinds the winner waited on
+    needs_waits: bool = field(init=False, repr=False, compare=False)
+    #: whether any item looks at what a non-winner's hand was calling for
+    needs_calling: bool = field(init=False, repr=False, compare=False)
 
-    # name, specials and needs_waits are read for every hand scored: kept on the instance
-    @cached_property
-    def name(self) -> str:
-        return self.spec.name
-
-    @cached_property
-    def cache_key(self) -> tuple[str, str]:
-        """The rule set's name and options, for caches of what they decide."""
-        return self.spec.name, repr(sorted(self.options.items()))
+    def __post_init__(self) -> None:
+        spec = self.spec
+        derived = {
+            "name": spec.name,
+            "cache_key": (spec.name, repr(sorted(self.options.items()))),
+            "specials": spec.specials,
+            "max_chows": spec.max_chows,
+            "special_hands": special_hands(spec.specials),
+            "needs_waits": any(r.when.needs_waits for r in spec.rules),
+            "needs_calling": any(r.when.needs_calling for r in spec.rules),
+        }
+        for key, value in derived.items():
+            object.__setattr__(self, key, value)  # frozen: set once, here
 
     @property
     def rules(self) -> tuple[Rule, ...]:
@@ -175,29 +195,6 @@ class RuleSet:
     @property
     def requires_ready(self) -> bool:
         return self.spec.requires_ready
-
-    @cached_property
-    def specials(self) -> frozenset[str]:
-        return self.spec.specials
-
-    @cached_property
-    def max_chows(self) -> int | None:
-        return self.spec.max_chows
-
-    @cached_property
-    def special_hands(self) -> tuple[SpecialHand, ...]:
-        """The rule set's special hands from special.SPECIAL_HANDS, in that table's order."""
-        return special_hands(self.spec.specials)
-
-    @cached_property
-    def needs_waits(self) -> bool:
-        """Whether any item looks at how many tile kinds the winner waited on."""
-        return any(r.when.needs_waits for r in self.spec.rules)
-
-    @cached_property
-    def needs_calling(self) -> bool:
-        """Whether any item looks at what a non-winner's hand was calling for."""
-        return any(r.when.needs_calling for r in self.spec.rules)
 
     @property
     def settlement(self) -> str:

@@ -162,17 +162,20 @@ def check_counts(
 
 
 _WIND_CODES = {w: wind_code(w) for w in WINDS}
+# no kind more than four times: a set look-up per kind is cheaper than max() (two comparisons)
+_AT_MOST_FOUR = frozenset(range(5))
 
 
 def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
     """Check everything the scorer relies on; raise ScoringError naming the first problem.
     Each check is one cheap test on the common path; the slow path names the problem."""
-    seat = _WIND_CODES.get(inp.seat_wind) if isinstance(inp.seat_wind, str) else None
+    try:  # a name that is not a string finds no code (an unhashable one raises TypeError)
+        seat = _WIND_CODES.get(inp.seat_wind)
+        prevailing = _WIND_CODES.get(inp.prevailing_wind)
+    except TypeError:
+        seat = prevailing = None
     if seat is None:
         seat = _wind(inp.seat_wind, "seat_wind")
-    prevailing = (
-        _WIND_CODES.get(inp.prevailing_wind) if isinstance(inp.prevailing_wind, str) else None
-    )
     if prevailing is None:
         prevailing = _wind(inp.prevailing_wind, "prevailing_wind")
     if len(inp.melds) > 4:
@@ -191,7 +194,7 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
     for kinds in meld_kinds:
         for k in kinds:
             counts[k] += 1
-    if max(counts) > 4 or (bonus and len(set(bonus)) != len(bonus)):
+    if not _AT_MOST_FOUR.issuperset(counts) or (bonus and len(set(bonus)) != len(bonus)):
         check_counts(hand, melds, bonus)
     n = len(hand)
     full = 14 - 3 * len(melds)

@@ -45,10 +45,11 @@ def two_waits_seen(standard: Sequence[tuple[Group, ...]], k: int, held: Sequence
 def count_waits_before(hand: CheckedHand, k: int, rs: RuleSet) -> int:
     """How many kinds the 13 tiles before the winning tile (kind ``k``) waited on; only the
     winning tile's part differs from the hand's parts."""
-    i, off = divmod(k, 9) if k < 27 else (3, k - 27)  # the part and the place in it
-    parts = list(hand.parts)
-    part = parts[i]
-    parts[i] = (*part[:off], part[off] - 1, *part[off + 1 :])
+    i, off = (k // 9, k % 9) if k < 27 else (3, k - 27)  # the part and the place in it
+    parts = [*hand.parts]
+    less = [*parts[i]]
+    less[off] -= 1
+    parts[i] = tuple(less)
     kinds = ar.waits_of_parts((parts[0], parts[1], parts[2], parts[3]))
     if rs.max_chows is not None:
         before = hand.concealed_counts.copy()
@@ -58,7 +59,10 @@ def count_waits_before(hand: CheckedHand, k: int, rs: RuleSet) -> int:
     specials = rs.special_hands
     if specials and not hand.melds:
         c = hand.concealed_counts  # with the winning tile: most hands are near no special hand
-        near = [h for h in specials if h.near(c)]
+        near = []
+        for h in specials:
+            if h.near(c):
+                near.append(h)
         if near:
             rest = c.copy()
             rest[k] -= 1
