@@ -65,7 +65,9 @@ def ruleset_of(inp: HandInput) -> RuleSet:
 
 def score_hand(inp: HandInput) -> ScoreResult:
     """Score one player's hand in its best arrangement; ScoringError names what is wrong."""
-    rs = ruleset_of(inp)
+    rs = inp.ruleset  # ruleset_of(inp), without the call
+    if not isinstance(rs, RuleSet):
+        rs = get_ruleset(rs, inp.options)
     if rs.name == "mcr":  # fans, not points: its own scorer (controller.scoring.mcr)
         return score_mcr(inp, rs)
     hand = check_input(inp, rs)
@@ -174,38 +176,39 @@ def _facts(
     inp: HandInput, hand: CheckedHand, rs: RuleSet, arrs: Arrangements
 ) -> tuple[HandFacts, Situation]:
     """The hand's facts and its situation, computed together (this runs for every hand)."""
-    c = hand.counts  # rack and melds: not hand.parts
-    melds = hand.melds
+    # CheckedHand's fields unpacked at once: cheaper than nine NamedTuple attribute reads
+    seat, prevailing, melds, rack, bonus_tiles, c, _, groups, _ = hand  # c: rack and melds
+    mahjong = inp.mahjong
     waits_before = 0
-    if inp.mahjong and rs.needs_waits:
+    if mahjong and rs.needs_waits:
         k = KIND_INDEX[inp.winning_tile]  # type: ignore[index]  # checked: a tile of the hand
         waits_before = 2 if two_waits_seen(arrs[0], k, c) else count_waits_before(hand, k, rs)
     ones_nines = c[_T1] + c[_T2] + c[_T3] + c[_T4] + c[_T5] + c[_T6]
     dragons = c[_D1] + c[_D2] + c[_D3]
     winds = c[_W1] + c[_W2] + c[_W3] + c[_W4]
     majors = ones_nines + dragons + winds
-    size = sum(c)
-    suits = _SUITS[any(c[_BAMBOO]), any(c[_CHARACTERS]), any(c[_DOTS])]
+    size = len(rack)  # sum(c), counted from the melds rather than over the 34 kinds
     exposed = False
     for m in melds:
+        size += len(m.tiles)
         if not m.concealed:
             exposed = True
-            break
-    bonus = tuple(sort_tiles(hand.bonus)) if hand.bonus else ()
+    suits = _SUITS[any(c[_BAMBOO]), any(c[_CHARACTERS]), any(c[_DOTS])]
+    bonus = tuple(sort_tiles(bonus_tiles)) if bonus_tiles else ()
     flags = frozenset(inp.flags) if inp.flags else _NO_FLAGS
     last_tile, first_discard = bool(inp.last_tile), bool(inp.first_discard)
-    calling = _calling(inp, hand, rs) if not inp.mahjong and rs.needs_calling else _NO_FLAGS
+    calling = _calling(inp, hand, rs) if not mahjong and rs.needs_calling else _NO_FLAGS
     honours = majors > ones_nines
     # HandFacts(...) and Situation(...) by position: with 18 keywords each the two calls would
     # cost about 2 µs a hand (a tenth of a score). The fields are named one per line, in the
     # order of the classes (view.py); test_engine_facts checks every field by name.
     facts = _new(HandFacts, (
-        hand.hand,  # rack
-        hand.groups,  # melds
+        rack,
+        groups,  # melds
         bonus,
-        hand.seat,  # seat
-        hand.prevailing,  # prevailing
-        inp.mahjong,  # mahjong
+        seat,
+        prevailing,
+        mahjong,
         inp.winning_tile,  # winning_tile
         inp.win_source,  # win_source
         last_tile,
@@ -221,12 +224,12 @@ def _facts(
         calling,
     ))
     situation = _new(Situation, (
-        inp.win_source if inp.mahjong else None,  # source
+        inp.win_source if mahjong else None,  # source
         bool(bonus),  # bonus
         last_tile,
         first_discard,
         flags,
-        hand.seat == "ew",  # dealer
+        seat == "ew",  # dealer
         bool(melds),  # melds
         exposed,
         suits,

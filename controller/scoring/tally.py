@@ -41,6 +41,13 @@ class Compiled(NamedTuple):
     # shape, once each: the hot loops unpack these ten fields only)
 
 
+#: a compiled rule as a plain tuple, Compiled's fields in its order: unpacking a plain tuple is
+#: a few machine instructions on CPython 3.11, unpacking a NamedTuple (a tuple subclass) goes
+#: through an iterator; the arrangement rules per shape (Split.view_rules) are kept as rows
+Row = tuple[Rule, Callable[[HandView], Hit], int, int, int, float, int,
+            tuple[str, int, int, float, bool], bool, "Callable[[HandView], bool] | None"]
+
+
 def compile_rule(rs: RuleSet, rule: Rule) -> Compiled:
     """A rule's value and its pattern's metadata, read once; a rule whose pattern was not made
     by the pattern helpers, or a per-group item with a gate, is an error here."""
@@ -73,7 +80,7 @@ class Tally:
         return (self.points, self.doubles, self.combination, self.limit, self.limit_key)
 
 
-def run(rule_lists: Sequence[Sequence[Compiled]], view: HandView) -> Tally:
+def run(rule_lists: Sequence[Sequence[Row]], view: HandView) -> Tally:
     """The explained items of the rules on one view, list after list."""
     items: list[ScoreItem] = []
     append = items.append
@@ -81,32 +88,31 @@ def run(rule_lists: Sequence[Sequence[Compiled]], view: HandView) -> Tally:
     limit = 0.0
     key: str | None = None
     for rules in rule_lists:
-        for c in rules:
-            hits = c.when(view)
+        for rule, when, _, _, comb, _, lim_comb, item, _, _ in rules:
+            hits = when(view)
             if hits:
-                name, pts, dbl, lim, bonus = c.item
+                name, pts, dbl, lim, bonus = item
                 for t in hits:  # ScoreItem(name, t, pts, dbl, lim, bonus), built directly
                     append(_new(ScoreItem, (name, t, pts, dbl, lim, bonus)))
                 if lim:
-                    combination += c.limit_combination
+                    combination += lim_comb
                     if lim > limit:
-                        limit, key = lim, c.rule.key
+                        limit, key = lim, rule.key
                 else:
                     n = len(hits)
                     points += pts * n
                     doubles += dbl * n
-                    combination += c.combination * n
+                    combination += comb * n
     return Tally(items, points, doubles, combination, limit, key)
 
 
-def run_numbers(rules: Sequence[Compiled], view: HandView, then: Numbers) -> Numbers:
+def run_numbers(rules: Sequence[Row], view: HandView, then: Numbers) -> Numbers:
     """The numbers of ``rules`` on one view, followed by ``then``."""
     points = doubles = combination = 0
     limit = 0.0
     key: str | None = None
-    for c in rules:
-        # the fields by unpacking: much cheaper than a NamedTuple's attributes in this loop
-        rule, when, pts, dbl, comb, lim, lim_comb, _, one_hit, test = c
+    # the fields by unpacking: much cheaper than a NamedTuple's attributes in this loop
+    for rule, when, pts, dbl, comb, lim, lim_comb, _, one_hit, test in rules:
         if one_hit:  # no need to make its tiles
             n = 1
         elif test is not None:
@@ -141,18 +147,18 @@ class Split:
     view: tuple[Compiled, ...]
     limit: int
     cap: int | None
-    by_shape: dict[tuple[object, ...], tuple[Compiled, ...]]  # view rules per Shape
+    by_shape: dict[tuple[object, ...], tuple[Row, ...]]  # view rules per Shape, as rows
     #: the numbers of the hand rules when every one is decided by its gate (one_hit), as in
     #: the common case: they are then the same for every hand of this split; else None
     hand_numbers: Numbers | None = None
 
-    def view_rules(self, view: HandView) -> tuple[Compiled, ...]:
-        """The arrangement rules worth trying on ``view`` (their shape gates pass)."""
+    def view_rules(self, view: HandView) -> tuple[Row, ...]:
+        """The arrangement rules worth trying on ``view`` (their shape gates pass), as rows."""
         rules = self.by_shape.get(view.shape)
         if rules is None:
             shape = Shape(*view.shape)
             rules = self.by_shape[view.shape] = tuple(
-                c for c in self.view if _shape_gate(c)(shape)
+                c[:] for c in self.view if _shape_gate(c)(shape)
             )
         return rules
 
