@@ -281,8 +281,9 @@ def _part_additions(cnt: tuple[int, ...], base: int) -> tuple[tuple[int, bool, b
 
 # One part's answers for waits: (needs the pair or cannot split at all, can hold the pair,
 # kinds one more of which lets it split with the pair, kinds that let it split without one,
-# kinds that do either), each in KINDS order.
-PartSummary = tuple[bool, bool, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+# kinds that do either), each in KINDS order. The first two are 0 or 1, not bools: sums of
+# ints take CPython 3.11's quick path, sums of bools do not.
+PartSummary = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 _SUMMARIES: tuple[dict[tuple[int, ...], PartSummary], ...] = ({}, {}, {}, {})
 
 
@@ -291,8 +292,8 @@ def _summary(cnt: tuple[int, ...], part: int) -> PartSummary:
     without, with_pair = _splittable(cnt, base < 27)
     adds = _part_additions(cnt, base)
     summary = _SUMMARIES[part][cnt] = (
-        not without,
-        bool(with_pair),
+        0 if without else 1,
+        1 if with_pair else 0,
         tuple(k for k, _, p in adds if p),
         tuple(k for k, w, _ in adds if w),
         tuple(k for k, _, _ in adds),
@@ -320,7 +321,7 @@ def waits_of_parts(counts: Parts) -> list[int]:
     n_needy = a[0] + b[0] + c[0] + d[0]
     if n_needy > 2:  # one more tile mends one part only
         return []
-    # parts that can hold the pair, and needy parts that can (each a bool: 0 or 1)
+    # parts that can hold the pair, and needy parts that can
     holders = a[1] + b[1] + c[1] + d[1]
     needy_holders = (a[0] and a[1]) + (b[0] and b[1]) + (c[0] and c[1]) + (d[0] and d[1])
     out: list[int] = []

@@ -25,9 +25,10 @@ def two_waits_seen(standard: Sequence[tuple[Group, ...]], k: int, held: Sequence
     wt = KINDS[k]
     for groups in standard:
         for g in groups:
-            kind, tiles = g[0], g[1]
+            tiles = g[1]  # by position; the kind only for the groups that hold the tile
             if wt not in tiles:
                 continue
+            kind = g[0]
             if kind == "chow":
                 low = KIND_INDEX[tiles[0]]
                 rank = low % 9  # 0 for a 1
@@ -72,6 +73,8 @@ def count_waits_before(hand: CheckedHand, k: int, rs: RuleSet) -> int:
     held = hand.counts  # includes the winning tile, which the 13 tiles did not hold yet
     n = 0
     for kind in kinds:
-        if held[kind] - (kind == k) < 4:  # as waits() counts them: a fourth copy was left
+        # as waits() counts them, a fourth copy was left: held[kind] - (kind == k) < 4, the
+        # hand holding no kind five times (checked)
+        if kind == k or held[kind] < 4:
             n += 1
     return n
