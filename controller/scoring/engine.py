@@ -37,7 +37,7 @@ from controller.scoring.tally import (
     split_rules,
 )
 from controller.scoring.validate import CheckedHand, check_input
-from controller.scoring.view import HandFacts, HandView, Situation
+from controller.scoring.view import HandFacts, HandView, SituationKey
 from controller.scoring.waits_before import count_waits_before, two_waits_seen
 from controller.tiles import (
     DRAGON_INDICES,
@@ -175,10 +175,13 @@ _NONE: Arrangements = ([], [])
 
 def _facts(
     inp: HandInput, hand: CheckedHand, rs: RuleSet, arrs: Arrangements
-) -> tuple[HandFacts, Situation]:
-    """The hand's facts and its situation, computed together (this runs for every hand)."""
-    # CheckedHand's fields unpacked at once: cheaper than nine NamedTuple attribute reads
-    seat, prevailing, melds, rack, bonus_tiles, c, _, groups, _ = hand  # c: rack and melds
+) -> tuple[HandFacts, SituationKey]:
+    """The hand's facts and its situation (Situation's fields as a plain tuple: split_rules
+    makes the Situation when the situation is new), computed together: this runs for every
+    hand."""
+    seat, prevailing, melds, rack = hand.seat, hand.prevailing, hand.melds, hand.hand
+    c = hand.counts  # rack and melds: not hand.parts
+    bonus_tiles = hand.bonus
     mahjong = inp.mahjong
     waits_before = 0
     if mahjong and rs.needs_waits:
@@ -205,7 +208,7 @@ def _facts(
     # order of the classes (view.py); test_engine_facts checks every field by name.
     facts = _new(HandFacts, (
         rack,
-        groups,  # melds
+        hand.groups,  # melds
         bonus,
         seat,
         prevailing,
@@ -224,7 +227,7 @@ def _facts(
         size,
         calling,
     ))
-    situation = _new(Situation, (
+    situation = (  # the Situation's fields as a plain tuple: all split_rules needs
         inp.win_source if mahjong else None,  # source
         bool(bonus),  # bonus
         last_tile,
@@ -244,7 +247,7 @@ def _facts(
         waits_before == 1,  # single_wait
         waits_before >= 2,  # multi_wait
         calling,
-    ))
+    )
     return facts, situation
 
 

@@ -15,7 +15,7 @@ from typing import NamedTuple, cast
 from controller.scoring.arrange import Group
 from controller.scoring.model import ScoreItem
 from controller.scoring.rules import Hit, Rule, RuleSet, check_pattern
-from controller.scoring.view import HandFacts, HandView, Shape, Situation
+from controller.scoring.view import HandFacts, HandView, Shape, Situation, SituationKey
 from controller.tiles import Tile
 
 #: (points, doublings, combination doublings, limit in limits, limit hand's key)
@@ -163,19 +163,21 @@ class Split:
         return rules
 
 
-_SPLITS: dict[tuple[object, bool, Situation], Split] = {}
+_SPLITS: dict[tuple[object, bool, SituationKey], Split] = {}
 
 
-def split_rules(rs: RuleSet, is_winner: bool, situation: Situation) -> Split:
-    """The rules worth trying for this player in this situation (their gates pass). Situations
-    take few values: kept per rule set and options."""
+def split_rules(rs: RuleSet, is_winner: bool, situation: SituationKey) -> Split:
+    """The rules worth trying for this player in this situation (their gates pass): a
+    Situation, or its fields as a plain tuple (engine._facts). Situations take few values:
+    kept per rule set and options."""
     key = (rs.cache_key, is_winner, situation)
     split = _SPLITS.get(key)
     if split is None:
+        sit = Situation._make(situation)
         rules = [
             c for c in _compiled(rs)
             if (is_winner or not c.rule.winner_only)
-            and (c.rule.when.gate or _always)(situation)
+            and (c.rule.when.gate or _always)(sit)
         ]
         by = {s: tuple(c for c in rules if c.rule.when.scope == s)
               for s in ("group", "hand", "view")}

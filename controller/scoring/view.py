@@ -68,6 +68,12 @@ class Situation(NamedTuple):
     calling: frozenset[str]  # as HandFacts.calling
 
 
+#: a Situation's fields as a plain tuple, in its order: what the engine makes for every hand
+#: (a NamedTuple made by position costs a subtype's construction); split_rules makes the
+#: Situation from it when the situation is new, and a Situation equals its plain tuple
+SituationKey = tuple[object, ...]
+
+
 class Shape(NamedTuple):
     """The few facts of an arrangement that decide whether an arrangement item can apply at
     all (see shaped); like Situation, it takes few values."""

@@ -170,7 +170,7 @@ def prepared(inp: HandInput) -> Prepared:
     hand = check_input(inp, rs)
     arrs = _winner_arrangements(hand, rs) if inp.mahjong else ([], [])
     facts, situation = _facts(inp, hand, rs, arrs)
-    return Prepared(rs, hand, arrs, facts, situation)
+    return Prepared(rs, hand, arrs, facts, Situation._make(situation))
 
 
 @settings(max_examples=200)
