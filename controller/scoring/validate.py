@@ -217,8 +217,11 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
             raise ScoringError(f"unknown flag {f!r}: the flags are {', '.join(FLAGS)}")
     if inp.mahjong:
         src = inp.win_source
-        if not (inp.winning_tile in hand and src in WIN_SOURCES
-                and (src != "dealt" or seat == "ew")):
+        try:  # the winning tile is among the concealed tiles: a kind the rack holds
+            held = concealed[KIND_INDEX[inp.winning_tile]]  # type: ignore[index]
+        except (KeyError, TypeError):  # no tile of the 34 kinds (None, a bonus tile, ...)
+            held = 0
+        if not (held and src in WIN_SOURCES and (src != "dealt" or seat == "ew")):
             _check_winner(inp, hand, seat)
     return CheckedHand(
         seat, prevailing, melds, hand, bonus, counts, concealed, groups, parts_of(concealed)
