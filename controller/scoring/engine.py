@@ -155,6 +155,7 @@ _SUITS = {
     for b in (False, True) for c in (False, True) for d in (False, True)
 }
 _NO_FLAGS: frozenset[str] = frozenset()
+_BAMBOO_ONLY = frozenset(SUITS[:1])  # the suits all-green hands can hold
 _new = tuple.__new__
 _BAMBOO, _CHARACTERS, _DOTS, _ = PART_SLICES
 # _facts adds the counts of the named kinds of controller.tiles, unpacked here once:
@@ -200,7 +201,9 @@ def _facts(
     suits = _SUITS[any(c[_BAMBOO]), any(c[_CHARACTERS]), any(c[_DOTS])]
     bonus = tuple(sort_tiles(bonus_tiles)) if bonus_tiles else ()
     flags = frozenset(inp.flags) if inp.flags else _NO_FLAGS
-    last_tile, first_discard = bool(inp.last_tile), bool(inp.first_discard)
+    # bool(x) as a conditional expression: the same value without a call
+    last_tile = True if inp.last_tile else False
+    first_discard = True if inp.first_discard else False
     calling = _calling(inp, hand, rs) if not mahjong and rs.needs_calling else _NO_FLAGS
     honours = majors > ones_nines
     # HandFacts(...) and Situation(...) by position: with 18 keywords each the two calls would
@@ -229,19 +232,22 @@ def _facts(
     ))
     situation = (  # the Situation's fields as a plain tuple: all split_rules needs
         inp.win_source if mahjong else None,  # source
-        bool(bonus),  # bonus
+        True if bonus else False,  # bonus
         last_tile,
         first_discard,
         flags,
         seat == "ew",  # dealer
-        bool(melds),  # melds
+        True if melds else False,  # melds
         exposed,
         suits,
         honours,
         majors == 0,  # simples_only
         majors == size,  # majors_only
         ones_nines == size,  # ones_nines_only
-        c[_G1] + c[_G2] + c[_G3] + c[_G4] + c[_G5] + c[_G6] == size,  # green_only
+        # green_only: counted only when no tile rules it out already (a dot, a character, a
+        # wind: all tiles green means none of these)
+        suits <= _BAMBOO_ONLY and not winds
+        and c[_G1] + c[_G2] + c[_G3] + c[_G4] + c[_G5] + c[_G6] == size,
         dragons,
         winds,
         waits_before == 1,  # single_wait
