@@ -90,9 +90,12 @@ def _checked_meld(tiles: tuple[Tile, ...], concealed: bool) -> Meld:
 @cache
 def _meld_and_group(
     tiles: tuple[Tile, ...], concealed: bool
-) -> tuple[Meld, Group, tuple[int, ...]]:
+) -> tuple[Meld, Group, tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """The meld checked, as a group, as kind indices and as (kind, copies) pairs."""
     meld = _check_meld(tiles, concealed)
-    return meld, meld_group(meld), tuple(KIND_INDEX[t] for t in meld.tiles)
+    kinds = tuple(KIND_INDEX[t] for t in meld.tiles)
+    copies = tuple((k, kinds.count(k)) for k in dict.fromkeys(kinds))  # a pung: one pair
+    return meld, meld_group(meld), kinds, copies
 
 
 def meld_kinds(meld: Meld) -> tuple[int, ...]:
@@ -103,19 +106,19 @@ def meld_kinds(meld: Meld) -> tuple[int, ...]:
 
 def _melds_and_groups(
     melds: Sequence[Meld],
-) -> tuple[tuple[Meld, ...], tuple[Group, ...], list[tuple[int, ...]]]:
-    """The melds checked (chows sorted), as groups and as kind indices; kept, as melds repeat
-    between hands. Plain loops: this runs for every hand."""
+) -> tuple[tuple[Meld, ...], tuple[Group, ...], list[tuple[tuple[int, int], ...]]]:
+    """The melds checked (chows sorted), as groups and as (kind, copies) pairs; kept, as melds
+    repeat between hands. Plain loops: this runs for every hand."""
     if not melds:
         return (), (), []
     made = _meld_and_group
     try:
         checked, groups, kinds = [], [], []
         for m in melds:
-            meld, group, k = made(tuple(m.tiles), bool(m.concealed))
+            meld, group, _, copies = made(tuple(m.tiles), bool(m.concealed))
             checked.append(meld)
             groups.append(group)
-            kinds.append(k)
+            kinds.append(copies)
     except TypeError:  # unhashable tiles: let the full check name them
         for m in melds:
             _meld_and_group.__wrapped__(tuple(m.tiles), bool(m.concealed))
@@ -192,7 +195,7 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
         prevailing = _wind(inp.prevailing_wind, "prevailing_wind")
     if len(inp.melds) > 4:
         raise ScoringError(f"{len(inp.melds)} melds: a hand has at most four sets")
-    melds, groups, meld_kinds = _melds_and_groups(inp.melds)
+    melds, groups, meld_copies = _melds_and_groups(inp.melds)
     hand = tuple(inp.hand)
     try:
         counts = counts_of(hand)
@@ -203,9 +206,9 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
     if bonus:
         _check_bonus(bonus, rs)
     concealed = counts.copy()
-    for kinds in meld_kinds:
-        for k in kinds:
-            counts[k] += 1
+    for copies in meld_copies:
+        for k, n in copies:  # a pung or kong: one kind, three or four copies
+            counts[k] += n
     if not _AT_MOST_FOUR.issuperset(counts) or (bonus and len(set(bonus)) != len(bonus)):
         check_counts(hand, melds, bonus)
     n = len(hand)

@@ -125,9 +125,10 @@ class HandView:
         self.concealed_pungs = concealed_pungs
         self.sets = chows + pungs
         self.pairs = pairs
+        n_chows, n_pungs = len(chows), len(pungs)
         #: four sets and a pair (not a special hand, not a partial one)
         self.standard = standard = (
-            special is None and len(chows) + len(pungs) == 4 and len(pairs) == 1
+            special is None and n_chows + n_pungs == 4 and len(pairs) == 1
         )
-        self.shape = (special, standard, len(chows), len(pungs), len(concealed_pungs),
+        self.shape = (special, standard, n_chows, n_pungs, len(concealed_pungs),
                       won[0] if won else None)
