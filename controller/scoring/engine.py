@@ -96,9 +96,9 @@ def _numbers(split: Split, view: HandView, hand_numbers: Numbers, memo: GroupMem
     points, doubles, combination, limit, key = run_numbers(
         split.view_rules(view) if rules is None else rules, view, hand_numbers
     )
-    known = memo.get
+    known = memo[0].get  # each group's numbers
     for g in view.groups:
-        n = (known(g) or group_entry(split, memo, view.facts, g))[0]
+        n = known(g) or group_entry(split, memo, view.facts, g)
         if n is ZERO:
             continue
         points += n[0]

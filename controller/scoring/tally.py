@@ -213,9 +213,9 @@ def _shape_gate(c: Compiled) -> Callable[[Shape], bool]:
 
 # What a group earns depends only on the group and the two winds (group items are never gated:
 # _compiled refuses it), so it is computed once and kept per rule set and options, player kind
-# and winds: the domain is small (kinds x shapes x exposure). An entry is the group's numbers
-# and its items.
-GroupMemo = dict[Group, tuple[Numbers, tuple[ScoreItem, ...]]]
+# and winds: the domain is small (kinds x shapes x exposure). A memo is two dictionaries: each
+# group's numbers (what every view sums) and its items (what the explanation lists).
+GroupMemo = tuple[dict[Group, Numbers], dict[Group, tuple[ScoreItem, ...]]]
 _GROUP_MEMO: dict[tuple[tuple[str, str], bool, Tile, Tile], GroupMemo] = {}
 
 
@@ -223,18 +223,18 @@ def group_memo(rs: RuleSet, is_winner: bool, facts: HandFacts) -> GroupMemo:
     key = (rs.cache_key, is_winner, facts.seat, facts.prevailing)
     memo = _GROUP_MEMO.get(key)
     if memo is None:
-        memo = _GROUP_MEMO[key] = {}
+        memo = _GROUP_MEMO[key] = ({}, {})
     return memo
 
 
-def group_entry(
-    split: Split, memo: GroupMemo, facts: HandFacts, g: Group
-) -> tuple[Numbers, tuple[ScoreItem, ...]]:
+def group_entry(split: Split, memo: GroupMemo, facts: HandFacts, g: Group) -> Numbers:
+    """Group ``g``'s numbers, its numbers and items computed and kept in ``memo`` first."""
     tally = run((split.group,), HandView(facts, (g,), None))
     numbers = tally.numbers()
+    memo[1][g] = tuple(tally.items)
     # a group that earns nothing (most chows and pairs) shares ZERO: callers skip it by identity
-    entry = memo[g] = (ZERO if numbers == ZERO else numbers, tuple(tally.items))
-    return entry
+    numbers = memo[0][g] = ZERO if numbers == ZERO else numbers
+    return numbers
 
 
 def score_of(split: Split, n: Numbers) -> tuple[int, str | None]:
@@ -264,8 +264,10 @@ def explain(split: Split, view: HandView, memo: GroupMemo, hand: Tally | None = 
         if hand.limit > tally.limit:
             tally.limit, tally.limit_key = hand.limit, hand.limit_key
     facts = view.facts
+    numbers, listed = memo
     for g in view.groups:
-        (p, d, comb, lim, k), more = memo.get(g) or group_entry(split, memo, facts, g)
+        p, d, comb, lim, k = numbers.get(g) or group_entry(split, memo, facts, g)
+        more = listed[g]
         if more:
             items.extend(more)
             tally.points += p
