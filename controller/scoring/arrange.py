@@ -178,9 +178,14 @@ def arrangements_of_parts(parts: Parts) -> list[tuple[Group, ...]]:
     return out
 
 
-def _product(out: list[tuple[Group, ...]], *parts: tuple[tuple[Group, ...], ...]) -> None:
-    a, b, d, e = parts
-    if len(a) == len(b) == len(d) == len(e) == 1:  # the common case: one split per part
+def _product(
+    out: list[tuple[Group, ...]], a: tuple[tuple[Group, ...], ...],
+    b: tuple[tuple[Group, ...], ...], d: tuple[tuple[Group, ...], ...],
+    e: tuple[tuple[Group, ...], ...],
+) -> None:
+    # the common case, one split per part: the sum is 4 exactly then (none is empty: the
+    # caller checked)
+    if len(a) + len(b) + len(d) + len(e) == 4:
         out.append(a[0] + b[0] + d[0] + e[0])
         return
     for w in a:

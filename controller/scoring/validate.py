@@ -115,7 +115,7 @@ def _melds_and_groups(
     try:
         checked, groups, kinds = [], [], []
         for m in melds:
-            meld, group, _, copies = made(tuple(m.tiles), bool(m.concealed))
+            meld, group, _, copies = made(tuple(m.tiles), True if m.concealed else False)
             checked.append(meld)
             groups.append(group)
             kinds.append(copies)
