@@ -71,7 +71,7 @@ def score_hand(inp: HandInput) -> ScoreResult:
     if rs.name == "mcr":  # fans, not points: its own scorer (controller.scoring.mcr)
         return score_mcr(inp, rs)
     hand = check_input(inp, rs)
-    arrs = _winner_arrangements(hand, rs) if inp.mahjong else _NONE
+    arrs = _winner_arrangements(hand, rs, inp.winning_tile) if inp.mahjong else _NONE
     facts, situation = _facts(inp, hand, rs, arrs)
     split = split_rules(rs, inp.mahjong, situation)
     views = (_winner_views(facts, hand, arrs) if inp.mahjong
@@ -168,10 +168,14 @@ _W1, _W2, _W3, _W4 = WIND_INDICES
 _G1, _G2, _G3, _G4, _G5, _G6 = GREEN_INDICES
 
 
-#: a winner's complete arrangements: the standard ones (groups), then the special hands
-#: (groups, name of the special hand)
-Arrangements = tuple[list[tuple[Group, ...]], list[tuple[Sequence[Group], str]]]
-_NONE: Arrangements = ([], [])
+#: a winner's complete arrangements: the standard ones (groups), the special hands (groups,
+#: name of the special hand), and the places of the winning tile in the standard ones:
+#: (groups, index) for each distinct group it can have completed, found once for the waits
+#: (waits_before.two_waits_seen) and the views
+Arrangements = tuple[
+    list[tuple[Group, ...]], list[tuple[Sequence[Group], str]], list[tuple[tuple[Group, ...], int]]
+]
+_NONE: Arrangements = ([], [], [])
 
 
 def _facts(
@@ -187,7 +191,7 @@ def _facts(
     waits_before = 0
     if mahjong and rs.needs_waits:
         k = KIND_INDEX[inp.winning_tile]  # type: ignore[index]  # checked: a tile of the hand
-        waits_before = 2 if two_waits_seen(arrs[0], k, c) else count_waits_before(hand, k, rs)
+        waits_before = 2 if two_waits_seen(arrs[2], k, c) else count_waits_before(hand, k, rs)
     ones_nines = c[_T1] + c[_T2] + c[_T3] + c[_T4] + c[_T5] + c[_T6]
     dragons = c[_D1] + c[_D2] + c[_D3]
     winds = c[_W1] + c[_W2] + c[_W3] + c[_W4]
@@ -277,22 +281,38 @@ def _calling(inp: HandInput, hand: CheckedHand, rs: RuleSet) -> frozenset[str]:
 _WON: tuple[dict[Group, Group], dict[Group, Group]] = ({}, {})
 
 
-def _winner_arrangements(hand: CheckedHand, rs: RuleSet) -> Arrangements:
-    """Every complete arrangement of the concealed tiles: the standard ones, then the special
-    hands of the rule set."""
+def _winner_arrangements(hand: CheckedHand, rs: RuleSet, wt: Tile | None) -> Arrangements:
+    """Every complete arrangement of the concealed tiles: the standard ones, the special hands
+    of the rule set, and where winning tile ``wt`` sits in the standard ones."""
     standard = ar.arrangements_of_parts(hand.parts)
     if rs.max_chows is not None:
         free = free_chows(rs, hand.melds)
         standard = [groups for groups in standard if within_chows(groups, free)]
+    places = _won_places(standard, wt)
     specials = rs.special_hands
     if not specials or hand.melds:
-        return standard, []
+        return standard, [], places
     c = hand.concealed_counts
     special: list[tuple[Sequence[Group], str]] = []
     for h in specials:  # special.complete_special, without the comprehension's call
         if h.complete(c):
             special.append((h.groups(c), h.name))
-    return standard, special
+    return standard, special, places
+
+
+def _won_places(
+    standard: list[tuple[Group, ...]], wt: Tile | None
+) -> list[tuple[tuple[Group, ...], int]]:
+    """(groups, index) of each distinct group of each arrangement that holds ``wt``."""
+    out: list[tuple[tuple[Group, ...], int]] = []
+    for groups in standard:
+        seen: list[Group] = []
+        for i, g in enumerate(groups):
+            if wt not in g[1] or g in seen:  # groups here differ only by kind and tiles
+                continue
+            seen.append(g)
+            out.append((groups, i))
+    return out
 
 
 def _winner_views(
@@ -304,11 +324,28 @@ def _winner_views(
     won_of = _WON[taken]
     melds = hand.groups
     out: list[tuple[HandView, list[Tile]]] = []
-    for groups in arrs[0]:
-        _add_views(out, facts, melds, groups, None, wt, won_of, taken)
+    for groups, i in arrs[2]:  # the standard arrangements, by the winning tile's places
+        g = groups[i]  # _view(...), without the call
+        won = won_of.get(g)
+        if won is None:
+            won = won_of[g] = Group(g.kind, g.tiles, g.concealed and not taken, g.melded, True)
+        view = HandView(facts, (*melds, *groups[:i], won, *groups[i + 1 :]), None, won)
+        out.append((view, []))
     for special_groups, special in arrs[1]:
         _add_views(out, facts, melds, special_groups, special, wt, won_of, taken)
     return out
+
+
+def _view(
+    facts: HandFacts, melds: tuple[Group, ...], groups: Sequence[Group], i: int,
+    special: str | None, won_of: dict[Group, Group], taken: bool,
+) -> HandView:
+    """The view of ``groups`` in which the winning tile completed ``groups[i]``."""
+    g = groups[i]
+    won = won_of.get(g)
+    if won is None:
+        won = won_of[g] = Group(g.kind, g.tiles, g.concealed and not taken, g.melded, True)
+    return HandView(facts, (*melds, *groups[:i], won, *groups[i + 1 :]), special, won)
 
 
 def _add_views(
@@ -322,11 +359,7 @@ def _add_views(
         if wt not in g[1] or g in seen:  # groups here differ only by kind and tiles
             continue
         seen.append(g)
-        won = won_of.get(g)
-        if won is None:
-            won = won_of[g] = Group(g.kind, g.tiles, g.concealed and not taken, g.melded, True)
-        view = HandView(facts, (*melds, *groups[:i], won, *groups[i + 1 :]), special, won)
-        out.append((view, []))
+        out.append((_view(facts, melds, groups, i, special, won_of, taken), []))
 
 
 def _partial_views(

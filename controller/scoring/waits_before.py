@@ -11,35 +11,34 @@ from controller.scoring.complete import completes_with, free_chows
 from controller.scoring.rules import RuleSet
 from controller.scoring.special import special_waits
 from controller.scoring.validate import CheckedHand
-from controller.tiles import KIND_INDEX, KINDS
+from controller.tiles import KIND_INDEX
 
 
-def two_waits_seen(standard: Sequence[tuple[Group, ...]], k: int, held: Sequence[int]) -> bool:
+def two_waits_seen(
+    places: Sequence[tuple[Sequence[Group], int]], k: int, held: Sequence[int]
+) -> bool:
     """True if an arrangement shows that the 13 tiles before the winning tile (kind ``k``)
     waited on two kinds or more, as waits() counts them: a chow completed at one end is
     completed at its other end too (4-5 + 3 or 6), and a pung completed beside a pair is
     completed by that pair's kind too (the pung becomes the pair), if that other kind was not
     all held (``held``: the hand with the winning tile). The winning tile's kind is always a
-    wait: the 13 tiles held three of it at most. Most hands show two, so they need no waits
-    count; the rest are counted."""
-    wt = KINDS[k]
-    for groups in standard:
-        for g in groups:
-            tiles = g[1]  # by position; the kind only for the groups that hold the tile
-            if wt not in tiles:
-                continue
-            kind = g[0]
-            if kind == "chow":
-                low = KIND_INDEX[tiles[0]]
-                rank = low % 9  # 0 for a 1
-                if (k == low and rank <= 5 and held[low + 3] < 4) or (
-                    k == low + 2 and rank >= 1 and held[low - 1] < 4
-                ):
+    wait: the 13 tiles held three of it at most. ``places``: (groups, index) of each group of
+    a standard arrangement that holds the winning tile (engine._won_places). Most hands show
+    two, so they need no waits count; the rest are counted."""
+    for groups, i in places:
+        g = groups[i]
+        kind = g[0]
+        if kind == "chow":
+            low = KIND_INDEX[g[1][0]]
+            rank = low % 9  # 0 for a 1
+            if (k == low and rank <= 5 and held[low + 3] < 4) or (
+                k == low + 2 and rank >= 1 and held[low - 1] < 4
+            ):
+                return True
+        elif kind == "pung":
+            for p in groups:
+                if p[0] == "pair" and held[KIND_INDEX[p[1][0]]] < 4:
                     return True
-            elif kind == "pung":
-                for p in groups:
-                    if p[0] == "pair" and held[KIND_INDEX[p[1][0]]] < 4:
-                        return True
     return False
 
 

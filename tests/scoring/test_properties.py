@@ -168,7 +168,7 @@ class Prepared(NamedTuple):
 def prepared(inp: HandInput) -> Prepared:
     rs = ruleset_of(inp)
     hand = check_input(inp, rs)
-    arrs = _winner_arrangements(hand, rs) if inp.mahjong else ([], [])
+    arrs = _winner_arrangements(hand, rs, inp.winning_tile) if inp.mahjong else ([], [], [])
     facts, situation = _facts(inp, hand, rs, arrs)
     return Prepared(rs, hand, arrs, facts, Situation._make(situation))
 
