@@ -324,13 +324,15 @@ def _winner_views(
     won_of = _WON[taken]
     melds = hand.groups
     out: list[tuple[HandView, list[Tile]]] = []
+    n = len(melds)
     for groups, i in arrs[2]:  # the standard arrangements, by the winning tile's places
         g = groups[i]  # _view(...), without the call
         won = won_of.get(g)
         if won is None:
             won = won_of[g] = Group(g.kind, g.tiles, g.concealed and not taken, g.melded, True)
-        view = HandView(facts, (*melds, *groups[:i], won, *groups[i + 1 :]), None, won)
-        out.append((view, []))
+        view_groups = [*melds, *groups]  # (*melds, *groups[:i], won, *groups[i + 1:]),
+        view_groups[n + i] = won  # without the two slices
+        out.append((HandView(facts, tuple(view_groups), None, won), []))
     for special_groups, special in arrs[1]:
         _add_views(out, facts, melds, special_groups, special, wt, won_of, taken)
     return out
