@@ -89,7 +89,7 @@ class Shape(NamedTuple):
 class HandView:
     """One arrangement of a hand: its groups (melds first), and the facts of the hand."""
 
-    __slots__ = ("facts", "groups", "special", "sets", "pairs", "chows", "pungs",
+    __slots__ = ("facts", "groups", "special", "pairs", "chows", "pungs",
                  "concealed_pungs", "standard", "won_group", "shape")
 
     def __init__(
@@ -123,7 +123,6 @@ class HandView:
         self.chows = chows
         self.pungs = pungs
         self.concealed_pungs = concealed_pungs
-        self.sets = chows + pungs
         self.pairs = pairs
         n_chows, n_pungs = len(chows), len(pungs)
         #: four sets and a pair (not a special hand, not a partial one)
@@ -132,3 +131,9 @@ class HandView:
         )
         self.shape = (special, standard, n_chows, n_pungs, len(concealed_pungs),
                       won[0] if won else None)
+
+    @property
+    def sets(self) -> list[Group]:
+        """The chows, then the pungs and kongs (made when a pattern asks: few do, so a view
+        does not keep the list)."""
+        return self.chows + self.pungs
