@@ -89,8 +89,8 @@ class Shape(NamedTuple):
 class HandView:
     """One arrangement of a hand: its groups (melds first), and the facts of the hand."""
 
-    __slots__ = ("facts", "groups", "special", "pairs", "chows", "pungs",
-                 "concealed_pungs", "standard", "won_group", "shape")
+    __slots__ = ("facts", "groups", "special", "pairs", "chows", "pungs", "standard",
+                 "won_group", "shape")
 
     def __init__(
         self, facts: HandFacts, groups: tuple[Group, ...], special: str | None,
@@ -104,7 +104,7 @@ class HandView:
         chows: list[Group] = []
         pungs: list[Group] = []  # pungs and kongs
         pairs: list[Group] = []
-        concealed_pungs: list[Group] = []
+        concealed_pungs = 0  # counted: the list is made when a pattern asks
         for g in groups:  # fields by position: kind, tiles, concealed, melded, won
             kind = g[0]
             if kind == "chow":
@@ -114,7 +114,7 @@ class HandView:
             elif kind == "pung" or kind == "kong":  # noqa: PLR1714 - cheaper than a tuple
                 pungs.append(g)
                 if g[2]:
-                    concealed_pungs.append(g)
+                    concealed_pungs += 1
         if won is None:
             for g in groups:
                 if g[4]:
@@ -122,14 +122,13 @@ class HandView:
         self.won_group: Group | None = won
         self.chows = chows
         self.pungs = pungs
-        self.concealed_pungs = concealed_pungs
         self.pairs = pairs
         n_chows, n_pungs = len(chows), len(pungs)
         #: four sets and a pair (not a special hand, not a partial one)
         self.standard = standard = (
             special is None and n_chows + n_pungs == 4 and len(pairs) == 1
         )
-        self.shape = (special, standard, n_chows, n_pungs, len(concealed_pungs),
+        self.shape = (special, standard, n_chows, n_pungs, concealed_pungs,
                       won[0] if won else None)
 
     @property
@@ -137,3 +136,8 @@ class HandView:
         """The chows, then the pungs and kongs (made when a pattern asks: few do, so a view
         does not keep the list)."""
         return self.chows + self.pungs
+
+    @property
+    def concealed_pungs(self) -> list[Group]:
+        """The concealed pungs and kongs (made when a pattern asks: the shape counts them)."""
+        return [g for g in self.pungs if g[2]]
