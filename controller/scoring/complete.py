@@ -64,7 +64,7 @@ def arrangements(
     try:
         c = ar.counts_of(concealed)
         for m in melds:  # plain loops: this runs for every hand
-            fixed.append(checked_group(tuple(m.tiles), bool(m.concealed)))
+            fixed.append(checked_group(tuple(m.tiles), True if m.concealed else False))
     except (KeyError, TypeError):
         _checked(concealed, melds)  # names the culprit
         raise
