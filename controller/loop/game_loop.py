@@ -294,7 +294,8 @@ class GameLoop:
             raise ServiceHalted(self.halted) from None
 
     def _tell(self, change: Change) -> None:
-        self._view_cache = None
+        """Tell the listeners (the web's push) of a change. The public view made for the history
+        stays cached for them (one view per change, not one per thread)."""
         for listener in list(self._listeners):
             try:
                 listener(change)
@@ -335,6 +336,7 @@ class GameLoop:
         except StoreError as exc:
             raise ServiceError(f"the event log cannot end the session: {exc}") from None
         self._session_active = False
+        self._view_cache = None  # the view says whether a session is active; seq stays
         log.info("session %s stopped", self.session_id)
         self._tell(Change(self.seq, None))
 
@@ -376,12 +378,14 @@ class GameLoop:
     def public_view(self) -> dict[str, Any]:
         """The engine's public view (cached per change), with the service's seq and session
         flag; ``controller.web.views`` adds names and status for the pages."""
-        if self._view_cache is None or self._view_cache[0] != self.seq:
-            view = dict(game.public_view(self.state, self.clock()))
-            view["session"] = {**(view.get("session") or {}), "active": self.session_active}
-            view["seq"] = self.seq
-            self._view_cache = (self.seq, view)
-        return self._view_cache[1]
+        cached, seq = self._view_cache, self.seq  # read once: the game's thread may replace it
+        if cached is not None and cached[0] == seq:
+            return cached[1]
+        view = dict(game.public_view(self.state, self.clock()))
+        view["session"] = {**(view.get("session") or {}), "active": self.session_active}
+        view["seq"] = seq
+        self._view_cache = (seq, view)
+        return view
 
     def seat_view(self, position: int) -> dict[str, Any]:
         return dict(game.seat_view(self.state, position))
