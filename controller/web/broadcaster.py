@@ -142,7 +142,7 @@ class Broadcaster:
     def attach(self) -> None:
         """Called on the web's event loop: change notices from the game's thread come here."""
         self._web = asyncio.get_running_loop()
-        self._unsubscribe = self.loop.subscribe(self.on_change)
+        self._unsubscribe = self.loop.subscribe(self.on_change, screen=True)
         self._watchdog = asyncio.create_task(watch(lambda: list(self._senders.items())))
 
     def detach(self) -> None:
