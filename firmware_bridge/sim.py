@@ -17,9 +17,10 @@ import json
 import os
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from firmware_bridge.readers import ReaderBackend
@@ -64,6 +65,7 @@ class VirtualTable:
         self._lock = threading.Lock()
         self._where: dict[bytes, tuple[str, int]] = {}
         self._fields: dict[str, dict[int, set[bytes]]] = {s.name: {} for s in specs}
+        self._views: dict[str, Mapping[int, frozenset[bytes]]] = {}  # per board, until a change
         self._registry: dict[str, str] = {}
         self.registry_path = Path(registry_path) if registry_path else None
         self.boards: dict[str, VirtualBoard] = {
@@ -102,6 +104,7 @@ class VirtualTable:
             self._take_locked(raw)
             self._where[raw] = (board, n)
             self._fields[board].setdefault(n, set()).add(raw)
+            self._views.pop(board, None)
 
     def remove(self, uid: str) -> None:
         """Take the tag uid off the table (back to the wall); unknown UIDs are ignored."""
@@ -113,6 +116,7 @@ class VirtualTable:
             self._where.clear()
             for field in self._fields.values():
                 field.clear()
+            self._views.clear()
 
     def where(self, uid: str) -> str | None:
         with self._lock:
@@ -172,9 +176,16 @@ class VirtualTable:
 
     # ------------------------------------------------------------ internals
     def _field_view(self, board: str) -> Any:
-        def view() -> dict[int, frozenset[bytes]]:
+        """What the board's antennas see; the same (unchanged) object until a tag under this
+        board moves, so a board can tell "nothing changed" by identity (``VirtualBoard``)."""
+        def view() -> Mapping[int, frozenset[bytes]]:
             with self._lock:
-                return {n: frozenset(u) for n, u in self._fields[board].items() if u}
+                seen = self._views.get(board)
+                if seen is None:
+                    seen = MappingProxyType(
+                        {n: frozenset(u) for n, u in self._fields[board].items() if u})
+                    self._views[board] = seen
+                return seen
         return view
 
     def _published(self, board: VirtualBoard) -> None:
@@ -197,6 +208,7 @@ class VirtualTable:
         spot = self._where.pop(raw, None)
         if spot:
             self._fields[spot[0]][spot[1]].discard(raw)
+            self._views.pop(spot[0], None)
 
     def _parse_channel(self, channel: str) -> tuple[str, int]:
         board, _, n = channel.rpartition("/")

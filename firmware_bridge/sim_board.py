@@ -13,7 +13,7 @@ import select
 import threading
 import time
 import tty
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from firmware_bridge import protocol as P
@@ -83,7 +83,7 @@ class VirtualBoard:
     def __init__(
         self,
         spec: BoardSpec,
-        field_view: Callable[[], dict[int, frozenset[bytes]]],
+        field_view: Callable[[], Mapping[int, frozenset[bytes]]],
         on_plug: Callable[[VirtualBoard], None],
         *,
         scan_ms: float = 5.0,
@@ -117,6 +117,7 @@ class VirtualBoard:
         """Power-on state: nothing reported yet, counters from zero."""
         self.reported: dict[int, set[bytes]] = {ch: set() for ch in self.spec.channels}
         self._missing: dict[tuple[int, bytes], int] = {}
+        self._last_view: object = None  # the field last scanned, when reported exactly
         self._seq = 0
         self._snap = 0
         self._scans = 0
@@ -218,10 +219,14 @@ class VirtualBoard:
     def _scan_locked(self) -> None:
         self._scans += 1
         seen = self._field_view()
+        if seen is self._last_view and not self.faults.ghost_rate:
+            return  # the field reported exactly, unchanged since: nothing to say
+        ghosted = False
         for ch in self.spec.channels:
             now_seen = set(seen.get(ch, ()))
             if self.faults.ghost_rate and self._rng.random() < self.faults.ghost_rate:
                 now_seen.add(bytes([0x04]) + self._rng.randbytes(6))
+                ghosted = True
             reported = self.reported[ch]
             for uid in now_seen - reported:
                 reported.add(uid)
@@ -237,6 +242,8 @@ class VirtualBoard:
                     self._missing[(ch, uid)] = misses
             for key in [k for k in self._missing if k[0] == ch and k[1] in now_seen]:
                 del self._missing[key]
+        # reported == seen now, unless a ghost was added or a departure is still debounced
+        self._last_view = seen if not ghosted and not self._missing else None
 
     def _entries_locked(self) -> list[tuple[int, bytes]]:
         return P.fit_entries((ch, uid) for ch in self.spec.channels for uid in self.reported[ch])

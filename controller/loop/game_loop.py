@@ -1,5 +1,6 @@
 """The game loop: one asyncio task owns the game. Event sources post into a queue; the loop
-applies each event with the pure engine, appends it to the store, then updates and tells.
+applies each event with the pure engine, writes it to the store, tells the screens, commits
+(synced), then tells the rest and answers the source.
 
 Others read :meth:`GameLoop.status` (a frozen :class:`LoopStatus`) and call methods
 (``resume_recording``, ``report_health``, ``mark_players_simulated``); nothing writes the
@@ -79,6 +80,7 @@ class GameLoop:
         self._sources: list[tuple[str, EventSource]] = []
         self._tasks: list[asyncio.Task[Any]] = []
         self._listeners: list[Listener] = []
+        self._screens: list[Listener] = []  # told before the record is synced (subscribe)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._view_cache: tuple[int, dict[str, Any]] | None = None
 
@@ -147,9 +149,18 @@ class GameLoop:
         """The event sources plugged in, in order."""
         return [name for name, _ in self._sources]
 
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
+    def subscribe(self, listener: Listener, *, screen: bool = False) -> Callable[[], None]:
+        """Call ``listener`` on every change; returns the unsubscribe function.
+
+        A listener is told once the change's record is durable (the table's buzzer, the club's
+        publisher). A ``screen`` (the web's push) is told as soon as the change is applied,
+        while its record is being synced: the screens draw a move as the disk takes it. If the
+        record then fails, the change is taken back, recording halts and every listener is told
+        (``Change(seq, None)``). A screen is called on the game's thread between the write and
+        the commit: it must only hand the change over (to the web's own loop)."""
+        listeners = self._screens if screen else self._listeners
+        listeners.append(listener)
+        return lambda: listeners.remove(listener)
 
     async def start(self) -> None:
         """Open the store, replay the log (restart = replay), start the loop."""
@@ -261,41 +272,55 @@ class GameLoop:
         at = self.clock()
         outcome = game.apply(self.state, event, at)
         violation = violation_of(outcome)
-        seq = self._append(event, outcome.accepted, violation, source, at)
-        self._state = outcome.state
-        self._seq = seq
-        self._view_cache = None
+        seq = self._record(lambda store: store.write(
+            self.session_id, event, outcome.accepted, violation.get("rule") if violation else None,
+            violation.get("message") if violation else None, source, at))
+        before = self._state, self._seq
+        self._state, self._seq = outcome.state, seq
+        applied = Applied(outcome.accepted, seq, violation, list(outcome.announcements))
+        change = Change(seq, applied)
         try:
-            self._history.observe(self.public_view())
-        except Exception:  # the history is an explanation; the game and its log are intact
-            log.exception("could not update the hand history")
+            self._show(change)
+        except BaseException:  # nothing may leave the write open (the log takes no other)
+            self._state, self._seq = before
+            if self._store is not None:
+                self._store.rollback()
+            raise
+        self._record(lambda store: store.commit(), undo=before)
         if violation is not None:
             log.info("refused %s from %s: %s", kind_of(event), source, violation.get("rule"))
-        applied = Applied(outcome.accepted, seq, violation, list(outcome.announcements))
-        self._tell(Change(seq, applied))
+        self._tell(change, self._listeners)
         return applied
 
-    def _append(
-        self, event: dict[str, Any], accepted: bool, violation: dict[str, Any] | None,
-        source: str, at: float,
-    ) -> int:
+    def _show(self, change: Change) -> None:
+        """The history, then the screens: they draw the change while its record is synced."""
+        try:  # first: a finished hand's facts come from it (an undone state is forgotten at
+            self._history.observe(self.public_view())  # the next view)
+        except Exception:  # the history is an explanation; the game and its log are intact
+            log.exception("could not update the hand history")
+        self._tell(change, self._screens)
+
+    def _record(self, step: Callable[[EventLog], int | None],
+                undo: tuple[game.GameState, int] | None = None) -> int:
+        """A write or a commit of the log; any failure halts recording (and says why). ``undo``:
+        the state and seq to go back to (a move not in the log is not in the game either)."""
         if self._store is None:
             raise ServiceHalted(self.halted or "the event log is not open")
-        rule = violation.get("rule") if violation else None
-        message = violation.get("message") if violation else None
         try:
-            return int(self._store.append(
-                self.session_id, event, accepted, rule, message, source, at
-            ))
+            return int(step(self._store) or 0)
         except Exception as exc:  # any store failure: stop rather than play on unrecorded
+            if undo is not None:
+                self._state, self._seq = undo
             self._halted = _halt_reason(exc, self.data_dir)
             log.error("STOPPED accepting moves: %s", self.halted)
             self._tell(Change(self.seq, None))
             raise ServiceHalted(self.halted) from None
 
-    def _tell(self, change: Change) -> None:
-        self._view_cache = None
-        for listener in list(self._listeners):
+    def _tell(self, change: Change, listeners: list[Listener] | None = None) -> None:
+        """Tell listeners (by default: all, screens first) of a change. The public view made
+        for the history stays cached for them (one view per change, not one per thread)."""
+        for listener in list(self._screens + self._listeners if listeners is None
+                             else listeners):
             try:
                 listener(change)
             except Exception:
@@ -335,6 +360,7 @@ class GameLoop:
         except StoreError as exc:
             raise ServiceError(f"the event log cannot end the session: {exc}") from None
         self._session_active = False
+        self._view_cache = None  # the view says whether a session is active; seq stays
         log.info("session %s stopped", self.session_id)
         self._tell(Change(self.seq, None))
 
@@ -376,12 +402,14 @@ class GameLoop:
     def public_view(self) -> dict[str, Any]:
         """The engine's public view (cached per change), with the service's seq and session
         flag; ``controller.web.views`` adds names and status for the pages."""
-        if self._view_cache is None or self._view_cache[0] != self.seq:
-            view = dict(game.public_view(self.state, self.clock()))
-            view["session"] = {**(view.get("session") or {}), "active": self.session_active}
-            view["seq"] = self.seq
-            self._view_cache = (self.seq, view)
-        return self._view_cache[1]
+        cached, seq = self._view_cache, self.seq  # read once: the game's thread may replace it
+        if cached is not None and cached[0] == seq:
+            return cached[1]
+        view = dict(game.public_view(self.state, self.clock()))
+        view["session"] = {**(view.get("session") or {}), "active": self.session_active}
+        view["seq"] = seq
+        self._view_cache = (seq, view)
+        return view
 
     def seat_view(self, position: int) -> dict[str, Any]:
         return dict(game.seat_view(self.state, position))

@@ -99,6 +99,10 @@ class QueueReader:
     async def get(self, timeout: float) -> Any | None:
         """The next item, or None when none came within ``timeout`` seconds."""
         if self._get is None:
+            if not self.queue.empty():  # already there: no task and no wait (they were a third
+                await asyncio.sleep(0)  # of the game thread under load); others still get a turn
+                if not self.queue.empty():
+                    return self.queue.get_nowait()
             self._get = asyncio.ensure_future(self.queue.get())
         done, _ = await asyncio.wait({self._get}, timeout=timeout)
         if not done:

@@ -1,7 +1,10 @@
-"""The append-only event log (Contract 6): every accepted or refused event, durable before told.
+"""The append-only event log (Contract 6): every accepted or refused event, durable before
+anything acts on it.
 
 One SQLite file in WAL mode with ``synchronous=FULL``: an append is committed and synced before
 it returns, and readers (export, replay, the dashboard) can read while the service writes.
+``write`` + ``commit`` are an append in two steps, so the game loop can let the screens draw a
+move while its record is synced (docs/store.md).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from controller.store.files import private_files
 from controller.store.schema import inspect_log, migrate
 
 _BATCH = 500
+_NOT_RECORDED = "the event was not recorded and is not being accepted"
 
 
 @dataclass(frozen=True)
@@ -59,7 +63,7 @@ class EventLog:
         self.path = path
         self.readonly = readonly
         self._conn = conn
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # write..commit hold it; the same thread may read
 
     @classmethod
     def open(cls, path: str | Path, *, readonly: bool = False) -> EventLog:
@@ -129,12 +133,64 @@ class EventLog:
         at: float,
     ) -> int:
         """Append one event and return its ``seq``; it is committed and synced when this returns."""
-        return self._insert(
-            "INSERT INTO events (session_id, time, source, event, accepted, rule, message) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (session_id, at, source, _dumps(dict(event)), int(accepted), rule, message),
-            "the event was not recorded and is not being accepted",
-        )
+        seq = self.write(session_id, event, accepted, rule, message, source, at)
+        self.commit()
+        return seq
+
+    def write(
+        self,
+        session_id: int,
+        event: Mapping[str, Any],
+        accepted: bool,
+        rule: str | None,
+        message: str | None,
+        source: str,
+        at: float,
+    ) -> int:
+        """Write one event in a transaction of its own and return its ``seq``. It is neither
+        durable nor seen by readers until :meth:`commit`; until then this log takes no other
+        write or read (``commit`` or, after a failure, nothing: the transaction is gone)."""
+        params = (session_id, at, source, _dumps(dict(event)), int(accepted), rule, message)
+        self._lock.acquire()
+        try:
+            self._conn.execute("BEGIN")
+            cursor = self._conn.execute(
+                "INSERT INTO events (session_id, time, source, event, accepted, rule, message) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)", params)
+        except BaseException as exc:
+            self._abandon()
+            if isinstance(exc, sqlite3.IntegrityError):
+                raise StoreError(f"the event log {self.path} refused the row: {exc}") from exc
+            if isinstance(exc, sqlite3.Error):
+                raise write_error(self.path, exc, _NOT_RECORDED) from exc
+            raise
+        rowid = cursor.lastrowid
+        assert rowid is not None
+        return rowid
+
+    def commit(self) -> None:
+        """Commit and sync the event of :meth:`write` (SQLite's sync runs without the GIL, so
+        other threads go on meanwhile); on failure nothing of it is in the log."""
+        try:
+            self._conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self._abandon()
+            raise write_error(self.path, exc, _NOT_RECORDED) from exc
+        self._lock.release()
+
+    def rollback(self) -> None:
+        """Take back the event of :meth:`write` instead of committing it."""
+        self._abandon()
+
+    def _abandon(self) -> None:
+        """After a failed write or commit: roll back what is left of it, free the log."""
+        try:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # the transaction is gone either way: SQLite rolls back a failed commit
+        finally:
+            self._lock.release()
 
     def _insert(self, sql: str, params: tuple[Any, ...], consequence: str) -> int:
         with self._lock:

@@ -1,10 +1,15 @@
-"""WebSocket push: every change becomes one message per audience (public, or one seat), queued
-per client in a bounded queue; a slow client loses stale states, never grows memory.
+"""WebSocket push: every change becomes one message per audience (public, or one seat); each
+client keeps only the newest state waiting to be sent, so a slow client loses stale states and
+never grows memory.
 
 Flow control: a client that connects with ``?flow=ack`` and answers each message with
-``{"ack": 1}`` has at most ``WINDOW`` messages unacknowledged; the rest wait in its queue, where
-newer states replace older ones. So a slow phone gets the latest state next, not a backlog
-buffered in the network stack. Other clients are sent whatever their connection accepts.
+``{"ack": 1}`` has at most ``WINDOW`` messages unacknowledged; meanwhile newer states replace
+the one waiting. So a slow phone gets the latest state next, not a backlog buffered in the
+network stack. Other clients are sent whatever their connection accepts.
+
+A send is the per-client cost of every change (50 screens: 50 sends), so it is kept lean: one
+slot and one event per client, no queue, and no timer per send; a watchdog (``watch``) drops
+a client whose send has waited ``SEND_TIMEOUT`` (benchmarks/bench_fullpath.py, docs/service.md).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -23,8 +29,8 @@ from controller.web.models import SeatView
 
 log = logging.getLogger("controller.web.broadcaster")
 
-#: Messages a client may have waiting; each is a full state, so dropping old ones is safe.
-QUEUE_BOUND = 4
+#: States a client may have waiting: one, the newest (each is a full state).
+BOUND = 1
 #: Messages an acknowledging client may have in flight.
 WINDOW = 2
 #: Seconds a send may wait for the client's socket to take it; a client that does not read is
@@ -33,47 +39,82 @@ SEND_TIMEOUT = 10.0
 
 
 class Client:
-    """One connected WebSocket: its audience (None = public, else a seat) and its queue."""
+    """One connected WebSocket: its audience (None = public, else a seat) and the newest state
+    not yet sent to it."""
 
-    def __init__(self, ws: WebSocket, seat: int | None, bound: int = QUEUE_BOUND,
-                 acking: bool = False) -> None:
+    def __init__(self, ws: WebSocket, seat: int | None, acking: bool = False) -> None:
         self.ws = ws
         self.seat = seat
-        self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=bound)
+        self.pending: str | None = None
         self.dropped = 0
         self.high_water = 0
         self.sent = 0
         self.acked = 0
         self.acking = acking
-        self._window = asyncio.Event()
-        self._window.set()
+        self.sending_since: float | None = None  # monotonic time the current send began
+        self.timed_out = False
+        self._open = True  # the window: may another message go out now?
+        self._ready = asyncio.Event()  # a state waits and the window is open
 
     def offer(self, message: str) -> None:
-        """Queue a message; when full, drop the oldest (it is superseded by this one)."""
-        while self.queue.full():
-            self.queue.get_nowait()
+        """Make ``message`` the state to send next; one still waiting is superseded (dropped)."""
+        if self.pending is not None:
             self.dropped += 1
-        self.queue.put_nowait(message)
-        self.high_water = max(self.high_water, self.queue.qsize())
+        self.pending = message
+        self.high_water = max(self.high_water, 1)
+        if self._open:
+            self._ready.set()
 
     def ack(self) -> None:
         """The client has handled one more message: the window may open again."""
         self.acked = min(self.acked + 1, self.sent)
         if self.sent - self.acked < WINDOW:
-            self._window.set()
+            self._open = True
+            if self.pending is not None:
+                self._ready.set()
+
+    def take(self) -> str | None:
+        """The state to send now (None: nothing waits, or the window is shut)."""
+        if not self._open:
+            return None
+        message, self.pending = self.pending, None
+        return message
 
     async def send_forever(self) -> None:
+        ready = self._ready
         while True:
-            await self._window.wait()
-            message = await self.queue.get()
-            while not self.queue.empty():  # only the newest full state is worth sending
-                message = self.queue.get_nowait()
-                self.dropped += 1
-            async with asyncio.timeout(SEND_TIMEOUT):  # else dropped (no task per send,
-                await self.ws.send_text(message)   # as wait_for made: 50 clients, 50 tasks)
-            self.sent += 1
-            if self.acking and self.sent - self.acked >= WINDOW:
-                self._window.clear()
+            await ready.wait()
+            ready.clear()
+            message = self.take()
+            if message is None:
+                continue
+            self.sending_since = time.monotonic()
+            await self.ws.send_text(message)
+            self.sending_since = None
+            self.mark_sent()
+
+    def mark_sent(self) -> None:
+        """One message has gone out: the window may shut; a newer state goes next."""
+        self.sent += 1
+        if self.acking and self.sent - self.acked >= WINDOW:
+            self._open = False
+        elif self.pending is not None:  # a newer state came while this one went out
+            self._ready.set()
+
+    def stalled(self, now: float) -> bool:
+        """Has the current send waited ``SEND_TIMEOUT`` (the socket takes nothing)?"""
+        return self.sending_since is not None and now - self.sending_since >= SEND_TIMEOUT
+
+
+async def watch(clients: Callable[[], list[tuple[Client, asyncio.Task[None]]]]) -> None:
+    """Drop (cancel the sender of) every client whose send has waited ``SEND_TIMEOUT``."""
+    while True:
+        await asyncio.sleep(min(1.0, SEND_TIMEOUT / 4))
+        now = time.monotonic()
+        for client, sender in clients():
+            if client.stalled(now) and not sender.done():
+                client.timed_out = True
+                sender.cancel()
 
 
 def seat_message(loop: GameLoop, position: int) -> str:
@@ -84,11 +125,12 @@ def seat_message(loop: GameLoop, position: int) -> str:
 class Broadcaster:
     """Fans each loop change out to the connected clients."""
 
-    def __init__(self, loop: GameLoop, bound: int = QUEUE_BOUND) -> None:
+    def __init__(self, loop: GameLoop) -> None:
         self.loop = loop
         self.public = views.PublicCache(loop)
-        self.bound = bound
         self.clients: set[Client] = set()
+        self._senders: dict[Client, asyncio.Task[None]] = {}
+        self._watchdog: asyncio.Task[None] | None = None
         self.dropped_total = 0
         self.high_water = 0
         self.sockets = 0  # WebSocket connections open (seat sockets while authenticating too)
@@ -100,21 +142,32 @@ class Broadcaster:
     def attach(self) -> None:
         """Called on the web's event loop: change notices from the game's thread come here."""
         self._web = asyncio.get_running_loop()
-        self._unsubscribe = self.loop.subscribe(self.on_change)
+        self._unsubscribe = self.loop.subscribe(self.on_change, screen=True)
+        self._watchdog = asyncio.create_task(watch(lambda: list(self._senders.items())))
 
     def detach(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
 
     def add(self, ws: WebSocket, seat: int | None, acking: bool = False) -> Client:
-        client = Client(ws, seat, self.bound, acking)
+        client = Client(ws, seat, acking)
         self.clients.add(client)
         client.offer(self._message_for(seat, {}))
         return client
 
+    def start(self, client: Client) -> asyncio.Task[None]:
+        """The client's sender task, watched by the watchdog (``SEND_TIMEOUT``)."""
+        sender = asyncio.create_task(client.send_forever())
+        self._senders[client] = sender
+        return sender
+
     def remove(self, client: Client) -> None:
         self.clients.discard(client)
+        self._senders.pop(client, None)
         self.dropped_total += client.dropped
         self.high_water = max(self.high_water, client.high_water)
 
@@ -149,7 +202,7 @@ class Broadcaster:
         live = list(self.clients)
         return {
             "clients": len(live),
-            "bound": self.bound,
+            "bound": BOUND,
             "high_water": max([self.high_water] + [c.high_water for c in live]),
             "dropped": self.dropped_total + sum(c.dropped for c in live),
             "sockets": self.sockets,

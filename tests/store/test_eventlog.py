@@ -140,3 +140,22 @@ def test_any_json_event_comes_back_equal(shared_log: EventLog,
     for e in events:
         shared_log.append(sid, e, True, None, None, "table", 0.0)
     assert [r.event for r in shared_log.records(sid)] == events
+
+
+def test_a_write_is_seen_by_readers_only_once_committed(db: Path) -> None:
+    """``write`` + ``commit`` are an append in two steps: in between, readers (and the log's
+    own record list) do not see the event; a rollback leaves no trace and the log goes on."""
+    with EventLog.open(db) as log:
+        sid = log.start_session("hua-bao", {}, 1.0)
+        first = log.append(sid, {"n": 1}, True, None, None, "table", 1.5)
+        with EventLog.open(db, readonly=True) as reader:
+            seq = log.write(sid, {"n": 2}, True, None, None, "table", 2.0)
+            assert seq == first + 1 and reader.last_seq() == first
+            log.commit()
+            assert reader.last_seq() == seq
+            taken_back = log.write(sid, {"n": 3}, False, "r", "m", "table", 3.0)
+            log.rollback()
+            assert reader.last_seq() == seq
+            again = log.append(sid, {"n": 4}, True, None, None, "table", 4.0)
+            assert again >= taken_back and reader.last_seq() == again
+        assert [r.event["n"] for r in log.records(sid)] == [1, 2, 4]

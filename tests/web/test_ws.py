@@ -1,13 +1,17 @@
-"""WebSocket push: the public and seat sockets, their authentication, and the bounded queue."""
+"""WebSocket push: the public and seat sockets, their authentication, the newest-state slot,
+the acknowledgement window and the watchdog for sockets that take nothing."""
 
 from __future__ import annotations
+
+import asyncio
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 
-from controller.web.broadcaster import Client
+from controller.web import broadcaster
+from controller.web.broadcaster import WINDOW, Client
 from tests.web.support import Table, in_play
 
 
@@ -72,29 +76,75 @@ def test_an_acknowledging_client_gets_the_newest_state_after_falling_behind(
     assert stats["dropped"] >= 9 and stats["high_water"] <= stats["bound"]
 
 
-def test_slow_client_keeps_only_the_latest_states() -> None:
-    client = Client(None, None, bound=4)  # type: ignore[arg-type]
+def test_slow_client_keeps_only_the_latest_state() -> None:
+    client = Client(None, None)  # type: ignore[arg-type]
     for i in range(100):
         client.offer(str(i))
-    kept = [client.queue.get_nowait() for _ in range(client.queue.qsize())]
-    assert kept == ["96", "97", "98", "99"]
-    assert client.dropped == 96 and client.high_water == 4
+    assert client.take() == "99" and client.take() is None
+    assert client.dropped == 99 and client.high_water == 1
 
 
-@given(st.lists(st.one_of(st.just("take"), st.integers(0, 10**6)), max_size=200),
-       st.integers(1, 8))
-def test_the_queue_never_exceeds_its_bound_and_ends_with_the_newest(
-    actions: list[object], bound: int
+@given(st.lists(st.one_of(st.just("take"), st.just("ack"), st.integers(0, 10**6)),
+                max_size=200))
+def test_the_next_state_sent_is_always_the_newest_and_the_window_holds(
+    actions: list[object],
 ) -> None:
-    client = Client(None, None, bound=bound)  # type: ignore[arg-type]
-    newest = None
+    """Whatever the order of changes, sends and acknowledgements: what goes out next is the
+    newest state not yet sent, at most ``WINDOW`` go out unacknowledged, none is counted
+    twice (sent + dropped + waiting = offered)."""
+    client = Client(None, None, acking=True)  # type: ignore[arg-type]
+    newest: str | None = None
+    offered = 0
     for action in actions:
         if action == "take":
-            if not client.queue.empty():
-                client.queue.get_nowait()
+            shut = client.sent - client.acked >= WINDOW
+            message = client.take()
+            if shut:
+                assert message is None
+            else:
+                assert message == newest
+                if message is not None:
+                    client.mark_sent()  # as send_forever does after each send
+                newest = None
+        elif action == "ack":
+            client.ack()
         else:
             newest = str(action)
+            offered += 1
             client.offer(newest)
-            assert client.queue.qsize() <= bound
-            assert list(client.queue._queue)[-1] == newest  # type: ignore[attr-defined]
-    assert client.high_water <= bound
+        assert client.pending == newest
+        assert client.sent - client.acked <= WINDOW
+        assert client.sent + client.dropped + (client.pending is not None) == offered
+
+
+async def test_the_watchdog_drops_a_client_whose_send_never_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A socket that takes nothing: its send waits for ever; after ``SEND_TIMEOUT`` the
+    watchdog cancels that client's sender (and only that one's)."""
+    monkeypatch.setattr(broadcaster, "SEND_TIMEOUT", 0.2)
+
+    class Socket:  # the socket's end as starlette gives it: a send that may never finish
+        def __init__(self, takes: bool) -> None:
+            self.takes = takes
+            self.got: list[str] = []
+
+        async def send_text(self, text: str) -> None:
+            if not self.takes:
+                await asyncio.Event().wait()
+            self.got.append(text)
+
+    stuck, fine = Client(Socket(False), None), Client(Socket(True), None)  # type: ignore[arg-type]
+    tasks = {c: asyncio.create_task(c.send_forever()) for c in (stuck, fine)}
+    watchdog = asyncio.create_task(broadcaster.watch(lambda: list(tasks.items())))
+    try:
+        for i in range(5):
+            stuck.offer(str(i))
+            fine.offer(str(i))
+            await asyncio.sleep(0.1)
+        assert stuck.timed_out and tasks[stuck].cancelled()
+        assert not fine.timed_out and not tasks[fine].done()
+        assert fine.ws.got == ["0", "1", "2", "3", "4"]  # type: ignore[attr-defined]
+    finally:
+        for task in (*tasks.values(), watchdog):
+            task.cancel()

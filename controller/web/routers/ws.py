@@ -109,12 +109,11 @@ async def _first_message_token(ws: WebSocket) -> tuple[str | None, int | None, s
 async def _serve(ws: WebSocket, seat: int | None) -> None:
     broadcaster: Broadcaster = ws.app.state.broadcaster
     client = broadcaster.add(ws, seat, acking=ws.query_params.get("flow") == "ack")
-    sender = asyncio.create_task(client.send_forever())
+    sender = broadcaster.start(client)
     receiver = asyncio.create_task(_drain(ws, client))
     try:
         await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
-        if sender.done() and not sender.cancelled() and isinstance(sender.exception(),
-                                                                   TimeoutError):
+        if client.timed_out:
             broadcaster.slow_dropped += 1  # its socket took nothing for SEND_TIMEOUT
     finally:
         broadcaster.remove(client)

@@ -1,0 +1,87 @@
+"""QueueReader: the table source's wait for the next scan or press never loses or reorders one,
+takes what is already there without waiting, and never keeps the event loop to itself."""
+
+from __future__ import annotations
+
+import asyncio
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from controller.sources.table import QueueReader
+
+
+async def test_items_already_there_come_at_once_in_order() -> None:
+    queue: asyncio.Queue[int] = asyncio.Queue()
+    for i in range(5):
+        queue.put_nowait(i)
+    reader = QueueReader(queue)
+    got = [await reader.get(10.0) for _ in range(5)]
+    assert got == [0, 1, 2, 3, 4]
+    assert await reader.get(0.01) is None
+
+
+async def test_an_item_that_comes_after_a_timeout_is_not_lost() -> None:
+    queue: asyncio.Queue[str] = asyncio.Queue()
+    reader = QueueReader(queue)
+    assert await reader.get(0.01) is None  # a get is now pending
+    queue.put_nowait("press")
+    queue.put_nowait("scan")
+    assert await reader.get(1.0) == "press"
+    assert await reader.get(1.0) == "scan"
+    reader.close()
+
+
+async def test_a_reader_draining_a_full_queue_lets_other_tasks_run() -> None:
+    queue: asyncio.Queue[int] = asyncio.Queue()
+    for i in range(200):
+        queue.put_nowait(i)
+    reader = QueueReader(queue)
+    ticks: list[int] = []
+
+    async def other() -> None:
+        for _ in range(50):
+            ticks.append(queue.qsize())
+            await asyncio.sleep(0)
+
+    task = asyncio.create_task(other())
+    for _ in range(200):
+        assert await reader.get(1.0) is not None
+    await task
+    assert len(ticks) == 50
+    assert ticks[1] > 0, "the other task only ran once the reader had emptied the queue"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 3)), max_size=30))
+def test_every_item_comes_once_in_order_whatever_the_timing(plan: list[tuple[bool, int]]) -> None:
+    """Items put at random moments (between gets, during a pending get, after timeouts)."""
+
+    async def run() -> tuple[list[int], list[int]]:
+        queue: asyncio.Queue[int] = asyncio.Queue()
+        reader = QueueReader(queue)
+        put: list[int] = []
+        got: list[int] = []
+
+        def enter(item: int) -> None:
+            put.append(item)
+            queue.put_nowait(item)
+
+        for n, (put_now, waits) in enumerate(plan):
+            if put_now:
+                enter(n)
+            else:
+                asyncio.get_running_loop().call_later(0.001 * waits, enter, n)
+            item = await reader.get(0.001 * (waits % 2))
+            if item is not None:
+                got.append(item)
+        while len(got) < len(plan):
+            item = await reader.get(0.5)
+            assert item is not None, f"lost: got {got} of {len(plan)}"
+            got.append(item)
+        reader.close()
+        return put, got
+
+    put, got = asyncio.run(run())
+    assert got == put
+    assert sorted(got) == list(range(len(plan)))
