@@ -96,16 +96,16 @@ def _numbers(split: Split, view: HandView, hand_numbers: Numbers, memo: GroupMem
     points, doubles, combination, limit, key = run_numbers(
         split.view_rules(view) if rules is None else rules, view, hand_numbers
     )
-    known = memo[0].get  # each group's numbers
+    known = memo[0].get  # each group's numbers: (points, the rest or None)
     for g in view.groups:
         n = known(g) or group_entry(split, memo, view.facts, g)
-        if n is ZERO:
-            continue
         points += n[0]
-        doubles += n[1]
-        combination += n[2]
-        if n[3] > limit:
-            limit, key = n[3], n[4]
+        rest = n[1]
+        if rest is not None:  # doublings, combination doublings, a limit
+            doubles += rest[0]
+            combination += rest[1]
+            if rest[2] > limit:
+                limit, key = rest[2], rest[3]
     return points, doubles, combination, limit, key
 
 

@@ -214,8 +214,12 @@ def _shape_gate(c: Compiled) -> Callable[[Shape], bool]:
 # What a group earns depends only on the group and the two winds (group items are never gated:
 # _compiled refuses it), so it is computed once and kept per rule set and options, player kind
 # and winds: the domain is small (kinds x shapes x exposure). A memo is two dictionaries: each
-# group's numbers (what every view sums) and its items (what the explanation lists).
-GroupMemo = tuple[dict[Group, Numbers], dict[Group, tuple[ScoreItem, ...]]]
+# group's numbers (what every view sums) and its items (what the explanation lists). A group's
+# numbers are kept as (points, the rest or None): most groups earn points only (a pung) or
+# nothing (a chow), and a view then adds one number for them.
+GroupRest = tuple[int, int, float, "str | None"]  # doublings, combination, limit, its key
+GroupNumbers = tuple[int, "GroupRest | None"]
+GroupMemo = tuple[dict[Group, GroupNumbers], dict[Group, tuple[ScoreItem, ...]]]
 _GROUP_MEMO: dict[tuple[tuple[str, str], bool, Tile, Tile], GroupMemo] = {}
 
 
@@ -227,13 +231,13 @@ def group_memo(rs: RuleSet, is_winner: bool, facts: HandFacts) -> GroupMemo:
     return memo
 
 
-def group_entry(split: Split, memo: GroupMemo, facts: HandFacts, g: Group) -> Numbers:
+def group_entry(split: Split, memo: GroupMemo, facts: HandFacts, g: Group) -> GroupNumbers:
     """Group ``g``'s numbers, its numbers and items computed and kept in ``memo`` first."""
     tally = run((split.group,), HandView(facts, (g,), None))
-    numbers = tally.numbers()
     memo[1][g] = tuple(tally.items)
-    # a group that earns nothing (most chows and pairs) shares ZERO: callers skip it by identity
-    numbers = memo[0][g] = ZERO if numbers == ZERO else numbers
+    points, doubles, combination, limit, key = tally.numbers()
+    rest = (doubles, combination, limit, key) if doubles or combination or limit else None
+    numbers = memo[0][g] = (points, rest)
     return numbers
 
 
@@ -266,7 +270,8 @@ def explain(split: Split, view: HandView, memo: GroupMemo, hand: Tally | None = 
     facts = view.facts
     numbers, listed = memo
     for g in view.groups:
-        p, d, comb, lim, k = numbers.get(g) or group_entry(split, memo, facts, g)
+        p, rest = numbers.get(g) or group_entry(split, memo, facts, g)
+        d, comb, lim, k = rest or (0, 0, 0.0, None)
         more = listed[g]
         if more:
             items.extend(more)
