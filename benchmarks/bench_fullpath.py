@@ -111,7 +111,7 @@ class Stamps:
         service.submit = stamped
 
 
-def serve(port: int, data_dir: Path, stamps: Stamps, pace: float) -> Any:
+def serve(port: int, data_dir: Path, stamps: Stamps, pace: float, ws: str | None) -> Any:
     import uvicorn
 
     from controller.app import build
@@ -124,8 +124,9 @@ def serve(port: int, data_dir: Path, stamps: Stamps, pace: float) -> Any:
     stamps.wrap_submit(system.loop)
     from controller.web.app import UVICORN_OPTIONS
 
+    options = {**UVICORN_OPTIONS, **({"ws": ws} if ws else {})}
     server = uvicorn.Server(uvicorn.Config(system.app, host="127.0.0.1", port=port,
-                                           log_level="warning", **UVICORN_OPTIONS))
+                                           log_level="warning", **options))
     threading.Thread(target=server.run, daemon=True).start()
     deadline = time.time() + 30
     while not server.started and time.time() < deadline:
@@ -182,14 +183,14 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def run(n: int, seconds: float, pace: float) -> dict[str, Any]:
+def run(n: int, seconds: float, pace: float, ws: str | None = None) -> dict[str, Any]:
     stamps = Stamps()
     stamps.patch_boards()
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
     with tempfile.TemporaryDirectory() as data:
-        server = serve(port, Path(data), stamps, pace)
+        server = serve(port, Path(data), stamps, pace, ws)
         time.sleep(2.0)  # the session starts, the boards say hello
         url = f"ws://127.0.0.1:{port}/ws?flow=ack"
         load = None
@@ -249,6 +250,8 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=0.1,
                         help="seconds between the simulated players' acts (a real table makes "
                         "a few events a second; 0 plays as fast as the controller registers)")
+    parser.add_argument("--ws", help="uvicorn's WebSocket implementation instead of the "
+                        "service's (websockets, websockets-sansio, wsproto), to compare")
     parser.add_argument("--client", help=argparse.SUPPRESS)
     parser.add_argument("--n", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -256,7 +259,7 @@ def main() -> None:
         client_main(args.client, args.n, args.seconds)
         return
     for n in args.clients:
-        print(json.dumps(run(n, args.seconds, args.pace)))
+        print(json.dumps(run(n, args.seconds, args.pace, args.ws)))
 
 
 if __name__ == "__main__":

@@ -128,7 +128,8 @@ class Broadcaster:
     def __init__(self, loop: GameLoop) -> None:
         self.loop = loop
         self.public = views.PublicCache(loop)
-        self.clients: set[Client] = set()
+        self.clients: dict[Client, None] = {}  # in the order they came
+        self._turn = 0  # where the next fan-out starts: no screen is always the last served
         self._senders: dict[Client, asyncio.Task[None]] = {}
         self._watchdog: asyncio.Task[None] | None = None
         self.dropped_total = 0
@@ -155,7 +156,7 @@ class Broadcaster:
 
     def add(self, ws: WebSocket, seat: int | None, acking: bool = False) -> Client:
         client = Client(ws, seat, acking)
-        self.clients.add(client)
+        self.clients[client] = None
         client.offer(self._message_for(seat, {}))
         return client
 
@@ -166,7 +167,7 @@ class Broadcaster:
         return sender
 
     def remove(self, client: Client) -> None:
-        self.clients.discard(client)
+        self.clients.pop(client, None)
         self._senders.pop(client, None)
         self.dropped_total += client.dropped
         self.high_water = max(self.high_water, client.high_water)
@@ -185,7 +186,11 @@ class Broadcaster:
 
     def _fan_out(self, change: Change) -> None:
         cache: dict[int | None, str] = {}
-        for client in list(self.clients):
+        live = list(self.clients)
+        if live:  # the sends go out in this order, each client's turn comes round
+            self._turn = (self._turn + 1) % len(live)
+            live = live[self._turn:] + live[:self._turn]
+        for client in live:
             try:
                 client.offer(self._message_for(client.seat, cache))
             except Exception:  # one bad view must not stop the others' updates

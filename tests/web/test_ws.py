@@ -4,6 +4,7 @@ the acknowledgement window and the watchdog for sockets that take nothing."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -148,3 +149,34 @@ async def test_the_watchdog_drops_a_client_whose_send_never_ends(
     finally:
         for task in (*tasks.values(), watchdog):
             task.cancel()
+
+
+async def test_each_change_starts_its_sends_with_the_next_client(tmp_path: Any) -> None:
+    """No screen is always served last: the fan-out's first client moves round by one."""
+    from controller.app import build
+    from controller.config import Config
+    from controller.loop import Change
+
+    order: list[str] = []
+
+    class Socket:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        async def send_text(self, text: str) -> None:
+            order.append(self.name)
+
+    push = broadcaster.Broadcaster(build(Config(), tmp_path).loop)
+    senders = [push.start(push.add(Socket(n), None)) for n in "abc"]  # type: ignore[arg-type]
+    await asyncio.sleep(0.01)  # the first state, as each connected
+    rounds = []
+    for seq in range(1, 7):
+        order.clear()
+        push.on_change(Change(seq, None))
+        await asyncio.sleep(0.01)
+        rounds.append("".join(order))
+    for task in senders:
+        task.cancel()
+    assert sorted(rounds[0]) == ["a", "b", "c"] and len(set(rounds)) == 3
+    assert [r[0] for r in rounds[:3]] != [rounds[0][0]] * 3
+    assert all(rounds[i][1:] + rounds[i][0] == rounds[i + 1] for i in range(5))
