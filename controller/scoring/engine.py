@@ -158,10 +158,8 @@ _NO_FLAGS: frozenset[str] = frozenset()
 _BAMBOO_ONLY = frozenset(SUITS[:1])  # the suits all-green hands can hold
 _new = tuple.__new__
 _BAMBOO, _CHARACTERS, _DOTS, _ = PART_SLICES
-# _facts adds the counts of the named kinds of controller.tiles, unpacked here once:
-# sum(itemgetter(...)(c)) costs about 1,000 more machine instructions per set (a tuple, an
-# iterator, generic item look-ups), some 4,000 a hand (callgrind); a module name costs next
-# to nothing (a specialised global load).
+# _facts adds the counts of the named kinds of controller.tiles, unpacked here once: a module
+# name costs next to nothing, sum(itemgetter(...)(c)) some 4,000 instructions a hand.
 _T1, _T2, _T3, _T4, _T5, _T6 = TERMINAL_INDICES
 _D1, _D2, _D3 = DRAGON_INDICES
 _W1, _W2, _W3, _W4 = WIND_INDICES
@@ -169,9 +167,8 @@ _G1, _G2, _G3, _G4, _G5, _G6 = GREEN_INDICES
 
 
 #: a winner's complete arrangements: the standard ones (groups), the special hands (groups,
-#: name of the special hand), and the places of the winning tile in the standard ones:
-#: (groups, index) for each distinct group it can have completed, found once for the waits
-#: (waits_before.two_waits_seen) and the views
+#: name), and the winning tile's places in the standard ones, (groups, index) of each distinct
+#: group it can have completed: found once for the waits (two_waits_seen) and the views
 Arrangements = tuple[
     list[tuple[Group, ...]], list[tuple[Sequence[Group], str]], list[tuple[tuple[Group, ...], int]]
 ]
@@ -182,8 +179,7 @@ def _facts(
     inp: HandInput, hand: CheckedHand, rs: RuleSet, arrs: Arrangements
 ) -> tuple[HandFacts, SituationKey]:
     """The hand's facts and its situation (Situation's fields as a plain tuple: split_rules
-    makes the Situation when the situation is new), computed together: this runs for every
-    hand."""
+    makes the Situation when it is new), computed together: this runs for every hand."""
     seat, prevailing, melds, rack = hand.seat, hand.prevailing, hand.melds, hand.hand
     c = hand.counts  # rack and melds: not hand.parts
     bonus_tiles = hand.bonus
@@ -210,9 +206,8 @@ def _facts(
     first_discard = True if inp.first_discard else False
     calling = _calling(inp, hand, rs) if not mahjong and rs.needs_calling else _NO_FLAGS
     honours = majors > ones_nines
-    # HandFacts(...) and Situation(...) by position: with 18 keywords each the two calls would
-    # cost about 2 µs a hand (a tenth of a score). The fields are named one per line, in the
-    # order of the classes (view.py); test_engine_facts checks every field by name.
+    # HandFacts and the situation by position, fields named one per line in view.py's order
+    # (keywords would cost about 2 µs a hand); test_the_hands_facts_are_what_their_names_say
     facts = _new(HandFacts, (
         rack,
         hand.groups,  # melds
