@@ -276,10 +276,10 @@ class GameLoop:
             self.session_id, event, outcome.accepted, violation.get("rule") if violation else None,
             violation.get("message") if violation else None, source, at))
         before = self._state, self._seq
-        self._state, self._seq = outcome.state, seq
-        applied = Applied(outcome.accepted, seq, violation, list(outcome.announcements))
-        change = Change(seq, applied)
         try:
+            self._state, self._seq = outcome.state, seq
+            applied = Applied(outcome.accepted, seq, violation, list(outcome.announcements))
+            change = Change(seq, applied)
             self._show(change)
         except BaseException:  # nothing may leave the write open (the log takes no other)
             self._state, self._seq = before

@@ -173,9 +173,11 @@ class EventLog:
         other threads go on meanwhile); on failure nothing of it is in the log."""
         try:
             self._conn.execute("COMMIT")
-        except sqlite3.Error as exc:
+        except BaseException as exc:
             self._abandon()
-            raise write_error(self.path, exc, _NOT_RECORDED) from exc
+            if isinstance(exc, sqlite3.Error):
+                raise write_error(self.path, exc, _NOT_RECORDED) from exc
+            raise
         self._lock.release()
 
     def rollback(self) -> None:
