@@ -5,6 +5,12 @@ One set of random complete hands (ambiguous runs like 1b1b1b2b2b2b3b3b3b, seven 
 sets and kongs) is timed (a) all arrangements per hand vs HandDivider.divide_hand and (b) a full
 score per hand vs HandCalculator.estimate_hand_value. Tile kind k is the same index in both
 libraries' 34-kind order (suits, then honours), so both see the same shapes.
+
+Our score (b) is every number of the answer (points, doublings, limit hand, score, special hand,
+leftover), worked out from every item; the explained items and the arrangement are made when
+first read (as a page or `score` reads them). ``--read-items`` reads them too: mahjong's answer
+carries its yaku list, so that is the comparison with the explanation made on both sides
+(docs/scoring.md "Performance").
 """
 
 from __future__ import annotations
@@ -171,7 +177,9 @@ def _side_by_side(
     return first_ours, first_theirs, best_ours, best_theirs
 
 
-def _score_rows(cases: list[Case]) -> list[tuple[str, Callable[[Case], object], list[Case]]]:
+def _score_rows(
+    cases: list[Case], read_items: bool = False,
+) -> list[tuple[str, Callable[[Case], object], list[Case]]]:
     rows: list[tuple[str, Callable[[Case], object], list[Case]]] = []
     for name in ("swedish", "hua-bao", "dmjl"):
         rs = get_ruleset(name)
@@ -185,7 +193,10 @@ def _score_rows(cases: list[Case]) -> list[tuple[str, Callable[[Case], object], 
         def ours_score(c: Case, inputs: dict[int, HandInput] = inputs) -> object:
             return score_hand(inputs[id(c)])
 
-        rows.append((f"score {name}", ours_score, hands))
+        def ours_explained(c: Case, inputs: dict[int, HandInput] = inputs) -> object:
+            return score_hand(inputs[id(c)]).items  # the explained items made, as pages read
+
+        rows.append((f"score {name}", ours_explained if read_items else ours_score, hands))
     return rows
 
 
@@ -193,6 +204,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--hands", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--read-items", action="store_true",
+                    help="read each score's explained items too (made on first read: the "
+                    "dashboard and `score` read them); mahjong's answer has its yaku list")
     ap.add_argument("--repeat", type=int, default=15,
                     help="timed passes per row, alternating ours and theirs; the best of each "
                     "is kept (on a shared machine more passes find each side's undisturbed cost)")
@@ -218,7 +232,7 @@ def main() -> int:
     rows: list[tuple[str, Callable[[Case], object], list[Case]]] = [
         ("arrangements", ours_divide, cases)
     ]
-    rows.extend(_score_rows(cases))
+    rows.extend(_score_rows(cases, args.read_items))
     for label, ours, hands in rows:
         theirs = theirs_divide if label == "arrangements" else theirs_score
         fo, ft, bo, bt = _side_by_side(ours, theirs, hands, args.repeat)
