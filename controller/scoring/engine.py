@@ -170,7 +170,7 @@ _G1, _G2, _G3, _G4, _G5, _G6 = GREEN_INDICES
 #: name), and the winning tile's places in the standard ones, (groups, index) of each distinct
 #: group it can have completed: found once for the waits (two_waits_seen) and the views
 Arrangements = tuple[
-    list[tuple[Group, ...]], list[tuple[Sequence[Group], str]], list[tuple[tuple[Group, ...], int]]
+    list[tuple[Group, ...]], list[tuple[Sequence[Group], str]], list[tuple[Sequence[Group], int]]
 ]
 _NONE: Arrangements = ([], [], [])
 
@@ -296,11 +296,11 @@ def _winner_arrangements(hand: CheckedHand, rs: RuleSet, wt: Tile | None) -> Arr
 
 
 def _won_places(
-    standard: list[tuple[Group, ...]], wt: Tile | None
-) -> list[tuple[tuple[Group, ...], int]]:
+    arrangements: Sequence[Sequence[Group]], wt: Tile | None
+) -> list[tuple[Sequence[Group], int]]:
     """(groups, index) of each distinct group of each arrangement that holds ``wt``."""
-    out: list[tuple[tuple[Group, ...], int]] = []
-    for groups in standard:
+    out: list[tuple[Sequence[Group], int]] = []
+    for groups in arrangements:
         seen: list[Group] = []
         for i, g in enumerate(groups):
             if wt not in g[1] or g in seen:  # groups here differ only by kind and tiles
@@ -319,17 +319,11 @@ def _winner_views(
     won_of = _WON[taken]
     melds = hand.groups
     out: list[tuple[HandView, list[Tile]]] = []
-    n = len(melds)
     for groups, i in arrs[2]:  # the standard arrangements, by the winning tile's places
-        g = groups[i]  # _view(...), without the call
-        won = won_of.get(g)
-        if won is None:
-            won = won_of[g] = Group(g.kind, g.tiles, g.concealed and not taken, g.melded, True)
-        view_groups = [*melds, *groups]  # (*melds, *groups[:i], won, *groups[i + 1:]),
-        view_groups[n + i] = won  # without the two slices
-        out.append((HandView(facts, tuple(view_groups), None, won), []))
+        out.append((_view(facts, melds, groups, i, None, won_of, taken), []))
     for special_groups, special in arrs[1]:
-        _add_views(out, facts, melds, special_groups, special, wt, won_of, taken)
+        for groups, i in _won_places([special_groups], wt):
+            out.append((_view(facts, melds, groups, i, special, won_of, taken), []))
     return out
 
 
@@ -342,21 +336,9 @@ def _view(
     won = won_of.get(g)
     if won is None:
         won = won_of[g] = Group(g.kind, g.tiles, g.concealed and not taken, g.melded, True)
-    return HandView(facts, (*melds, *groups[:i], won, *groups[i + 1 :]), special, won)
-
-
-def _add_views(
-    out: list[tuple[HandView, list[Tile]]], facts: HandFacts, melds: tuple[Group, ...],
-    groups: Sequence[Group], special: str | None, wt: Tile | None, won_of: dict[Group, Group],
-    taken: bool,
-) -> None:
-    """One view per distinct group of ``groups`` that the winning tile can have completed."""
-    seen: list[Group] = []
-    for i, g in enumerate(groups):
-        if wt not in g[1] or g in seen:  # groups here differ only by kind and tiles
-            continue
-        seen.append(g)
-        out.append((_view(facts, melds, groups, i, special, won_of, taken), []))
+    view_groups = [*melds, *groups]  # (*melds, *groups[:i], won, *groups[i + 1:]),
+    view_groups[len(melds) + i] = won  # without the two slices
+    return HandView(facts, tuple(view_groups), special, won)
 
 
 def _partial_views(
