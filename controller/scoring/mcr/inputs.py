@@ -14,7 +14,7 @@ from controller.scoring.mcr.hand import CHOW, KONG, PUNG, Hand, Set, Win
 from controller.scoring.model import FLAGS, WIN_SOURCES, HandInput, ScoringError
 from controller.scoring.rules import RuleSet
 from controller.scoring.validate import CheckedHand, meld_kinds
-from controller.tiles import BONUS_CODES, KIND_INDEX, KINDS, WINDS, Meld, wind_code
+from controller.tiles import BONUS_CODES, KIND_INDEX, KINDS, WINDS, wind_code
 
 _SELF_DRAWN = ("wall", "replacement", "dealt")
 _WIND_KINDS = {w: KIND_INDEX[wind_code(w)] for w in WINDS}
@@ -24,12 +24,13 @@ _FLAGS = frozenset(FLAGS)
 _BIT = tuple(1 << k for k in range(34))
 
 
-def _set_of(m: Meld) -> Set:
-    tiles = m.tiles
-    k = KIND_INDEX[tiles[0]]
-    if len(tiles) == 4:
-        return Set(KONG, k, not m.concealed, True)
-    if tiles[0] == tiles[1]:
+def _set_of(kinds: tuple[int, ...], concealed: bool) -> Set:
+    """A checked meld as a Set, from its kind indices (``validate.meld_kinds``: a chow's
+    sorted); a concealed kong is the only meld not exposed."""
+    k = kinds[0]
+    if len(kinds) == 4:
+        return Set(KONG, k, not concealed, True)
+    if kinds[0] == kinds[1]:
         return Set(PUNG, k, True, True)
     return Set(CHOW, k, True, True)
 
@@ -62,7 +63,7 @@ def _made(inp: HandInput, counts: list[int], concealed: tuple[int, ...],  # noqa
 
 def prepare(inp: HandInput, hand: CheckedHand) -> Hand:
     """The Hand of an input that passed ``check_input``."""
-    melds = tuple(_set_of(m) for m in hand.melds)
+    melds = tuple(_set_of(meld_kinds(m), m.concealed) for m in hand.melds)
     kinds = [k for k, n in enumerate(hand.counts) for _ in range(n)]
     return _made(inp, list(hand.counts), tuple(hand.concealed_counts), melds,
                  KIND_INDEX[hand.seat], KIND_INDEX[hand.prevailing], kinds)
@@ -93,9 +94,7 @@ def _quick(inp: HandInput, rs: RuleSet) -> Hand | None:
         for k in meld:
             counts[k] += 1
         kinds += meld
-        melds.append(Set(CHOW, meld[0], True, True) if meld[0] != meld[1] else
-                     Set(KONG, meld[0], not m.concealed, True) if len(meld) == 4 else
-                     Set(PUNG, meld[0], True, True))
+        melds.append(_set_of(meld, m.concealed))
     bonus = inp.bonus
     if max(counts) > 4 or (bonus and not (rs.bonus_tiles and len(set(bonus)) == len(bonus)
                                           and _BONUS.issuperset(bonus))):

@@ -12,6 +12,7 @@ related chows), struck from the most repeated ones first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 
 from controller.scoring.mcr import fans as f
@@ -110,19 +111,21 @@ PUNG_TABLE: dict[tuple[int, ...], tuple[Hit, ...]] = {}
 
 def chow_hits(chows: list[int]) -> list[Hit]:
     """The fans of a hand's chows combined (the two terminal-chow hands are in standard.py)."""
-    lows = tuple(sorted(chows))
-    found = CHOW_TABLE.get(lows)
-    if found is None:
-        found = CHOW_TABLE[lows] = tuple(_chow_hits(lows))
-    return list(found)
+    return _looked_up(CHOW_TABLE, _chow_hits, chows)
 
 
 def pung_hits(pungs: list[int]) -> list[Hit]:
     """The fans of a hand's pungs and kongs combined (account-once as for chows)."""
-    ks = tuple(sorted(pungs))
-    found = PUNG_TABLE.get(ks)
+    return _looked_up(PUNG_TABLE, _pung_hits, pungs)
+
+
+def _looked_up(table: dict[tuple[int, ...], tuple[Hit, ...]],
+               work: Callable[[tuple[int, ...]], list[Hit]], sets: list[int]) -> list[Hit]:
+    """``work``'s answer for the sorted sets, from ``table`` (worked out and kept if new)."""
+    key = tuple(sorted(sets))
+    found = table.get(key)
     if found is None:
-        found = PUNG_TABLE[ks] = tuple(_pung_hits(ks))
+        found = table[key] = tuple(work(key))
     return list(found)
 
 

@@ -248,6 +248,7 @@ def _pair_hits(hits: list[Hit], pair: int, chows: int) -> list[Hit]:
 
 
 def _melded_hand(hand: Hand) -> bool:
+    """Melded Hand: four claimed sets, won on a discard."""
     return not hand.win.self_drawn and sum(1 for m in hand.melds if m.exposed) == 4
 
 
@@ -258,7 +259,7 @@ def _concealment_hits(hand: Hand) -> list[Hit]:
     t = (KINDS[hand.win.tile],)
     if exposed == 0:
         return [(f.FULLY_CONCEALED_HAND if hand.win.self_drawn else f.CONCEALED_HAND, t)]
-    if exposed == 4 and not hand.win.self_drawn:
+    if _melded_hand(hand):
         return [(f.MELDED_HAND, t)]
     return []
 
