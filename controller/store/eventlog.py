@@ -159,10 +159,8 @@ class EventLog:
                 "VALUES (?, ?, ?, ?, ?, ?, ?)", params)
         except BaseException as exc:
             self._abandon()
-            if isinstance(exc, sqlite3.IntegrityError):
-                raise StoreError(f"the event log {self.path} refused the row: {exc}") from exc
             if isinstance(exc, sqlite3.Error):
-                raise write_error(self.path, exc, _NOT_RECORDED) from exc
+                raise self._failure(exc, _NOT_RECORDED) from exc
             raise
         rowid = cursor.lastrowid
         assert rowid is not None
@@ -176,7 +174,7 @@ class EventLog:
         except BaseException as exc:
             self._abandon()
             if isinstance(exc, sqlite3.Error):
-                raise write_error(self.path, exc, _NOT_RECORDED) from exc
+                raise self._failure(exc, _NOT_RECORDED) from exc
             raise
         self._lock.release()
 
@@ -200,13 +198,17 @@ class EventLog:
                 # Autocommit: the INSERT is its own transaction, synced (synchronous=FULL)
                 # before execute() returns.
                 cursor = self._conn.execute(sql, params)
-            except sqlite3.IntegrityError as exc:
-                raise StoreError(f"the event log {self.path} refused the row: {exc}") from exc
             except sqlite3.Error as exc:
-                raise write_error(self.path, exc, consequence) from exc
+                raise self._failure(exc, consequence) from exc
         rowid = cursor.lastrowid
         assert rowid is not None
         return rowid
+
+    def _failure(self, exc: sqlite3.Error, consequence: str) -> StoreError:
+        """A write's SQLite error as the StoreError that says what to do."""
+        if isinstance(exc, sqlite3.IntegrityError):
+            return StoreError(f"the event log {self.path} refused the row: {exc}")
+        return write_error(self.path, exc, consequence)
 
     # --- reading ------------------------------------------------------------------------------
 
