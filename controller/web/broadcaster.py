@@ -52,6 +52,7 @@ class Client:
         self.acked = 0
         self.acking = acking
         self.sending_since: float | None = None  # monotonic time the current send began
+        self.sender: asyncio.Task[None] | None = None  # send_forever, once started
         self.timed_out = False
         self._open = True  # the window: may another message go out now?
         self._ready = asyncio.Event()  # a state waits and the window is open
@@ -106,13 +107,14 @@ class Client:
         return self.sending_since is not None and now - self.sending_since >= SEND_TIMEOUT
 
 
-async def watch(clients: Callable[[], list[tuple[Client, asyncio.Task[None]]]]) -> None:
+async def watch(clients: Callable[[], list[Client]]) -> None:
     """Drop (cancel the sender of) every client whose send has waited ``SEND_TIMEOUT``."""
     while True:
         await asyncio.sleep(min(1.0, SEND_TIMEOUT / 4))
         now = time.monotonic()
-        for client, sender in clients():
-            if client.stalled(now) and not sender.done():
+        for client in clients():
+            sender = client.sender
+            if sender is not None and client.stalled(now) and not sender.done():
                 client.timed_out = True
                 sender.cancel()
 
@@ -130,7 +132,6 @@ class Broadcaster:
         self.public = views.PublicCache(loop)
         self.clients: dict[Client, None] = {}  # in the order they came
         self._turn = 0  # where the next fan-out starts: no screen is always the last served
-        self._senders: dict[Client, asyncio.Task[None]] = {}
         self._watchdog: asyncio.Task[None] | None = None
         self.dropped_total = 0
         self.high_water = 0
@@ -144,7 +145,7 @@ class Broadcaster:
         """Called on the web's event loop: change notices from the game's thread come here."""
         self._web = asyncio.get_running_loop()
         self._unsubscribe = self.loop.subscribe(self.on_change, screen=True)
-        self._watchdog = asyncio.create_task(watch(lambda: list(self._senders.items())))
+        self._watchdog = asyncio.create_task(watch(lambda: list(self.clients)))
 
     def detach(self) -> None:
         if self._unsubscribe is not None:
@@ -162,13 +163,11 @@ class Broadcaster:
 
     def start(self, client: Client) -> asyncio.Task[None]:
         """The client's sender task, watched by the watchdog (``SEND_TIMEOUT``)."""
-        sender = asyncio.create_task(client.send_forever())
-        self._senders[client] = sender
+        sender = client.sender = asyncio.create_task(client.send_forever())
         return sender
 
     def remove(self, client: Client) -> None:
         self.clients.pop(client, None)
-        self._senders.pop(client, None)
         self.dropped_total += client.dropped
         self.high_water = max(self.high_water, client.high_water)
 

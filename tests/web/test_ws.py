@@ -137,7 +137,9 @@ async def test_the_watchdog_drops_a_client_whose_send_never_ends(
 
     stuck, fine = Client(Socket(False), None), Client(Socket(True), None)  # type: ignore[arg-type]
     tasks = {c: asyncio.create_task(c.send_forever()) for c in (stuck, fine)}
-    watchdog = asyncio.create_task(broadcaster.watch(lambda: list(tasks.items())))
+    for c, task in tasks.items():
+        c.sender = task
+    watchdog = asyncio.create_task(broadcaster.watch(lambda: list(tasks)))
     try:
         for i in range(5):
             stuck.offer(str(i))
