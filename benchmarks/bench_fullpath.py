@@ -1,6 +1,7 @@
 """The full path: the last byte of a scan frame on the pty -> the WebSocket message at a client.
 
 Run: .venv/bin/python benchmarks/bench_fullpath.py [--seconds 20] [--clients 1 50]
+     [--boards apart|threads]
 
 The service runs here with the virtual table (as `serve --simulate`): virtual reader boards
 write frames on pseudo-terminals, the real serial back-end reads them, the presence tracker
@@ -8,8 +9,14 @@ makes moves, the game loop applies and writes them in SQLite, the broadcaster pu
 state over uvicorn's WebSocket while the loop commits (syncs) the record, with the game on its
 own thread and uvicorn's options as `serve` runs them. The measured client runs in a process of
 its own; with ``--clients 50`` the 49 others (all acknowledging each message as the pages do)
-run in another, as other screens are other devices. Both sides stamp with CLOCK_MONOTONIC,
-one clock for the whole machine.
+run in another, as other screens are other devices. The boards, too, are devices: by default
+(``--boards apart``) they run in a process of their own (firmware_bridge/sim_process.py) at
+the firmware's timings (20 ms scans, 250 ms snapshots, firmware/fw_board.py), so their
+scanning takes none of the service's interpreter; ``--boards threads`` runs them as
+`serve --simulate` does, as threads of the service at the virtual table's quicker test timings
+(2 ms, 50 ms), a heavier load than a table makes. The simulated players (their decisions)
+run in the service either way. Every process stamps with CLOCK_MONOTONIC, one clock for the
+whole machine.
 
 Measured on the draws (a tile arriving in a rack from the wall): the arrival frame itself
 decides such a move. Moves that need the old zone to fall quiet wait ``absent_after`` by design
@@ -49,42 +56,49 @@ def _uid(value: Any) -> str:
 
 
 class Stamps:
-    """Frame and event times: uid -> last arrival frame written; seq -> that frame's time."""
+    """Frame and event times: the arrival frames written (uid, just before, just after), and
+    for every accepted draw its uid and when it was posted to the loop and done."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.arrived: dict[str, float] = {}
-        self.writing: dict[str, float] = {}  # uid -> just before its last arrival frame
-        self.by_seq: dict[int, float] = {}
-        self.stages: dict[int, tuple[float, float]] = {}  # seq -> (posted, recorded)
+        self.frames: list[tuple[str, float, float]] = []
+        self.draws: dict[int, tuple[str, float, float]] = {}  # seq -> (uid, posted, done)
         self.shown: dict[int, float] = {}  # seq -> the screens were told (the push begins)
         self.other = 0
 
     def patch_boards(self) -> None:
+        """Stamp every arrival frame the virtual boards of this process write."""
         from firmware_bridge.sim_board import VirtualBoard
 
         original = VirtualBoard._emit_locked
+        frames, lock = self.frames, self.lock
 
         def emit(board: Any, name: str, **args: Any) -> None:
-            arrival = name == "scan" and args.get("present") == 1
-            if arrival:  # if the host is quicker than this thread's stamp after the write,
-                with self.lock:  # the frame's time is taken from just before it
-                    self.writing[_uid(args["uid"])] = time.monotonic()
+            if not (name == "scan" and args.get("present") == 1):
+                original(board, name, **args)
+                return
+            before = time.monotonic()
             original(board, name, **args)  # returns once the frame's last byte is on the pty
-            if arrival:
-                t = time.monotonic()
-                with self.lock:
-                    self.arrived[_uid(args["uid"])] = t
+            after = time.monotonic()
+            with lock:
+                frames.append((_uid(args["uid"]), before, after))
 
         VirtualBoard._emit_locked = emit  # type: ignore[method-assign,assignment]
 
-    def frame_time(self, uid: str) -> float | None:
-        """When the uid's last arrival frame was on the pty (lock held): its stamp after the
-        write, unless that is from an older frame (the host was quicker than the stamp)."""
-        before, after = self.writing.get(uid), self.arrived.get(uid)
-        if before is None or after is None or after >= before:
-            return after if after is not None else before
-        return before
+    def by_seq(self) -> dict[int, float]:
+        """seq -> when the frame that decided the draw was on the pty: the tile's last arrival
+        frame begun before the move was posted (its stamp after the write, unless the host was
+        quicker than that stamp)."""
+        latest: dict[str, list[tuple[float, float]]] = {}
+        for uid, before, after in sorted(self.frames, key=lambda f: f[1]):
+            latest.setdefault(uid, []).append((before, after))
+        out: dict[int, float] = {}
+        for seq, (uid, posted, _) in self.draws.items():
+            written = [f for f in latest.get(uid, ()) if f[0] <= posted]
+            if written:
+                before, after = written[-1]
+                out[seq] = after if after <= posted else before
+        return out
 
     def wrap_submit(self, service: Any) -> None:
         def shown(change: Any) -> None:
@@ -99,11 +113,7 @@ class Stamps:
             done = time.monotonic()
             move = event.get("move") or {}
             if applied.accepted and move.get("from") == "wall" and move.get("uid"):
-                with self.lock:
-                    t = self.frame_time(_uid(move["uid"]))
-                if t is not None:
-                    self.by_seq[int(applied.seq)] = t
-                    self.stages[int(applied.seq)] = (posted, done)
+                self.draws[int(applied.seq)] = (_uid(move["uid"]), posted, done)
             elif applied.accepted:
                 self.other += 1
             return applied
@@ -111,15 +121,32 @@ class Stamps:
         service.submit = stamped
 
 
-def serve(port: int, data_dir: Path, stamps: Stamps, pace: float, ws: str | None) -> Any:
+def boards_child(stamp_path: str, options: str) -> None:
+    """The virtual boards' process (``--boards apart``), its arrival frames stamped."""
+    from firmware_bridge import sim_process
+
+    stamps = Stamps()
+    stamps.patch_boards()
+    try:
+        sim_process.main([options])
+    finally:
+        tmp = stamp_path + ".tmp"
+        Path(tmp).write_text(json.dumps(stamps.frames))
+        os.replace(tmp, stamp_path)
+
+
+def serve(port: int, data_dir: Path, stamps: Stamps, pace: float, ws: str | None,
+          boards: str) -> Any:
     import uvicorn
 
     from controller.app import build
     from controller.config import Config, SimulationConfig
 
-    # The virtual table, as `serve --simulate` runs it.
-    system = build(Config(simulation=SimulationConfig(pace=pace, seed=3)), data_dir,
-                   table="virtual")
+    # The virtual table, as `serve --simulate` runs it; with ``boards == "apart"`` its boards
+    # run in a process of their own at the firmware's timings, as the table's boards do.
+    apart = {"boards_apart": True, "scan_ms": 20.0, "snapshot_ms": 250.0}
+    sim = SimulationConfig(pace=pace, seed=3, **(apart if boards == "apart" else {}))
+    system = build(Config(simulation=sim), data_dir, table="virtual")
     system.game_thread = True  # as `serve` runs it: the game on its own thread
     stamps.wrap_submit(system.loop)
     from controller.web.app import UVICORN_OPTIONS
@@ -169,7 +196,7 @@ def latencies(stamps: Stamps, received: list[tuple[float, int]]) -> list[float]:
     if not received:
         return out
     start = received[0][0]  # only frames written while the client was connected
-    for seq, t_frame in sorted(stamps.by_seq.items()):
+    for seq, t_frame in sorted(stamps.by_seq().items()):
         if t_frame < start:
             continue
         t_recv = next((t for t, s in received if s >= seq and t >= t_frame), None)
@@ -183,14 +210,21 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def run(n: int, seconds: float, pace: float, ws: str | None = None) -> dict[str, Any]:
+def run(n: int, seconds: float, pace: float, ws: str | None = None,
+        boards: str = "apart") -> dict[str, Any]:
     stamps = Stamps()
-    stamps.patch_boards()
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
     with tempfile.TemporaryDirectory() as data:
-        server = serve(port, Path(data), stamps, pace, ws)
+        stamp_file = Path(data) / "frames.json"
+        if boards == "apart":  # the boards' process stamps its frames, written when it ends
+            from firmware_bridge.sim_process import BoardsProcess
+
+            BoardsProcess.command = (sys.executable, __file__, "--boards-child", str(stamp_file))
+        else:
+            stamps.patch_boards()
+        server = serve(port, Path(data), stamps, pace, ws, boards)
         time.sleep(2.0)  # the session starts, the boards say hello
         url = f"ws://127.0.0.1:{port}/ws?flow=ack"
         load = None
@@ -209,15 +243,21 @@ def run(n: int, seconds: float, pace: float, ws: str | None = None) -> dict[str,
                 load.wait(timeout=30)
             server.should_exit = True
             time.sleep(1.0)
+            if boards == "apart":
+                deadline = time.monotonic() + 20
+                while not stamp_file.exists() and time.monotonic() < deadline:
+                    time.sleep(0.1)
+                stamps.frames = [tuple(f) for f in json.loads(stamp_file.read_text())]
     received = [tuple(x) for x in json.loads(out)]
     values = latencies(stamps, received)  # type: ignore[arg-type]
     p50, p99 = pct(values, 0.5), pct(values, 0.99)
     start = min((t for t, _ in received), default=0.0)
-    kept = [(seq, t) for seq, t in stamps.by_seq.items() if t >= start]
+    kept = [(seq, t) for seq, t in stamps.by_seq().items() if t >= start]
     kept = [(seq, t) for seq, t in kept if seq in stamps.shown]
-    table = [(stamps.stages[s][0] - t) * 1000 for s, t in kept]  # frame -> posted to the loop
-    loop = [(stamps.shown[s] - stamps.stages[s][0]) * 1000 for s, _ in kept]  # apply + write
-    synced = [(stamps.stages[s][1] - stamps.shown[s]) * 1000 for s, _ in kept]  # the commit
+    draws = stamps.draws
+    table = [(draws[s][1] - t) * 1000 for s, t in kept]  # frame -> posted to the loop
+    loop = [(stamps.shown[s] - draws[s][1]) * 1000 for s, _ in kept]  # apply + write
+    synced = [(draws[s][2] - stamps.shown[s]) * 1000 for s, _ in kept]  # the commit
     push = push_times(stamps, [seq for seq, _ in kept], sorted(received))
 
     def stages(q: float) -> dict[str, float]:
@@ -225,7 +265,7 @@ def run(n: int, seconds: float, pace: float, ws: str | None = None) -> dict[str,
                 "push_to_client": round(pct(push, q), 2),
                 "commit_alongside": round(pct(synced, q), 2)}
 
-    return {"clients": n, "draws": len(values), "other_events": stamps.other,
+    return {"boards": boards, "clients": n, "draws": len(values), "other_events": stamps.other,
             "p50_ms": round(p50, 2), "p99_ms": round(p99, 2), "max_ms": round(max(values), 2),
             "p99_share_of_floor": f"{100 * p99 / FLOOR_MS:.1f} %",
             "stages_p50_ms": stages(0.5), "stages_p99_ms": stages(0.99)}
@@ -252,14 +292,23 @@ def main() -> None:
                         "a few events a second; 0 plays as fast as the controller registers)")
     parser.add_argument("--ws", help="uvicorn's WebSocket implementation instead of the "
                         "service's (websockets, websockets-sansio, wsproto), to compare")
+    parser.add_argument("--boards", choices=["apart", "threads"], default="apart",
+                        help="the virtual boards in a process of their own at the firmware's "
+                        "timings (20 ms scans, 250 ms snapshots), as a table's boards are "
+                        "devices of their own (default), or as threads of the service at the "
+                        "virtual table's quicker test timings, as `serve --simulate` runs them")
+    parser.add_argument("--boards-child", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--client", help=argparse.SUPPRESS)
     parser.add_argument("--n", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.boards_child:
+        boards_child(*args.boards_child)
+        return
     if args.client:
         client_main(args.client, args.n, args.seconds)
         return
     for n in args.clients:
-        print(json.dumps(run(n, args.seconds, args.pace, args.ws)))
+        print(json.dumps(run(n, args.seconds, args.pace, args.ws, args.boards)))
 
 
 if __name__ == "__main__":

@@ -110,7 +110,8 @@ class System:
             sim = self.config.simulation
             return TABLE_SOURCE, virtual_table_source(SimOptions(
                 seed=sim.seed, hands=sim.hands, pace=sim.pace,
-                hand_pause=max(3.0, 8 * sim.pace)))
+                hand_pause=max(3.0, 8 * sim.pace), scan_ms=sim.scan_ms,
+                snapshot_ms=sim.snapshot_ms, boards_apart=sim.boards_apart))
         if self.table == "simulation":
             sim = self.config.simulation
             return "simulation", simulation_source(sim.pace, sim.seed, sim.hands)

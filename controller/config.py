@@ -210,6 +210,12 @@ class SimulationConfig(_Strict):
     pace: float = Field(default=0.5, ge=0.0, le=3600.0, allow_inf_nan=False)
     seed: int = 1
     hands: int | None = Field(default=None, ge=1)
+    #: The virtual boards: milliseconds between scans and between full snapshots (the
+    #: firmware's own are 20 and 250; the virtual table's defaults are quicker, for tests).
+    scan_ms: float = Field(default=2.0, ge=1.0, le=1000.0, allow_inf_nan=False)
+    snapshot_ms: float = Field(default=50.0, ge=10.0, le=10000.0, allow_inf_nan=False)
+    #: The virtual boards in a process of their own, as real boards are devices of their own.
+    boards_apart: bool = False
 
 
 class Config(_Strict):

@@ -16,7 +16,7 @@ import asyncio
 import importlib
 import queue
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -101,10 +101,32 @@ def open_backend(name: str, **config: Any) -> ReaderBackend:
 
 
 def asyncio_sink(loop: asyncio.AbstractEventLoop, q: asyncio.Queue[BridgeEvent]) -> Sink:
-    """A sink that hands each event to an asyncio queue owned by loop (thread-safe)."""
+    """A sink that hands each event to an asyncio queue owned by loop (thread-safe), in the
+    order posted.
+
+    A board's snapshot posts every channel's set at once (some 35 events): the loop's thread
+    is woken once for a burst, not once per event (each wake-up is a write to the loop's
+    self-pipe and a hand-over of the interpreter lock), and takes all that came meanwhile.
+    """
+    waiting: deque[BridgeEvent] = deque()
+    lock = threading.Lock()
+    scheduled = False
+
+    def drain() -> None:
+        nonlocal scheduled
+        with lock:  # first: whatever is posted from now on is taken by a drain still to come
+            scheduled = False
+        while waiting:
+            q.put_nowait(waiting.popleft())
 
     def sink(event: BridgeEvent) -> None:
-        loop.call_soon_threadsafe(q.put_nowait, event)
+        nonlocal scheduled
+        waiting.append(event)
+        with lock:
+            if scheduled:
+                return
+            scheduled = True
+        loop.call_soon_threadsafe(drain)
 
     return sink
 

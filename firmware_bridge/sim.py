@@ -21,12 +21,15 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware_bridge.readers import ReaderBackend
 from firmware_bridge.serial_backend import SerialBackend
 from firmware_bridge.sim_board import BoardSpec, Faults, VirtualBoard
 from firmware_bridge.types import Sink, uid_from_str, uid_to_str
+
+if TYPE_CHECKING:
+    from firmware_bridge.sim_process import BoardsProcess
 
 __all__ = ["BoardSpec", "Faults", "SimBackend", "VirtualTable", "default_layout"]
 
@@ -237,9 +240,10 @@ class SimBackend(ReaderBackend):
 
     name = "sim"
 
-    def __init__(self, table: VirtualTable | None = None, *,
+    def __init__(self, table: VirtualTable | BoardsProcess | None = None, *,
                  serial_options: dict[str, Any] | None = None, **table_options: Any) -> None:
         super().__init__()
+        # a BoardsProcess (firmware_bridge.sim_process): the same boards in a process of their own
         self.table = table if table is not None else VirtualTable(**table_options)
         self._serial_options = serial_options or {}
         self.serial: SerialBackend | None = None

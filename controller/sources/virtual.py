@@ -33,6 +33,7 @@ from controller.sources.world import OFF_TABLE, SimWorld, TileBox
 from controller.table.presence import PresenceTracker
 from firmware_bridge.readers import LatestScans, asyncio_sink
 from firmware_bridge.sim import SimBackend
+from firmware_bridge.sim_process import BoardsProcess
 
 log = logging.getLogger("controller.sim")
 
@@ -53,6 +54,9 @@ class SimOptions:
     absent_after: float = 0.15
     register_timeout: float = 20.0  # a move not registered by then is reported, not retried
     misread: tuple[str, str] | None = None  # a fault: (face, read as) for one tile's tag
+    #: the virtual boards in a process of their own (firmware_bridge.sim_process), as real
+    #: boards are devices of their own: their scanning takes no time from the controller
+    boards_apart: bool = False
 
 
 @dataclass
@@ -79,8 +83,12 @@ def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> Even
         loop.mark_players_simulated("the virtual table's simulated players")
         # every session's set (136 tiles are a part of it), with the fault asked for
         box = TileBox(bonus_tiles=True, misread=options.misread)
-        backend = SimBackend(scan_ms=options.scan_ms, snapshot_ms=options.snapshot_ms,
-                             seed=options.seed)
+        if options.boards_apart:
+            backend = SimBackend(table=BoardsProcess(
+                scan_ms=options.scan_ms, snapshot_ms=options.snapshot_ms, seed=options.seed))
+        else:
+            backend = SimBackend(scan_ms=options.scan_ms, snapshot_ms=options.snapshot_ms,
+                                 seed=options.seed)
         world = SimWorld(backend.table, box)
         def new_tracker() -> PresenceTracker:
             return PresenceTracker(backend.table.labels(), box.registry,

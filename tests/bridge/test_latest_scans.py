@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 
 from firmware_bridge.readers import LatestScans, asyncio_sink
 from firmware_bridge.types import BoardHealth, ButtonPress, ChannelScan
@@ -31,3 +33,74 @@ def test_a_loop_that_falls_behind_gets_the_newest_set_of_each_channel() -> None:
     assert [s.t for s in scans] == [999.0] * 5  # only the newest of each channel
     assert sum(isinstance(e, ButtonPress) for e in got) == 2
     assert replaced == 5 * 999 + 9
+
+
+def test_events_from_several_reader_threads_arrive_all_in_each_threads_order() -> None:
+    """The sink wakes the loop once per burst: whatever the interleaving of the reader threads
+    and the loop, nothing is lost or reordered, and a burst is one wake-up, not one per event."""
+    threads, per_thread = 5, 400
+
+    async def main() -> tuple[list[ChannelScan], int]:
+        loop = asyncio.get_running_loop()
+        wakeups = 0
+        real = loop.call_soon_threadsafe
+
+        def counted(*args: object) -> object:
+            nonlocal wakeups
+            wakeups += 1
+            return real(*args)  # type: ignore[arg-type]
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+        inbox: asyncio.Queue[ChannelScan] = asyncio.Queue()  # keeps every event
+        sink = asyncio_sink(loop, inbox)
+
+        def reader(n: int) -> None:
+            for i in range(per_thread):
+                sink(ChannelScan(f"seat{n}/0", frozenset(), float(i)))
+                if i % 50 == 0:
+                    time.sleep(0.001)  # let the loop drain part-way through
+
+        workers = [threading.Thread(target=reader, args=(n,)) for n in range(threads)]
+        for w in workers:
+            w.start()
+        got: list[ChannelScan] = []
+        while len(got) < threads * per_thread:
+            got.append(await asyncio.wait_for(inbox.get(), timeout=10))
+        for w in workers:
+            w.join()
+        await asyncio.sleep(0.01)
+        assert inbox.empty()
+        return got, wakeups
+
+    got, wakeups = asyncio.run(main())
+    for n in range(5):
+        assert [s.t for s in got if s.channel == f"seat{n}/0"] == [float(i) for i in
+                                                                    range(per_thread)]
+    assert wakeups < threads * per_thread / 2  # bursts share a wake-up
+
+
+def test_a_burst_posted_while_the_loop_is_busy_is_one_wake_up() -> None:
+    async def main() -> tuple[int, list[float]]:
+        loop = asyncio.get_running_loop()
+        calls = 0
+        real = loop.call_soon_threadsafe
+
+        def counted(*args: object) -> object:
+            nonlocal calls
+            calls += 1
+            return real(*args)  # type: ignore[arg-type]
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+        inbox: asyncio.Queue[ChannelScan] = asyncio.Queue()
+        sink = asyncio_sink(loop, inbox)
+        for ch in range(35):  # a snapshot's channels, posted before the loop gets a turn
+            sink(ChannelScan(f"seat1/{ch}", frozenset(), float(ch)))
+        await asyncio.sleep(0.01)
+        first = calls
+        sink(ChannelScan("seat1/0", frozenset(), 99.0))  # the next one after the drain
+        await asyncio.sleep(0.01)
+        return first * 10 + (calls - first), [inbox.get_nowait().t for _ in range(36)]
+
+    wakeups, order = asyncio.run(main())
+    assert wakeups == 11  # one for the burst, one for the later event
+    assert order == [float(ch) for ch in range(35)] + [99.0]

@@ -82,3 +82,21 @@ def test_serve_simulate_plays_mcr_through_the_hardware_path(tmp_path: Path) -> N
         winner = str(record["winner"])
         assert record["scores"][winner] >= 8 and sum(record["net"].values()) == 0
         assert view["penalties"] == []
+
+
+def test_the_virtual_table_plays_with_its_boards_in_a_process_of_their_own(
+        tmp_path: Path) -> None:
+    """`[simulation] boards_apart`: the same game, the boards' frames coming from another
+    process over the pseudo-terminals (as the full-path benchmark runs it)."""
+    from controller.config import SimulationConfig
+
+    sim = SimulationConfig(pace=0.0, seed=3, scan_ms=20.0, snapshot_ms=250.0,
+                           boards_apart=True)
+    system = build(Config(session=SessionConfig(ruleset="hua-bao"), simulation=sim), tmp_path,
+                   table="virtual")
+    with TestClient(system.app) as client:
+        view = _until(client, lambda v: _playing(v) and (v["hand"]["live_wall"] or 99) < 70)
+        assert view["hand"]["last_violation"] is None
+        health = system.loop.status().readers
+        assert health.get("virtual-table", {}).get("ok", True)
+        assert {"seat1", "seat2", "seat3", "seat4", "centre"} <= set(health)

@@ -1,0 +1,234 @@
+"""The virtual boards in a process of their own, as real boards are devices of their own.
+
+    table = BoardsProcess(scan_ms=20, snapshot_ms=250)   # the firmware's own timings
+    backend = SimBackend(table=table)                    # the real serial back-end reads them
+
+`BoardsProcess` has the `VirtualTable` calls the simulation uses (place, remove, clear, faults,
+unplug/replug, lookup, labels); each is one JSON line on the child's stdin, carried out there
+in order by a `VirtualTable` whose boards write their frames on pseudo-terminals that this
+process opens by path. The child answers on its stdout with the board registry (serial ->
+pty path) whenever it changes. So the boards' scanning threads take no time from the host's
+interpreter, as on the table, where each board is a microcontroller.
+
+The child ends when its stdin closes (the host stopped or died): no board outlives the host.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from typing import IO, Any
+
+from firmware_bridge.sim import VirtualTable, default_layout
+from firmware_bridge.sim_board import BoardSpec
+
+__all__ = ["BoardsProcess", "main"]
+
+#: How long the host waits for the child's registry after starting it or replugging a board.
+START_TIMEOUT = 20.0
+
+
+class BoardsProcessError(RuntimeError):
+    """The boards' process did not start or stopped answering."""
+
+
+class _Names:
+    """What ``VirtualTable.boards`` gives its readers here: the board names (sorted, in)."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self._names = list(names)
+
+    def __iter__(self) -> Any:
+        return iter(self._names)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+class BoardsProcess:
+    """A `VirtualTable` (default layout) run by a child process; see the module docstring."""
+
+    #: The child's command line; it must end in ``main()`` of this module.
+    command: Sequence[str] = (sys.executable, "-m", "firmware_bridge.sim_process")
+
+    def __init__(self, *, scan_ms: float = 20.0, snapshot_ms: float = 250.0,
+                 heartbeat_ms: float = 100.0, debounce_scans: int = 2,
+                 seed: int | None = None) -> None:
+        self.options = {"scan_ms": scan_ms, "snapshot_ms": snapshot_ms,
+                        "heartbeat_ms": heartbeat_ms, "debounce_scans": debounce_scans,
+                        "seed": seed}
+        self.specs: tuple[BoardSpec, ...] = default_layout()
+        self.boards = _Names([s.name for s in self.specs])
+        self._channels = frozenset(self.channels())
+        self._registry: dict[str, str] = {}
+        self._changed = threading.Condition()
+        self._version = 0
+        self._child: subprocess.Popen[str] | None = None
+        self._write_lock = threading.Lock()
+        self._reader: threading.Thread | None = None
+
+    # ------------------------------------------------------------ life cycle
+    def start(self) -> dict[str, str]:
+        """Start the child with every board plugged in; returns {board serial: pty path}."""
+        self._child = subprocess.Popen(
+            [*self.command, json.dumps(self.options)], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, text=True, bufsize=1)
+        self._reader = threading.Thread(target=self._read, args=(self._child.stdout,),
+                                        name="sim-boards-process", daemon=True)
+        self._reader.start()
+        self._wait_registry(0, "start")
+        with self._changed:
+            return dict(self._registry)
+
+    def stop(self) -> None:
+        child, self._child = self._child, None
+        if child is None:
+            return
+        try:
+            if child.stdin is not None:
+                child.stdin.close()  # the child's signal to stop
+        except OSError:
+            pass
+        try:
+            child.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait(timeout=5)
+
+    def __enter__(self) -> BoardsProcess:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # ------------------------------------------------------------ the world above
+    def place(self, uid: str, channel: str) -> None:
+        """Put the tag uid on channel "<board>/<n>" (moving it from wherever it was)."""
+        if channel not in self._channels:
+            raise ValueError(f"no channel {channel!r} on the virtual table: see channels()")
+        self._send({"op": "place", "uid": uid, "channel": channel})
+
+    def remove(self, uid: str) -> None:
+        self._send({"op": "remove", "uid": uid})
+
+    def clear(self) -> None:
+        self._send({"op": "clear"})
+
+    def set_faults(self, board: str | None = None, **faults: Any) -> None:
+        if board is not None and board not in self.boards:
+            raise ValueError(f"no virtual board {board!r}: have {sorted(self.boards)}")
+        self._send({"op": "faults", "board": board, "faults": faults})
+
+    def unplug(self, board: str) -> None:
+        with self._changed:
+            version = self._version
+        self._send({"op": "unplug", "board": board})
+        self._wait_registry(version, f"unplug {board}")
+
+    def replug(self, board: str) -> str:
+        with self._changed:
+            version = self._version
+        self._send({"op": "replug", "board": board})
+        self._wait_registry(version, f"replug {board}")
+        serial = next(s.serial for s in self.specs if s.name == board)
+        return self.lookup(serial) or ""
+
+    # ------------------------------------------------------------ as VirtualTable
+    def lookup(self, serial: str) -> str | None:
+        with self._changed:
+            return self._registry.get(serial)
+
+    @property
+    def serials(self) -> list[str]:
+        return [s.serial for s in self.specs]
+
+    def channels(self) -> list[str]:
+        return [f"{s.name}/{n}" for s in self.specs for n in s.channels]
+
+    def labels(self) -> dict[str, str]:
+        return {f"{s.name}/{n}": label for s in self.specs for n, label in s.labels().items()}
+
+    # ------------------------------------------------------------ internals
+    def _send(self, message: dict[str, Any]) -> None:
+        child = self._child
+        if child is None or child.stdin is None:
+            raise BoardsProcessError("the virtual boards' process is not running: start() it")
+        line = json.dumps(message) + "\n"
+        try:
+            with self._write_lock:
+                child.stdin.write(line)
+                child.stdin.flush()
+        except (BrokenPipeError, ValueError) as exc:
+            raise BoardsProcessError(
+                f"the virtual boards' process has stopped (exit code {child.poll()})") from exc
+
+    def _read(self, out: IO[str] | None) -> None:
+        assert out is not None
+        for line in out:
+            try:
+                registry = json.loads(line)["registry"]
+            except (ValueError, KeyError, TypeError):
+                continue
+            with self._changed:
+                self._registry = {str(k): str(v) for k, v in registry.items()}
+                self._version += 1
+                self._changed.notify_all()
+        with self._changed:  # the child is gone: nobody waits for an answer in vain
+            self._version = -1
+            self._changed.notify_all()
+
+    def _wait_registry(self, version: int, what: str) -> None:
+        with self._changed:
+            self._changed.wait_for(lambda: self._version != version, timeout=START_TIMEOUT)
+            if self._version == -1 or self._version == version:
+                code = self._child.poll() if self._child is not None else None
+                raise BoardsProcessError(
+                    f"the virtual boards' process did not answer {what!r} "
+                    f"(exit code {code}): see its error output above")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """The child: a VirtualTable carrying out the host's JSON lines until stdin closes."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    options = json.loads(args[0]) if args else {}
+    table = VirtualTable(**options)
+
+    def tell() -> None:
+        print(json.dumps({"registry": {s: table.lookup(s) for s in table.serials
+                                       if table.lookup(s)}}), flush=True)
+
+    table.start()
+    tell()
+    try:
+        for line in sys.stdin:
+            message = json.loads(line)
+            op = message["op"]
+            if op == "place":
+                table.place(message["uid"], message["channel"])
+            elif op == "remove":
+                table.remove(message["uid"])
+            elif op == "clear":
+                table.clear()
+            elif op == "faults":
+                table.set_faults(message["board"], **message["faults"])
+            elif op == "unplug":
+                table.unplug(message["board"])
+                tell()
+            elif op == "replug":
+                table.replug(message["board"])
+                tell()
+            else:
+                raise ValueError(f"unknown operation {op!r} from the host")
+    finally:
+        table.stop()
+
+
+if __name__ == "__main__":
+    main()
