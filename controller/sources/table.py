@@ -88,31 +88,31 @@ class QueueReader:
     """Takes from an asyncio queue with a timeout, never losing an item.
 
     ``asyncio.wait_for(queue.get(), t)`` can drop an item that arrives just as the timeout
-    fires (CPython before 3.12): that could lose a seat's button press. Here the pending get
-    survives the timeout and delivers its item on the next call.
+    fires (CPython before 3.12: its inner task has taken the item when the timeout discards
+    the result). Here the wait is the queue's own ``get`` under ``asyncio.timeout``: a get
+    cancelled by the timeout has not taken its item (``Queue.get`` takes it only once it runs
+    again), so the item stays for the next call. No task per wait, either: the item reaches the
+    reader in the loop's next turn after it is put.
     """
 
     def __init__(self, queue: asyncio.Queue[Any]) -> None:
         self.queue = queue
-        self._get: asyncio.Future[Any] | None = None
 
     async def get(self, timeout: float) -> Any | None:
         """The next item, or None when none came within ``timeout`` seconds."""
-        if self._get is None:
-            if not self.queue.empty():  # already there: no task and no wait (they were a third
-                await asyncio.sleep(0)  # of the game thread under load); others still get a turn
-                if not self.queue.empty():
-                    return self.queue.get_nowait()
-            self._get = asyncio.ensure_future(self.queue.get())
-        done, _ = await asyncio.wait({self._get}, timeout=timeout)
-        if not done:
+        queue = self.queue
+        if not queue.empty():  # already there: no wait (others still get a turn first)
+            await asyncio.sleep(0)
+            if not queue.empty():
+                return queue.get_nowait()
+        try:
+            async with asyncio.timeout(timeout):
+                return await queue.get()
+        except TimeoutError:
             return None
-        item, self._get = self._get.result(), None
-        return item
 
     def close(self) -> None:
-        if self._get is not None:
-            self._get.cancel()
+        """Nothing is left pending between calls (kept for the sources' ``finally``)."""
 
 
 def bridge_events(item: Any, tracker: PresenceTracker, loop: LoopPort) -> list[Event]:

@@ -85,3 +85,18 @@ def test_every_item_comes_once_in_order_whatever_the_timing(plan: list[tuple[boo
     put, got = asyncio.run(run())
     assert got == put
     assert sorted(got) == list(range(len(plan)))
+
+
+async def test_an_item_put_as_the_timeout_fires_is_not_lost() -> None:
+    """The put and the timeout in the same turn of the loop, in either order: the item comes
+    now or with the next get, once."""
+    loop = asyncio.get_running_loop()
+    for delta in (-0.0005, 0.0, 0.0005):
+        queue: asyncio.Queue[str] = asyncio.Queue()
+        reader = QueueReader(queue)
+        loop.call_later(0.01 + delta, queue.put_nowait, "press")
+        first = await reader.get(0.01)
+        rest = [] if first is None else [first]
+        while (item := await reader.get(0.05)) is not None:
+            rest.append(item)
+        assert rest == ["press"], (delta, first, rest)
