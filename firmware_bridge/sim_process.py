@@ -16,6 +16,7 @@ The child ends when its stdin closes (the host stopped or died): no board outliv
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import threading
@@ -196,6 +197,9 @@ class BoardsProcess:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """The child: a VirtualTable carrying out the host's JSON lines until stdin closes."""
+    # Ctrl-C at the terminal reaches the whole process group: the host decides when the
+    # boards stop (it closes the pipe), so a Ctrl-C neither kills them first nor prints here.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     args = list(sys.argv[1:] if argv is None else argv)
     options = json.loads(args[0]) if args else {}
     table = VirtualTable(**options)

@@ -106,3 +106,22 @@ def test_a_call_to_a_stopped_boards_process_says_so() -> None:
         for _ in range(100):  # the pipe's buffer may take a few lines first
             table.place(UID, "seat1/0")
     table.stop()
+
+
+def test_a_ctrl_c_at_the_terminal_leaves_the_boards_to_their_host() -> None:
+    """SIGINT reaches the whole process group: the boards keep running until the host closes
+    the pipe, and then end quietly."""
+    table = BoardsProcess(scan_ms=2, snapshot_ms=100)
+    backend = SimBackend(table=table)
+    backend.start()
+    try:
+        assert table._child is not None  # started: it has answered, its handler is set
+        os.kill(table._child.pid, signal.SIGINT)
+        time.sleep(0.2)
+        assert table._child.poll() is None
+        table.place(UID, "seat1/2")
+        _scan_of(backend, "seat1/2", frozenset({UID}))
+        child = table._child
+    finally:
+        backend.stop()
+    assert child.returncode == 0
