@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from typing import Any
 
 from firmware_bridge.readers import LatestScans, asyncio_sink
 from firmware_bridge.types import BoardHealth, ButtonPress, ChannelScan
@@ -35,6 +36,19 @@ def test_a_loop_that_falls_behind_gets_the_newest_set_of_each_channel() -> None:
     assert replaced == 5 * 999 + 9
 
 
+class _Wakeups:
+    """Counts the loop's wake-ups from other threads (its real ``call_soon_threadsafe``)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.count = 0
+        self._real = loop.call_soon_threadsafe
+        loop.call_soon_threadsafe = self._counted  # type: ignore[method-assign]
+
+    def _counted(self, *args: Any) -> Any:
+        self.count += 1
+        return self._real(*args)
+
+
 def test_events_from_several_reader_threads_arrive_all_in_each_threads_order() -> None:
     """The sink wakes the loop once per burst: whatever the interleaving of the reader threads
     and the loop, nothing is lost or reordered, and a burst is one wake-up, not one per event."""
@@ -42,15 +56,7 @@ def test_events_from_several_reader_threads_arrive_all_in_each_threads_order() -
 
     async def main() -> tuple[list[ChannelScan], int]:
         loop = asyncio.get_running_loop()
-        wakeups = 0
-        real = loop.call_soon_threadsafe
-
-        def counted(*args: object) -> object:
-            nonlocal wakeups
-            wakeups += 1
-            return real(*args)  # type: ignore[arg-type]
-
-        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+        wakeups = _Wakeups(loop)
         inbox: asyncio.Queue[ChannelScan] = asyncio.Queue()  # keeps every event
         sink = asyncio_sink(loop, inbox)
 
@@ -70,7 +76,7 @@ def test_events_from_several_reader_threads_arrive_all_in_each_threads_order() -
             w.join()
         await asyncio.sleep(0.01)
         assert inbox.empty()
-        return got, wakeups
+        return got, wakeups.count
 
     got, wakeups = asyncio.run(main())
     for n in range(5):
@@ -82,24 +88,16 @@ def test_events_from_several_reader_threads_arrive_all_in_each_threads_order() -
 def test_a_burst_posted_while_the_loop_is_busy_is_one_wake_up() -> None:
     async def main() -> tuple[int, list[float]]:
         loop = asyncio.get_running_loop()
-        calls = 0
-        real = loop.call_soon_threadsafe
-
-        def counted(*args: object) -> object:
-            nonlocal calls
-            calls += 1
-            return real(*args)  # type: ignore[arg-type]
-
-        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+        wakeups = _Wakeups(loop)
         inbox: asyncio.Queue[ChannelScan] = asyncio.Queue()
         sink = asyncio_sink(loop, inbox)
         for ch in range(35):  # a snapshot's channels, posted before the loop gets a turn
             sink(ChannelScan(f"seat1/{ch}", frozenset(), float(ch)))
         await asyncio.sleep(0.01)
-        first = calls
+        first = wakeups.count
         sink(ChannelScan("seat1/0", frozenset(), 99.0))  # the next one after the drain
         await asyncio.sleep(0.01)
-        return first * 10 + (calls - first), [inbox.get_nowait().t for _ in range(36)]
+        return first * 10 + (wakeups.count - first), [inbox.get_nowait().t for _ in range(36)]
 
     wakeups, order = asyncio.run(main())
     assert wakeups == 11  # one for the burst, one for the later event
