@@ -291,7 +291,8 @@ def main() -> None:
                         help="seconds between the simulated players' acts (a real table makes "
                         "a few events a second; 0 plays as fast as the controller registers)")
     parser.add_argument("--ws", help="uvicorn's WebSocket implementation instead of the "
-                        "service's (websockets, websockets-sansio, wsproto), to compare")
+                        "service's (websockets, websockets-sansio; wsproto once `pip install "
+                        "wsproto`), to compare")
     parser.add_argument("--boards", choices=["apart", "threads"], default="apart",
                         help="the virtual boards in a process of their own at the firmware's "
                         "timings (20 ms scans, 250 ms snapshots), as a table's boards are "
@@ -301,6 +302,11 @@ def main() -> None:
     parser.add_argument("--client", help=argparse.SUPPRESS)
     parser.add_argument("--n", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.ws == "wsproto":
+        try:
+            import wsproto  # noqa: F401
+        except ImportError:
+            parser.error("--ws wsproto needs the wsproto package: .venv/bin/pip install wsproto")
     if args.boards_child:
         boards_child(*args.boards_child)
         return
