@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from firmware_bridge.sim import VirtualTable, default_layout
-from firmware_bridge.sim_board import BoardSpec
+from firmware_bridge.sim_board import BoardSpec, Faults
 
 __all__ = ["BoardsProcess", "main"]
 
@@ -123,17 +123,25 @@ class BoardsProcess:
         self._send({"op": "clear"})
 
     def set_faults(self, board: str | None = None, **faults: Any) -> None:
-        if board is not None and board not in self.boards:
-            raise ValueError(f"no virtual board {board!r}: have {sorted(self.boards)}")
+        """Set fault knobs (see Faults) on one board, or on all when board is None; checked
+        here, so that a wrong name is the caller's error and never stops the boards."""
+        if board is not None:
+            self._board(board)
+        known = Faults()
+        for key in faults:
+            if not hasattr(known, key):
+                raise ValueError(f"unknown fault {key!r}: see firmware_bridge.sim.Faults")
         self._send({"op": "faults", "board": board, "faults": faults})
 
     def unplug(self, board: str) -> None:
+        self._board(board)
         with self._changed:
             version = self._version
         self._send({"op": "unplug", "board": board})
         self._wait_registry(version, f"unplug {board}")
 
     def replug(self, board: str) -> str:
+        self._board(board)
         with self._changed:
             version = self._version
         self._send({"op": "replug", "board": board})
@@ -157,6 +165,10 @@ class BoardsProcess:
         return {f"{s.name}/{n}": label for s in self.specs for n, label in s.labels().items()}
 
     # ------------------------------------------------------------ internals
+    def _board(self, name: str) -> None:
+        if name not in self.boards:
+            raise ValueError(f"no virtual board {name!r}: have {sorted(self.boards)}")
+
     def _send(self, message: dict[str, Any]) -> None:
         child = self._child
         if child is None or child.stdin is None:

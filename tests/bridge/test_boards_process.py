@@ -43,8 +43,15 @@ def test_a_tile_placed_moved_and_removed_is_read_from_the_other_process() -> Non
         _scan_of(backend, "centre/0", frozenset({UID}))
         table.remove(UID)
         _scan_of(backend, "centre/0", frozenset())
-        with pytest.raises(ValueError, match="no channel"):
-            table.place(UID, "seat9/0")  # refused here, the child never sees it
+        with pytest.raises(ValueError, match="no channel"):  # refused here: a wrong call
+            table.place(UID, "seat9/0")  # never reaches (and stops) the boards
+        with pytest.raises(ValueError, match="no virtual board"):
+            table.unplug("seat9")
+        with pytest.raises(ValueError, match="unknown fault"):
+            table.set_faults("seat1", bit_eror_rate=0.1)
+        table.set_faults("seat1", bit_error_rate=0.0)
+        table.place(UID, "seat1/0")
+        _scan_of(backend, "seat1/0", frozenset({UID}))  # the boards still run
     finally:
         backend.stop()
     assert table._child is None
