@@ -1,7 +1,7 @@
 """The full path: the last byte of a scan frame on the pty -> the WebSocket message at a client.
 
 Run: .venv/bin/python benchmarks/bench_fullpath.py [--seconds 20] [--clients 1 50]
-     [--boards apart|threads]
+     [--boards apart|threads] [--cpu auto|off|N]
 
 The service runs here with the virtual table (as `serve --simulate`): virtual reader boards
 write frames on pseudo-terminals, the real serial back-end reads them, the presence tracker
@@ -15,8 +15,10 @@ the firmware's timings (20 ms scans, 250 ms snapshots, firmware/fw_board.py), so
 scanning takes none of the service's interpreter; ``--boards threads`` runs them as
 `serve --simulate` does, as threads of the service at the virtual table's quicker test timings
 (2 ms, 50 ms), a heavier load than a table makes. The simulated players (their decisions)
-run in the service either way. Every process stamps with CLOCK_MONOTONIC, one clock for the
-whole machine.
+run in the service either way. The service runs on one CPU as `serve` runs it (``--cpu``,
+default auto: the last CPU; controller/web/cpu.py), and the devices' processes keep to the
+other CPUs, as on a table, where they are other machines; ``--cpu off`` lets every process run
+anywhere. Every process stamps with CLOCK_MONOTONIC, one clock for the whole machine.
 
 Measured on the draws (a tile arriving in a rack from the wall): the arrival frame itself
 decides such a move. Moves that need the old zone to fall quiet wait ``absent_after`` by design
@@ -47,6 +49,8 @@ from pathlib import Path
 from typing import Any
 
 FLOOR_MS = 86.0
+DEVICE_CPUS = "BENCH_FULLPATH_DEVICE_CPUS"  # the devices' CPUs, when the service has one
+ALL_CPUS = set(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else set()
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -121,14 +125,23 @@ class Stamps:
         service.submit = stamped
 
 
+def as_device() -> None:
+    """In a process that stands for other devices (boards, screens): keep to the CPUs the
+    service does not use, when it runs on one (``--cpu``)."""
+    cpus = os.environ.get(DEVICE_CPUS)
+    if cpus:
+        os.sched_setaffinity(0, {int(c) for c in cpus.split(",")})
+
+
 def boards_child(stamp_path: str, options: str) -> None:
     """The virtual boards' process (``--boards apart``), its arrival frames stamped."""
     from firmware_bridge import sim_process
 
     stamps = Stamps()
     stamps.patch_boards()
+    cpus = os.environ.get(DEVICE_CPUS)
     try:
-        sim_process.main([options])
+        sim_process.main([options], cpus={int(c) for c in cpus.split(",")} if cpus else None)
     finally:
         tmp = stamp_path + ".tmp"
         Path(tmp).write_text(json.dumps(stamps.frames))
@@ -186,6 +199,7 @@ async def clients(url: str, n: int, seconds: float) -> list[tuple[float, int]]:
 
 
 def client_main(url: str, n: int, seconds: float) -> None:
+    as_device()
     print(json.dumps(asyncio.run(clients(url, n, seconds))))
 
 
@@ -211,8 +225,13 @@ def pct(values: list[float], q: float) -> float:
 
 
 def run(n: int, seconds: float, pace: float, ws: str | None = None,
-        boards: str = "apart") -> dict[str, Any]:
+        boards: str = "apart", cpu: int | None = None) -> dict[str, Any]:
     stamps = Stamps()
+    if cpu is not None:  # as `serve` runs: every thread of the service on one CPU; and the
+        from controller.web.cpu import pin  # devices on the others, as other machines
+
+        os.environ[DEVICE_CPUS] = ",".join(str(c) for c in sorted(ALL_CPUS - {cpu}))
+        pin(cpu)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
@@ -298,6 +317,9 @@ def main() -> None:
                         "timings (20 ms scans, 250 ms snapshots), as a table's boards are "
                         "devices of their own (default), or as threads of the service at the "
                         "virtual table's quicker test timings, as `serve --simulate` runs them")
+    parser.add_argument("--cpu", default="auto", metavar="auto|off|N",
+                        help="the CPU the service runs on, as `serve --cpu` (default auto, as "
+                        "serve runs it); the devices' processes then keep to the others")
     parser.add_argument("--boards-child", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--client", help=argparse.SUPPRESS)
     parser.add_argument("--n", type=int, default=1, help=argparse.SUPPRESS)
@@ -310,11 +332,16 @@ def main() -> None:
     if args.boards_child:
         boards_child(*args.boards_child)
         return
+    from controller.web.cpu import choose
+
+    choice = args.cpu if args.cpu in ("auto", "off") else int(args.cpu)
+    cpu = choose(choice, ALL_CPUS) if hasattr(os, "sched_setaffinity") else None
     if args.client:
         client_main(args.client, args.n, args.seconds)
         return
     for n in args.clients:
-        print(json.dumps(run(n, args.seconds, args.pace, args.ws, args.boards)))
+        result = run(n, args.seconds, args.pace, args.ws, args.boards, cpu)
+        print(json.dumps({**result, "service_cpu": cpu}))
 
 
 if __name__ == "__main__":

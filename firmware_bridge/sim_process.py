@@ -16,11 +16,12 @@ The child ends when its stdin closes (the host stopped or died): no board outliv
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
 from firmware_bridge.sim import VirtualTable, default_layout
@@ -207,11 +208,17 @@ class BoardsProcess:
                     f"(exit code {code}): see its error output above")
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """The child: a VirtualTable carrying out the host's JSON lines until stdin closes."""
+def main(argv: Sequence[str] | None = None, cpus: Iterable[int] | None = None) -> None:
+    """The child: a VirtualTable carrying out the host's JSON lines until stdin closes;
+    ``cpus``: the CPUs it runs on (default: any)."""
     # Ctrl-C at the terminal reaches the whole process group: the host decides when the
     # boards stop (it closes the pipe), so a Ctrl-C neither kills them first nor prints here.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(os, "sched_setaffinity"):  # a device of its own: not held to the CPU of a host
+        try:  # that runs on one (serve --cpu, controller/web/cpu.py)
+            os.sched_setaffinity(0, range(os.cpu_count() or 1) if cpus is None else cpus)
+        except OSError:
+            pass
     args = list(sys.argv[1:] if argv is None else argv)
     options = json.loads(args[0]) if args else {}
     table = VirtualTable(**options)

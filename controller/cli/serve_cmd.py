@@ -45,8 +45,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--club-password-file", type=Path,
                    help="file holding this table's broker password (user: the table id)")
     p.add_argument("--club-ca", type=Path, help="CA certificate: reach the broker by TLS")
+    p.add_argument("--cpu", type=_cpu_choice, metavar="auto|off|N",
+                   help="the CPU the service's threads run on (default from config: auto, the "
+                   "last CPU when there are two or more; docs/service.md)")
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     p.set_defaults(func=run)
+
+
+def _cpu_choice(text: str) -> int | str:
+    if text in ("auto", "off"):
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a CPU: give auto, off or a CPU number (0, 1, ...)") from None
 
 
 class RedactTokens(logging.Filter):
@@ -69,11 +82,16 @@ def run(args: argparse.Namespace) -> int:
 
     from controller.app import build
     from controller.web.app import UVICORN_OPTIONS
+    from controller.web.cpu import CpuError, for_service, pin
 
     config = _override(load_config(args.config), args)
     data_dir = Path(args.data_dir) if args.data_dir else config.data.dir
     check_data_dir(data_dir)
     _check_files(data_dir)
+    try:
+        cpu = for_service(config.server.cpu)
+    except CpuError as exc:
+        raise CliError(str(exc)) from None
     publisher = _club_publisher(args, data_dir)  # its options are checked before the port
     check_port(config.server.host, config.server.port)
     logging.basicConfig(level=args.log_level.upper(),
@@ -89,9 +107,11 @@ def run(args: argparse.Namespace) -> int:
     if publisher is not None:
         _plug_club(system.loop, publisher)
     app = system.app
+    pin(cpu)  # every thread of the service, those running and those it starts from now on
+    on_cpu = f"; on CPU {cpu}" if cpu is not None else ""
     print(f"mahjong-table: dashboard on http://{config.server.host}:{config.server.port}/ "
           f"(operator page: /operator; tokens and seat links: "
-          f"{command_name()} tokens --urls --data-dir {data_dir})")
+          f"{command_name()} tokens --urls --data-dir {data_dir}{on_cpu})")
     uvicorn.run(app, host=config.server.host, port=config.server.port,
                 log_level=args.log_level, **UVICORN_OPTIONS)
     return 0
@@ -152,7 +172,8 @@ def _override(config: Config, args: argparse.Namespace) -> Config:
     from pydantic import ValidationError
 
     data = config.model_dump()
-    data["server"].update({k: v for k, v in (("host", args.host), ("port", args.port))
+    data["server"].update({k: v for k, v in (("host", args.host), ("port", args.port),
+                                             ("cpu", getattr(args, "cpu", None)))
                            if v is not None})
     if args.ruleset:
         data["session"]["ruleset"] = args.ruleset

@@ -1,0 +1,65 @@
+"""The service's threads on one CPU (``[server] cpu``, ``serve --cpu``).
+
+The game, the web and the reader threads take turns holding the interpreter's lock. When they
+run on different CPUs, every hand-over wakes a thread on another CPU, and its cache goes with
+it. On one CPU a hand-over is a plain switch. On the project's 2-core machine, the last byte of
+a frame reached a screen with a p99 of 5.3-5.6 ms on one CPU, against 7.5-11.5 ms spread over
+both; with 50 screens 7.3-12.9 ms against 17.6-18.3 ms (benchmarks/bench_fullpath.py,
+docs/service.md). Python runs one thread at a time anyway, so the service loses no throughput
+it could use.
+
+``auto`` (the default) takes the last CPU this process may use, when it may use two or more: on
+a Raspberry Pi CPU 0 also takes most interrupts. ``off`` leaves the scheduler to it. A number
+takes that CPU. Linux only; elsewhere nothing is pinned.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Literal
+
+log = logging.getLogger("controller.web.cpu")
+
+CpuChoice = int | Literal["auto", "off"]
+
+
+class CpuError(ValueError):
+    """The CPU asked for cannot be used."""
+
+
+def choose(choice: CpuChoice, allowed: set[int]) -> int | None:
+    """The CPU to run on (None: do not pin)."""
+    if choice == "off" or not allowed:
+        return None
+    if choice == "auto":
+        return max(allowed) if len(allowed) >= 2 else None
+    if choice not in allowed:
+        raise CpuError(f"CPU {choice} is not one this process may use "
+                       f"({', '.join(str(c) for c in sorted(allowed))}): set [server] cpu "
+                       "(or serve --cpu) to one of them, to auto, or to off")
+    return choice
+
+
+def for_service(choice: CpuChoice) -> int | None:
+    """The CPU ``choice`` means on this machine (None: do not pin, or not on Linux); a CPU
+    this process may not use is a :class:`CpuError`, said before anything starts."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    return choose(choice, set(os.sched_getaffinity(0)))
+
+
+def pin(cpu: int | None) -> None:
+    """Run every thread of this process, and those it starts later, on ``cpu``."""
+    if cpu is None:
+        return
+    try:
+        threads = [int(t) for t in os.listdir("/proc/self/task")]
+    except OSError:
+        threads = [0]
+    for tid in threads:
+        try:
+            os.sched_setaffinity(tid, {cpu})
+        except OSError:  # a thread that ended meanwhile
+            continue
+    log.info("the service's threads run on CPU %d ([server] cpu)", cpu)
