@@ -135,18 +135,11 @@ class BoardsProcess:
         self._send({"op": "faults", "board": board, "faults": faults})
 
     def unplug(self, board: str) -> None:
-        self._board(board)
-        with self._changed:
-            version = self._version
-        self._send({"op": "unplug", "board": board})
-        self._wait_registry(version, f"unplug {board}")
+        self._plug(board, "unplug")
 
     def replug(self, board: str) -> str:
-        self._board(board)
-        with self._changed:
-            version = self._version
-        self._send({"op": "replug", "board": board})
-        self._wait_registry(version, f"replug {board}")
+        """Plug the board back in on a fresh pty; returns its new path."""
+        self._plug(board, "replug")
         serial = next(s.serial for s in self.specs if s.name == board)
         return self.lookup(serial) or ""
 
@@ -169,6 +162,14 @@ class BoardsProcess:
     def _board(self, name: str) -> None:
         if name not in self.boards:
             raise ValueError(f"no virtual board {name!r}: have {sorted(self.boards)}")
+
+    def _plug(self, board: str, op: str) -> None:
+        """Unplug or replug ``board`` and wait for the child's new registry."""
+        self._board(board)
+        with self._changed:
+            version = self._version
+        self._send({"op": op, "board": board})
+        self._wait_registry(version, f"{op} {board}")
 
     def _send(self, message: dict[str, Any]) -> None:
         child = self._child

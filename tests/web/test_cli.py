@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import socket
 import subprocess
 import sys
@@ -48,6 +49,54 @@ def test_access_log_masks_tokens() -> None:
     assert "SECRET" not in text and "token=***&x=1" in text
 
 
+def _seq_reaches(port: int, seq: int, timeout: float) -> bool:
+    """Has the service on ``port`` recorded ``seq`` events within ``timeout`` seconds?"""
+    now, deadline = 0, time.time() + timeout
+    while time.time() < deadline and now < seq:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health") as res:
+                now = json.load(res)["seq"]
+        except OSError:
+            time.sleep(0.2)
+    return now >= seq
+
+
+def _cpus_of(pid: int) -> dict[str, str]:
+    """Thread id -> the CPUs it may run on, as the kernel says."""
+    out: dict[str, str] = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            status = Path(f"/proc/{pid}/task/{tid}/status").read_text()
+        except OSError:
+            continue
+        out[tid] = next(line.split(":", 1)[1].strip() for line in status.splitlines()
+                        if line.startswith("Cpus_allowed_list"))
+    return out
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="needs Linux and two CPUs")
+def test_serve_runs_every_thread_on_one_cpu(tmp_path: Path) -> None:
+    """``[server] cpu = "auto"`` (controller/web/cpu.py): every thread on the last CPU."""
+    last = max(os.sched_getaffinity(0))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "controller", "serve", "--simulate", "--pace", "0.01",
+         "--port", str(port), "--data-dir", str(tmp_path / "data")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert _seq_reaches(port, 20, timeout=30)  # the game and the serial links run
+        threads = _cpus_of(proc.pid)
+        assert len(threads) >= 8  # web, game, the virtual boards and their serial links
+        assert set(threads.values()) == {str(last)}, threads
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=10)[0]
+    assert f"on CPU {last})" in out
+
+
 def test_serve_simulate_starts_and_plays(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -59,14 +108,7 @@ def test_serve_simulate_starts_and_plays(tmp_path: Path) -> None:
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )
     try:
-        seq, deadline = 0, time.time() + 20
-        while time.time() < deadline and seq < 50:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health") as res:
-                    seq = json.load(res)["seq"]
-            except OSError:
-                time.sleep(0.2)
-        assert seq >= 50
+        assert _seq_reaches(port, 50, timeout=20)
         tokens = json.loads(subprocess.run(
             [sys.executable, "-m", "controller", "tokens", "--data-dir", str(tmp_path / "data"),
              "--json"], cwd=ROOT, capture_output=True, text=True, check=True).stdout)
