@@ -2,11 +2,11 @@
 
 The game, the web and the reader threads take turns holding the interpreter's lock. When they
 run on different CPUs, every hand-over wakes a thread on another CPU, and its cache goes with
-it. On one CPU a hand-over is a plain switch. On the project's 2-core machine, the last byte of
-a frame reached a screen with a p99 of 5.3-5.6 ms on one CPU, against 7.5-11.5 ms spread over
-both; with 50 screens 7.3-12.9 ms against 17.6-18.3 ms (benchmarks/bench_fullpath.py,
-docs/service.md). Python runs one thread at a time anyway, so the service loses no throughput
-it could use.
+it. On one CPU a hand-over is a plain switch. On the project's 2-core machine, with 50 screens
+the last byte of a frame reached a screen with a p99 of 8.3-10.4 ms on one CPU against
+16.0-16.4 ms spread over both, side by side; with one screen the same within noise
+(benchmarks/bench_fullpath.py, docs/service.md). Python runs one of these threads at a time
+anyway (the SQLite sync, which does not, waits for the disk, not a CPU).
 
 ``auto`` (the default) takes the last CPU this process may use, when it may use two or more: on
 a Raspberry Pi CPU 0 also takes most interrupts. ``off`` leaves the scheduler to it. A number
