@@ -125,12 +125,17 @@ class Stamps:
         service.submit = stamped
 
 
-def as_device() -> None:
-    """In a process that stands for other devices (boards, screens): keep to the CPUs the
-    service does not use, when it runs on one (``--cpu``)."""
+def device_cpus() -> set[int] | None:
+    """The CPUs the service does not use, when it runs on one (``--cpu``)."""
     cpus = os.environ.get(DEVICE_CPUS)
+    return {int(c) for c in cpus.split(",")} if cpus else None
+
+
+def as_device() -> None:
+    """In a process that stands for other devices (screens): keep off the service's CPU."""
+    cpus = device_cpus()
     if cpus:
-        os.sched_setaffinity(0, {int(c) for c in cpus.split(",")})
+        os.sched_setaffinity(0, cpus)
 
 
 def boards_child(stamp_path: str, options: str) -> None:
@@ -139,9 +144,8 @@ def boards_child(stamp_path: str, options: str) -> None:
 
     stamps = Stamps()
     stamps.patch_boards()
-    cpus = os.environ.get(DEVICE_CPUS)
     try:
-        sim_process.main([options], cpus={int(c) for c in cpus.split(",")} if cpus else None)
+        sim_process.main([options], cpus=device_cpus())
     finally:
         tmp = stamp_path + ".tmp"
         Path(tmp).write_text(json.dumps(stamps.frames))
@@ -332,10 +336,12 @@ def main() -> None:
     if args.boards_child:
         boards_child(*args.boards_child)
         return
-    from controller.web.cpu import choose
+    from controller.web.cpu import choose, parse
 
-    choice = args.cpu if args.cpu in ("auto", "off") else int(args.cpu)
-    cpu = choose(choice, ALL_CPUS) if hasattr(os, "sched_setaffinity") else None
+    try:
+        cpu = choose(parse(args.cpu), ALL_CPUS) if hasattr(os, "sched_setaffinity") else None
+    except ValueError as exc:  # CpuError too: a CPU this process may not use
+        parser.error(str(exc))
     if args.client:
         client_main(args.client, args.n, args.seconds)
         return

@@ -47,6 +47,16 @@ def default_layout(
     return tuple(boards)
 
 
+def layout_channels(specs: Sequence[BoardSpec]) -> list[str]:
+    """Every channel of a layout, as "<board>/<n>"."""
+    return [f"{s.name}/{n}" for s in specs for n in s.channels]
+
+
+def layout_labels(specs: Sequence[BoardSpec]) -> dict[str, str]:
+    """Channel -> its group label from the layout (e.g. "seat1/0" -> "rack:1")."""
+    return {f"{s.name}/{n}": label for s in specs for n, label in s.labels().items()}
+
+
 class VirtualTable:
     """Where virtual tags lie, the boards that scan them, and the serial -> pty registry."""
 
@@ -170,12 +180,11 @@ class VirtualTable:
         return [b.spec.serial for b in self.boards.values()]
 
     def channels(self) -> list[str]:
-        return [f"{b.spec.name}/{n}" for b in self.boards.values() for n in b.spec.channels]
+        return layout_channels([b.spec for b in self.boards.values()])
 
     def labels(self) -> dict[str, str]:
         """Channel -> its group label from the layout (e.g. "seat1/0" -> "rack:1")."""
-        return {f"{b.spec.name}/{n}": label for b in self.boards.values()
-                for n, label in b.spec.labels().items()}
+        return layout_labels([b.spec for b in self.boards.values()])
 
     # ------------------------------------------------------------ internals
     def _field_view(self, board: str) -> Any:

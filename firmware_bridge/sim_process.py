@@ -24,7 +24,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
-from firmware_bridge.sim import VirtualTable, default_layout
+from firmware_bridge.sim import VirtualTable, default_layout, layout_channels, layout_labels
 from firmware_bridge.sim_board import BoardSpec, Faults
 
 __all__ = ["BoardsProcess", "main"]
@@ -35,22 +35,6 @@ START_TIMEOUT = 20.0
 
 class BoardsProcessError(RuntimeError):
     """The boards' process did not start or stopped answering."""
-
-
-class _Names:
-    """What ``VirtualTable.boards`` gives its readers here: the board names (sorted, in)."""
-
-    def __init__(self, names: Sequence[str]) -> None:
-        self._names = list(names)
-
-    def __iter__(self) -> Any:
-        return iter(self._names)
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._names
-
-    def __len__(self) -> int:
-        return len(self._names)
 
 
 class BoardsProcess:
@@ -66,7 +50,7 @@ class BoardsProcess:
                         "heartbeat_ms": heartbeat_ms, "debounce_scans": debounce_scans,
                         "seed": seed}
         self.specs: tuple[BoardSpec, ...] = default_layout()
-        self.boards = _Names([s.name for s in self.specs])
+        self.boards = tuple(s.name for s in self.specs)  # as VirtualTable.boards' keys
         self._channels = frozenset(self.channels())
         self._registry: dict[str, str] = {}
         self._changed = threading.Condition()
@@ -153,10 +137,10 @@ class BoardsProcess:
         return [s.serial for s in self.specs]
 
     def channels(self) -> list[str]:
-        return [f"{s.name}/{n}" for s in self.specs for n in s.channels]
+        return layout_channels(self.specs)
 
     def labels(self) -> dict[str, str]:
-        return {f"{s.name}/{n}": label for s in self.specs for n, label in s.labels().items()}
+        return layout_labels(self.specs)
 
     # ------------------------------------------------------------ internals
     def _board(self, name: str) -> None:

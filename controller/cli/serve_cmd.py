@@ -53,13 +53,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def _cpu_choice(text: str) -> int | str:
-    if text in ("auto", "off"):
-        return text
+    from controller.web.cpu import parse
+
     try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a CPU: give auto, off or a CPU number (0, 1, ...)") from None
+        return parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 class RedactTokens(logging.Filter):
@@ -173,7 +172,7 @@ def _override(config: Config, args: argparse.Namespace) -> Config:
 
     data = config.model_dump()
     data["server"].update({k: v for k, v in (("host", args.host), ("port", args.port),
-                                             ("cpu", getattr(args, "cpu", None)))
+                                             ("cpu", args.cpu))
                            if v is not None})
     if args.ruleset:
         data["session"]["ruleset"] = args.ruleset

@@ -28,6 +28,17 @@ class CpuError(ValueError):
     """The CPU asked for cannot be used."""
 
 
+def parse(text: str) -> CpuChoice:
+    """``auto``, ``off`` or a CPU number, as written on a command line."""
+    if text in ("auto", "off"):
+        return text  # type: ignore[return-value]
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(
+            f"{text!r} is not a CPU: give auto, off or a CPU number (0, 1, ...)") from None
+
+
 def choose(choice: CpuChoice, allowed: set[int]) -> int | None:
     """The CPU to run on (None: do not pin)."""
     if choice == "off" or not allowed:
