@@ -26,6 +26,7 @@ from typing import IO, Any
 
 from firmware_bridge.sim import VirtualTable, default_layout, layout_channels, layout_labels
 from firmware_bridge.sim_board import BoardSpec, Faults
+from firmware_bridge.types import uid_from_str
 
 __all__ = ["BoardsProcess", "main"]
 
@@ -57,7 +58,6 @@ class BoardsProcess:
         self._version = 0
         self._child: subprocess.Popen[str] | None = None
         self._write_lock = threading.Lock()
-        self._reader: threading.Thread | None = None
 
     # ------------------------------------------------------------ life cycle
     def start(self) -> dict[str, str]:
@@ -65,9 +65,8 @@ class BoardsProcess:
         self._child = subprocess.Popen(
             [*self.command, json.dumps(self.options)], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, text=True, bufsize=1)
-        self._reader = threading.Thread(target=self._read, args=(self._child.stdout,),
-                                        name="sim-boards-process", daemon=True)
-        self._reader.start()
+        threading.Thread(target=self._read, args=(self._child.stdout,),
+                         name="sim-boards-process", daemon=True).start()
         self._wait_registry(0, "start")
         with self._changed:
             return dict(self._registry)
@@ -99,9 +98,11 @@ class BoardsProcess:
         """Put the tag uid on channel "<board>/<n>" (moving it from wherever it was)."""
         if channel not in self._channels:
             raise ValueError(f"no channel {channel!r} on the virtual table: see channels()")
+        uid_from_str(uid)  # a malformed UID is the caller's error here, not the child's end
         self._send({"op": "place", "uid": uid, "channel": channel})
 
     def remove(self, uid: str) -> None:
+        uid_from_str(uid)
         self._send({"op": "remove", "uid": uid})
 
     def clear(self) -> None:

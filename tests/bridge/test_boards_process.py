@@ -47,6 +47,8 @@ def test_a_tile_placed_moved_and_removed_is_read_from_the_other_process() -> Non
             table.place(UID, "seat9/0")  # never reaches (and stops) the boards
         with pytest.raises(ValueError, match="no virtual board"):
             table.unplug("seat9")
+        with pytest.raises(ValueError):
+            table.place("not a uid", "seat1/0")
         with pytest.raises(ValueError, match="unknown fault"):
             table.set_faults("seat1", bit_eror_rate=0.1)
         table.set_faults("seat1", bit_error_rate=0.0)
