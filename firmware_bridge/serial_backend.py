@@ -27,6 +27,13 @@ from firmware_bridge.types import BoardHealth, ChannelScan, uid_to_str
 
 Lookup = Callable[[str], str | None]
 
+try:  # pyserial's POSIX port raises termios.error (not an OSError) when a tty hangs up mid-open
+    from termios import error as _TermiosError
+    _PORT_ERRORS: tuple[type[BaseException], ...] = (serial.SerialException, OSError,
+                                                     _TermiosError)
+except ImportError:  # pragma: no cover - not a POSIX host
+    _PORT_ERRORS = (serial.SerialException, OSError)
+
 
 def find_port(serial_number: str) -> str | None:
     """The device path of the USB serial port with this serial number, if plugged in."""
@@ -36,6 +43,14 @@ def find_port(serial_number: str) -> str | None:
         if port.serial_number == serial_number:
             return str(port.device)
     return None
+
+
+def _why(exc: BaseException) -> str:
+    """One line for a board-down report: termios.error's args are (errno, text)."""
+    args = getattr(exc, "args", ())
+    if len(args) == 2 and isinstance(args[0], int) and not isinstance(exc, OSError):
+        return f"{args[1]} (errno {args[0]})"
+    return str(exc) or type(exc).__name__
 
 
 class BoardDown(Exception):
@@ -106,8 +121,10 @@ class BoardLink:
             try:
                 self._connect(path)
                 self._loop()
-            except (serial.SerialException, OSError, BoardDown) as exc:
-                self._report_down(str(exc) or type(exc).__name__)
+            except (*_PORT_ERRORS, BoardDown) as exc:
+                # e.g. the port vanished between its lookup and its open (a cable pulled, a
+                # board reset): down, and the next turn looks the port up again.
+                self._report_down(_why(exc))
             finally:
                 self._disconnect()
             stop.wait(self.opts.reconnect_s)
@@ -147,7 +164,7 @@ class BoardLink:
         if ser is not None:
             try:
                 ser.close()
-            except (serial.SerialException, OSError):
+            except _PORT_ERRORS:
                 pass
 
     def _loop(self) -> None:
@@ -299,7 +316,7 @@ class BoardLink:
         try:
             if self._ser is not None:
                 self._ser.write(frame)
-        except (serial.SerialException, OSError):
+        except _PORT_ERRORS:
             pass
 
     def _acked(self, seq: int, status: int) -> None:

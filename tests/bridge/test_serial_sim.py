@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import termios
 import time
 
 import pytest
@@ -224,5 +225,32 @@ def test_boards_found_by_usb_serial_number(table: VirtualTable, monkeypatch) -> 
     try:
         table.place(C, "seat1/4")
         assert sink.wait(sink.sees("seat1/4", {C}))
+    finally:
+        backend.stop()
+
+
+def test_a_port_that_hangs_up_while_opening_is_a_board_down_not_a_dead_link(
+        table: VirtualTable, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A pty whose other end goes away between the port's lookup and its open: pyserial's open
+    # then fails in tcflush with termios.error (EIO), which is not an OSError. The link reports
+    # the board down, says why, and connects again on its next turn.
+    real, hangups = termios.tcflush, [0]
+
+    def tcflush(fd: int, queue: int) -> None:
+        if hangups[0] < 2:
+            hangups[0] += 1
+            raise termios.error(5, "Input/output error")
+        real(fd, queue)
+
+    monkeypatch.setattr(termios, "tcflush", tcflush)
+    sink = Collector()
+    backend = SerialBackend(serials=table.serials, lookup=table.lookup)
+    backend.start(sink)
+    try:
+        table.place(A, "seat1/3")
+        assert sink.wait(sink.sees("seat1/3", {A}))
+        assert hangups[0] == 2
+        downs = sink.health("down")
+        assert downs and all("Input/output error (errno 5)" == h.detail for h in downs), downs
     finally:
         backend.stop()
