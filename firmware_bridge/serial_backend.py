@@ -47,7 +47,7 @@ def find_port(serial_number: str) -> str | None:
 
 def _why(exc: BaseException) -> str:
     """One line for a board-down report: termios.error's args are (errno, text)."""
-    args = getattr(exc, "args", ())
+    args: tuple[Any, ...] = exc.args
     if len(args) == 2 and isinstance(args[0], int) and not isinstance(exc, OSError):
         return f"{args[1]} (errno {args[0]})"
     return str(exc) or type(exc).__name__
@@ -55,6 +55,9 @@ def _why(exc: BaseException) -> str:
 
 class BoardDown(Exception):
     """The board stopped answering (read error, EIO, or heartbeat silence)."""
+
+
+_LINK_ERRORS: tuple[type[BaseException], ...] = (*_PORT_ERRORS, BoardDown)
 
 
 @dataclass
@@ -121,7 +124,7 @@ class BoardLink:
             try:
                 self._connect(path)
                 self._loop()
-            except (*_PORT_ERRORS, BoardDown) as exc:
+            except _LINK_ERRORS as exc:
                 # e.g. the port vanished between its lookup and its open (a cable pulled, a
                 # board reset): down, and the next turn looks the port up again.
                 self._report_down(_why(exc))
