@@ -78,7 +78,7 @@ class LinkOptions:
     read_timeout: float = 0.01  # also the retransmit / watchdog granularity
 
 
-#: Seconds between asking an unnamed board for its hello again (the last one was corrupted).
+#: Seconds between asking a board for its hello again, until one comes on this connection.
 IDENTIFY_AGAIN_S = 0.2
 #: Least seconds between two snapshot requests while channels are stale (a noisy line loses a
 #: block every few: the parts the board resends refresh the channels meanwhile).
@@ -109,6 +109,7 @@ class BoardLink:
         self._pending: dict[int, _Pending] = {}
         self._connects = 0
         self._identified = float("-inf")
+        self._greeted = False
         self._down_reported = False
 
     # ------------------------------------------------------------ thread body
@@ -153,6 +154,10 @@ class BoardLink:
         self._connects += 1
         if self._connects > 1:
             self.counters["reconnects"] += 1
+        # Each connection asks the board who it is until a hello comes: the hello it sent on
+        # power-up was flushed by the port's open, and an identify can be lost like any command
+        # (its retries run out on a busy line or a slow board). Only the hello says "up".
+        self._greeted = False
         self._identified = self.backend.clock()
         self.send("identify")
         self._resync()
@@ -191,6 +196,9 @@ class BoardLink:
                 self._feed(data, now)
             elif now - last_rx > self.opts.heartbeat_timeout and not ser.in_waiting:
                 raise BoardDown(f"silent for {now - last_rx:.2f} s")
+            if not self._greeted and now - self._identified >= IDENTIFY_AGAIN_S:
+                self._identified = now  # no hello yet on this connection: ask again
+                self.send("identify")
             if self._stale and self.name is not None and now - self._requested >= RESYNC_MIN_S:
                 self._resync()
             self._retransmit(now)
@@ -222,9 +230,6 @@ class BoardLink:
             self._acked(msg["ack_seq"], msg["status"])
         elif self.name is None:
             self.counters["orphans"] += 1  # before the hello we cannot name channels
-            if now - self._identified >= IDENTIFY_AGAIN_S:  # the hello was lost on the line
-                self._identified = now
-                self.send("identify")
         elif kind == "scan":
             uids = self.channels.get(msg["channel"])
             if uids is None:
@@ -245,7 +250,9 @@ class BoardLink:
         self.name = msg["board"]
         self.serial_number = msg["serial"]
         self._down_reported = False
-        self.backend.post(BoardHealth(self.name, "up", now, f"firmware {msg['firmware']}"))
+        if not self._greeted:  # once per connection (an identify asked again may bring two)
+            self._greeted = True
+            self.backend.post(BoardHealth(self.name, "up", now, f"firmware {msg['firmware']}"))
 
     def _snapshot_part(self, msg: P.Message, now: float) -> None:
         """One part: its channels take exactly its UIDs (each part stands alone), then the

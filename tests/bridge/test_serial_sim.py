@@ -254,3 +254,23 @@ def test_a_port_that_hangs_up_while_opening_is_a_board_down_not_a_dead_link(
         assert downs and all("Input/output error (errno 5)" == h.detail for h in downs), downs
     finally:
         backend.stop()
+
+
+def test_a_replugged_board_is_up_even_when_its_first_identify_is_lost(
+        table: VirtualTable, link: Link) -> None:
+    # The board's power-up hello is flushed by the port's open; the host's identify and its
+    # retries are all lost (a busy line, a board slow to answer): the host asks again until a
+    # hello comes, so the board is reported up, once per connection.
+    backend, sink = link
+    table.unplug("seat1")
+    assert sink.wait(lambda: any(h.board == "seat1" for h in sink.health("down")))
+    ups = len([h for h in sink.health("up") if h.board == "seat1"])
+    table.board("seat1").faults.drop_commands = 30  # identify, its retries, the resyncs' too
+    table.replug("seat1")
+    assert sink.wait(lambda: len([h for h in sink.health("up") if h.board == "seat1"]) > ups,
+                     timeout=5.0), "the replugged board was never reported up"
+    assert table.board("seat1").faults.drop_commands == 0
+    time.sleep(0.5)  # identify is not asked again once answered: one 'up' for this connection
+    assert len([h for h in sink.health("up") if h.board == "seat1"]) == ups + 1
+    table.place(A, "seat1/2")
+    assert sink.wait(sink.sees("seat1/2", {A}))
