@@ -112,11 +112,24 @@ BOARD = """() => {
 }"""
 
 
-def test_tv_mode_fills_a_1920_screen_readably(playing: SimServer, browser: Any) -> None:
+DEALING = """(after) => {
+  const m = /Hand (\\d+) .*dealing/.exec(document.querySelector('#handinfo').textContent);
+  if (!m || Number(m[1]) <= after) return null;
+  return { hand: Number(m[1]),
+           result: (document.querySelector('#result h2') || {}).textContent || '' };
+}"""
+
+
+@pytest.fixture
+def playing_on(tmp_path: Path) -> Iterator[SimServer]:
+    yield from _serve(tmp_path, hands=40, pace=0.02)  # more hands than the test will watch
+
+
+def test_tv_mode_fills_a_1920_screen_readably(playing_on: SimServer, browser: Any) -> None:
     errors: list[str] = []
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(playing.base + "/")
+    page.goto(playing_on.base + "/")
     page.wait_for_selector("body.tv", timeout=15000)
     # The live page measured: a discard on the pad; a moment with sets on the strips.
     pad = page.wait_for_function(DISCARD, timeout=90000, polling=10).json_value()
@@ -126,18 +139,18 @@ def test_tv_mode_fills_a_1920_screen_readably(playing: SimServer, browser: Any) 
     assert sizes["meld"] >= 48 and sizes["river"] >= 36, sizes
     assert sizes["board"] >= 1300, sizes  # the page fills the screen, not a 1200 px column
     assert sizes["wall"] >= 48, sizes
-    # The result stays on screen while the next hand is dealt, until its first discard.
-    page.wait_for_function("() => /Hand 2 .*dealing/.test(document.querySelector('#handinfo')"
-                           ".textContent)", timeout=90000)
-    assert page.inner_text("#result h2").startswith("Hand 1 · ")
-    # read in the same moment as the discard shows (on a busy machine the hand may be over by
-    # the next look, and then its own result is rightly on screen)
+    # The result stays on screen while the next hand is dealt, until its first discard. The
+    # hand watched is whichever comes next (on a busy machine the measuring above may take a
+    # hand or two); each look reads the hand and the result in the same moment.
+    now = int(re.match(r"Hand (\d+)", page.inner_text("#handinfo")).group(1))  # type: ignore[union-attr]
+    dealt = page.wait_for_function(DEALING, arg=now, timeout=90000, polling=10).json_value()
+    assert dealt["result"].startswith(f"Hand {dealt['hand'] - 1} · "), dealt
     seen = page.wait_for_function(
         "() => document.querySelector('.pad .tile.big') && {"
         " hand: document.querySelector('#handinfo').textContent,"
         " result: (document.querySelector('#result h2') || {}).textContent || null}",
         timeout=60000, polling=10).json_value()
-    assert seen["hand"].startswith("Hand 2 · ") and seen["result"] is None, seen
+    assert seen["hand"].startswith(f"Hand {dealt['hand']} · ") and seen["result"] is None, seen
     assert errors == []
 
 
