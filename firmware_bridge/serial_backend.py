@@ -250,9 +250,8 @@ class BoardLink:
         self.name = msg["board"]
         self.serial_number = msg["serial"]
         self._down_reported = False
-        if not self._greeted:  # once per connection (an identify asked again may bring two)
-            self._greeted = True
-            self.backend.post(BoardHealth(self.name, "up", now, f"firmware {msg['firmware']}"))
+        self._greeted = True
+        self.backend.post(BoardHealth(self.name, "up", now, f"firmware {msg['firmware']}"))
 
     def _snapshot_part(self, msg: P.Message, now: float) -> None:
         """One part: its channels take exactly its UIDs (each part stands alone), then the
