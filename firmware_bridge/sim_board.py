@@ -121,6 +121,7 @@ class VirtualBoard:
         self._seq = 0
         self._snap = 0
         self._scans = 0
+        self._snap_wanted = False  # asked for before the first scan: sent right after it
         self._boot_t = time.monotonic()
         self._decoder = P.StreamDecoder()
         self._out: _Outgoing | None = None  # the snapshot whose parts are not all acknowledged
@@ -186,7 +187,13 @@ class VirtualBoard:
                 if now >= next_scan:
                     self._scan_locked()
                     next_scan = now + self.scan_s
-                if self._out is not None:
+                if not self._scans:
+                    pass  # no snapshot before the field has been read once since power-up
+                elif self._snap_wanted:
+                    self._snap_wanted = False
+                    self._snapshot_locked()
+                    next_snap = now + self.snapshot_s
+                elif self._out is not None:
                     next_snap = now + self.snapshot_s
                     if now >= self._out.resend_at:
                         self._resend_locked()
@@ -302,7 +309,10 @@ class VirtualBoard:
         if msg.name == "identify":
             self._send_locked(self._hello())
         elif msg.name == "request_snapshot":
-            self._snapshot_locked()
+            if self._scans:
+                self._snapshot_locked()
+            else:  # just plugged in: it would report every channel empty; after the first scan
+                self._snap_wanted = True
 
     def _apply_locked(self, msg: P.Message) -> None:
         if msg.name == "set_leds":

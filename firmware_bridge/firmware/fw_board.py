@@ -28,7 +28,8 @@ class Board:
         self.out_ranges = None  # the snapshot being delivered: its ranges, acked parts
         self.out_acked = 0
         self.resend_at = 0
-        self.scans = 0
+        self.scans = 0  # full sweeps since power-up
+        self.snapshot_wanted = False  # asked for before the first sweep: sent right after it
         self.next_index = 0
         now = hal.ticks_ms()
         self.boot_ms = now
@@ -102,7 +103,13 @@ class Board:
             self.scan_next()
             if self.next_index == 0:
                 self.next_sweep = hal.ticks_add(now, self.scan_ms)
-        if self.out_ranges is not None:
+        if not self.scans:
+            pass  # no snapshot before every channel has been read once: it would say "empty"
+        elif self.snapshot_wanted:
+            self.snapshot_wanted = False
+            self.send_snapshot()
+            self.next_snapshot = hal.ticks_add(now, self.snapshot_ms)
+        elif self.out_ranges is not None:
             self.next_snapshot = hal.ticks_add(now, self.snapshot_ms)
             if hal.ticks_diff(now, self.resend_at) >= 0:
                 self.resend_snapshot()
@@ -146,4 +153,7 @@ class Board:
         if cmd == P.CMD_IDENTIFY:
             self.send_hello()
         elif cmd == P.CMD_REQUEST_SNAPSHOT:
-            self.send_snapshot()
+            if self.scans:
+                self.send_snapshot()
+            else:  # just powered up: after the first sweep (step)
+                self.snapshot_wanted = True

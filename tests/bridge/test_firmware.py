@@ -191,7 +191,8 @@ def test_firmware_resends_unacknowledged_parts_with_fresh_state_until_acked() ->
     board, hal, chips = make_board(scan_ms=5, snapshot_ms=1000, debounce=2, resend_ms=40)
     board.start()
     hal.inbox += P.encode("request_snapshot", 1)
-    board.step()
+    for _ in range(4):  # one step reads one channel: the snapshot follows the first sweep
+        board.step()
     first = [m for m in decode_all(bytes(hal.written)) if m.name == "snapshot"]
     assert len(first) == 1 and first[0]["entries"] == ()
     snap = first[0]["snap"]
@@ -211,3 +212,20 @@ def test_firmware_resends_unacknowledged_parts_with_fresh_state_until_acked() ->
     sent = decode_all(bytes(hal.written))
     assert not [m for m in sent if m.name == "snapshot"]  # acknowledged: no resend, no new one
     assert not [m for m in sent if m.name == "ack"]  # snapshot_ack itself is not acknowledged
+
+
+def test_firmware_answers_a_snapshot_request_at_power_up_after_its_first_sweep() -> None:
+    # The host connects and asks at once; a snapshot before every antenna has been read would
+    # say "empty" for a tag that lies there, and the host would take it as gone.
+    board, hal, chips = make_board(scan_ms=5, snapshot_ms=1000)
+    chips[3].place(VirtualTag(NTAG))  # on the last channel of the sweep
+    board.start()
+    hal.inbox += P.encode("request_snapshot", 1)
+    board.step()
+    sent = decode_all(bytes(hal.written))
+    assert [m["ack_seq"] for m in sent if m.name == "ack"] == [1]  # taken at once ...
+    assert not [m for m in sent if m.name == "snapshot"]  # ... answered after the sweep
+    for _ in range(3):
+        board.step()
+    parts = [m for m in decode_all(bytes(hal.written)) if m.name == "snapshot"]
+    assert len(parts) == 1 and parts[0]["entries"] == ((3, NTAG),)

@@ -275,3 +275,28 @@ def test_a_replugged_board_is_up_even_when_its_first_identify_is_lost(
     assert table.board("seat1").outputs.commands.count("identify") == asked
     table.place(A, "seat1/2")
     assert sink.wait(sink.sees("seat1/2", {A}))
+
+
+def test_a_board_just_plugged_in_sends_no_snapshot_before_it_has_read_its_antennas() -> None:
+    # Slow scans (500 ms): the host reconnects and asks for a snapshot long before the board's
+    # first scan since power-up. Answered at once, the snapshot would say every channel is
+    # empty and the host would report the tag gone; the board answers after its first scan.
+    with VirtualTable(LAYOUT, scan_ms=500, snapshot_ms=5000, heartbeat_ms=40, seed=3) as vt:
+        sink = Collector()
+        backend = SerialBackend(serials=vt.serials, lookup=vt.lookup, heartbeat_timeout=0.25,
+                                reconnect_s=0.02)
+        backend.start(sink)
+        try:
+            vt.place(A, "seat1/1")
+            assert sink.wait(sink.sees("seat1/1", {A}))
+            vt.unplug("seat1")
+            assert sink.wait(lambda: any(h.board == "seat1" for h in sink.health("down")))
+            start = len(sink.events)
+            vt.replug("seat1")
+            assert sink.wait(lambda: any(isinstance(e, ChannelScan) and e.channel == "seat1/1"
+                                         for e in sink.events[start:]), timeout=5.0)
+            after = [e for e in sink.events[start:]
+                     if isinstance(e, ChannelScan) and e.channel == "seat1/1"]
+            assert all(e.uids == frozenset({A}) for e in after), after
+        finally:
+            backend.stop()
