@@ -89,7 +89,11 @@ def test_reassign_and_undo_under_simulate_and_play_goes_on(
                     "zone": complaint["zone"], "tile": complaint["tile"],
                     "as": complaint["is"]}])
             assert fixed["status"] == 200 and fixed["body"]["accepted"], fixed
-            _until(lambda: run.complaint is None, what="the players going on")
+            # Two steps of play past the correction (itself a step of the log: an undo at once
+            # would take the correction back, and the players would rightly wait for it again).
+            after_fix = system.loop.seq
+            _until(lambda: run.complaint is None and system.loop.seq >= after_fix + 2,
+                   what="the players going on")
             seq = board.evaluate("async () => (await (await fetch('/api/table')).json()).seq")
 
             undone = operator.evaluate(POST, ["/api/admin/undo", token, {"count": 1}])
