@@ -75,7 +75,11 @@ def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
             fixed = client.post("/api/admin/reassign", headers=admin, json={
                 "zone": complaint["zone"], "tile": "5b", "as": "6b"})
         assert fixed.status_code == 200 and fixed.json()["accepted"], fixed.text
+        # Two steps of play past the correction (itself a step of the log: an undo at once
+        # would take the correction back, and the players would rightly wait for it again).
+        after_fix = client.get("/api/table").json()["seq"]
         until(lambda: run.complaint is None and hand_of(client).get("phase") == "play"
+              and client.get("/api/table").json()["seq"] >= after_fix + 2
               and (hand_of(client).get("discard") is not None), what="play after the fix")
         assert service.status().readers["virtual-table"]["ok"]
 
