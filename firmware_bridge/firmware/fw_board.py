@@ -103,7 +103,7 @@ class Board:
             self.scan_next()
             if self.next_index == 0:
                 self.next_sweep = hal.ticks_add(now, self.scan_ms)
-        if not self.scans:
+        if self.order and not self.scans:
             pass  # no snapshot before every channel has been read once: it would say "empty"
         elif self.snapshot_wanted:
             self.snapshot_wanted = False
@@ -153,7 +153,7 @@ class Board:
         if cmd == P.CMD_IDENTIFY:
             self.send_hello()
         elif cmd == P.CMD_REQUEST_SNAPSHOT:
-            if self.scans:
+            if self.scans or not self.order:
                 self.send_snapshot()
             else:  # just powered up: after the first sweep (step)
                 self.snapshot_wanted = True
