@@ -229,3 +229,15 @@ def test_firmware_answers_a_snapshot_request_at_power_up_after_its_first_sweep()
         board.step()
     parts = [m for m in decode_all(bytes(hal.written)) if m.name == "snapshot"]
     assert len(parts) == 1 and parts[0]["entries"] == ((3, NTAG),)
+
+
+def test_firmware_with_no_reader_still_answers_a_snapshot_request() -> None:
+    # No chip answered at power-up: nothing to sweep, so nothing to wait for.
+    hal = FakeBoardHal("seat3", "MJT-SEAT3", {})
+    hal.now_ms = 0
+    board = fw_board.Board(hal, scan_ms=5, snapshot_ms=1000)
+    board.start()
+    hal.inbox += P.encode("request_snapshot", 1)
+    board.step()
+    parts = [m for m in decode_all(bytes(hal.written)) if m.name == "snapshot"]
+    assert len(parts) == 1 and parts[0]["entries"] == ()
