@@ -66,7 +66,6 @@ def table_source(
         finally:
             if unsubscribe is not None:
                 unsubscribe()
-            reader.close()
             backend.stop()
 
     return source
@@ -110,9 +109,6 @@ class QueueReader:
                 return await queue.get()
         except TimeoutError:
             return None
-
-    def close(self) -> None:
-        """Nothing is left pending between calls (kept for the sources' ``finally``)."""
 
 
 def bridge_events(item: Any, tracker: PresenceTracker, loop: LoopPort) -> list[Event]:

@@ -152,28 +152,25 @@ async def _events(inbox: asyncio.Queue[Any], sensing: Sensing, loop: LoopPort,
     last_tick = time.monotonic()
     reader = QueueReader(inbox)
     seen = Followed()
-    try:
-        while True:
-            item = await reader.get(0.02)
-            if not sensing.muted:  # an operator's undo or correction: what it means for tiles
-                follow_corrections(loop, sensing.tracker, seen)
-            batch = [(e, "table") for e in follow_hand(loop, sensing.tracker)]
-            batch += _batch(item, sensing, loop)
-            if time.monotonic() - last_tick >= 0.02:
-                last_tick = time.monotonic()
-                batch += [(e, "table") for e in sensing.tracker.tick(last_tick)]
-            if sensing.muted:  # the table is being swept for a new session: nothing to tell
-                batch = [(e, n) for e, n in batch if n != "table"]
-            for event, name in batch:
+    while True:
+        item = await reader.get(0.02)
+        if not sensing.muted:  # an operator's undo or correction: what it means for tiles
+            follow_corrections(loop, sensing.tracker, seen)
+        batch = [(e, "table") for e in follow_hand(loop, sensing.tracker)]
+        batch += _batch(item, sensing, loop)
+        if time.monotonic() - last_tick >= 0.02:
+            last_tick = time.monotonic()
+            batch += [(e, "table") for e in sensing.tracker.tick(last_tick)]
+        if sensing.muted:  # the table is being swept for a new session: nothing to tell
+            batch = [(e, n) for e, n in batch if n != "table"]
+        for event, name in batch:
+            count.emitted += 1
+            yield event, name
+            count.applied += 1
+            for cleared in follow_hand(loop, sensing.tracker):
                 count.emitted += 1
-                yield event, name
+                yield cleared, "table"
                 count.applied += 1
-                for cleared in follow_hand(loop, sensing.tracker):
-                    count.emitted += 1
-                    yield cleared, "table"
-                    count.applied += 1
-    finally:  # no pending get left behind ("Task was destroyed but it is pending")
-        reader.close()
 
 
 def _batch(item: Any, sensing: Sensing, loop: LoopPort) -> list[tuple[Event, str]]:

@@ -29,7 +29,6 @@ async def test_an_item_that_comes_after_a_timeout_is_not_lost() -> None:
     queue.put_nowait("scan")
     assert await reader.get(1.0) == "press"
     assert await reader.get(1.0) == "scan"
-    reader.close()
 
 
 async def test_a_reader_draining_a_full_queue_lets_other_tasks_run() -> None:
@@ -79,7 +78,6 @@ def test_every_item_comes_once_in_order_whatever_the_timing(plan: list[tuple[boo
             item = await reader.get(0.5)
             assert item is not None, f"lost: got {got} of {len(plan)}"
             got.append(item)
-        reader.close()
         return put, got
 
     put, got = asyncio.run(run())
