@@ -121,7 +121,6 @@ class VirtualBoard:
         self._seq = 0
         self._snap = 0
         self._scans = 0
-        self._snap_wanted = False  # asked for before the first scan: sent right after it
         self._boot_t = time.monotonic()
         self._decoder = P.StreamDecoder()
         self._out: _Outgoing | None = None  # the snapshot whose parts are not all acknowledged
@@ -187,13 +186,7 @@ class VirtualBoard:
                 if now >= next_scan:
                     self._scan_locked()
                     next_scan = now + self.scan_s
-                if not self._scans:
-                    pass  # no snapshot before the field has been read once since power-up
-                elif self._snap_wanted:
-                    self._snap_wanted = False
-                    self._snapshot_locked()
-                    next_snap = now + self.snapshot_s
-                elif self._out is not None:
+                if self._out is not None:
                     next_snap = now + self.snapshot_s
                     if now >= self._out.resend_at:
                         self._resend_locked()
@@ -257,6 +250,8 @@ class VirtualBoard:
 
     def _snapshot_locked(self) -> None:
         """A new snapshot: every part sent now, and again until the host acknowledges it."""
+        if not self._scans:  # just plugged in: the field is read first, or every channel
+            self._scan_locked()  # would be reported empty
         entries = self._entries_locked()
         self._snap = (self._snap + 1) & 0xFF
         out = _Outgoing(self._snap, P.snapshot_ranges(entries))
@@ -309,10 +304,7 @@ class VirtualBoard:
         if msg.name == "identify":
             self._send_locked(self._hello())
         elif msg.name == "request_snapshot":
-            if self._scans:
-                self._snapshot_locked()
-            else:  # just plugged in: it would report every channel empty; after the first scan
-                self._snap_wanted = True
+            self._snapshot_locked()
 
     def _apply_locked(self, msg: P.Message) -> None:
         if msg.name == "set_leds":

@@ -29,7 +29,6 @@ class Board:
         self.out_acked = 0
         self.resend_at = 0
         self.scans = 0  # full sweeps since power-up
-        self.snapshot_wanted = False  # asked for before the first sweep: sent right after it
         self.next_index = 0
         now = hal.ticks_ms()
         self.boot_ms = now
@@ -105,10 +104,6 @@ class Board:
                 self.next_sweep = hal.ticks_add(now, self.scan_ms)
         if self.order and not self.scans:
             pass  # no snapshot before every channel has been read once: it would say "empty"
-        elif self.snapshot_wanted:
-            self.snapshot_wanted = False
-            self.send_snapshot()
-            self.next_snapshot = hal.ticks_add(now, self.snapshot_ms)
         elif self.out_ranges is not None:
             self.next_snapshot = hal.ticks_add(now, self.snapshot_ms)
             if hal.ticks_diff(now, self.resend_at) >= 0:
@@ -155,5 +150,5 @@ class Board:
         elif cmd == P.CMD_REQUEST_SNAPSHOT:
             if self.scans or not self.order:
                 self.send_snapshot()
-            else:  # just powered up: after the first sweep (step)
-                self.snapshot_wanted = True
+            else:  # just powered up: due now, so sent right after the first sweep (step)
+                self.next_snapshot = self.hal.ticks_ms()
