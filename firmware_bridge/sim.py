@@ -17,8 +17,9 @@ import json
 import os
 import tempfile
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future
+from dataclasses import fields
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -45,6 +46,20 @@ def default_layout(
     if centre:
         boards.append(BoardSpec("centre", f"{prefix}-CENTRE", (("discard", centre),)))
     return tuple(boards)
+
+
+def check_board(name: str, boards: Iterable[str]) -> None:
+    """A board of the table by name, or the ValueError that says which there are."""
+    if name not in boards:
+        raise ValueError(f"no virtual board {name!r}: have {sorted(boards)}")
+
+
+def check_faults(names: Iterable[str]) -> None:
+    """Fault knobs by name (see Faults), or the ValueError that names the unknown one."""
+    known = {f.name for f in fields(Faults)}
+    for key in names:
+        if key not in known:
+            raise ValueError(f"unknown fault {key!r}: see firmware_bridge.sim.Faults")
 
 
 def layout_channels(specs: Sequence[BoardSpec]) -> list[str]:
@@ -146,17 +161,14 @@ class VirtualTable:
 
     # ------------------------------------------------------------ boards, faults, registry
     def board(self, name: str) -> VirtualBoard:
-        try:
-            return self.boards[name]
-        except KeyError:
-            raise ValueError(f"no virtual board {name!r}: have {sorted(self.boards)}") from None
+        check_board(name, self.boards)
+        return self.boards[name]
 
     def set_faults(self, board: str | None = None, **faults: Any) -> None:
         """Set fault knobs (see Faults) on one board, or on all when board is None."""
+        check_faults(faults)
         for b in [self.board(board)] if board else self.boards.values():
             for key, value in faults.items():
-                if not hasattr(b.faults, key):
-                    raise ValueError(f"unknown fault {key!r}: see firmware_bridge.sim.Faults")
                 setattr(b.faults, key, value)
 
     def unplug(self, board: str) -> None:

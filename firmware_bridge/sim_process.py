@@ -24,8 +24,15 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
-from firmware_bridge.sim import VirtualTable, default_layout, layout_channels, layout_labels
-from firmware_bridge.sim_board import BoardSpec, Faults
+from firmware_bridge.sim import (
+    VirtualTable,
+    check_board,
+    check_faults,
+    default_layout,
+    layout_channels,
+    layout_labels,
+)
+from firmware_bridge.sim_board import BoardSpec
 from firmware_bridge.types import uid_from_str
 
 __all__ = ["BoardsProcess", "main"]
@@ -112,11 +119,8 @@ class BoardsProcess:
         """Set fault knobs (see Faults) on one board, or on all when board is None; checked
         here, so that a wrong name is the caller's error and never stops the boards."""
         if board is not None:
-            self._board(board)
-        known = Faults()
-        for key in faults:
-            if not hasattr(known, key):
-                raise ValueError(f"unknown fault {key!r}: see firmware_bridge.sim.Faults")
+            check_board(board, self.boards)
+        check_faults(faults)
         self._send({"op": "faults", "board": board, "faults": faults})
 
     def unplug(self, board: str) -> None:
@@ -144,13 +148,9 @@ class BoardsProcess:
         return layout_labels(self.specs)
 
     # ------------------------------------------------------------ internals
-    def _board(self, name: str) -> None:
-        if name not in self.boards:
-            raise ValueError(f"no virtual board {name!r}: have {sorted(self.boards)}")
-
     def _plug(self, board: str, op: str) -> None:
         """Unplug or replug ``board`` and wait for the child's new registry."""
-        self._board(board)
+        check_board(board, self.boards)
         with self._changed:
             version = self._version
         self._send({"op": op, "board": board})
@@ -210,8 +210,8 @@ def main(argv: Sequence[str] | None = None, cpus: Iterable[int] | None = None) -
     table = VirtualTable(**options)
 
     def tell() -> None:
-        print(json.dumps({"registry": {s: table.lookup(s) for s in table.serials
-                                       if table.lookup(s)}}), flush=True)
+        registry = {s: path for s in table.serials if (path := table.lookup(s))}
+        print(json.dumps({"registry": registry}), flush=True)
 
     table.start()
     tell()
