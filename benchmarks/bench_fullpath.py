@@ -207,14 +207,15 @@ def client_main(url: str, n: int, seconds: float) -> None:
     print(json.dumps(asyncio.run(clients(url, n, seconds))))
 
 
-def latencies(stamps: Stamps, received: list[tuple[float, int]]) -> list[float]:
-    """For every stamped draw: the first message that carries its seq (or a later one)."""
+def latencies(frames: dict[int, float], received: list[tuple[float, int]]) -> list[float]:
+    """For every stamped draw (seq -> its frame's time, ``Stamps.by_seq``): the first message
+    that carries its seq (or a later one)."""
     out: list[float] = []
     received.sort()
     if not received:
         return out
     start = received[0][0]  # only frames written while the client was connected
-    for seq, t_frame in sorted(stamps.by_seq().items()):
+    for seq, t_frame in sorted(frames.items()):
         if t_frame < start:
             continue
         t_recv = next((t for t, s in received if s >= seq and t >= t_frame), None)
@@ -272,10 +273,11 @@ def run(n: int, seconds: float, pace: float, ws: str | None = None,
                     time.sleep(0.1)
                 stamps.frames = [tuple(f) for f in json.loads(stamp_file.read_text())]
     received = [tuple(x) for x in json.loads(out)]
-    values = latencies(stamps, received)  # type: ignore[arg-type]
+    frames = stamps.by_seq()
+    values = latencies(frames, received)  # type: ignore[arg-type]
     p50, p99 = pct(values, 0.5), pct(values, 0.99)
     start = min((t for t, _ in received), default=0.0)
-    kept = [(seq, t) for seq, t in stamps.by_seq().items() if t >= start]
+    kept = [(seq, t) for seq, t in frames.items() if t >= start]
     kept = [(seq, t) for seq, t in kept if seq in stamps.shown]
     draws = stamps.draws
     table = [(draws[s][1] - t) * 1000 for s, t in kept]  # frame -> posted to the loop
@@ -336,10 +338,10 @@ def main() -> None:
     if args.boards_child:
         boards_child(*args.boards_child)
         return
-    from controller.web.cpu import choose, parse
+    from controller.web.cpu import for_service, parse
 
     try:
-        cpu = choose(parse(args.cpu), ALL_CPUS) if hasattr(os, "sched_setaffinity") else None
+        cpu = for_service(parse(args.cpu))
     except ValueError as exc:  # CpuError too: a CPU this process may not use
         parser.error(str(exc))
     if args.client:
