@@ -17,6 +17,7 @@ import pytest
 
 from controller.cli import main
 from controller.cli.serve_cmd import RedactTokens
+from tests.web.support import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -79,9 +80,7 @@ def _cpus_of(pid: int) -> dict[str, str]:
 def test_serve_runs_every_thread_on_one_cpu(tmp_path: Path) -> None:
     """``[server] cpu = "auto"`` (controller/web/cpu.py): every thread on the last CPU."""
     last = max(os.sched_getaffinity(0))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "controller", "serve", "--simulate", "--pace", "0.01",
          "--port", str(port), "--data-dir", str(tmp_path / "data")],
@@ -98,9 +97,7 @@ def test_serve_runs_every_thread_on_one_cpu(tmp_path: Path) -> None:
 
 
 def test_serve_simulate_starts_and_plays(tmp_path: Path) -> None:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "controller", "serve", "--simulate", "--in-process", "--pace",
          "0.001", "--port", str(port), "--data-dir", str(tmp_path / "data"), "--log-level",
