@@ -102,12 +102,13 @@ DISCARD = """() => {
 BOARD = """() => {
   const melds = [...document.querySelectorAll('.seat .meld .tile')];
   const rivers = [...document.querySelectorAll('.seat .river-tiles .tile')];
-  if (!melds.length || !rivers.length) return null;
+  const wall = document.querySelector('.wall-n');  // not drawn while a hand's result shows
+  if (!melds.length || !rivers.length || !wall) return null;
   const hi = (e) => e.getBoundingClientRect().height;
   return {
     meld: Math.min(...melds.map(hi)), river: Math.min(...rivers.map(hi)),
     board: document.querySelector('#board').getBoundingClientRect().width,
-    wall: parseFloat(getComputedStyle(document.querySelector('.wall-n')).fontSize),
+    wall: parseFloat(getComputedStyle(wall).fontSize),
   };
 }"""
 
