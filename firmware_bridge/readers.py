@@ -41,6 +41,7 @@ class ReaderBackend:
         self._queue: queue.Queue[BridgeEvent] = queue.Queue()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
+        self.event_loop: asyncio.AbstractEventLoop | None = None  # read_on()
 
     # -- used by subclasses
     def post(self, event: BridgeEvent) -> None:
@@ -58,6 +59,13 @@ class ReaderBackend:
         thread.start()
 
     # -- the interface
+    def read_on(self, loop: asyncio.AbstractEventLoop | None) -> None:
+        """Before start(): read on ``loop`` (the event loop the events are for) instead of in
+        threads of this back-end's own, where it can (the serial back-end: one hand-over
+        between threads less per frame); a back-end that cannot reads in its threads anyway.
+        Events still go to the sink."""
+        self.event_loop = loop
+
     def start(self, sink: Sink | None = None) -> None:
         """Start reading; events go to sink (from reader threads) or to the internal queue."""
         self._sink = sink
@@ -107,6 +115,8 @@ def asyncio_sink(loop: asyncio.AbstractEventLoop, q: asyncio.Queue[BridgeEvent])
     A board's snapshot posts every channel's set at once (some 35 events): the loop's thread
     is woken once for a burst, not once per event (each wake-up is a write to the loop's
     self-pipe and a hand-over of the interpreter lock), and takes all that came meanwhile.
+    An event posted on the loop's own thread (a back-end that reads on it, ``read_on``) goes
+    into the queue at once, unless events from other threads still wait (order is kept).
     """
     waiting: deque[BridgeEvent] = deque()
     lock = threading.Lock()
@@ -121,6 +131,9 @@ def asyncio_sink(loop: asyncio.AbstractEventLoop, q: asyncio.Queue[BridgeEvent])
 
     def sink(event: BridgeEvent) -> None:
         nonlocal scheduled
+        if not waiting and _running() is loop:  # posted on the loop itself (read_on): no wake-up
+            q.put_nowait(event)
+            return
         waiting.append(event)
         with lock:
             if scheduled:
@@ -129,6 +142,13 @@ def asyncio_sink(loop: asyncio.AbstractEventLoop, q: asyncio.Queue[BridgeEvent])
         loop.call_soon_threadsafe(drain)
 
     return sink
+
+
+def _running() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 class _Coalesced:

@@ -193,6 +193,7 @@ class WithSeatIO(ReaderBackend):
 
     def start(self, sink: Any = None) -> None:
         super().start(sink)
+        self.backend.read_on(self.event_loop)
         self.backend.start(self.post)
         try:
             self.seat_io.start()

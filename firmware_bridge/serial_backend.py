@@ -7,14 +7,24 @@
 
 Each board thread only decodes frames and posts immutable ChannelScan / BoardHealth objects;
 it keeps the per-channel UID sets needed to turn arrive/leave events into full sets.
+
+    backend.read_on(loop); backend.start(asyncio_sink(loop, queue))   # as the service runs it
+
+With ``read_on(loop)`` the ports are read on that event loop (the game's own) instead of in the
+boards' threads: a frame is decoded and posted where it is used, one hand-over between threads
+less on the way from the pty to the screens (benchmarks/bench_hops.py). Each board's thread
+then only opens its port, waits while the loop serves the connection (its reads, and every
+``read_timeout`` the watchdog, retransmits and requests), and opens it again when it ends.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,6 +86,9 @@ class LinkOptions:
     retries: int = 5  # attempts before a command's future resolves False
     reconnect_s: float = 0.1  # pause between reconnect attempts
     read_timeout: float = 0.01  # also the retransmit / watchdog granularity
+    # A write the port cannot take in this long (a board that stopped reading, its buffer
+    # full) is dropped, not waited for: the command is retried or fails, the link goes on.
+    write_timeout: float = 0.05
 
 
 #: Seconds between asking a board for its hello again, until one comes on this connection.
@@ -111,6 +124,7 @@ class BoardLink:
         self._identified = float("-inf")
         self._greeted = False
         self._down_reported = False
+        self._last_rx = self._awake = 0.0  # the last frame; the link last awake (a connection's)
 
     # ------------------------------------------------------------ thread body
     def run(self) -> None:
@@ -124,7 +138,11 @@ class BoardLink:
                 continue
             try:
                 self._connect(path)
-                self._loop()
+                aio = self.backend.event_loop
+                if aio is None:
+                    self._loop()
+                else:
+                    self._serve_on(aio)
             except _LINK_ERRORS as exc:
                 # e.g. the port vanished between its lookup and its open (a cable pulled, a
                 # board reset): down, and the next turn looks the port up again.
@@ -141,7 +159,8 @@ class BoardLink:
         return find_port(self.target)
 
     def _connect(self, path: str) -> None:
-        ser = serial.Serial(path, self.opts.baudrate, timeout=self.opts.read_timeout)
+        ser = serial.Serial(path, self.opts.baudrate, timeout=self.opts.read_timeout,
+                            write_timeout=self.opts.write_timeout)
         with self._wlock:
             self._ser = ser
         self._decoder = P.StreamDecoder()
@@ -176,32 +195,109 @@ class BoardLink:
                 pass
 
     def _loop(self) -> None:
+        """The connection served by this thread: read (waiting at most ``read_timeout``), then
+        the housekeeping."""
         ser = self._ser
         assert ser is not None
         clock = self.backend.clock
-        last_rx = awake = clock()
+        self._last_rx = self._awake = clock()
         stop = self.backend.stop_event
         while not stop.is_set():
             data = ser.read(max(1, ser.in_waiting))
             now = clock()
-            # Silence is counted only while this thread was awake to hear: a stall of the host
-            # (a starved thread, a busy machine) is credited to the board, whose frames wait in
-            # the port's buffer meanwhile; a board that is really quiet stays quiet after it.
-            stall = now - awake - self.opts.read_timeout
-            if stall > STALL_S:
-                last_rx += stall
-            awake = now
+            self._woke(now)
             if data:
-                last_rx = now
+                self._last_rx = now
                 self._feed(data, now)
-            elif now - last_rx > self.opts.heartbeat_timeout and not ser.in_waiting:
-                raise BoardDown(f"silent for {now - last_rx:.2f} s")
-            if not self._greeted and now - self._identified >= IDENTIFY_AGAIN_S:
-                self._identified = now  # no hello yet on this connection: ask again
-                self.send("identify")
-            if self._stale and self.name is not None and now - self._requested >= RESYNC_MIN_S:
-                self._resync()
-            self._retransmit(now)
+            self._housekeep(ser, now)
+
+    def _serve_on(self, aio: asyncio.AbstractEventLoop) -> None:
+        """The connection served by ``aio``: the port's reads as they come (``add_reader``) and
+        the housekeeping every ``read_timeout``; this thread waits until the connection ends
+        (a port error, the watchdog: raised here as in ``_loop``) or the back-end stops."""
+        ser = self._ser
+        assert ser is not None
+        clock = self.backend.clock
+        ended: Future[BaseException | None] = Future()
+        timer: asyncio.TimerHandle | None = None
+        fd = ser.fileno()
+
+        def end(exc: BaseException | None) -> None:
+            nonlocal timer
+            aio.remove_reader(fd)
+            if timer is not None:
+                timer.cancel()
+                timer = None
+            if not ended.done():
+                ended.set_result(exc)
+
+        def readable() -> None:
+            try:
+                data = ser.read(max(1, ser.in_waiting))  # what waits; a hang-up raises
+                now = clock()
+                if data:
+                    self._last_rx = now
+                    self._feed(data, now)
+            except Exception as exc:  # ends the connection, as in the thread's own loop
+                end(exc)
+
+        def tick() -> None:
+            nonlocal timer
+            try:
+                now = clock()
+                self._woke(now)
+                self._housekeep(ser, now)
+            except Exception as exc:
+                end(exc)
+                return
+            timer = aio.call_later(self.opts.read_timeout, tick)
+
+        def attach() -> None:
+            nonlocal timer
+            self._last_rx = self._awake = clock()
+            aio.add_reader(fd, readable)
+            timer = aio.call_later(self.opts.read_timeout, tick)
+
+        try:
+            aio.call_soon_threadsafe(attach)
+        except RuntimeError as exc:  # the loop is closed: the service is stopping
+            raise BoardDown(f"no event loop to read on ({exc})") from None
+        stop = self.backend.stop_event
+        why: BaseException | None = None
+        while not stop.is_set():
+            try:
+                why = ended.result(timeout=0.1)
+                break
+            except FutureTimeout:
+                continue
+        if not ended.done():  # stopping: the loop lets go of the port before it is closed
+            try:
+                aio.call_soon_threadsafe(end, None)
+                ended.result(timeout=2.0)
+            except (RuntimeError, FutureTimeout):
+                pass  # the loop has stopped or is closed: it reads nothing more
+        if why is not None:
+            raise why
+
+    def _woke(self, now: float) -> None:
+        # Silence is counted only while the link was awake to hear: a stall of the host (a
+        # starved thread or loop, a busy machine) is credited to the board, whose frames wait
+        # in the port's buffer meanwhile; a board that is really quiet stays quiet after it.
+        stall = now - self._awake - self.opts.read_timeout
+        if stall > STALL_S:
+            self._last_rx += stall
+        self._awake = now
+
+    def _housekeep(self, ser: serial.Serial, now: float) -> None:
+        """The watchdog, a hello asked for again, a resync due, the retransmits."""
+        if now - self._last_rx > self.opts.heartbeat_timeout and not ser.in_waiting:
+            raise BoardDown(f"silent for {now - self._last_rx:.2f} s")
+        if not self._greeted and now - self._identified >= IDENTIFY_AGAIN_S:
+            self._identified = now  # no hello yet on this connection: ask again
+            self.send("identify")
+        if self._stale and self.name is not None and now - self._requested >= RESYNC_MIN_S:
+            self._resync()
+        self._retransmit(now)
 
     # ------------------------------------------------------------ receiving
     def _feed(self, data: bytes, now: float) -> None:

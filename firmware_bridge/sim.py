@@ -274,6 +274,7 @@ class SimBackend(ReaderBackend):
         self.table.start()
         self.serial = SerialBackend(serials=self.table.serials, lookup=self.table.lookup,
                                     **self._serial_options)
+        self.serial.read_on(self.event_loop)
         self.serial.start(self.post)
 
     def stop(self) -> None:

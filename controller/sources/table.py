@@ -42,6 +42,7 @@ def table_source(
         tracker.set_hand_over(hand_is_over(loop))  # first: it drops earlier adoptions
         tracker.adopt(game_zones(loop))  # a restarted loop: the tiles are already out
         backend = open_backend()
+        backend.read_on(asyncio.get_running_loop())  # the ports read where the scans are used
         backend.start(asyncio_sink(asyncio.get_running_loop(), queue))
         set_turn = getattr(backend, "set_turn", None)
         flag = getattr(backend, "flag_violation", None)

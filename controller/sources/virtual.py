@@ -101,6 +101,7 @@ def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> Even
         if options.noise:
             backend.table.set_faults(bit_error_rate=options.noise)
         inbox: asyncio.Queue[Any] = LatestScans()  # bounded: the newest set per channel
+        backend.read_on(asyncio.get_running_loop())  # the ports read where the scans are used
         backend.start(asyncio_sink(asyncio.get_running_loop(), inbox))
         count = EventCounter()
         tasks = [asyncio.create_task(_drive(loop, world, sensing, inbox, count, options,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -25,11 +26,13 @@ class Collector:
         self.lock = threading.Lock()
         self.events: list[BridgeEvent] = []
         self.latest: dict[str, frozenset[str]] = {}
+        self.scan_threads: set[str] = set()  # the threads the scans were posted on
 
     def __call__(self, event: BridgeEvent) -> None:
         with self.lock:
             self.events.append(event)
             if isinstance(event, ChannelScan):
+                self.scan_threads.add(threading.current_thread().name)
                 self.latest[event.channel] = event.uids
 
     def scans(self) -> list[ChannelScan]:
@@ -60,11 +63,32 @@ def table() -> Iterator[VirtualTable]:
     vt.stop()
 
 
+LOOP_THREAD = "the-game-loop"
+
+
+@pytest.fixture(params=["threads", "loop"])
+def reading(request: pytest.FixtureRequest) -> Iterator[asyncio.AbstractEventLoop | None]:
+    """Where the serial links read: in threads of their own (None), or on an event loop
+    (``read_on``) that runs on a thread of its own, as the service's game loop does."""
+    if request.param == "threads":
+        yield None
+        return
+    aio = asyncio.new_event_loop()
+    thread = threading.Thread(target=aio.run_forever, name=LOOP_THREAD, daemon=True)
+    thread.start()
+    yield aio
+    aio.call_soon_threadsafe(aio.stop)
+    thread.join(5)
+    aio.close()
+
+
 @pytest.fixture
-def link(table: VirtualTable) -> Iterator[tuple[SerialBackend, Collector]]:
+def link(table: VirtualTable, reading: asyncio.AbstractEventLoop | None,
+         ) -> Iterator[tuple[SerialBackend, Collector]]:
     sink = Collector()
     backend = SerialBackend(serials=table.serials, lookup=table.lookup, heartbeat_timeout=0.25,
                             ack_timeout=0.03, reconnect_s=0.05)
+    backend.read_on(reading)
     backend.start(sink)
     assert sink.wait(lambda: len(sink.health("up")) >= 2), "boards never said hello"
     yield backend, sink

@@ -91,14 +91,44 @@ def test_a_burst_posted_while_the_loop_is_busy_is_one_wake_up() -> None:
         wakeups = _Wakeups(loop)
         inbox: asyncio.Queue[ChannelScan] = asyncio.Queue()
         sink = asyncio_sink(loop, inbox)
-        for ch in range(35):  # a snapshot's channels, posted before the loop gets a turn
-            sink(ChannelScan(f"seat1/{ch}", frozenset(), float(ch)))
+
+        def post(scans: list[ChannelScan]) -> None:  # a reader thread; the loop waits (busy)
+            worker = threading.Thread(target=lambda: [sink(scan) for scan in scans])
+            worker.start()
+            worker.join()
+
+        # a snapshot's channels, posted before the loop gets a turn
+        post([ChannelScan(f"seat1/{ch}", frozenset(), float(ch)) for ch in range(35)])
         await asyncio.sleep(0.01)
         first = wakeups.count
-        sink(ChannelScan("seat1/0", frozenset(), 99.0))  # the next one after the drain
+        post([ChannelScan("seat1/0", frozenset(), 99.0)])  # the next one after the drain
         await asyncio.sleep(0.01)
         return first * 10 + (wakeups.count - first), [inbox.get_nowait().t for _ in range(36)]
 
     wakeups, order = asyncio.run(main())
     assert wakeups == 11  # one for the burst, one for the later event
     assert order == [float(ch) for ch in range(35)] + [99.0]
+
+
+def test_a_scan_posted_on_the_loops_own_thread_is_queued_at_once_and_in_order() -> None:
+    # A back-end that reads on the loop (read_on) posts there: no wake-up is needed, unless
+    # scans from other threads still wait to be drained; then it queues behind them.
+    async def main() -> tuple[list[float], int, list[float], int]:
+        loop = asyncio.get_running_loop()
+        wakeups = _Wakeups(loop)
+        inbox: asyncio.Queue[ChannelScan] = asyncio.Queue()
+        sink = asyncio_sink(loop, inbox)
+        sink(ChannelScan("seat1/0", frozenset(), 1.0))
+        at_once = [inbox.get_nowait().t]  # no turn of the loop needed
+        worker = threading.Thread(target=sink, args=(ChannelScan("seat2/0", frozenset(), 2.0),))
+        worker.start()
+        worker.join()  # posted from a thread, not yet drained
+        sink(ChannelScan("seat1/0", frozenset(), 3.0))  # on the loop: behind the waiting one
+        before = inbox.qsize()
+        await asyncio.sleep(0.01)
+        return at_once, before, [inbox.get_nowait().t for _ in range(2)], wakeups.count
+
+    at_once, before, order, wakeups = asyncio.run(main())
+    assert at_once == [1.0]
+    assert before == 0 and order == [2.0, 3.0]
+    assert wakeups == 1  # the other thread's scan only

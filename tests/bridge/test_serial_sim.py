@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import termios
 import time
@@ -13,7 +14,7 @@ from firmware_bridge.serial_backend import SerialBackend
 from firmware_bridge.sim import SimBackend, VirtualTable, registry_lookup
 from firmware_bridge.types import ChannelScan
 
-from .conftest import LAYOUT, Collector
+from .conftest import LAYOUT, LOOP_THREAD, Collector
 
 A = "04:A2:19:C1:5E:22:80"
 B = "DE:AD:BE:EF"
@@ -79,11 +80,13 @@ class JumpingClock:
         return time.monotonic() + self.offset
 
 
-def test_a_stalled_host_is_not_a_silent_board(table: VirtualTable) -> None:
+def test_a_stalled_host_is_not_a_silent_board(
+        table: VirtualTable, reading: asyncio.AbstractEventLoop | None) -> None:
     clock = JumpingClock()
     sink = Collector()
     backend = SerialBackend(serials=table.serials, lookup=table.lookup, heartbeat_timeout=0.25,
                             ack_timeout=0.03, reconnect_s=0.05, clock=clock)
+    backend.read_on(reading)
     backend.start(sink)
     try:
         assert sink.wait(lambda: len(sink.health("up")) >= 2), "boards never said hello"
@@ -230,7 +233,8 @@ def test_boards_found_by_usb_serial_number(table: VirtualTable, monkeypatch) -> 
 
 
 def test_a_port_that_hangs_up_while_opening_is_a_board_down_not_a_dead_link(
-        table: VirtualTable, monkeypatch: pytest.MonkeyPatch) -> None:
+        table: VirtualTable, monkeypatch: pytest.MonkeyPatch,
+        reading: asyncio.AbstractEventLoop | None) -> None:
     # A pty whose other end goes away between the port's lookup and its open: pyserial's open
     # then fails in tcflush with termios.error (EIO), which is not an OSError. The link reports
     # the board down, says why, and connects again on its next turn.
@@ -245,6 +249,7 @@ def test_a_port_that_hangs_up_while_opening_is_a_board_down_not_a_dead_link(
     monkeypatch.setattr(termios, "tcflush", tcflush)
     sink = Collector()
     backend = SerialBackend(serials=table.serials, lookup=table.lookup)
+    backend.read_on(reading)
     backend.start(sink)
     try:
         table.place(A, "seat1/3")
@@ -277,7 +282,8 @@ def test_a_replugged_board_is_up_even_when_its_first_identify_is_lost(
     assert sink.wait(sink.sees("seat1/2", {A}))
 
 
-def test_a_board_just_plugged_in_sends_no_snapshot_before_it_has_read_its_antennas() -> None:
+def test_a_board_just_plugged_in_sends_no_snapshot_before_it_has_read_its_antennas(
+        reading: asyncio.AbstractEventLoop | None) -> None:
     # Slow scans (500 ms): the host reconnects and asks for a snapshot long before the board's
     # first scan since power-up. Answered at once, the snapshot would say every channel is
     # empty and the host would report the tag gone; the board answers after its first scan.
@@ -285,6 +291,7 @@ def test_a_board_just_plugged_in_sends_no_snapshot_before_it_has_read_its_antenn
         sink = Collector()
         backend = SerialBackend(serials=vt.serials, lookup=vt.lookup, heartbeat_timeout=0.25,
                                 reconnect_s=0.02)
+        backend.read_on(reading)
         backend.start(sink)
         try:
             vt.place(A, "seat1/1")
@@ -300,3 +307,20 @@ def test_a_board_just_plugged_in_sends_no_snapshot_before_it_has_read_its_antenn
             assert all(e.uids == frozenset({A}) for e in after), after
         finally:
             backend.stop()
+
+
+@pytest.mark.parametrize("reading", ["loop"], indirect=True)
+def test_read_on_a_loop_the_frames_are_decoded_and_posted_on_the_loops_own_thread(
+        table: VirtualTable, link: Link) -> None:
+    # read_on(loop): the links' threads only open the ports; every frame is read, decoded and
+    # posted on the loop's thread, across a replug too (the new port is served there again).
+    backend, sink = link
+    table.place(A, "seat1/0")
+    assert sink.wait(sink.sees("seat1/0", {A}))
+    table.unplug("seat1")
+    assert sink.wait(lambda: any(h.board == "seat1" for h in sink.health("down")))
+    table.replug("seat1")
+    table.place(A, "seat1/1")
+    assert sink.wait(sink.sees("seat1/1", {A}), timeout=5.0)
+    assert sink.scan_threads == {LOOP_THREAD}, sink.scan_threads
+    assert backend.send("seat1", "set_leds", on=1, blink=0).result(timeout=2)
