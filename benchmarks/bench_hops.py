@@ -29,7 +29,6 @@ import argparse
 import asyncio
 import json
 import os
-import socket
 import struct
 import subprocess
 import sys
@@ -183,7 +182,10 @@ def run_variant(variant: str, clients: int, seconds: float, cpu: int | None,
     web_loop = Loop("web")
     game_loop = Loop("game") if variant != "one_loop" else None
     web = Web(web_loop)
-    to_web: Callable[[int], None] = lambda n: web_loop.aio.call_soon_threadsafe(web.push, n)
+
+    def to_web(number: int) -> None:
+        web_loop.aio.call_soon_threadsafe(web.push, number)
+
     link: Link
     reader: threading.Thread | None = None
     if variant == "threads":
