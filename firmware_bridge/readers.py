@@ -131,7 +131,7 @@ def asyncio_sink(loop: asyncio.AbstractEventLoop, q: asyncio.Queue[BridgeEvent])
 
     def sink(event: BridgeEvent) -> None:
         nonlocal scheduled
-        if not waiting and _running() is loop:  # posted on the loop itself (read_on): no wake-up
+        if not waiting and running_loop() is loop:  # posted on the loop itself: no wake-up
             q.put_nowait(event)
             return
         waiting.append(event)
@@ -144,7 +144,8 @@ def asyncio_sink(loop: asyncio.AbstractEventLoop, q: asyncio.Queue[BridgeEvent])
     return sink
 
 
-def _running() -> asyncio.AbstractEventLoop | None:
+def running_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop running on this thread, if any."""
     try:
         return asyncio.get_running_loop()
     except RuntimeError:

@@ -32,7 +32,7 @@ import serial
 
 from firmware_bridge import protocol as P
 from firmware_bridge.errors import BridgeConfigError
-from firmware_bridge.readers import ReaderBackend
+from firmware_bridge.readers import ReaderBackend, running_loop
 from firmware_bridge.types import BoardHealth, ChannelScan, uid_to_str
 
 Lookup = Callable[[str], str | None]
@@ -125,6 +125,7 @@ class BoardLink:
         self._greeted = False
         self._down_reported = False
         self._last_rx = self._awake = 0.0  # the last frame; the link last awake (a connection's)
+        self._end: Callable[[BaseException | None], None] | None = None  # served on a loop
 
     # ------------------------------------------------------------ thread body
     def run(self) -> None:
@@ -254,30 +255,48 @@ class BoardLink:
 
         def attach() -> None:
             nonlocal timer
+            if ended.done():  # let go of before it was taken (stopping)
+                return
             self._last_rx = self._awake = clock()
             aio.add_reader(fd, readable)
             timer = aio.call_later(self.opts.read_timeout, tick)
 
+        stop = self.backend.stop_event
+        if stop.is_set():
+            return
+        self._end = end  # for a stop() on the loop's own thread (SerialBackend.stop)
         try:
             aio.call_soon_threadsafe(attach)
         except RuntimeError as exc:  # the loop is closed: the service is stopping
+            self._end = None
             raise BoardDown(f"no event loop to read on ({exc})") from None
-        stop = self.backend.stop_event
         why: BaseException | None = None
-        while not stop.is_set():
-            try:
-                why = ended.result(timeout=0.1)
-                break
-            except FutureTimeout:
-                continue
-        if not ended.done():  # stopping: the loop lets go of the port before it is closed
-            try:
-                aio.call_soon_threadsafe(end, None)
-                ended.result(timeout=2.0)
-            except (RuntimeError, FutureTimeout):
-                pass  # the loop has stopped or is closed: it reads nothing more
+        try:
+            while not stop.is_set():
+                try:
+                    why = ended.result(timeout=0.1)
+                    break
+                except FutureTimeout:
+                    continue
+            # Stopping from another thread: the loop lets go of the port before it is closed.
+            # (A stop on the loop's own thread has let go already; a loop that no longer runs
+            # reads nothing more.)
+            if not ended.done() and aio.is_running():
+                try:
+                    aio.call_soon_threadsafe(end, None)
+                    ended.result(timeout=2.0)
+                except (RuntimeError, FutureTimeout):
+                    pass
+        finally:
+            self._end = None
         if why is not None:
             raise why
+
+    def let_go(self) -> None:
+        """On the loop's own thread: stop serving this link's port there (stop())."""
+        end = self._end
+        if end is not None:
+            end(None)
 
     def _woke(self, now: float) -> None:
         # Silence is counted only while the link was awake to hear: a stall of the host (a
@@ -477,6 +496,15 @@ class SerialBackend(ReaderBackend):
         super().start(sink)
         for link in self.links:
             self.spawn(link.run, f"serial-{link.target}")
+
+    def stop(self) -> None:
+        aio = self.event_loop
+        if aio is not None and running_loop() is aio:
+            # Stopped on the loop the ports are read on (a source's clean-up): it lets go of
+            # them here, since it cannot run what the links' threads would ask of it meanwhile.
+            for link in self.links:
+                link.let_go()
+        super().stop()
 
     def link(self, board: str) -> BoardLink:
         for link in self.links:

@@ -324,3 +324,30 @@ def test_read_on_a_loop_the_frames_are_decoded_and_posted_on_the_loops_own_threa
     assert sink.wait(sink.sees("seat1/1", {A}), timeout=5.0)
     assert sink.scan_threads == {LOOP_THREAD}, sink.scan_threads
     assert backend.send("seat1", "set_leds", on=1, blink=0).result(timeout=2)
+
+
+@pytest.mark.parametrize("reading", ["loop"], indirect=True)
+def test_read_on_a_loop_stopped_from_that_loop_lets_go_of_the_ports_at_once(
+        table: VirtualTable, reading: asyncio.AbstractEventLoop) -> None:
+    # A source stops its back-end on the loop the ports are read on: that loop cannot run
+    # anything the links' threads would ask of it meanwhile, so it lets go of the ports itself.
+    sink = Collector()
+    backend = SerialBackend(serials=table.serials, lookup=table.lookup)
+    backend.read_on(reading)
+    backend.start(sink)
+    assert sink.wait(lambda: len(sink.health("up")) >= 2), "boards never said hello"
+
+    async def stop() -> float:
+        start = time.monotonic()
+        backend.stop()
+        return time.monotonic() - start
+
+    took = asyncio.run_coroutine_threadsafe(stop(), reading).result(timeout=30)
+    assert took < 1.0, f"stop took {took:.1f} s"
+    assert all(link._ser is None for link in backend.links)  # every port closed
+
+    async def alive() -> bool:
+        await asyncio.sleep(0.05)  # the loop goes on serving (no closed port left to read)
+        return True
+
+    assert asyncio.run_coroutine_threadsafe(alive(), reading).result(timeout=5)
