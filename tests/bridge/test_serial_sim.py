@@ -343,7 +343,7 @@ def test_read_on_a_loop_stopped_from_that_loop_lets_go_of_the_ports_at_once(
         return time.monotonic() - start
 
     took = asyncio.run_coroutine_threadsafe(stop(), reading).result(timeout=30)
-    assert took < 1.0, f"stop took {took:.1f} s"
+    assert took < 1.5, f"stop took {took:.1f} s"  # each link waited 2 s for the loop before
     assert all(link._ser is None for link in backend.links)  # every port closed
 
     async def alive() -> bool:
