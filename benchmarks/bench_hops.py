@@ -10,10 +10,10 @@ size) from TCP sockets and stamps each one. Between them, in this process and on
 `serve` runs the service (the devices' processes on the other CPUs), the same hand-overs as
 the service's path, and nothing else:
 
-- ``threads`` (the service until the eighth session): a link thread reads the pty with pyserial (10 ms read
-  timeout, as ``LinkOptions``) and hands the frame to the game thread's event loop
-  (``call_soon_threadsafe``), which hands it to the web thread's event loop, which writes the
-  message to every screen's socket;
+- ``threads`` (the service until the eighth session): a link thread reads the pty with
+  pyserial (10 ms read timeout, as ``LinkOptions``) and hands the frame to the game thread's
+  event loop (``call_soon_threadsafe``), which hands it to the web thread's event loop, which
+  writes the message to every screen's socket;
 - ``game_reads`` (the service now, ``SerialBackend.read_on``): the pty read on the game
   thread's loop (``add_reader``), then the web thread;
 - ``one_loop``: the pty read and the sends on one event loop.
