@@ -4,8 +4,9 @@
 Run: .venv/bin/python benchmarks/bench_hops.py [--seconds 20] [--rounds 2] [--clients 1 50]
 
 A "board" process writes a 12-byte frame on a pty every 20 ms (the firmware's scan period); a
-"screen" process (and, with ``--clients 50``, 49 others beside it, each answering every
-message with a 9-byte acknowledgement as the pages do) reads 2 kB messages (a public state's
+"screen" process (and, with ``--clients 50``, 49 others in a process beside it at nice 19,
+as bench_fullpath.py runs them, each answering every message with a 9-byte acknowledgement as
+the pages do; the measured one too) reads 2 kB messages (a public state's
 size) from TCP sockets and stamps each one. Between them, in this process and on one CPU as
 `serve` runs the service (the devices' processes on the other CPUs), the same hand-overs as
 the service's path, and nothing else:
@@ -126,6 +127,7 @@ class Web:
         self.loop = loop
         self.writers: list[asyncio.StreamWriter] = []
         self.port = 0
+        self.turn = 0
 
         async def start() -> None:
             server = await asyncio.start_server(self._client, "127.0.0.1", 0)
@@ -143,7 +145,11 @@ class Web:
 
     def push(self, number: int) -> None:
         body = FRAME.pack(b"PUSH", number).ljust(MESSAGE_SIZE, b" ")
-        for writer in list(self.writers):
+        writers = self.writers
+        if writers:  # each push starts with the next screen, as the service's broadcaster
+            self.turn = (self.turn + 1) % len(writers)
+            writers = writers[self.turn:] + writers[:self.turn]
+        for writer in writers:
             writer.write(body)
 
 
@@ -212,10 +218,15 @@ def run_variant(variant: str, clients: int, seconds: float, cpu: int | None,
     board = subprocess.Popen(me + ["--board", str(master), str(seconds + 1), stamps_file],
                              preexec_fn=pin, pass_fds=(master,))
     others = None
-    if clients > 1:
+    if clients > 1:  # at nice 19, as bench_fullpath.py runs them: other devices
+        def pin_nice() -> None:
+            if pin is not None:
+                pin()
+            os.nice(19)
+
         others = subprocess.Popen(me + ["--screens", str(web.port), str(clients - 1),
                                         str(seconds + 2)], stdout=subprocess.DEVNULL,
-                                  preexec_fn=pin)
+                                  preexec_fn=pin_nice)
     measured = subprocess.run(me + ["--screens", str(web.port), "1", str(seconds + 1.5)],
                               capture_output=True, text=True, check=True,
                               preexec_fn=pin).stdout
