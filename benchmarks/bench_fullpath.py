@@ -1,7 +1,7 @@
 """The full path: the last byte of a scan frame on the pty -> the WebSocket message at a client.
 
 Run: .venv/bin/python benchmarks/bench_fullpath.py [--seconds 20] [--clients 1 50]
-     [--boards apart|threads] [--cpu auto|off|N]
+     [--boards apart|threads] [--cpu auto|off|N] [--players live|ahead]
 
 The service runs here with the virtual table (as `serve --simulate`): virtual reader boards
 write frames on pseudo-terminals, the real serial back-end reads them, the presence tracker
@@ -14,11 +14,15 @@ run in another, as other screens are other devices. The boards, too, are devices
 the firmware's timings (20 ms scans, 250 ms snapshots, firmware/fw_board.py), so their
 scanning takes none of the service's interpreter; ``--boards threads`` runs them as
 `serve --simulate` does, as threads of the service at the virtual table's quicker test timings
-(2 ms, 50 ms), a heavier load than a table makes. The simulated players (their decisions)
-run in the service either way. The service runs on one CPU as `serve` runs it (``--cpu``,
-default auto: the last CPU; controller/web/cpu.py), and the devices' processes keep to the
+(2 ms, 50 ms), a heavier load than a table makes. The simulated players decide in the
+service either way (unless ``--players ahead``, below). The service runs on one CPU as `serve`
+runs it (``--cpu``, default auto: the last CPU; controller/web/cpu.py), and the devices'
+processes keep to the
 other CPUs, as on a table, where they are other machines; ``--cpu off`` lets every process run
-anywhere. Every process stamps with CLOCK_MONOTONIC, one clock for the whole machine.
+anywhere. ``--players ahead`` makes every decision of the simulated players before the run
+(the same players, rule set and seed; the table then plays the script out, and a live game that
+leaves it is an error): at a table people decide, and the Pi only sees their moves. Every
+process stamps with CLOCK_MONOTONIC, one clock for the whole machine.
 
 Measured on the draws (a tile arriving in a rack from the wall): the arrival frame itself
 decides such a move. Moves that need the old zone to fall quiet wait ``absent_after`` by design
@@ -125,6 +129,65 @@ class Stamps:
         service.submit = stamped
 
 
+class Foreseen:
+    """The simulated players with every decision made before the run (``--players ahead``): at
+    a table people decide, and the Pi only sees their moves; deciding in the service puts the
+    simulation's own work (a discard weighed: up to 7 ms) on the CPU whose latency is
+    measured. The session is played out with the engine first, by the same players (same rule
+    set, options and seed); the live game must follow it step for step (checked by the
+    number of game-changing events: a different game is an error, not a measurement)."""
+
+    def __init__(self, ruleset: str, options: dict[str, Any], seed: int, hands: int) -> None:
+        from controller.game import apply, new_game, public_view
+        from controller.players.director import Director
+
+        director = Director(ruleset, options, hands, seed)
+        state = new_game()
+        self.script: list[tuple[int, dict[str, Any], bool]] = []
+        while (event := director.next_action(state)) is not None:
+            if "session" not in event:  # the service starts the session itself
+                self.script.append((state.depth, event, director.pending()))
+            state = apply(state, event).state
+        # the options as the session shows them (every default filled in), as the table's
+        # players are given them
+        session = public_view(state).get("session") or {}
+        self.key = (ruleset, dict(session.get("options") or {}), seed)
+        self._pending = False
+
+    def follow(self, real: Any) -> Foreseen:
+        """These players, for the live table's (checked to be the same players)."""
+        if (real.ruleset_name, real.options, real.seed) != self.key:
+            raise RuntimeError(f"the script was played by {self.key}, the table has "
+                               f"{(real.ruleset_name, real.options, real.seed)}")
+        return self
+
+    def next_action(self, state: Any) -> dict[str, Any] | None:
+        if not self.script:
+            return None
+        depth, event, self._pending = self.script.pop(0)
+        if state.depth != depth:
+            raise RuntimeError(f"the live game left the players' script at event depth "
+                               f"{state.depth} (expected {depth}): run with --players live")
+        return event
+
+    def pending(self) -> bool:
+        return self._pending
+
+
+def players_ahead(config: Any, hands: int) -> None:
+    """The virtual table of ``config``'s session plays from a script decided now."""
+    import controller.sources.virtual as virtual
+
+    made = virtual._new_director
+    script = Foreseen(config.session.ruleset, dict(config.session.options),
+                      config.simulation.seed, hands)
+
+    def new_director(loop: Any, options: Any) -> Any:
+        return script.follow(made(loop, options))
+
+    virtual._new_director = new_director
+
+
 def device_cpus() -> set[int] | None:
     """The CPUs the service does not use, when it runs on one (``--cpu``)."""
     cpus = os.environ.get(DEVICE_CPUS)
@@ -153,7 +216,7 @@ def boards_child(stamp_path: str, options: str) -> None:
 
 
 def serve(port: int, data_dir: Path, stamps: Stamps, pace: float, ws: str | None,
-          boards: str) -> Any:
+          boards: str, players: str = "live", seconds: float = 20.0) -> Any:
     import uvicorn
 
     from controller.app import build
@@ -163,7 +226,10 @@ def serve(port: int, data_dir: Path, stamps: Stamps, pace: float, ws: str | None
     # run in a process of their own at the firmware's timings, as the table's boards do.
     apart = {"boards_apart": True, "scan_ms": 20.0, "snapshot_ms": 250.0}
     sim = SimulationConfig(pace=pace, seed=3, **(apart if boards == "apart" else {}))
-    system = build(Config(simulation=sim), data_dir, table="virtual")
+    config = Config(simulation=sim)
+    if players == "ahead":  # a hand takes 10 s and more at the default pace
+        players_ahead(config, hands=int(seconds / 5) + 4)
+    system = build(config, data_dir, table="virtual")
     system.game_thread = True  # as `serve` runs it: the game on its own thread
     stamps.wrap_submit(system.loop)
     from controller.web.app import UVICORN_OPTIONS
@@ -230,7 +296,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 def run(n: int, seconds: float, pace: float, ws: str | None = None,
-        boards: str = "apart", cpu: int | None = None) -> dict[str, Any]:
+        boards: str = "apart", cpu: int | None = None, players: str = "live") -> dict[str, Any]:
     stamps = Stamps()
     if cpu is not None:  # as `serve` runs: every thread of the service on one CPU; and the
         from controller.web.cpu import pin  # devices on the others, as other machines
@@ -248,7 +314,7 @@ def run(n: int, seconds: float, pace: float, ws: str | None = None,
             BoardsProcess.command = (sys.executable, __file__, "--boards-child", str(stamp_file))
         else:
             stamps.patch_boards()
-        server = serve(port, Path(data), stamps, pace, ws, boards)
+        server = serve(port, Path(data), stamps, pace, ws, boards, players, seconds + 10)
         time.sleep(2.0)  # the session starts, the boards say hello
         url = f"ws://127.0.0.1:{port}/ws?flow=ack"
         load = None
@@ -290,7 +356,8 @@ def run(n: int, seconds: float, pace: float, ws: str | None = None,
                 "push_to_client": round(pct(push, q), 2),
                 "commit_alongside": round(pct(synced, q), 2)}
 
-    return {"boards": boards, "clients": n, "draws": len(values), "other_events": stamps.other,
+    return {"boards": boards, "players": players, "clients": n, "draws": len(values),
+            "other_events": stamps.other,
             "p50_ms": round(p50, 2), "p99_ms": round(p99, 2), "max_ms": round(max(values), 2),
             "p99_share_of_floor": f"{100 * p99 / FLOOR_MS:.1f} %",
             "stages_p50_ms": stages(0.5), "stages_p99_ms": stages(0.99)}
@@ -326,6 +393,11 @@ def main() -> None:
     parser.add_argument("--cpu", default="auto", metavar="auto|off|N",
                         help="the CPU the service runs on, as `serve --cpu` (default auto, as "
                         "serve runs it); the devices' processes then keep to the others")
+    parser.add_argument("--players", choices=["live", "ahead"], default="live",
+                        help="the simulated players decide in the service as `serve "
+                        "--simulate` runs them (default), or every decision is made before "
+                        "the run and the table plays it out (at a real table people decide, "
+                        "not the Pi)")
     parser.add_argument("--boards-child", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--client", help=argparse.SUPPRESS)
     parser.add_argument("--n", type=int, default=1, help=argparse.SUPPRESS)
@@ -348,7 +420,7 @@ def main() -> None:
         client_main(args.client, args.n, args.seconds)
         return
     for n in args.clients:
-        result = run(n, args.seconds, args.pace, args.ws, args.boards, cpu)
+        result = run(n, args.seconds, args.pace, args.ws, args.boards, cpu, args.players)
         print(json.dumps({**result, "service_cpu": cpu}))
 
 
