@@ -10,19 +10,18 @@ state over uvicorn's WebSocket while the loop commits (syncs) the record, with t
 own thread and uvicorn's options as `serve` runs them. The measured client runs in a process of
 its own; with ``--clients 50`` the 49 others (all acknowledging each message as the pages do)
 run in another, as other screens are other devices. The boards, too, are devices: by default
-(``--boards apart``) they run in a process of their own (firmware_bridge/sim_process.py) at
-the firmware's timings (20 ms scans, 250 ms snapshots, firmware/fw_board.py), so their
-scanning takes none of the service's interpreter; ``--boards threads`` runs them as
-`serve --simulate` does, as threads of the service at the virtual table's quicker test timings
-(2 ms, 50 ms), a heavier load than a table makes. The simulated players decide in the
-service either way (unless ``--players ahead``, below). The service runs on one CPU as `serve`
-runs it (``--cpu``, default auto: the last CPU; controller/web/cpu.py), and the devices'
-processes keep to the
-other CPUs, as on a table, where they are other machines; ``--cpu off`` lets every process run
-anywhere. ``--players ahead`` makes every decision of the simulated players before the run
-(the same players, rule set and seed; the table then plays the script out, and a live game that
-leaves it is an error): at a table people decide, and the Pi only sees their moves. Every
-process stamps with CLOCK_MONOTONIC, one clock for the whole machine.
+(``--boards apart``) they run in a process of their own (firmware_bridge/sim_process.py) at the
+firmware's timings (20 ms scans, 250 ms snapshots, firmware/fw_board.py), so their scanning
+takes none of the service's interpreter; ``--boards threads`` runs them as `serve --simulate`
+does, as threads of the service at the virtual table's quicker test timings (2 ms, 50 ms), a
+heavier load than a table makes. The simulated players decide in the service either way (unless
+``--players ahead``, below). The service runs on one CPU as `serve` runs it (``--cpu``, default
+auto: the last CPU; controller/web/cpu.py), and the devices' processes keep to the other CPUs,
+as on a table, where they are other machines; ``--cpu off`` lets every process run anywhere.
+``--players ahead`` makes every decision of the simulated players before the run (the same
+players, rule set and seed; the table then plays the script out, and a live game that leaves it
+is an error): at a table people decide, and the Pi only sees their moves. Every process stamps
+with CLOCK_MONOTONIC, one clock for the whole machine.
 
 Measured on the draws (a tile arriving in a rack from the wall): the arrival frame itself
 decides such a move. Moves that need the old zone to fall quiet wait ``absent_after`` by design
