@@ -347,7 +347,7 @@ def test_read_on_a_loop_stopped_from_that_loop_lets_go_of_the_ports_at_once(
     assert all(link._ser is None for link in backend.links)  # every port closed
 
     async def alive() -> bool:
-        await asyncio.sleep(0.05)  # the loop goes on serving (no closed port left to read)
+        await asyncio.sleep(0.05)  # the loop still runs: the stop neither hung nor broke it
         return True
 
     assert asyncio.run_coroutine_threadsafe(alive(), reading).result(timeout=5)
