@@ -208,7 +208,6 @@ class BoardLink:
             now = clock()
             self._woke(now)
             if data:
-                self._last_rx = now
                 self._feed(data, now)
             self._housekeep(ser, now)
 
@@ -237,7 +236,6 @@ class BoardLink:
                 data = ser.read(max(1, ser.in_waiting))  # what waits; a hang-up raises
                 now = clock()
                 if data:
-                    self._last_rx = now
                     self._feed(data, now)
             except Exception as exc:  # ends the connection, as in the thread's own loop
                 end(exc)
@@ -320,6 +318,8 @@ class BoardLink:
 
     # ------------------------------------------------------------ receiving
     def _feed(self, data: bytes, now: float) -> None:
+        """Bytes from the board, read at ``now`` (the watchdog hears them)."""
+        self._last_rx = now
         dec = self._decoder
         bad_before = dec.bad_frames
         blocks = dec.feed(data)
