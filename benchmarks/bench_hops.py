@@ -41,8 +41,8 @@ from collections.abc import Callable
 from typing import Any
 
 import serial
+from bench_fullpath import FLOOR_MS, pct  # the same floor and percentile as the full path
 
-FLOOR_MS = 86.0
 FRAME = struct.Struct(">4sQ")  # 12 bytes: a marker and the frame's number
 MESSAGE_SIZE = 2000
 PERIOD_S = 0.02
@@ -252,11 +252,6 @@ def run_variant(variant: str, clients: int, seconds: float, cpu: int | None,
             before, after = written[n]
             out.append((t - (after if after <= t else before)) * 1000)
     return out
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
 def main() -> None:
