@@ -51,6 +51,7 @@ class _Track:
     other_last: float = 0.0
     both_since: float | None = None
     both_reported: bool = False
+    order: int = 0  # the tracker's n-th tile: settling goes in this order
 
 
 @dataclass
@@ -88,6 +89,9 @@ class PresenceTracker:
         self.hand_over = False
         self._channels = {name: _Channel(zone) for name, zone in channels.items()}
         self._tracks: dict[str, _Track] = {}
+        # Settling after a scan looks only at the tiles that scan can change (see _settle):
+        self._on: dict[str, set[str]] = {}  # channel -> UIDs of the tiles it holds (.channel)
+        self._watch: set[str] = set()  # read in two zones, or gone but held back: every time
         self._ghosts: dict[tuple[str, str], float] = {}
         self._ghost_reports: dict[str, tuple[float, int]] = {}  # zone -> (last report, held)
         self._unmapped: set[str] = set()
@@ -117,7 +121,7 @@ class PresenceTracker:
                 events.extend(self._unknown(uid, channel.zone, scan.t))
             else:
                 events.extend(self._read(uid, tile, scan.channel, channel.zone, scan.t))
-        events.extend(self._settle(scan.t))
+        events.extend(self._settle(scan.t, scan.channel))
         return events
 
     def scans(self, scans: Iterable[ScanLike]) -> list[Event]:
@@ -229,13 +233,17 @@ class PresenceTracker:
     # --- reads ----------------------------------------------------------------------------------
 
     def _read(self, uid: str, tile: Tile, channel: str, zone: str, t: float) -> list[Event]:
-        track = self._tracks.setdefault(uid, _Track(uid, tile))
+        track = self._tracks.get(uid)
+        if track is None:
+            track = self._tracks[uid] = _Track(uid, tile, order=len(self._tracks))
         if track.zone == zone:
-            track.channel, track.last, track.missing = channel, t, False
+            self._place(track, channel)
+            track.last, track.missing = t, False
             return []
         if track.zone is None or track.channel is None:
             return self._appear(track, channel, zone, t)
         track.other, track.other_channel, track.other_last = zone, channel, t
+        self._watch.add(uid)
         if not self._sees(track, t):
             return self._move(track, channel, zone, t)
         if track.both_since is None:
@@ -253,7 +261,8 @@ class PresenceTracker:
             and not other.quarantined
         )
         if zone != RIVER and in_play[track.tile] >= copies_allowed(track.tile):
-            track.zone, track.channel, track.last, track.quarantined = zone, channel, t, True
+            self._place(track, channel)
+            track.zone, track.last, track.quarantined = zone, t, True
             return [_anomaly("fifth_copy", uid=track.uid, tile=track.tile, zone=zone,
                              message=f"a copy too many of {track.tile} ({track.uid}) in "
                              f"{zone}: ignored; take the tile off and check the registry")]
@@ -279,7 +288,8 @@ class PresenceTracker:
               origin: str | None = None) -> list[Event]:
         source = origin or track.zone or WALL
         quiet = track.quarantined
-        track.zone, track.channel, track.last, track.missing = zone, channel, t, False
+        self._place(track, channel)
+        track.zone, track.last, track.missing = zone, t, False
         track.other, track.both_since, track.both_reported = None, None, False
         track.since = t
         if quiet or source == zone:
@@ -288,19 +298,57 @@ class PresenceTracker:
 
     # --- time -----------------------------------------------------------------------------------
 
-    def _settle(self, now: float) -> list[Event]:
+    def _settle(self, now: float, scanned: str | None = None) -> list[Event]:
+        """What time shows: tiles gone from their zone, tiles read in two zones.
+
+        After a scan of channel ``scanned`` only the tiles that scan can change are looked at:
+        those its channel holds (its time moved on), those it read, and those watched (read in
+        two zones, whose verdict moves with time; or gone but held back while another reader
+        is behind, whose verdict moves with other channels' scans). Every other tile was
+        settled with the same facts before and stays as it is (a scan of a snapshot burst,
+        a hundred scans, no longer walks every tile a hundred times). ``tick`` looks at all.
+        """
+        tracks = self._tracks
+        if scanned is None:
+            todo: Iterable[_Track] = list(tracks.values())
+        else:
+            uids = self._watch | self._on.get(scanned, set())
+            todo = sorted((tracks[uid] for uid in uids), key=lambda track: track.order)
         events: list[Event] = []
-        for track in self._tracks.values():
-            if track.zone is None:
-                continue
-            if track.other is not None:
-                events.extend(self._two_zones(track, now))
-            if track.channel is not None and not track.missing:
-                channel = self._channels[track.channel]
-                assert channel.last_scan is not None
-                if channel.last_scan - track.last >= self.absent_after:
-                    events.extend(self._absent(track))
+        for track in todo:
+            if track.zone is not None:
+                if track.other is not None:
+                    events.extend(self._two_zones(track, now))
+                if track.channel is not None and not track.missing:
+                    channel = self._channels[track.channel]
+                    assert channel.last_scan is not None
+                    if channel.last_scan - track.last >= self.absent_after:
+                        events.extend(self._absent(track))
+            if self._watched(track):
+                self._watch.add(track.uid)
+            else:
+                self._watch.discard(track.uid)
         return events
+
+    def _watched(self, track: _Track) -> bool:
+        """Must every settling look at this tile: read in two zones, or gone from its zone
+        (its reader has scanned for ``absent_after`` without it) but not yet settled?"""
+        if track.zone is None:
+            return False
+        if track.other is not None:
+            return True
+        if track.channel is None or track.missing:
+            return False
+        last_scan = self._channels[track.channel].last_scan
+        return last_scan is not None and last_scan - track.last >= self.absent_after
+
+    def _place(self, track: _Track, channel: str | None) -> None:
+        """Set the channel that holds the tile, and the index of what each channel holds."""
+        if track.channel is not None and track.channel != channel:
+            self._on[track.channel].discard(track.uid)
+        if channel is not None:
+            self._on.setdefault(channel, set()).add(track.uid)
+        track.channel = channel
 
     def _two_zones(self, track: _Track, now: float) -> list[Event]:
         """The tile is also read in ``track.other``: a move under way, or two tags, one UID."""
@@ -324,7 +372,8 @@ class PresenceTracker:
 
     def _absent(self, track: _Track) -> list[Event]:
         if track.quarantined:
-            track.zone, track.channel, track.quarantined = None, None, False
+            self._place(track, None)
+            track.zone, track.quarantined = None, False
             return []
         if self.hand_over or self._cleared_before_undo(track):
             return self._leave(track, WALL)
@@ -336,7 +385,7 @@ class PresenceTracker:
                 return []  # it may be on a meld strip or rack whose reader has not spoken yet
             return self._leave(track, RIVER)
         if track.zone == RIVER:
-            track.channel = None  # pushed off the river antenna: still out of play
+            self._place(track, None)  # pushed off the river antenna: still out of play
             return []
         if self._readers_behind(track.last):
             return []  # a reader that may have it has not reported since: not missing yet
@@ -383,7 +432,8 @@ class PresenceTracker:
         """The tile left the table's antennas for ``to`` (river or wall)."""
         source = track.zone or WALL
         track.zone = RIVER if to == RIVER else None
-        track.channel, track.missing, track.other = None, False, None
+        self._place(track, None)
+        track.missing, track.other = False, None
         return [{"move": {"tile": track.tile, "from": source, "to": to, "uid": track.uid}}]
 
     # --- noise ----------------------------------------------------------------------------------

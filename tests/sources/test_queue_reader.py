@@ -51,6 +51,32 @@ async def test_a_reader_draining_a_full_queue_lets_other_tasks_run() -> None:
     assert ticks[1] > 0, "the other task only ran once the reader had emptied the queue"
 
 
+async def test_a_burst_is_taken_in_runs_without_a_loop_turn_per_item() -> None:
+    """A burst (five boards' snapshots at once) costs no turn of the event loop per item: the
+    other tasks run once every ``run`` items, not after each."""
+    queue: asyncio.Queue[int] = asyncio.Queue()
+    for i in range(100):
+        queue.put_nowait(i)
+    reader = QueueReader(queue, run=10)
+    turns: list[int] = []  # how many items the reader had taken at each of the other's turns
+    taken = 0
+
+    async def other() -> None:
+        while queue.qsize():
+            turns.append(taken)
+            await asyncio.sleep(0)
+
+    task = asyncio.create_task(other())
+    await asyncio.sleep(0)  # the other task's first turn
+    for _ in range(100):
+        assert await reader.get(1.0) == taken
+        taken += 1
+    await task
+    # a turn for the others every ten items: never after a single one, never starved
+    steps = [b - a for a, b in zip(turns, turns[1:], strict=False)]
+    assert steps and all(step == 10 for step in steps), turns
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.booleans(), st.integers(0, 3)), max_size=30))
 def test_every_item_comes_once_in_order_whatever_the_timing(plan: list[tuple[bool, int]]) -> None:
