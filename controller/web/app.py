@@ -39,7 +39,8 @@ from controller.web.routers.pages import STATIC
 #: states are 2-5 KB on a local network, and compressing each for every client separately was
 #: 60 % of the web thread's time with 50 clients: benchmarks/bench_fullpath.py, docs/service.md).
 UVICORN_OPTIONS: dict[str, Any] = {
-    "ws_ping_interval": 20, "ws_max_size": 64 * 1024, "ws_per_message_deflate": False}
+    "ws": "websockets-sansio", "ws_ping_interval": 20, "ws_max_size": 64 * 1024,
+    "ws_per_message_deflate": False}
 
 
 def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile, *,
