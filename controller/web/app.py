@@ -38,8 +38,9 @@ from controller.web.routers.pages import STATIC
 #: client sends is a few bytes; a client is pinged every 20 s; no per-message compression (the
 #: states are 2-5 KB on a local network, and compressing each for every client separately was
 #: 60 % of the web thread's time with 50 clients: benchmarks/bench_fullpath.py, docs/service.md);
-#: the sans-I/O implementation, whose send is one write (the push's p50 0.2-0.3 ms less with 50
-#: clients than uvicorn's default, docs/service.md).
+#: the sans-I/O implementation, whose send is one write (what uvicorn >= 0.50 picks by itself;
+#: named so an older uvicorn does not fall back to the legacy one, whose push's p50 was 0.2-0.3
+#: ms more with 50 clients: docs/service.md).
 UVICORN_OPTIONS: dict[str, Any] = {
     "ws": "websockets-sansio", "ws_ping_interval": 20, "ws_max_size": 64 * 1024,
     "ws_per_message_deflate": False}
