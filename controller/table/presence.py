@@ -310,7 +310,7 @@ class PresenceTracker:
         """
         tracks = self._tracks
         if scanned is None:
-            todo: Iterable[_Track] = list(tracks.values())
+            todo: Iterable[_Track] = tracks.values()
         else:
             uids = self._watch | self._on.get(scanned, set())
             todo = sorted((tracks[uid] for uid in uids), key=lambda track: track.order)
@@ -319,11 +319,8 @@ class PresenceTracker:
             if track.zone is not None:
                 if track.other is not None:
                     events.extend(self._two_zones(track, now))
-                if track.channel is not None and not track.missing:
-                    channel = self._channels[track.channel]
-                    assert channel.last_scan is not None
-                    if channel.last_scan - track.last >= self.absent_after:
-                        events.extend(self._absent(track))
+                if self._gone(track):
+                    events.extend(self._absent(track))
             if self._watched(track):
                 self._watch.add(track.uid)
             else:
@@ -333,14 +330,16 @@ class PresenceTracker:
     def _watched(self, track: _Track) -> bool:
         """Must every settling look at this tile: read in two zones, or gone from its zone
         (its reader has scanned for ``absent_after`` without it) but not yet settled?"""
-        if track.zone is None:
-            return False
-        if track.other is not None:
-            return True
+        return track.zone is not None and (track.other is not None or self._gone(track))
+
+    def _gone(self, track: _Track) -> bool:
+        """Has the tile's channel gone on scanning for ``absent_after`` without it (and it is
+        not already reported missing)?"""
         if track.channel is None or track.missing:
             return False
         last_scan = self._channels[track.channel].last_scan
-        return last_scan is not None and last_scan - track.last >= self.absent_after
+        assert last_scan is not None  # a channel holds a tile only once it has read it
+        return last_scan - track.last >= self.absent_after
 
     def _place(self, track: _Track, channel: str | None) -> None:
         """Set the channel that holds the tile, and the index of what each channel holds."""
