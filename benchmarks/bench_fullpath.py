@@ -32,8 +32,12 @@ at most 5 %).
 Stages (p50 and p99 each): ``pty_to_loop`` the frame's last byte -> the move posted to the
 loop (serial read, decode, presence); ``loop_apply_write`` -> the screens told (apply, the
 INSERT, the history); ``push_to_client`` -> the message at the client (the web thread's view,
-JSON, the sends); ``commit_alongside`` the SQLite commit and sync, which runs meanwhile and is
-not on the path (docs/store.md). Stage percentiles do not add up to the total's.
+JSON, the sends), split in ``push_to_write`` -> uvicorn's write to the measured client's socket
+has returned (on loopback the bytes are then in the client's socket) and ``write_to_client`` ->
+the client has the message (its process woken on a CPU it shares with the boards and the other
+clients' process; at a table, another device's own wake-up); ``commit_alongside`` the SQLite
+commit and sync, which runs meanwhile and is not on the path (docs/store.md). Stage percentiles
+do not add up to the total's.
 """
 
 from __future__ import annotations
@@ -71,6 +75,7 @@ class Stamps:
         self.frames: list[tuple[str, float, float]] = []
         self.draws: dict[int, tuple[str, float, float]] = {}  # seq -> (uid, posted, done)
         self.shown: dict[int, float] = {}  # seq -> the screens were told (the push begins)
+        self.written: list[tuple[float, str]] = []  # the measured client's sends: (done, text)
         self.other = 0
 
     def patch_boards(self) -> None:
@@ -106,6 +111,34 @@ class Stamps:
                 before, after = written[-1]
                 out[seq] = after if after <= posted else before
         return out
+
+    def patch_sends(self) -> None:
+        """Stamp each send to the measured client (its URL says ``measured=1``) when uvicorn's
+        write to its socket has returned: the service's part of the push ends there, the rest is
+        the network and the client's own wake-up (here another process on this machine; at a
+        table, another device)."""
+        from controller.web.broadcaster import Client
+
+        take, mark_sent = Client.take, Client.mark_sent
+        written = self.written
+
+        def taken(client: Any) -> str | None:
+            message = take(client)
+            if message is not None and client.ws.query_params.get("measured"):
+                client.bench_last = message
+            return message
+
+        def sent(client: Any) -> None:
+            last = getattr(client, "bench_last", None)
+            if last is not None:
+                written.append((time.monotonic(), last))
+                client.bench_last = None
+            mark_sent(client)
+
+        Client.take, Client.mark_sent = taken, sent  # type: ignore[method-assign]
+
+    def written_by_seq(self) -> list[tuple[float, int]]:
+        return sorted((t, int(json.loads(text)["table"]["seq"])) for t, text in self.written)
 
     def wrap_submit(self, service: Any) -> None:
         def shown(change: Any) -> None:
@@ -231,6 +264,7 @@ def serve(port: int, data_dir: Path, stamps: Stamps, pace: float, ws: str | None
     system = build(config, data_dir, table="virtual")
     system.game_thread = True  # as `serve` runs it: the game on its own thread
     stamps.wrap_submit(system.loop)
+    stamps.patch_sends()
     from controller.web.app import UVICORN_OPTIONS
 
     options = {**UVICORN_OPTIONS, **({"ws": ws} if ws else {})}
@@ -325,7 +359,7 @@ def run(n: int, seconds: float, pace: float, ws: str | None = None,
             time.sleep(2.0)
         try:
             out = subprocess.run(
-                [sys.executable, __file__, "--client", url, "--n", "1", "--seconds",
+                [sys.executable, __file__, "--client", url + "&measured=1", "--n", "1", "--seconds",
                  str(seconds)], capture_output=True, text=True, check=True, cwd=ROOT).stdout
         finally:
             if load is not None:
@@ -348,11 +382,19 @@ def run(n: int, seconds: float, pace: float, ws: str | None = None,
     table = [(draws[s][1] - t) * 1000 for s, t in kept]  # frame -> posted to the loop
     loop = [(stamps.shown[s] - draws[s][1]) * 1000 for s, _ in kept]  # apply + write
     synced = [(draws[s][2] - stamps.shown[s]) * 1000 for s, _ in kept]  # the commit
-    push = push_times(stamps, [seq for seq, _ in kept], sorted(received))
+    seqs = [seq for seq, _ in kept]
+    push = push_times(stamps.shown, seqs, sorted(received))
+    written = stamps.written_by_seq()
+    to_write = push_times(stamps.shown, seqs, written)  # told -> the write to its socket done
+    sent_at = dict(push_times_pairs(stamps.shown, seqs, written))
+    to_client = [(t - sent_at[seq]) * 1000 for seq, t in push_times_pairs(
+        stamps.shown, seqs, sorted(received)) if seq in sent_at]  # written -> at the client
 
     def stages(q: float) -> dict[str, float]:
         return {"pty_to_loop": round(pct(table, q), 2), "loop_apply_write": round(pct(loop, q), 2),
                 "push_to_client": round(pct(push, q), 2),
+                "push_to_write": round(pct(to_write, q), 2),
+                "write_to_client": round(pct(to_client, q), 2),
                 "commit_alongside": round(pct(synced, q), 2)}
 
     return {"boards": boards, "players": players, "clients": n, "draws": len(values),
@@ -362,16 +404,24 @@ def run(n: int, seconds: float, pace: float, ws: str | None = None,
             "stages_p50_ms": stages(0.5), "stages_p99_ms": stages(0.99)}
 
 
-def push_times(stamps: Stamps, seqs: list[int], received: list[tuple[float, int]]) -> list[float]:
-    """For every stamped draw: from the screens being told to the message at the client."""
-    out: list[float] = []
+def push_times_pairs(shown: dict[int, float], seqs: list[int],
+                     received: list[tuple[float, int]]) -> list[tuple[int, float]]:
+    """For every stamped draw: (its seq, the first time after the screens were told that a
+    message carrying it, or a later state, was sent or received)."""
+    out: list[tuple[int, float]] = []
     for seq in seqs:
-        told = stamps.shown.get(seq)
+        told = shown.get(seq)
         t_recv = next((t for t, s in received if s >= seq and told is not None and t >= told),
                       None)
         if told is not None and t_recv is not None:
-            out.append((t_recv - told) * 1000)
+            out.append((seq, t_recv))
     return out
+
+
+def push_times(shown: dict[int, float], seqs: list[int],
+               received: list[tuple[float, int]]) -> list[float]:
+    """For every stamped draw: from the screens being told to the message sent or received."""
+    return [(t - shown[seq]) * 1000 for seq, t in push_times_pairs(shown, seqs, received)]
 
 
 def main() -> None:
