@@ -10,6 +10,14 @@ network stack. Other clients are sent whatever their connection accepts.
 A send is the per-client cost of every change (50 screens: 50 sends), so it is kept lean: one
 slot and one event per client, no queue, and no timer per send; a watchdog (``watch``) drops
 a client whose send has waited ``SEND_TIMEOUT`` (benchmarks/bench_fullpath.py, docs/service.md).
+
+The fan-out sends to every client whose socket is free there and then, one after another in
+the same turn of the web's loop (``Client.send_now``), through the same ``WebSocket.send_text``
+as the client's sender task: a socket that takes the bytes (the usual case) finishes the send at
+once, with no task woken per client and no acknowledgement read between two clients' sends. A
+send that has to wait (the socket's buffers are full, uvicorn pauses writing) is handed over,
+where it stopped, to the client's sender task, which finishes it and is the only sender until
+it has; so a client never has two sends at a time.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Generator
 from typing import Any
 
 from fastapi import WebSocket
@@ -55,15 +63,21 @@ class Client:
         self.sender: asyncio.Task[None] | None = None  # send_forever, once started
         self.timed_out = False
         self._open = True  # the window: may another message go out now?
-        self._ready = asyncio.Event()  # a state waits and the window is open
+        self._ready = asyncio.Event()  # a state waits and the window is open (or see below)
+        # A send begun by ``send_now`` that must wait for the socket: the sender task finishes
+        # it. Or the error a send begun there raised: the sender task raises it (the client ends).
+        self._resume: tuple[Coroutine[Any, Any, None], Any] | None = None
+        self._failed: Exception | None = None
 
-    def offer(self, message: str) -> None:
-        """Make ``message`` the state to send next; one still waiting is superseded (dropped)."""
+    def offer(self, message: str, wake: bool = True) -> None:
+        """Make ``message`` the state to send next; one still waiting is superseded (dropped).
+        ``wake=False``: the caller sends it itself next (``send_now``), so the sender task is
+        not woken for it."""
         if self.pending is not None:
             self.dropped += 1
         self.pending = message
         self.high_water = max(self.high_water, 1)
-        if self._open:
+        if wake and self._open:
             self._ready.set()
 
     def ack(self) -> None:
@@ -81,18 +95,59 @@ class Client:
         message, self.pending = self.pending, None
         return message
 
-    async def send_forever(self) -> None:
-        ready = self._ready
-        while True:
-            await ready.wait()
-            ready.clear()
-            message = self.take()
-            if message is None:
-                continue
-            self.sending_since = time.monotonic()
-            await self.ws.send_text(message)
+    def send_now(self) -> None:
+        """Send the waiting state in the caller's turn: a socket that takes it at once ends the
+        send here; one that must wait leaves the rest of the send to the sender task
+        (``send_forever``), as does an error (the sender task raises it). Nothing is sent here
+        while a send is in flight (its end sends the newest state: ``mark_sent``) or the window
+        is shut (an acknowledgement opens it: ``ack``)."""
+        if self.sending_since is not None or self._resume is not None or self._failed is not None:
+            return
+        if self.sender is None or self.sender.done():  # no task to finish a send that waits
+            return
+        message = self.take()
+        if message is None:
+            return
+        self.sending_since = time.monotonic()
+        send = self.ws.send_text(message)
+        try:
+            step = send.send(None)
+        except StopIteration:  # the socket took it
             self.sending_since = None
             self.mark_sent()
+            return
+        except Exception as exc:  # the connection is gone: the sender task ends the client
+            self._failed = exc
+        else:
+            self._resume = (send, step)
+        self._ready.set()
+
+    async def send_forever(self) -> None:
+        ready = self._ready
+        try:
+            while True:
+                await ready.wait()
+                ready.clear()
+                if self._failed is not None:
+                    raise self._failed
+                if self._resume is not None:  # a send begun by send_now, waiting for the socket
+                    send, step = self._resume
+                    await _Resumed(send, step)
+                    self._resume = None
+                    self.sending_since = None
+                    self.mark_sent()
+                    continue
+                message = self.take()
+                if message is None:
+                    continue
+                self.sending_since = time.monotonic()
+                await self.ws.send_text(message)
+                self.sending_since = None
+                self.mark_sent()
+        finally:
+            if self._resume is not None:  # cancelled (dropped, or gone) with a send half done
+                self._resume[0].close()
+                self._resume = None
 
     def mark_sent(self) -> None:
         """One message has gone out: the window may shut; a newer state goes next."""
@@ -105,6 +160,35 @@ class Client:
     def stalled(self, now: float) -> bool:
         """Has the current send waited ``SEND_TIMEOUT`` (the socket takes nothing)?"""
         return self.sending_since is not None and now - self.sending_since >= SEND_TIMEOUT
+
+
+class _Resumed:
+    """Awaiting this drives on a coroutine that was started by hand (``send_now``) and stopped
+    at ``step`` (the future it waits for), in the awaiting task, as if the task had awaited it
+    from the start: what the task is sent or thrown goes on to the coroutine."""
+
+    def __init__(self, coroutine: Coroutine[Any, Any, None], step: Any) -> None:
+        self.coroutine = coroutine
+        self.step = step
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        coroutine, step = self.coroutine, self.step
+        while True:
+            try:
+                value = yield step
+            except GeneratorExit:
+                coroutine.close()
+                raise
+            except BaseException as exc:  # a cancellation too: the coroutine sees it
+                try:
+                    step = coroutine.throw(exc)
+                except StopIteration:
+                    return
+            else:
+                try:
+                    step = coroutine.send(value)
+                except StopIteration:
+                    return
 
 
 async def watch(clients: Callable[[], list[Client]]) -> None:
@@ -191,9 +275,11 @@ class Broadcaster:
             live = live[self._turn:] + live[:self._turn]
         for client in live:
             try:
-                client.offer(self._message_for(client.seat, cache))
+                client.offer(self._message_for(client.seat, cache), wake=False)
             except Exception:  # one bad view must not stop the others' updates
                 log.exception("could not build the update for a client")
+                continue
+            client.send_now()
 
     def _message_for(self, seat: int | None, cache: dict[int | None, str]) -> str:
         if seat not in cache:

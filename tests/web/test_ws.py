@@ -4,6 +4,7 @@ the acknowledgement window and the watchdog for sockets that take nothing."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -182,3 +183,194 @@ async def test_each_change_starts_its_sends_with_the_next_client(tmp_path: Any) 
     assert sorted(rounds[0]) == ["a", "b", "c"] and len(set(rounds)) == 3
     assert [r[0] for r in rounds[:3]] != [rounds[0][0]] * 3
     assert all(rounds[i][1:] + rounds[i][0] == rounds[i + 1] for i in range(5))
+
+
+class Gate:
+    """The socket's end as starlette gives it, whose sends may have to wait (its buffers full)
+    until ``open``; it counts sends in flight at once."""
+
+    def __init__(self, blocked: bool = False) -> None:
+        self.got: list[str] = []
+        self.flying = 0
+        self.most_flying = 0
+        self.cancelled = 0
+        self.free = asyncio.Event()
+        if not blocked:
+            self.free.set()
+
+    async def send_text(self, text: str) -> None:
+        self.flying += 1
+        self.most_flying = max(self.most_flying, self.flying)
+        try:
+            await self.free.wait()
+            self.got.append(text)
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
+        finally:
+            self.flying -= 1
+
+
+async def _table_push(tmp_path: Any, sockets: list[Any]) -> tuple[Any, list[Any]]:
+    from controller.app import build
+    from controller.config import Config
+
+    push = broadcaster.Broadcaster(build(Config(), tmp_path).loop)
+    clients = [push.add(s, None) for s in sockets]
+    senders = [push.start(c) for c in clients]
+    await asyncio.sleep(0.01)  # the first state, as each connected
+    return push, senders
+
+
+async def test_a_change_goes_out_in_the_fan_out_itself(tmp_path: Any) -> None:
+    """Sockets that take the bytes: every client has the new state when the fan-out returns,
+    and no sender task has been woken for it."""
+    from controller.loop import Change
+
+    sockets = [Gate() for _ in range(5)]
+    push, senders = await _table_push(tmp_path, sockets)
+    try:
+        assert all(len(s.got) == 1 for s in sockets)
+        push.on_change(Change(1, None))  # on the web's loop: the fan-out runs here and now
+        assert all(len(s.got) == 2 for s in sockets)
+        assert all(c.sent == 2 and c.pending is None for c in push.clients)
+        assert not any(c._ready.is_set() for c in push.clients)  # no task woken
+    finally:
+        for task in senders:
+            task.cancel()
+
+
+async def test_a_send_that_must_wait_is_finished_by_the_sender_task(tmp_path: Any) -> None:
+    """A socket that takes nothing for a while: the send begun in the fan-out is finished by
+    the client's sender task, never two at a time, and the newest state goes next."""
+    from controller.loop import Change
+
+    slow, fine = Gate(), Gate()
+    push, senders = await _table_push(tmp_path, [slow, fine])
+    try:
+        slow.free.clear()
+        for seq in range(1, 5):  # four changes while the slow socket holds the first
+            push.on_change(Change(seq, None))
+            await asyncio.sleep(0.005)
+        assert len(fine.got) == 5 and len(slow.got) == 1 and slow.flying == 1
+        slow.free.set()
+        await asyncio.sleep(0.02)
+        assert slow.got[1:] == [fine.got[1], fine.got[4]]  # the held one, then the newest
+        assert slow.most_flying == 1 and fine.most_flying == 1
+        client = next(c for c in push.clients if c.ws is slow)
+        assert client.sending_since is None and client.dropped == 2
+    finally:
+        for task in senders:
+            task.cancel()
+
+
+async def test_a_send_failing_in_the_fan_out_ends_that_client_only(tmp_path: Any) -> None:
+    """The connection is gone when the fan-out sends: that client's sender task ends with the
+    error (so its socket is closed and it is removed), the others go on."""
+    from controller.loop import Change
+
+    class Gone(Gate):
+        async def send_text(self, text: str) -> None:
+            if self.got:
+                raise RuntimeError("the connection is closed")
+            await super().send_text(text)
+
+    gone, fine = Gone(), Gate()
+    push, senders = await _table_push(tmp_path, [gone, fine])
+    try:
+        push.on_change(Change(1, None))
+        await asyncio.sleep(0.01)
+        failed = senders[0]
+        assert failed.done() and isinstance(failed.exception(), RuntimeError)
+        assert not senders[1].done() and len(fine.got) == 2
+    finally:
+        for task in senders:
+            task.cancel()
+
+
+async def test_the_watchdog_drops_a_send_begun_in_the_fan_out(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A send begun in the fan-out that never ends is timed like any other: the watchdog
+    cancels it, and the send itself is cancelled (not left waiting for ever)."""
+    from controller.loop import Change
+
+    monkeypatch.setattr(broadcaster, "SEND_TIMEOUT", 0.2)
+    stuck = Gate()
+    push, senders = await _table_push(tmp_path, [stuck])
+    watchdog = asyncio.create_task(broadcaster.watch(lambda: list(push.clients)))
+    try:
+        stuck.free.clear()
+        push.on_change(Change(1, None))
+        await asyncio.sleep(0.5)
+        client = next(iter(push.clients))
+        assert client.timed_out and senders[0].cancelled()
+        assert stuck.cancelled == 1 and stuck.flying == 0
+    finally:
+        for task in (*senders, watchdog):
+            task.cancel()
+
+
+async def test_a_cancel_reaches_a_send_handed_over_from_the_fan_out(tmp_path: Any) -> None:
+    """The client goes (its sender task is cancelled) just as the socket takes the bytes, before
+    the task has run again: the send handed over from the fan-out is cancelled with the task,
+    not finished as if nothing had happened."""
+    from controller.loop import Change
+
+    socket = Gate()
+    push, senders = await _table_push(tmp_path, [socket])
+    socket.free.clear()
+    push.on_change(Change(1, None))  # the send begins here and waits for the socket
+    await asyncio.sleep(0.01)  # the sender task has taken it over
+    socket.free.set()  # the socket takes it ...
+    senders[0].cancel()  # ... and the client is dropped before the task runs again
+    await asyncio.sleep(0.01)
+    assert senders[0].cancelled()
+    assert socket.cancelled == 1 and len(socket.got) == 1  # only the first state went out
+
+
+@given(st.lists(st.sampled_from(["change", "block", "free", "ack", "turn"]), max_size=60))
+def test_sends_never_overlap_and_the_newest_state_arrives(
+    tmp_path_factory: pytest.TempPathFactory, actions: list[str],
+) -> None:
+    """Whatever the order of changes, sockets stalling and freeing, acknowledgements and turns
+    of the loop: a client never has two sends at once, gets states in order, at most
+    ``WINDOW`` unacknowledged, and, once its socket takes bytes and it acknowledges, the
+    newest state."""
+    from controller.loop import Change
+
+    async def play() -> None:
+        socket = Gate()
+        push, senders = await _table_push(tmp_path_factory.mktemp("push"), [socket])
+        client = next(iter(push.clients))
+        client.acking = True
+        last_change = 0.0  # the service's clock just before the last change
+        try:
+            for action in actions:
+                if action == "change":
+                    last_change = push.loop.clock()
+                    push.on_change(Change(1, None))
+                elif action == "block":
+                    socket.free.clear()
+                elif action == "free":
+                    socket.free.set()
+                elif action == "ack":
+                    client.ack()
+                else:
+                    await asyncio.sleep(0)
+                assert socket.most_flying <= 1
+                assert client.sent - client.acked <= WINDOW
+            socket.free.set()
+            for _ in range(WINDOW + 2):  # the page acknowledges whatever it has had
+                await asyncio.sleep(0.001)
+                while client.acked < client.sent:
+                    client.ack()
+            await asyncio.sleep(0.005)
+            built = [json.loads(m)["server_time"] for m in socket.got]
+            assert built == sorted(built) and len(set(built)) == len(built)
+            assert built[-1] >= last_change and client.pending is None
+        finally:
+            for task in senders:
+                task.cancel()
+
+    asyncio.run(play())
