@@ -76,6 +76,7 @@ class Stamps:
         self.draws: dict[int, tuple[str, float, float]] = {}  # seq -> (uid, posted, done)
         self.shown: dict[int, float] = {}  # seq -> the screens were told (the push begins)
         self.written: list[tuple[float, str]] = []  # the measured client's sends: (done, text)
+        self.push: Any = None  # the service's broadcaster (its stats at the end)
         self.other = 0
 
     def patch_boards(self) -> None:
@@ -265,6 +266,7 @@ def serve(port: int, data_dir: Path, stamps: Stamps, pace: float, ws: str | None
     system.game_thread = True  # as `serve` runs it: the game on its own thread
     stamps.wrap_submit(system.loop)
     stamps.patch_sends()
+    stamps.push = system.app.state.broadcaster
     from controller.web.app import UVICORN_OPTIONS
 
     options = {**UVICORN_OPTIONS, **({"ws": ws} if ws else {})}
@@ -350,9 +352,9 @@ def run(n: int, seconds: float, pace: float, ws: str | None = None,
         server = serve(port, Path(data), stamps, pace, ws, boards, players, seconds + 10)
         time.sleep(2.0)  # the session starts, the boards say hello
         url = f"ws://127.0.0.1:{port}/ws?flow=ack"
-        load = None
+        others = None
         if n > 1:  # the other clients: a process of their own, as other screens are devices
-            load = subprocess.Popen(
+            others = subprocess.Popen(
                 [sys.executable, __file__, "--client", url, "--n", str(n - 1), "--seconds",
                  str(seconds + 3)], stdout=subprocess.DEVNULL, cwd=ROOT,
                 preexec_fn=lambda: os.nice(19))
@@ -362,8 +364,9 @@ def run(n: int, seconds: float, pace: float, ws: str | None = None,
                 [sys.executable, __file__, "--client", url + "&measured=1", "--n", "1", "--seconds",
                  str(seconds)], capture_output=True, text=True, check=True, cwd=ROOT).stdout
         finally:
-            if load is not None:
-                load.wait(timeout=30)
+            if others is not None:
+                others.wait(timeout=30)
+            superseded = stamps.push.stats()["dropped"] if stamps.push is not None else None
             server.should_exit = True
             time.sleep(1.0)
             if boards == "apart":
@@ -399,6 +402,7 @@ def run(n: int, seconds: float, pace: float, ws: str | None = None,
 
     return {"boards": boards, "players": players, "clients": n, "draws": len(values),
             "other_events": stamps.other,
+            "states_superseded": superseded,  # states the push left out for slow clients
             "p50_ms": round(p50, 2), "p99_ms": round(p99, 2), "max_ms": round(max(values), 2),
             "p99_share_of_floor": f"{100 * p99 / FLOOR_MS:.1f} %",
             "stages_p50_ms": stages(0.5), "stages_p99_ms": stages(0.99)}
