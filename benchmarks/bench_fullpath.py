@@ -37,7 +37,8 @@ has returned (on loopback the bytes are then in the client's socket) and ``write
 the client has the message (its process woken on a CPU it shares with the boards and the other
 clients' process; at a table, another device's own wake-up); ``commit_alongside`` the SQLite
 commit and sync, which runs meanwhile and is not on the path (docs/store.md). Stage percentiles
-do not add up to the total's.
+do not add up to the total's. ``to_socket_p50_ms`` and ``to_socket_p99_ms``: the frame's last
+byte -> the write to the measured client's socket returned, the service's whole part of the path.
 """
 
 from __future__ import annotations
@@ -386,8 +387,9 @@ def run(n: int, seconds: float, pace: float, ws: str | None = None,
     loop = [(stamps.shown[s] - draws[s][1]) * 1000 for s, _ in kept]  # apply + write
     synced = [(draws[s][2] - stamps.shown[s]) * 1000 for s, _ in kept]  # the commit
     seqs = [seq for seq, _ in kept]
-    push = push_times(stamps.shown, seqs, sorted(received))
     written = stamps.written_by_seq()
+    to_socket = latencies(frames, list(written))  # frame -> its socket: the service's part
+    push = push_times(stamps.shown, seqs, sorted(received))
     to_write = push_times(stamps.shown, seqs, written)  # told -> the write to its socket done
     sent_at = dict(push_times_pairs(stamps.shown, seqs, written))
     to_client = [(t - sent_at[seq]) * 1000 for seq, t in push_times_pairs(
@@ -405,6 +407,8 @@ def run(n: int, seconds: float, pace: float, ws: str | None = None,
             "states_superseded": superseded,  # states the push left out for slow clients
             "p50_ms": round(p50, 2), "p99_ms": round(p99, 2), "max_ms": round(max(values), 2),
             "p99_share_of_floor": f"{100 * p99 / FLOOR_MS:.1f} %",
+            "to_socket_p50_ms": round(pct(to_socket, 0.5), 2),
+            "to_socket_p99_ms": round(pct(to_socket, 0.99), 2),
             "stages_p50_ms": stages(0.5), "stages_p99_ms": stages(0.99)}
 
 
