@@ -26,7 +26,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable, Coroutine, Generator
+from collections.abc import Awaitable, Callable, Coroutine, Generator
 from typing import Any
 
 from fastapi import WebSocket
@@ -113,7 +113,6 @@ class Client:
         try:
             step = send.send(None)
         except StopIteration:  # the socket took it
-            self.sending_since = None
             self.mark_sent()
             return
         except Exception as exc:  # the connection is gone: the sender task ends the client
@@ -131,18 +130,15 @@ class Client:
                 if self._failed is not None:
                     raise self._failed
                 if self._resume is not None:  # a send begun by send_now, waiting for the socket
-                    send, step = self._resume
-                    await _Resumed(send, step)
-                    self._resume = None
-                    self.sending_since = None
-                    self.mark_sent()
-                    continue
-                message = self.take()
-                if message is None:
-                    continue
-                self.sending_since = time.monotonic()
-                await self.ws.send_text(message)
-                self.sending_since = None
+                    sending: Awaitable[None] = _Resumed(*self._resume)
+                else:
+                    message = self.take()
+                    if message is None:
+                        continue
+                    self.sending_since = time.monotonic()
+                    sending = self.ws.send_text(message)
+                await sending
+                self._resume = None
                 self.mark_sent()
         finally:
             if self._resume is not None:  # cancelled (dropped, or gone) with a send half done
@@ -150,7 +146,9 @@ class Client:
                 self._resume = None
 
     def mark_sent(self) -> None:
-        """One message has gone out: the window may shut; a newer state goes next."""
+        """One message has gone out (no send is in flight now): the window may shut; a newer
+        state goes next."""
+        self.sending_since = None
         self.sent += 1
         if self.acking and self.sent - self.acked >= WINDOW:
             self._open = False

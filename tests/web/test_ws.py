@@ -119,24 +119,39 @@ def test_the_next_state_sent_is_always_the_newest_and_the_window_holds(
         assert client.sent + client.dropped + (client.pending is not None) == offered
 
 
+class Gate:
+    """The socket's end as starlette gives it, whose sends may have to wait (its buffers full)
+    until ``open``; it counts sends in flight at once."""
+
+    def __init__(self, blocked: bool = False) -> None:
+        self.got: list[str] = []
+        self.flying = 0
+        self.most_flying = 0
+        self.cancelled = 0
+        self.free = asyncio.Event()
+        if not blocked:
+            self.free.set()
+
+    async def send_text(self, text: str) -> None:
+        self.flying += 1
+        self.most_flying = max(self.most_flying, self.flying)
+        try:
+            await self.free.wait()
+            self.got.append(text)
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
+        finally:
+            self.flying -= 1
+
+
 async def test_the_watchdog_drops_a_client_whose_send_never_ends(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A socket that takes nothing: its send waits for ever; after ``SEND_TIMEOUT`` the
     watchdog cancels that client's sender (and only that one's)."""
     monkeypatch.setattr(broadcaster, "SEND_TIMEOUT", 0.2)
-
-    class Socket:  # the socket's end as starlette gives it: a send that may never finish
-        def __init__(self, takes: bool) -> None:
-            self.takes = takes
-            self.got: list[str] = []
-
-        async def send_text(self, text: str) -> None:
-            if not self.takes:
-                await asyncio.Event().wait()
-            self.got.append(text)
-
-    stuck, fine = Client(Socket(False), None), Client(Socket(True), None)  # type: ignore[arg-type]
+    stuck, fine = Client(Gate(blocked=True), None), Client(Gate(), None)  # type: ignore[arg-type]
     tasks = {c: asyncio.create_task(c.send_forever()) for c in (stuck, fine)}
     for c, task in tasks.items():
         c.sender = task
@@ -183,32 +198,6 @@ async def test_each_change_starts_its_sends_with_the_next_client(tmp_path: Any) 
     assert sorted(rounds[0]) == ["a", "b", "c"] and len(set(rounds)) == 3
     assert [r[0] for r in rounds[:3]] != [rounds[0][0]] * 3
     assert all(rounds[i][1:] + rounds[i][0] == rounds[i + 1] for i in range(5))
-
-
-class Gate:
-    """The socket's end as starlette gives it, whose sends may have to wait (its buffers full)
-    until ``open``; it counts sends in flight at once."""
-
-    def __init__(self, blocked: bool = False) -> None:
-        self.got: list[str] = []
-        self.flying = 0
-        self.most_flying = 0
-        self.cancelled = 0
-        self.free = asyncio.Event()
-        if not blocked:
-            self.free.set()
-
-    async def send_text(self, text: str) -> None:
-        self.flying += 1
-        self.most_flying = max(self.most_flying, self.flying)
-        try:
-            await self.free.wait()
-            self.got.append(text)
-        except asyncio.CancelledError:
-            self.cancelled += 1
-            raise
-        finally:
-            self.flying -= 1
 
 
 async def _table_push(tmp_path: Any, sockets: list[Any]) -> tuple[Any, list[Any]]:
