@@ -67,25 +67,38 @@ class ClubService:
 
     # --- views --------------------------------------------------------------------------------
 
+    def _club(self) -> standings.Club:
+        return standings.Club(self.store.hands(), self.store.penalties(), self.store.sessions())
+
     def tables(self) -> list[dict[str, Any]]:
+        """Each table's card: who sits where now, the session's four places with each
+        holder's part, and each person's score in the session (the same computation as
+        tonight, the league and the player pages)."""
+        penalties = self.store.penalties()
+        sessions = {(s["table"], s["session"]): s for s in self.store.sessions()}
         out = []
         for row in self.store.tables():
             status = row["status"] or {}
-            names = status.get("names") or {}
-            totals = status.get("final") or status.get("totals") or {}
             table = row["table"]
+            sid = status.get("session") if isinstance(status.get("session"), int) else -1
+            numbers = standings.card(
+                table, status.get("names") or {}, self.store.hands(table, sid),
+                [p for p in penalties if (p["table"], p["session"]) == (table, sid)],
+                sessions.get((table, sid)))
+            seats = numbers["seats"]
+            by_seat = {x["seat"]: x["score"] for x in numbers["places"]}
             out.append({
                 "table": table, "online": row["online"],
-                "players": {p: standings.who(names, table, p) for p in standings.POSITIONS},
-                "totals": {standings.who(names, table, p): int(totals.get(p, 0))
-                           for p in standings.POSITIONS},
-                "totals_by_position": {p: int(totals.get(p, 0)) for p in standings.POSITIONS},
+                "players": {p: seats[p]["label"] for p in standings.POSITIONS},
+                "totals": {seats[p]["label"]: seats[p]["score"] for p in standings.POSITIONS},
+                "totals_by_position": by_seat, "places": numbers["places"],
+                "finished": numbers["finished"],
                 "session": status.get("session"), "ruleset": status.get("ruleset"),
                 "hand": status.get("hand"), "phase": status.get("phase"),
                 "wall": status.get("wall"), "turn": status.get("turn"),
                 "turn_wind": status.get("turn_wind"),
-                "turn_name": standings.who(names, table, status["turn"])
-                if status.get("turn") else None,
+                "turn_name": seats[str(status["turn"])]["label"]
+                if str(status.get("turn")) in seats else None,
                 "hands": status.get("hands"), "at": status.get("at"),
             })
         return out
@@ -96,23 +109,18 @@ class ClubService:
             out.append({**hand, "net_by_name": standings.net_by_name(hand)})
         return out
 
-    def standings(self, season: int | None = None) -> dict[str, Any]:
-        hands, penalties = self.store.hands(), self.store.penalties()
-        sessions = self.store.sessions()
+    def standings(self, season: int | None = None, now: float | None = None
+                  ) -> dict[str, Any]:
+        club = self._club()
         year = season or time.localtime().tm_year
         since = time.mktime((year, 1, 1, 0, 0, 0, 0, 0, -1))
         until = time.mktime((year + 1, 1, 1, 0, 0, 0, 0, 0, -1))
-        in_season = [s for s in sessions if since <= (s.get("started") or 0) < until]
-        keys = {(s["table"], s["session"]) for s in in_season}
-        league = standings.league([h for h in hands if (h["table"], h["session"]) in keys],
-                                  [p for p in penalties if (p["table"], p["session"]) in keys],
-                                  in_season)
-        return {"season": year, "tonight": standings.tonight(hands, penalties),
-                "league": league}
+        keys = {k for k in club.places if since <= (club.started(k) or 0) < until}
+        return {"season": year, "tonight": club.tonight(standings.tonight_since(now)),
+                "league": club.league(keys)}
 
     def player(self, name: str) -> dict[str, Any]:
-        return standings.player_page(name, self.store.hands(), self.store.penalties(),
-                                     self.store.sessions())
+        return self._club().player(name)
 
     # --- roster and tournament (admin) --------------------------------------------------------
 

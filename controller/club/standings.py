@@ -1,164 +1,197 @@
-"""Standings from the club's hands: nets by player name, tonight's standings, the league table
-(rank points 4/2/1/0 by final place, ties share) and a player's own page.
+"""The club's pages by person: tonight's standings, the league (rank points 4/2/1/0 by place,
+finished sessions only), a player's own page and a table's card, all from one computation
+(``controller.sessions.places``: who held each seat in each hand, the four places of a
+session and each holder's part).
 
-A seat without a name counts as "Seat N at TABLE". A session's score for a player is the sum of
-the nets of the hands played under that name, plus penalty transfers, minus deductions.
+An anonymous seat ("Seat N at TABLE") has a place and a part on its table's card and in the
+session's places, but never enters tonight, the league or a player's page.
 """
 
 from __future__ import annotations
 
 import time
-from collections import defaultdict
 from typing import Any
 
-POSITIONS = ("1", "2", "3", "4")
-RANK_POINTS = (4.0, 2.0, 1.0, 0.0)
+from controller.sessions import places as pl
+
+POSITIONS = pl.POSITIONS
+rank_points = pl.rank_points
 SELF_DRAWN = ("wall", "replacement", "dealt")
 DEALT_IN = ("discard", "robbed_kong")
 TONIGHT_HOURS = 12.0
 
 
 def who(names: dict[str, Any] | None, table: str, position: Any) -> str:
-    name = (names or {}).get(str(position))
-    return str(name) if name else f"Seat {position} at {table}"
+    return pl.label(pl.holder(names, position), table, position)
 
 
 def net_by_name(hand: dict[str, Any]) -> dict[str, int]:
+    """A hand's nets by the label of who held each seat (the tournament's rounds)."""
     table = str(hand.get("table"))
-    out: dict[str, int] = defaultdict(int)
-    for p, amount in (hand.get("net") or {}).items():
-        out[who(hand.get("names"), table, p)] += int(amount)
-    return dict(out)
-
-
-def penalty_by_name(penalty: dict[str, Any]) -> dict[str, int]:
-    """What a penalty does to each player's score (a deduction: minus its amount)."""
-    table = str(penalty.get("table"))
-    names = penalty.get("names")
-    out: dict[str, int] = defaultdict(int)
-    if penalty.get("kind") == "deduction":
-        out[who(names, table, penalty.get("seat"))] -= int(penalty.get("amount") or 0)
-    for pay in penalty.get("payments") or []:
-        out[who(names, table, pay.get("from"))] -= int(pay.get("amount") or 0)
-        out[who(names, table, pay.get("to"))] += int(pay.get("amount") or 0)
-    return dict(out)
-
-
-def session_scores(hands: list[dict[str, Any]], penalties: list[dict[str, Any]]
-                   ) -> dict[tuple[str, int], dict[str, int]]:
-    """(table, session) -> player -> score."""
-    scores: dict[tuple[str, int], dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for hand in hands:
-        key = (str(hand["table"]), int(hand["session"]))
-        for name, amount in net_by_name(hand).items():
-            scores[key][name] += amount
-    for penalty in penalties:
-        key = (str(penalty["table"]), int(penalty["session"]))
-        for name, amount in penalty_by_name(penalty).items():
-            scores[key][name] += amount
-    return {k: dict(v) for k, v in scores.items()}
-
-
-def rank_points(scores: dict[str, int]) -> dict[str, dict[str, Any]]:
-    """Place and rank points by final score: 4/2/1/0; tied players share the points of the
-    places they hold together (two tied first: (4 + 2) / 2 = 3 each)."""
-    ordered = sorted(scores.items(), key=lambda kv: -kv[1])
-    out: dict[str, dict[str, Any]] = {}
-    i = 0
-    while i < len(ordered):
-        j = i
-        while j < len(ordered) and ordered[j][1] == ordered[i][1]:
-            j += 1
-        points = [RANK_POINTS[k] if k < len(RANK_POINTS) else 0.0 for k in range(i, j)]
-        share = sum(points) / len(points)
-        for name, score in ordered[i:j]:
-            out[name] = {"place": i + 1, "points": share, "score": score}
-        i = j
+    out: dict[str, int] = {}
+    for seat, name, net in pl.hand_shares(hand):
+        text = pl.label(name, table, seat)
+        out[text] = out.get(text, 0) + net
     return out
 
 
-def league(hands: list[dict[str, Any]], penalties: list[dict[str, Any]],
-           sessions: list[dict[str, Any]], since: float | None = None) -> dict[str, Any]:
-    """Per session the places, rank points and scores; totals per player over them."""
-    started = {(s["table"], int(s["session"])): s.get("started") for s in sessions}
-    ended = {(s["table"], int(s["session"])): s.get("ended") for s in sessions}
-    per_session = []
-    totals: dict[str, dict[str, Any]] = {}
-    for (table, session), scores in sorted(session_scores(hands, penalties).items(),
-                                           key=lambda kv: started.get(kv[0]) or 0):
-        at = started.get((table, session))
-        if since is not None and (at is None or at < since):
-            continue
-        ranks = rank_points(scores)
-        per_session.append({"table": table, "session": session, "started": at,
-                            "ended": ended.get((table, session)),
-                            "players": [{"name": n, **r} for n, r in
-                                        sorted(ranks.items(), key=lambda kv: kv[1]["place"])]})
-        for name, r in ranks.items():
-            t = totals.setdefault(name, {"name": name, "sessions": 0, "points": 0.0, "score": 0})
-            t["sessions"] += 1
-            t["points"] += r["points"]
-            t["score"] += r["score"]
-    table_ = sorted(totals.values(), key=lambda t: (-t["points"], -t["score"], t["name"]))
-    for i, row in enumerate(table_, start=1):
-        row["rank"] = i
-    return {"sessions": per_session, "standings": table_}
+def penalty_by_name(penalty: dict[str, Any]) -> dict[str, int]:
+    table = str(penalty.get("table"))
+    out: dict[str, int] = {}
+    for seat, name, amount in pl.penalty_shares(penalty):
+        text = pl.label(name, table, seat)
+        out[text] = out.get(text, 0) + amount
+    return out
 
 
-def tonight(hands: list[dict[str, Any]], penalties: list[dict[str, Any]],
-            now: float | None = None) -> list[dict[str, Any]]:
-    """Tonight's standings across tables: hands received in the last 12 hours, by player."""
-    since = (now or time.time()) - TONIGHT_HOURS * 3600
-    recent = [h for h in hands if (h.get("received") or 0) >= since]
-    scores: dict[str, dict[str, Any]] = {}
-    for hand in recent:
-        for name, amount in net_by_name(hand).items():
-            row = scores.setdefault(name, {"name": name, "score": 0, "hands": 0, "won": 0})
-            row["score"] += amount
-            row["hands"] += 1
-        if hand.get("winner") is not None:
-            winner = who(hand.get("names"), str(hand["table"]), hand["winner"])
-            scores[winner]["won"] += 1
-    keys = {(h["table"], h["session"]) for h in recent}
-    for penalty in penalties:
-        if (penalty["table"], penalty["session"]) not in keys:
-            continue
-        for name, amount in penalty_by_name(penalty).items():
-            scores.setdefault(name, {"name": name, "score": 0, "hands": 0, "won": 0})
-            scores[name]["score"] += amount
-    rows = sorted(scores.values(), key=lambda r: (-r["score"], r["name"]))
-    for i, row in enumerate(rows, start=1):
-        row["rank"] = i
-    return rows
+class Club:
+    """Every session's places, made once from what the club holds."""
+
+    def __init__(self, hands: list[dict[str, Any]], penalties: list[dict[str, Any]],
+                 sessions: list[dict[str, Any]]) -> None:
+        self.hands, self.penalties = hands, penalties
+        self.info = {(str(s["table"]), int(s["session"])): s for s in sessions}
+        self.grouped = pl.by_session(hands, penalties)
+        self.places = {k: self._places(k, *v) for k, v in self.grouped.items()}
+
+    def _places(self, k: tuple[str, int], hands: list[dict[str, Any]],
+                penalties: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return pl.session_places(hands, penalties, table=k[0],
+                                 finished=pl.finished(self.info.get(k), hands))
+
+    def started(self, k: tuple[str, int]) -> float | None:
+        at = (self.info.get(k) or {}).get("started")
+        return float(at) if at is not None else None
+
+    def is_finished(self, k: tuple[str, int]) -> bool:
+        return pl.finished(self.info.get(k), self.grouped.get(k, ([], []))[0])
+
+    def ordered(self) -> list[tuple[str, int]]:
+        return sorted(self.places, key=lambda k: (self.started(k) or 0.0, k))
+
+    def session_row(self, k: tuple[str, int]) -> dict[str, Any]:
+        return {"table": k[0], "session": k[1], "started": self.started(k),
+                "ended": (self.info.get(k) or {}).get("ended"),
+                "finished": self.is_finished(k), "places": self.places[k]}
+
+    # --- the pages ----------------------------------------------------------------------------
+
+    def league(self, keys: set[tuple[str, int]] | None = None) -> dict[str, Any]:
+        """Per session its four places; totals per person over the FINISHED sessions (a
+        session under way is listed as provisional and counts nothing)."""
+        rows: list[dict[str, Any]] = []
+        totals: dict[str, dict[str, Any]] = {}
+        for k in self.ordered():
+            if keys is not None and k not in keys:
+                continue
+            rows.append(self.session_row(k))
+            if not self.is_finished(k) or not self.grouped[k][0]:
+                continue
+            for pk, person in pl.people_of(self.places[k]).items():
+                t = totals.setdefault(pk, {"name": person["name"], "sessions": 0,
+                                           "points": 0.0, "score": 0})
+                t["sessions"] += 1
+                t["points"] += person["points"] or 0.0
+                t["score"] += person["score"]
+        table = sorted(totals.values(), key=lambda t: (-t["points"], -t["score"], t["name"]))
+        for i, row in enumerate(table, start=1):
+            row["rank"] = i
+        return {"sessions": rows, "standings": table}
+
+    def tonight(self, since: float) -> list[dict[str, Any]]:
+        """By person: the hands received since ``since``, with their sessions' penalties."""
+        recent = [h for h in self.hands if (h.get("received") or 0) >= since]
+        rows: dict[str, dict[str, Any]] = {}
+        for k, (hands, _) in pl.by_session(recent, []).items():
+            mine = self.grouped[k][1]
+            for pk, person in pl.people_of(pl.session_places(hands, mine, table=k[0])).items():
+                row = rows.setdefault(pk, {"name": person["name"], "score": 0, "hands": 0,
+                                           "won": 0})
+                row["score"] += person["score"]
+                row["hands"] += person["hands"]
+            for hand in hands:
+                winner = pl.holder(hand.get("names"), hand.get("winner"))
+                if hand.get("winner") is not None and winner:
+                    rows[pl.key(winner)]["won"] += 1
+        out = sorted(rows.values(), key=lambda r: (-r["score"], r["name"]))
+        for i, row in enumerate(out, start=1):
+            row["rank"] = i
+        return out
+
+    def player(self, name: str) -> dict[str, Any]:
+        """One person's sessions (place, rank points or provisional, score), statistics and
+        balance after each hand and penalty, session by session."""
+        pk = pl.key(name)
+        stats = {"won": 0, "self_drawn": 0, "dealt_in": 0, "largest": 0, "limit_hands": 0,
+                 "hands": 0}
+        sessions, balance, running = [], [], 0
+        for k in self.ordered():
+            person = pl.people_of(self.places[k]).get(pk)
+            if person is None:
+                continue
+            sessions.append({"table": k[0], "session": k[1], "started": self.started(k),
+                             "finished": self.is_finished(k), "name": person["name"],
+                             "place": min(person["places"]), "places": person["places"],
+                             "points": person["points"], "score": person["score"],
+                             "hands": person["hands"]})
+            hands, penalties = self.grouped[k]
+            for step, amount in _steps(pk, hands, penalties, stats):
+                running += amount
+                balance.append({"table": k[0], "session": k[1], **step, "balance": running})
+        shown = sessions[-1]["name"] if sessions else name
+        return {"name": shown, "statistics": stats, "sessions": sessions, "balance": balance}
 
 
-def player_page(name: str, hands: list[dict[str, Any]], penalties: list[dict[str, Any]],
-                sessions: list[dict[str, Any]]) -> dict[str, Any]:
-    """One player's sessions, wins, self-drawn wins, deal-ins, largest and limit hands, and the
-    balance after each hand played (for the chart)."""
-    key = name.casefold()
-    stats = {"won": 0, "self_drawn": 0, "dealt_in": 0, "largest": 0, "limit_hands": 0,
-             "hands": 0}
-    balance: list[dict[str, Any]] = []
-    running = 0
+def _steps(pk: str, hands: list[dict[str, Any]], penalties: list[dict[str, Any]],
+           stats: dict[str, int]) -> list[tuple[dict[str, Any], int]]:
+    """A person's hands (with their statistics counted) and penalties in one session, each
+    penalty after the hand it was given in."""
+    out: list[tuple[float, dict[str, Any], int]] = []
     for hand in hands:
-        names = hand.get("names") or {}
-        seat = next((p for p in POSITIONS if str(names.get(p) or "").casefold() == key), None)
+        seat = next((s for s, n, _ in pl.hand_shares(hand) if n and pl.key(n) == pk), None)
         if seat is None:
             continue
-        stats["hands"] += 1
-        running += int((hand.get("net") or {}).get(seat, 0))
-        balance.append({"table": hand["table"], "session": hand["session"],
-                        "number": hand["number"], "balance": running})
-        if hand.get("winner") is not None and str(hand["winner"]) == seat:
-            stats["won"] += 1
-            stats["largest"] = max(stats["largest"], int((hand.get("scores") or {}).get(seat, 0)))
-            stats["limit_hands"] += 1 if hand.get("limit_hand") else 0
-            stats["self_drawn"] += 1 if hand.get("win_source") in SELF_DRAWN else 0
-        elif (hand.get("win_source") in DEALT_IN
-              and str(hand.get("discarder")) == seat):
-            stats["dealt_in"] += 1
-    played = league(hands, penalties, sessions)["sessions"]
-    mine = [{"table": s["table"], "session": s["session"], "started": s["started"], **p}
-            for s in played for p in s["players"] if p["name"].casefold() == key]
-    return {"name": name, "statistics": stats, "sessions": mine, "balance": balance}
+        number = int(hand.get("number") or 0)
+        out.append((number, {"number": number}, int((hand.get("net") or {}).get(seat, 0))))
+        _count(stats, hand, seat)
+    for penalty in penalties:
+        amount = sum(a for _, n, a in pl.penalty_shares(penalty) if n and pl.key(n) == pk)
+        if any(n and pl.key(n) == pk for _, n, _ in pl.penalty_shares(penalty)):
+            at = int(penalty.get("hand") or 0) + 0.5
+            out.append((at, {"penalty": penalty.get("index")}, amount))
+    return [(step, amount) for _, step, amount in sorted(out, key=lambda x: x[0])]
+
+
+def _count(stats: dict[str, int], hand: dict[str, Any], seat: str) -> None:
+    stats["hands"] += 1
+    if hand.get("winner") is not None and str(hand["winner"]) == seat:
+        stats["won"] += 1
+        stats["largest"] = max(stats["largest"], int((hand.get("scores") or {}).get(seat, 0)))
+        stats["limit_hands"] += 1 if hand.get("limit_hand") else 0
+        stats["self_drawn"] += 1 if hand.get("win_source") in SELF_DRAWN else 0
+    elif hand.get("win_source") in DEALT_IN and str(hand.get("discarder")) == seat:
+        stats["dealt_in"] += 1
+
+
+def tonight_since(now: float | None = None) -> float:
+    return (time.time() if now is None else now) - TONIGHT_HOURS * 3600
+
+
+def card(table: str, names: dict[str, Any], hands: list[dict[str, Any]],
+         penalties: list[dict[str, Any]], info: dict[str, Any] | None) -> dict[str, Any]:
+    """A table card's numbers from its session's hands and penalties: the four places with
+    each holder's part, and for each seat the person sitting there now with their score in
+    this session (an anonymous seat: its anonymous part)."""
+    done = pl.finished(info, hands)
+    places = pl.session_places(hands, penalties, table=table, finished=done)
+    people = pl.people_of(places)
+    seats = {}
+    for p in POSITIONS:
+        name = pl.holder(names, p)
+        if name:
+            score = (people.get(pl.key(name)) or {}).get("score", 0)
+        else:
+            place = next(x for x in places if x["seat"] == p)
+            score = next((h["score"] for h in place["holders"] if h["name"] is None), 0)
+        seats[p] = {"name": name, "label": pl.label(name, table, p), "score": score}
+    return {"places": places, "seats": seats, "finished": done}

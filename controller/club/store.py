@@ -134,12 +134,13 @@ class ClubStore:
                      and now - self._heard.get(n, 0.0) < STALE,
                      "last_pos": kept.get(n, 0)} for n in names]
 
-    def hands(self, table: str | None = None) -> list[dict[str, Any]]:
+    def hands(self, table: str | None = None, session: int | None = None
+              ) -> list[dict[str, Any]]:
         sql = "SELECT tbl, session, number, pos, received, body FROM hands"
         params: tuple[Any, ...] = ()
         if table is not None:
-            sql += " WHERE tbl = ?"
-            params = (table,)
+            sql += " WHERE tbl = ?" + (" AND session = ?" if session is not None else "")
+            params = (table,) if session is None else (table, session)
         rows = self._rows(sql + " ORDER BY received, tbl, session, number", params)
         return [{**json.loads(r[5]), "table": r[0], "session": r[1], "number": r[2],
                  "received": r[4]} for r in rows]
@@ -208,6 +209,26 @@ def _apply(conn: sqlite3.Connection, table: str, fact: dict[str, Any]) -> None:
         conn.execute("INSERT OR REPLACE INTO penalties (tbl, session, idx, pos, body) "
                      "VALUES (?, ?, ?, ?, ?)", (table, session, fact["index"], fact["pos"],
                                                 json.dumps(fact["penalty"])))
+    elif kind == "holders":
+        _holders(conn, table, session, fact)
     elif kind == "penalty_undone":
         conn.execute("DELETE FROM penalties WHERE tbl = ? AND session = ? AND idx = ?",
                      (table, session, fact.get("index")))
+
+
+def _holders(conn: sqlite3.Connection, table: str, session: int, fact: dict[str, Any]) -> None:
+    """A seat-holder correction at the table: the names of these hands and penalties."""
+    for what, column, sql in (("hands", "number", "SELECT body FROM hands"),
+                              ("penalties", "idx", "SELECT body FROM penalties")):
+        given = fact.get(what)
+        for number, names in (given.items() if isinstance(given, dict) else ()):
+            if not str(number).isdigit() or not isinstance(names, dict):
+                continue
+            where = f" WHERE tbl = ? AND session = ? AND {column} = ?"
+            row = conn.execute(sql + where, (table, session, int(number))).fetchone()
+            if row is None:
+                continue
+            body = json.loads(row[0])
+            body["names"] = {p: names.get(p) for p in ("1", "2", "3", "4")}
+            conn.execute(f"UPDATE {what} SET body = ?" + where,
+                         (json.dumps(body), table, session, int(number)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from controller.game import calls, endhand, moves, people
+from controller.game import calls, endhand, holders, moves, people
 from controller.game.context import Ctx, Refused, name
 from controller.game.events import EventError, check_event
 from controller.game.state import (
@@ -294,6 +294,10 @@ def _correct(
             raise Refused("no_hand", None, "no hand is in play to end")
         ctx.notes.append("The operator ends the hand as a washout")
         new, changed = _with_hand(state, hand, endhand.finish_washout(ctx, hand)), True
+    elif "holder" in body:
+        if state.ruleset_name is None:
+            raise Refused("no_session", None, "no session yet: start one with a session event")
+        new, changed = holders.hold_seat(ctx, state, body["holder"]), True
     else:
         new, changed = _reassign(ctx, state, body["reassign"]), True
     if isinstance(new, Hand):

@@ -79,9 +79,12 @@ def _check_correct(body: dict[str, Any]) -> None:
         if body["end_hand"] != "washout":
             raise EventError("end_hand takes \"washout\"")
         return
+    if "holder" in body:
+        _check_holder(body["holder"])
+        return
     r = body.get("reassign")
     if not isinstance(r, dict):
-        raise EventError("correct takes undo, reassign or end_hand")
+        raise EventError("correct takes undo, reassign, end_hand or holder")
     if r.get("zone") not in _ZONES or r.get("tile") not in _CODES or r.get("as") not in _CODES:
         raise EventError("reassign needs a zone, a tile and the tile it really is (\"as\")")
 
@@ -116,6 +119,20 @@ def _check_player(body: dict[str, Any]) -> None:
         raise EventError(f"a player's name is 1-{MAX_NAME} characters (null clears the seat)")
     if not all(c.isprintable() for c in name):
         raise EventError("a player's name must not hold control characters")
+
+
+def _check_holder(body: Any) -> None:
+    """``{"seat": 1, "name": "Ann Lee" | null, "from": 3, "to": 5 (optional)}``."""
+    if not isinstance(body, dict):
+        raise EventError('holder takes {"seat", "name", "from"} (and "to")')
+    _check_player(body)
+    for k in ("from", "to"):
+        n = body.get(k)
+        if (k == "from" or n is not None) and (isinstance(n, bool) or not isinstance(n, int)
+                                               or n < 1):
+            raise EventError(f"holder's {k} is a hand number (1, 2, ...), not {n!r}")
+    if body.get("to") is not None and body["to"] < body["from"]:
+        raise EventError("holder's to comes at or after its from")
 
 
 def _check_penalty(body: dict[str, Any]) -> None:

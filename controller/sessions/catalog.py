@@ -11,7 +11,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from controller import game
 from controller.sessions.ledger import POSITIONS, SessionFold
+from controller.sessions.places import session_places
 from controller.store import EventLog, StoreError
 
 
@@ -51,7 +53,7 @@ class Catalog:
                          "ruleset": info.ruleset, "hands": summary["hands"],
                          "players": {p: names.get(p) or f"Seat {p}" for p in POSITIONS},
                          "totals": summary["totals"], "deductions": summary["deductions"],
-                         "final": summary["final"]})
+                         "final": summary["final"], **_places(info, fold, summary)})
         return rows[::-1]
 
     def session(self, session_id: int) -> dict[str, Any]:
@@ -59,8 +61,17 @@ class Catalog:
             if info.id == session_id:
                 summary = fold.summary()
                 return {"session": info.id, "started": info.started, "ended": info.ended_at,
-                        **summary, "hands": fold.explained_hands()}
+                        **summary, "hands": fold.explained_hands(),
+                        **_places(info, fold, summary)}
         raise SessionNotFound(f"there is no session {session_id} in this table's log")
+
+
+def _places(info: Any, fold: SessionFold, summary: dict[str, Any]) -> dict[str, Any]:
+    """Finished (ended, or the game's own end) and the session's four places by holder."""
+    done = info.ended_at is not None or bool(fold.state.game_over)
+    hands = game.public_view(fold.state)["hands"]
+    return {"finished": done,
+            "places": session_places(hands, summary["penalties"], finished=done)}
 
 
 def safe_sessions(catalog: Catalog) -> list[dict[str, Any]]:
@@ -99,7 +110,19 @@ def export_csv(detail: dict[str, Any]) -> str:
             pays = f"{pen['seat']}-:{pen['amount']}"
         writer.writerow([detail["session"], f"penalty {i} ({pen['kind']}, hand {pen['hand']})",
                          *[""] * (len(CSV_COLUMNS) - 3), pen.get("reason") or "", pays])
+    for place in detail.get("places") or []:
+        for part in place["holders"]:
+            writer.writerow([detail["session"], f"place {place['place']} (seat {place['seat']})",
+                             *[""] * (len(CSV_COLUMNS) - 3), part["label"],
+                             _part_text(part, place)])
     return buf.getvalue()
+
+
+def _part_text(part: dict[str, Any], place: dict[str, Any]) -> str:
+    points = part["points"]
+    shown = "provisional" if points is None else f"{points:g} rank points"
+    return (f"{part['score']} in {part['hands']} hands of the seat's {place['score']}; "
+            f"{shown}")
 
 
 def export_jsonl(detail: dict[str, Any]) -> str:
@@ -108,4 +131,6 @@ def export_jsonl(detail: dict[str, Any]) -> str:
     lines = [head] + [{"hand": h} for h in detail["hands"]]
     lines += [{"penalty": p} for p in detail.get("penalties") or []]
     lines.append({"totals": {k: detail[k] for k in ("names", "totals", "deductions", "final")}})
+    lines.append({"places": {"finished": detail.get("finished", False),
+                             "places": detail.get("places") or []}})
     return "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines)

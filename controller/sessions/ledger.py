@@ -77,11 +77,15 @@ class SessionFold:
             result = (view.get("hand") or {}).get("result")
             record = view["hands"][-1]
             self.explained[int(record["number"])] = {**record, **(result or {})}
-            facts.append(Fact(self.session, seq, "hand", public_hand(record, result)))
+            body = {**public_hand(record, result), "game_over": bool(after.game_over)}
+            facts.append(Fact(self.session, seq, "hand", body))
         elif len(after.hands) < len(before.hands):  # an undo reopened a finished hand
             for number in range(len(after.hands) + 1, len(before.hands) + 1):
                 self.explained.pop(number, None)
                 facts.append(Fact(self.session, seq, "hand_undone", {"number": number}))
+        holders = _holders(before, after)
+        if holders is not None:
+            facts.append(Fact(self.session, seq, "holders", holders))
         if len(after.penalties) > len(before.penalties):
             facts.append(Fact(self.session, seq, "penalty",
                               {"penalty": penalty_json(after.penalties[-1]),
@@ -115,6 +119,19 @@ class SessionFold:
             out.append({**extra, **record, "details": extra.get("details") or {},
                         "payments": extra.get("payments") or []})
         return out
+
+
+def _holders(before: Any, after: Any) -> dict[str, Any] | None:
+    """The names of finished hands and penalties a seat-holder correction changed: a
+    ``holders`` fact, ``{"hands": {number: names}, "penalties": {index: names}}``."""
+    hands = {str(a.number): names_json(a.names)
+             for a, b in zip(after.hands, before.hands, strict=False)
+             if a.number == b.number and a.names != b.names}
+    penalties = {str(i): names_json(a.names)
+                 for i, (a, b) in enumerate(zip(after.penalties, before.penalties,
+                                                strict=False), start=1)
+                 if a.names != b.names}
+    return {"hands": hands, "penalties": penalties} if hands or penalties else None
 
 
 def session_facts(info: Any, records: Iterable[Any]) -> Iterator[Fact]:

@@ -189,10 +189,30 @@ class PlayerStats(_Open):
     balance: list[int]
 
 
+class HolderPart(_Open):
+    name: str | None  # None: an anonymous seat
+    label: str
+    hands: int
+    numbers: list[int]
+    score: int
+    points: float | None  # None while the session is under way (provisional)
+
+
+class PlaceOut(_Open):
+    seat: str
+    place: int
+    score: int
+    points: float | None
+    holders: list[HolderPart]
+
+
 class HandsOut(_Open):
     hands: list[HandRecord]
     totals: dict[str, int]
     statistics: dict[str, PlayerStats]
+    #: the session's four places, each holder's part (controller.sessions.places)
+    places: list[PlaceOut] = Field(default_factory=list)
+    finished: bool = False
 
 
 class SeatView(_Open):

@@ -74,12 +74,18 @@ def test_league_and_player_page_from_hands_and_penalties() -> None:
     ]
     penalty = {"table": "t", "session": 1, "kind": "deduction", "seat": 3, "amount": 5,
                "payments": [], "names": {"3": "Cai"}}
-    sessions = [{"table": "t", "session": 1, "started": 1.0, "ended": None}]
-    league = standings.league(hands, [penalty], sessions)
-    scores = {p["name"]: p["score"] for p in league["sessions"][0]["players"]}
+    running = [{"table": "t", "session": 1, "started": 1.0, "ended": None}]
+    provisional = standings.Club(hands, [penalty], running).league()
+    assert provisional["standings"] == []  # a session under way counts nothing yet
+    assert provisional["sessions"][0]["finished"] is False
+    assert {p["points"] for p in provisional["sessions"][0]["places"]} == {None}
+    sessions = [{**running[0], "ended": 9.0}]
+    league = standings.Club(hands, [penalty], sessions).league()
+    scores = {h["name"]: h["score"] for p in league["sessions"][0]["places"]
+              for h in p["holders"]}
     assert scores == {"Ann": -10, "Bo": 30, "Cai": -15, "Dee": -10}
     assert league["standings"][0]["name"] == "Bo"
-    page = standings.player_page("ann", hands, [penalty], sessions)
+    page = standings.Club(hands, [penalty], sessions).player("ann")
     assert page["statistics"] == {"won": 1, "self_drawn": 1, "dealt_in": 1, "largest": 10,
                                   "limit_hands": 0, "hands": 2}
     assert [b["balance"] for b in page["balance"]] == [30, -10]

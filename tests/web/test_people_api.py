@@ -78,12 +78,15 @@ def test_past_sessions_are_listed_opened_and_exported(table: Table) -> None:
         assert mahjong[0]["payments"] and mahjong[0]["details"]
     rows = list(csv.DictReader(io.StringIO(
         c.get(f"/api/sessions/{old['session']}/export", params={"format": "csv"}).text)))
-    assert [int(r["hand"]) for r in rows] == [h["number"] for h in detail["hands"]]
+    played = [r for r in rows if r["hand"].isdigit()]
+    assert [int(r["hand"]) for r in played] == [h["number"] for h in detail["hands"]]
     assert rows[0]["name_1"] == "Ann" and rows[0]["wind_1"]
+    assert sum(r["hand"].startswith("place ") for r in rows) >= 4  # every holder's part
     lines = c.get(f"/api/sessions/{old['session']}/export", params={"format": "jsonl"}).text
     parsed = [json.loads(x) for x in lines.splitlines()]
     assert parsed[0]["session"]["ruleset"] == "hua-bao"
-    assert parsed[-1]["totals"]["totals"] == totals
+    assert parsed[-2]["totals"]["totals"] == totals
+    assert len(parsed[-1]["places"]["places"]) == 4 and parsed[-1]["places"]["finished"]
     assert c.get("/api/sessions/999").status_code == 404
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Path
 
 from controller.game.history import statistics
+from controller.sessions.places import session_places
 from controller.web.deps import LoopDep
 from controller.web.models import HandRecord, HandsOut
 
@@ -15,10 +16,15 @@ router = APIRouter(tags=["hands"])
 
 @router.get("/api/hands", response_model=HandsOut)
 def hands(loop: LoopDep) -> Any:
-    """Every finished hand (scores, payments, every hand shown), totals and player statistics."""
+    """Every finished hand (scores, payments, every hand shown), totals, per-seat statistics
+    and the session's four places with each holder's part (provisional while under way)."""
     view = loop.public_view()
     entries = loop.hands()
-    return {"hands": entries, "totals": view.get("totals") or {}, "statistics": statistics(entries)}
+    session = view.get("session") or {}
+    done = bool(session.get("game_over"))
+    return {"hands": entries, "totals": view.get("totals") or {},
+            "statistics": statistics(entries), "finished": done,
+            "places": session_places(entries, view.get("penalties") or [], finished=done)}
 
 
 @router.get("/api/hands/{number}", response_model=HandRecord,

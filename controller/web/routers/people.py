@@ -25,6 +25,7 @@ from controller.web.models import EventResult
 router = APIRouter(tags=["players and sessions"])
 Seat = Annotated[int, Field(ge=1, le=4), NOT_BOOL]
 Amount = Annotated[int, Field(ge=1, le=1_000_000), NOT_BOOL]
+HandNumber = Annotated[int, Field(ge=1, le=10_000), NOT_BOOL]
 REFUSED: dict[int | str, dict[str, Any]] = {
     400: {"description": "the request body is not JSON"},
     401: {"description": "missing or wrong token (the seat's, or the admin token)"},
@@ -41,6 +42,14 @@ class SeatNameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: Seat
     name: PersonName | None = None
+
+
+class HolderIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    seat: Seat
+    name: PersonName | None = None
+    from_: HandNumber = Field(alias="from")
+    to: HandNumber | None = None
 
 
 class SwapIn(BaseModel):
@@ -91,6 +100,19 @@ async def swap(body: SwapIn, loop: LoopDep) -> Any:
     await _submit(loop, {"player": {"seat": body.a, "name": None}}, "admin")
     await _submit(loop, {"player": {"seat": body.b, "name": first}}, "admin")
     return await _submit(loop, {"player": {"seat": body.a, "name": second}}, "admin")
+
+
+@router.post("/api/admin/holder", response_model=EventResult, dependencies=[AdminDep],
+             responses=REFUSED)
+async def holder(body: HolderIn, loop: LoopDep) -> Any:
+    """Who held a seat from which hand (a correction in the log): the finished hands from
+    ``from`` (to ``to``, or while the seat's record names the same holder) become ``name``'s
+    (null: nobody named), hands just before it recorded as theirs go back to the seat's
+    holder before them; every page follows (docs/club.md, "Names and places")."""
+    event = {"seat": body.seat, "name": body.name, "from": body.from_}
+    if body.to is not None:
+        event["to"] = body.to
+    return await _submit(loop, {"correct": {"holder": event}}, "admin")
 
 
 @router.post("/api/admin/penalty", response_model=EventResult, dependencies=[AdminDep],
