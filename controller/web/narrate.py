@@ -66,6 +66,10 @@ def describe(before: Any, after: Any, names: Mapping[int, str]) -> str:
     who = lambda p: names.get(p, f"Seat {p}")  # noqa: E731
     if before.ruleset_name != after.ruleset_name or after.hand is None:
         return f"Session started ({after.ruleset_name})"
+    renamed = [x.number for x, y in zip(before.hands, after.hands, strict=False)
+               if x.names != y.names]
+    if renamed:  # the operator's seat-holder correction
+        return f"Who held a seat was corrected for hand(s) {', '.join(map(str, renamed))}"
     a, b = before.hand, after.hand
     if a is None or a.number != b.number:
         return f"Hand {b.number} begins: {who(b.dealer)} deals"

@@ -13,6 +13,12 @@ async function getJSON(url, opts) {
   return body;
 }
 function playerLink(name) { return el("a", {href: "/player/" + encodeURIComponent(name)}, name); }
+// An anonymous seat ("Seat 1 at green") is nobody's page.
+function nameCell(label, part) {
+  const anonymous = part ? part.name === null : /^Seat [1-4]( at |$)/.test(label);
+  return anonymous ? label : playerLink(label);
+}
+function pts(v) { return v === null || v === undefined ? "provisional" : String(Math.round(v * 100) / 100); }
 function when(t) { return t ? new Date(t * 1000).toLocaleString() : ""; }
 
 function tableCard(t) {
@@ -22,12 +28,24 @@ function tableCard(t) {
   card.append(el("div", {class: "hand-info"}, info));
   const rows = el("tbody");
   for (const p of ["1", "2", "3", "4"]) {
+    // The person sitting there now with their own score in this session; a seat whose holder
+    // changed lists the earlier holders' parts under it (each hand belongs to whoever held it).
     const name = t.players[p];
-    const tr = el("tr", {class: String(t.turn) === p ? "turn" : ""}, el("td", {}, playerLink(name)),
-      el("td", {class: "n"}, t.totals_by_position[p]));
+    const place = (t.places || []).find(x => x.seat === p);
+    const tr = el("tr", {class: String(t.turn) === p ? "turn" : "", "data-seat": p},
+      el("td", {class: "n"}, place ? place.place + "." : ""), el("td", {}, nameCell(name)),
+      el("td", {class: "n", "data-total": name}, t.totals[name]));
     rows.append(tr);
+    for (const part of place ? place.holders : []) {
+      if (part.label.toLowerCase() === name.toLowerCase()) continue;
+      rows.append(el("tr", {class: "earlier", "data-seat": p}, el("td", {}, ""),
+        el("td", {}, `earlier: ${part.label} (${part.hands} ${part.hands === 1 ? "hand" : "hands"})`),
+        el("td", {class: "n"}, part.score)));
+    }
   }
   card.append(el("table", {}, rows));
+  if (t.places && t.places.length) card.append(el("div", {class: "provisional"},
+    t.finished ? "session over" : "places provisional: the session is under way"));
   if (t.turn) card.append(el("div", {class: "whose-turn"}, `${t.turn_name} (${t.turn_wind}) to play`));
   return card;
 }
@@ -45,10 +63,12 @@ async function showStandings() {
       el("td", {class: "n"}, r.won), el("td", {class: "n"}, r.score))));
   document.querySelector("#league tbody").replaceChildren(...s.league.standings.map(r =>
     el("tr", {}, el("td", {}, r.rank), el("td", {}, playerLink(r.name)), el("td", {class: "n"}, r.sessions),
-      el("td", {class: "n"}, r.points), el("td", {class: "n"}, r.score))));
+      el("td", {class: "n"}, pts(r.points)), el("td", {class: "n"}, r.score))));
+  // Four places a session (one per seat); a seat whose holder changed lists each holder's part.
   document.querySelector("#sessions tbody").replaceChildren(...s.league.sessions.slice().reverse().map(x =>
-    el("tr", {}, el("td", {}, x.table), el("td", {}, when(x.started)),
-      el("td", {}, x.players.map(p => `${p.place}. ${p.name} (${p.points}, ${p.score})`).join(" · ")))));
+    el("tr", {class: x.finished ? "" : "provisional"}, el("td", {}, x.table), el("td", {}, when(x.started) + (x.finished ? "" : " (under way)")),
+      el("td", {}, x.places.map(p => `${p.place}. ` + p.holders.map(hh =>
+        `${hh.label} (${pts(hh.points)}, ${hh.score})`).join(" + ")).join(" · ")))));
 }
 async function showRound() {
   const t = (await getJSON("/api/club/tournament")).tournament;
@@ -107,8 +127,8 @@ async function playerPage() {
     el("tr", {}, el("th", {}, l), el("td", {class: "n", "data-stat": k}, s[k]))));
   chart(document.getElementById("chart"), p.balance);
   document.querySelector("#psessions tbody").replaceChildren(...p.sessions.map(x =>
-    el("tr", {}, el("td", {}, x.table), el("td", {}, when(x.started)), el("td", {class: "n"}, x.place),
-      el("td", {class: "n"}, x.points), el("td", {class: "n"}, x.score))));
+    el("tr", {}, el("td", {}, x.table), el("td", {}, when(x.started)), el("td", {class: "n"}, x.places.join(" + ")),
+      el("td", {class: "n"}, pts(x.points)), el("td", {class: "n"}, x.score))));
 }
 
 function adminHeaders() {

@@ -162,6 +162,17 @@ function operatorPage() {
       call("POST", "/api/admin/players", { seat: Number(document.getElementById("assign-seat").value), name: nameIn.value.trim() || null }) }, "Seat")),
     h("div", {}, "Swap ", seatSel("swap-a"), " and ", seatSel("swap-b"), h("button", { type: "button", id: "swap", onclick: () =>
       call("POST", "/api/admin/players/swap", { a: Number(document.getElementById("swap-a").value), b: Number(document.getElementById("swap-b").value) }) }, "Swap")),
+    h("h3", {}, "Who held a seat from which hand"),
+    h("p", { class: "muted" }, "A correction in the log: the finished hands from this hand on (to the last one given, or while the seat's record names the same holder) become this holder's; hands just before it recorded as theirs go back to the seat's holder before them. Empty name: nobody named."),
+    h("div", {}, seatSel("holder-seat"), h("input", { id: "holder-name", maxlength: "40", placeholder: "name (empty: nobody named)" }),
+      " from hand ", h("input", { id: "holder-from", type: "number", min: "1", placeholder: "from" }),
+      " to ", h("input", { id: "holder-to", type: "number", min: "1", placeholder: "(last)" }),
+      h("button", { type: "button", id: "holder-give", onclick: () => {
+        const val = (id) => document.getElementById(id).value;
+        const body = { seat: Number(val("holder-seat")), name: val("holder-name").trim() || null, from: Number(val("holder-from")) };
+        if (val("holder-to")) body.to = Number(val("holder-to"));
+        call("POST", "/api/admin/holder", body);
+      } }, "Correct")),
     h("h2", {}, "Penalty"),
     h("div", {}, kind, " ", seatSel("penalty-seat"), " to ", seatSel("penalty-to"), " ", amount, " ", reason,
       h("button", { type: "button", id: "penalty-give", onclick: () => {

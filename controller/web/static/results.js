@@ -139,18 +139,49 @@ export function balanceChart(stats, names) {
   return h("div", { class: "chart-box" }, svg, legend);
 }
 
-/** Totals and statistics per player. */
+/** The part of seat ``p`` that belongs to ``name`` (null: the seat's anonymous part), from the
+ *  session's places (GET /api/hands, the one computation the club uses too). */
+export function partOf(places, p, name) {
+  const place = (places || []).find((x) => x.seat === String(p));
+  if (!place) return null;
+  const key = name ? name.trim().toLowerCase() : null;
+  return place.holders.find((x) => (x.name ? x.name.trim().toLowerCase() : null) === key) || null;
+}
+
+function numbers(part) {
+  const n = part.numbers || [];
+  if (!n.length) return "no hand";
+  const runs = [];
+  for (const x of n) {
+    const last = runs[runs.length - 1];
+    if (last && x === last[1] + 1) last[1] = x; else runs.push([x, x]);
+  }
+  return (n.length === 1 ? "hand " : "hands ") + runs.map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`)).join(", ");
+}
+
+/** Who held a seat: each holder's part (its hands and score) when the holder changed. */
+function holdersCell(place, label) {
+  if (!place || place.holders.length < 2) return h("th", {}, label);
+  return h("th", { class: "holders" }, place.holders.map((x) =>
+    h("div", { class: "holder", "data-holder": x.label }, `${x.label} ${signed(x.score)} (${numbers(x)})`)));
+}
+
+/** Totals and statistics per seat; the place of each seat and, when a seat's holder changed,
+ *  each holder's part (a hand belongs to whoever held the seat when it was played). */
 export function statsTable(data, names) {
   const short = (p) => names(p).split(" · ")[0];
   const rows = ["1", "2", "3", "4"].map((p) => {
     const s = data.statistics[p] || {};
-    const total = (data.totals || {})[p] ?? 0;
-    return h("tr", {}, h("th", {}, short(p)), h("td", { class: total >= 0 ? "pos" : "neg" }, signed(total)),
+    const place = (data.places || []).find((x) => x.seat === p);
+    const total = place ? place.score : (data.totals || {})[p] ?? 0;
+    const rank = place ? `${place.place}.` + (place.points !== null && place.points !== undefined ? ` ${place.points} pt` : "") : "";
+    return h("tr", { "data-seat": p }, h("td", { class: "place" }, rank), holdersCell(place, short(p)),
+      h("td", { class: total >= 0 ? "pos" : "neg" }, signed(total)),
       h("td", {}, s.won ?? 0), h("td", {}, s.self_drawn ?? 0), h("td", {}, s.dealt_in ?? 0),
       h("td", {}, s.largest ?? 0), h("td", {}, s.limit_hands ?? 0));
   });
   return h("table", { class: "stats" },
-    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "total"), h("th", { title: "hands won" }, "won"),
+    h("thead", {}, h("tr", {}, h("th", { title: "place (rank points once the session is over)" }, "place"), h("th", {}, ""), h("th", {}, "total"), h("th", { title: "hands won" }, "won"),
       h("th", { title: "self-drawn wins" }, "self-drawn"), h("th", { title: "discards that gave a Mahjong" }, "dealt in"),
       h("th", { title: "largest hand" }, "largest"), h("th", { title: "limit hands" }, "limits"))),
     h("tbody", {}, rows));

@@ -9,6 +9,7 @@ import {
   api, flashIn, forgetToken, h, keepToken, linkToken, livePage, peopleText, replace, signed, storedToken,
 } from "./common.js";
 import { pickTile } from "./picker.js";
+import { partOf } from "./results.js";
 import { tile, tileName, tiles } from "./tiles.js";
 
 const position = Number(location.pathname.split("/").pop());
@@ -18,6 +19,8 @@ let seat = null;
 let fixing = null; // the tile of the own rack being corrected
 
 const $ = (id) => document.getElementById(id);
+let places = null; // the session's places by holder (GET /api/hands), for "my total"
+let placesKey = null;
 const playerName = (table, p) => (table.players || {})[String(p)] || `Seat ${p}`;
 
 function say(text, ok) { flashIn("flash", text, ok, ok ? 4 : 8); }
@@ -138,7 +141,14 @@ function render() {
   replace("waits", seat.waits && seat.waits.length ? tiles(seat.waits) : h("span", { class: "muted" }, "not waiting yet"));
   buttons(hand);
   replace("notice", result ? myResult(table, result) : null);
-  const total = (table.totals || {})[String(position)] ?? 0;
+  // "My total" is the score of whoever holds this seat now: their own part of the seat.
+  const key = JSON.stringify([(table.hands || []).map((x) => x.names), (table.penalties || []).map((x) => x.cancelled), table.names]);
+  if (key !== placesKey) {
+    placesKey = key;
+    api("/api/hands").then((d) => { places = d.places; render(); }).catch(() => {});
+  }
+  const mine = partOf(places, position, (table.names || {})[String(position)]);
+  const total = places ? (mine ? mine.score : 0) : (table.totals || {})[String(position)] ?? 0;
   const d = hand.discard;
   const turn = hand.phase === "play" && hand.turn
     ? `${playerName(table, hand.turn)}${hand.turn === position ? " (you)" : ""}${hand.step ? " · " + hand.step : ""}`

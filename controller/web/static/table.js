@@ -4,11 +4,12 @@
 "use strict";
 
 import { api, h, livePage, replace, secondsLeft, seatLabel, signed } from "./common.js";
-import { balanceChart, historyList, resultPanel, statsTable } from "./results.js";
+import { balanceChart, historyList, partOf, resultPanel, statsTable } from "./results.js";
 import { backs, sortTiles, tile, tiles } from "./tiles.js";
 
 let view = null;
 let handsSeen = -1;
+let places = null; // the session's places by holder (GET /api/hands)
 // Violations stay on screen for a while: the next accepted event clears last_violation.
 const VIOLATION_SECONDS = 20;
 let violations = [];
@@ -49,11 +50,14 @@ function riverEl(pos, seat) {
 
 function seatHead(pos, seat, hand) {
   const isTurn = hand.turn === pos && hand.phase === "play";
-  const total = ((view.totals || {})[String(pos)]) ?? 0;
+  // The score of whoever holds the seat now: their part, not the seat's earlier holders'.
+  const mine = partOf(places, pos, (view.names || {})[String(pos)]);
+  const seatTotal = ((view.totals || {})[String(pos)]) ?? 0;
+  const total = places ? (mine ? mine.score : 0) : seatTotal;
   return h("div", { class: "seat-head" },
     h("span", { class: "wind", title: seat.wind || "" }, (seat.wind || "?")[0].toUpperCase()),
     h("span", { class: "seat-name" }, seat.name || `Seat ${pos}`),
-    h("span", { class: "total " + (total >= 0 ? "pos" : "neg") }, signed(total)),
+    h("span", { class: "total " + (total >= 0 ? "pos" : "neg"), title: `the seat: ${signed(seatTotal)}` }, signed(total)),
     isTurn ? h("span", { class: "flag turn" }, hand.step ? `to play · ${hand.step}` : "to play") : null,
     hand.dealer === pos ? h("span", { class: "flag dealer", title: "dealer" }, "dealer") : null,
     seat.ready ? h("span", { class: "flag ready" }, "ready") : null,
@@ -208,7 +212,9 @@ function render() {
   replace("result", shown ? resultPanel(shown.result, earlier ? shown.labels : names,
     earlier ? `Hand ${shown.number} · ` : "", earlier ? `Hand ${hand.number} is being dealt` : null) : null);
   document.body.classList.toggle("showing-result", !!shown);
-  const count = (view.hands || []).length;
+  // Reload the hands and places when a hand ends, a penalty or a name changes, or a
+  // correction gives a hand to another holder.
+  const count = JSON.stringify([(view.hands || []).map((x) => x.names), (view.penalties || []).map((x) => x.cancelled), view.names]);
   if (count !== handsSeen) {
     handsSeen = count;
     loadSession();
@@ -218,6 +224,9 @@ function render() {
 async function loadSession() {
   try {
     const data = await api("/api/hands");
+    const again = JSON.stringify(places) !== JSON.stringify(data.places);
+    places = data.places;
+    if (again) render();
     replace("stats", statsTable(data, names));
     replace("chart", data.hands.length ? balanceChart(data.statistics, names) : null);
     replace("history", data.hands.length ? historyList(data, names) : h("p", { class: "muted" }, "No hand has finished yet."));
