@@ -40,11 +40,11 @@ def _seated_first(inner: Any) -> Any:
 
 
 class TableServer:
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, source: Any = None) -> None:
         import uvicorn
 
         self.system = build(Config(), data_dir, sources={
-            "simulation": _seated_first(simulation_source(0.02, 11, hands=1))})
+            "simulation": source or _seated_first(simulation_source(0.02, 11, hands=1))})
         self.loop = self.system.loop
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -85,10 +85,12 @@ class ClubServer:
 
 
 @pytest.fixture
-def hall(tmp_path: Path) -> Iterator[dict[str, Any]]:
+def hall(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[dict[str, Any]]:
+    """A table (its event source: ``indirect`` parametrisation, else the default), Mosquitto,
+    the table's publisher and the club service."""
     broker = Mosquitto(tmp_path / "broker")
     broker.start()
-    table = TableServer(tmp_path / "table")
+    table = TableServer(tmp_path / "table", getattr(request, "param", None))
     publisher = ClubPublisher(tmp_path / "table", "green",
                               BrokerConfig("127.0.0.1", broker.port))
     club_link.attach(table.loop, publisher)

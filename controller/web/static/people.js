@@ -75,7 +75,9 @@ async function loadPast() {
   const data = await api("/api/sessions");
   const rows = data.sessions.map((s) => {
     const box = h("div", { class: "past-body" });
-    const finals = POS.map((p) => `${s.players[p]} ${signed(s.final[p])}`).join(" · ");
+    // Four places; a seat whose holder changed lists each holder's part (docs/club.md).
+    const finals = (s.places || []).map((x) => `${x.place}. ` + x.holders.map((y) => `${y.label} ${signed(y.score)}`).join(" + ")).join(" · ")
+      + (s.finished ? "" : " (provisional)");
     return h("li", { "data-session": s.session },
       h("button", { class: "linkish", onclick: () => (box.childNodes.length ? box.replaceChildren() : openSession(s.session, box)) },
         `${when(s.started)} · ${s.ruleset} · ${s.hands} hands${s.ended ? "" : " · running"}`),

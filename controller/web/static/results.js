@@ -148,6 +148,15 @@ export function partOf(places, p, name) {
   return place.holders.find((x) => (x.name ? x.name.trim().toLowerCase() : null) === key) || null;
 }
 
+/** A seat's label for per-seat numbers (its chart line): its holders in turn when the holder
+ *  changed ("Seat 1 → Ann Lee"), else ``fallback(p)``. */
+export function seatHolders(places, fallback) {
+  return (p) => {
+    const place = (places || []).find((x) => x.seat === String(p));
+    return place && place.holders.length > 1 ? place.holders.map((x) => x.label).join(" → ") : fallback(p);
+  };
+}
+
 function numbers(part) {
   const n = part.numbers || [];
   if (!n.length) return "no hand";

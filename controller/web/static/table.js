@@ -4,7 +4,7 @@
 "use strict";
 
 import { api, h, livePage, replace, secondsLeft, seatLabel, signed } from "./common.js";
-import { balanceChart, historyList, partOf, resultPanel, statsTable } from "./results.js";
+import { balanceChart, historyList, partOf, resultPanel, seatHolders, statsTable } from "./results.js";
 import { backs, sortTiles, tile, tiles } from "./tiles.js";
 
 let view = null;
@@ -228,7 +228,7 @@ async function loadSession() {
     places = data.places;
     if (again) render();
     replace("stats", statsTable(data, names));
-    replace("chart", data.hands.length ? balanceChart(data.statistics, names) : null);
+    replace("chart", data.hands.length ? balanceChart(data.statistics, seatHolders(data.places, names)) : null);
     replace("history", data.hands.length ? historyList(data, names) : h("p", { class: "muted" }, "No hand has finished yet."));
   } catch (e) {
     replace("history", h("p", { class: "error" }, `Cannot load the hands: ${e.message}`));
