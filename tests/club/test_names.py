@@ -5,6 +5,7 @@ records (nets and the names of each hand), not from the code that makes the page
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -158,3 +159,37 @@ def test_the_operator_says_ann_held_seat_1_from_hand_3(table: Table, club: Club)
     refused = c.post("/api/admin/holder", json={"seat": 1, "name": ANN, "from": 9},
                      headers=admin)
     assert refused.status_code == 409 and "has not finished" in refused.text
+
+
+def test_the_games_own_end_finishes_the_session(club: Club) -> None:
+    """A game played to its end (the north round over) and never ended by the operator: its
+    last hand fact says so and the league counts the session, with rank points."""
+    from controller import game
+    from controller.sessions import SessionFold
+    from tests.game.randomgame import random_session
+
+    events = [random_session(seed=1, hands=40)[0],
+              *({"player": {"seat": p, "name": n}} for p, n in ((1, ANN), (2, "Bo"))),
+              *random_session(seed=1, hands=40)[1:]]
+    fold, pos, state = SessionFold(1, "hua-bao", time.time()), 0, game.new_game()
+    for seq, event in enumerate(events, start=1):
+        state = game.apply(state, event).state
+        for fact in fold.feed(seq, event, None):
+            pos += 1
+            club.service.store.apply_fact("green", {**fact.body, "session": 1, "table": "green",
+                                                    "kind": fact.kind, "pos": pos,
+                                                    "prev": pos - 1})
+        if state.game_over:
+            break
+    assert state.game_over
+    held = club.get("/api/club/hands")
+    assert [h["game_over"] for h in held] == [False] * (len(held) - 1) + [True]
+    league = club.get("/api/club/standings")["league"]
+    assert league["sessions"][0]["finished"] is True and league["sessions"][0]["ended"] is None
+    ranked = {r["name"]: r for r in league["standings"]}
+    assert set(ranked) == {ANN, "Bo"}  # seats 3 and 4 were never named
+    nets = [sum(h["net"][p] for h in held) for p in "1234"]
+    above = sum(1 for n in nets if n > nets[0])
+    tied = sum(1 for n in nets if n == nets[0])
+    assert ranked[ANN]["points"] == pytest.approx(sum((4, 2, 1, 0)[above:above + tied]) / tied)
+    assert ranked[ANN]["score"] == nets[0]
