@@ -43,6 +43,7 @@ class ClubService:
         self.changed = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self.subscriber = ClubSubscriber(self.store, broker, self._on_change, client_id)
+        self._by_table: dict[str, tuple[int, standings.Club]] = {}
 
     def is_admin(self, token: str | None) -> bool:
         return bool(token) and hmac.compare_digest(str(token).encode(),
@@ -52,6 +53,7 @@ class ClubService:
         if self.store.closed:  # started again after a stop (one app, several lifespans)
             self.store = ClubStore(self.data_dir / DB_FILE)
             self.subscriber.store = self.store
+            self._by_table = {}
         self._loop = asyncio.get_running_loop()
         self.changed = asyncio.Event()
         self.subscriber.start()
@@ -67,24 +69,36 @@ class ClubService:
 
     # --- views --------------------------------------------------------------------------------
 
+    def _clubs(self, rows: list[dict[str, Any]] | None = None) -> dict[str, standings.Club]:
+        """Each table's sessions with their places, rebuilt only for a table whose position
+        moved on since (a fact arrived): a page push then costs look-ups, not a recount."""
+        rows = self.store.tables() if rows is None else rows
+        stale = [r for r in rows if (self._by_table.get(r["table"]) or (None,))[0]
+                 != r["last_pos"]]
+        if stale:
+            penalties, sessions = self.store.penalties(), self.store.sessions()
+            for row in stale:
+                table = row["table"]
+                self._by_table[table] = (row["last_pos"], standings.Club(
+                    self.store.hands(table), [p for p in penalties if p["table"] == table],
+                    [s for s in sessions if s["table"] == table]))
+        return {r["table"]: self._by_table[r["table"]][1] for r in rows}
+
     def _club(self) -> standings.Club:
-        return standings.Club(self.store.hands(), self.store.penalties(), self.store.sessions())
+        return standings.Club.combine(list(self._clubs().values()))
 
     def tables(self) -> list[dict[str, Any]]:
         """Each table's card: who sits where now, the session's four places with each
         holder's part, and each person's score in the session (the same computation as
         tonight, the league and the player pages)."""
-        penalties = self.store.penalties()
-        sessions = {(s["table"], s["session"]): s for s in self.store.sessions()}
+        rows = self.store.tables()
+        clubs = self._clubs(rows)
         out = []
-        for row in self.store.tables():
+        for row in rows:
             status = row["status"] or {}
             table = row["table"]
-            sid = status.get("session") if isinstance(status.get("session"), int) else -1
-            numbers = standings.card(
-                table, status.get("names") or {}, self.store.hands(table, sid),
-                [p for p in penalties if (p["table"], p["session"]) == (table, sid)],
-                sessions.get((table, sid)))
+            numbers = standings.card(clubs[table], table, status.get("session"),
+                                     status.get("names") or {})
             seats = numbers["seats"]
             by_seat = {x["seat"]: x["score"] for x in numbers["places"]}
             out.append({

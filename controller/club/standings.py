@@ -54,6 +54,19 @@ class Club:
         self.grouped = pl.by_session(hands, penalties)
         self.places = {k: self._places(k, *v) for k, v in self.grouped.items()}
 
+    @classmethod
+    def combine(cls, parts: list[Club]) -> Club:
+        """One club from each table's own (the service keeps one per table and rebuilds only
+        the table whose facts moved on)."""
+        club = cls([], [], [])
+        for part in parts:
+            club.hands += part.hands
+            club.penalties += part.penalties
+            club.info.update(part.info)
+            club.grouped.update(part.grouped)
+            club.places.update(part.places)
+        return club
+
     def _places(self, k: tuple[str, int], hands: list[dict[str, Any]],
                 penalties: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return pl.session_places(hands, penalties, table=k[0],
@@ -177,13 +190,14 @@ def tonight_since(now: float | None = None) -> float:
     return (time.time() if now is None else now) - TONIGHT_HOURS * 3600
 
 
-def card(table: str, names: dict[str, Any], hands: list[dict[str, Any]],
-         penalties: list[dict[str, Any]], info: dict[str, Any] | None) -> dict[str, Any]:
-    """A table card's numbers from its session's hands and penalties: the four places with
-    each holder's part, and for each seat the person sitting there now with their score in
-    this session (an anonymous seat: its anonymous part)."""
-    done = pl.finished(info, hands)
-    places = pl.session_places(hands, penalties, table=table, finished=done)
+def card(club: Club, table: str, session: Any, names: dict[str, Any]) -> dict[str, Any]:
+    """A table card's numbers (``club``: at least this table's sessions): its session's four
+    places with each holder's part, and for each seat the person sitting there now with their
+    score in this session (an anonymous seat: its anonymous part)."""
+    k = (table, session) if isinstance(session, int) else None
+    places = club.places.get(k) if k is not None else None
+    if places is None:
+        places = pl.session_places([], [], table=table)
     people = pl.people_of(places)
     seats = {}
     for p in POSITIONS:
@@ -194,4 +208,5 @@ def card(table: str, names: dict[str, Any], hands: list[dict[str, Any]],
             place = next(x for x in places if x["seat"] == p)
             score = next((h["score"] for h in place["holders"] if h["name"] is None), 0)
         seats[p] = {"name": name, "label": pl.label(name, table, p), "score": score}
+    done = club.is_finished(k) if k is not None and k in club.places else False
     return {"places": places, "seats": seats, "finished": done}

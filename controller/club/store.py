@@ -134,13 +134,12 @@ class ClubStore:
                      and now - self._heard.get(n, 0.0) < STALE,
                      "last_pos": kept.get(n, 0)} for n in names]
 
-    def hands(self, table: str | None = None, session: int | None = None
-              ) -> list[dict[str, Any]]:
+    def hands(self, table: str | None = None) -> list[dict[str, Any]]:
         sql = "SELECT tbl, session, number, pos, received, body FROM hands"
         params: tuple[Any, ...] = ()
         if table is not None:
-            sql += " WHERE tbl = ?" + (" AND session = ?" if session is not None else "")
-            params = (table,) if session is None else (table, session)
+            sql += " WHERE tbl = ?"
+            params = (table,)
         rows = self._rows(sql + " ORDER BY received, tbl, session, number", params)
         return [{**json.loads(r[5]), "table": r[0], "session": r[1], "number": r[2],
                  "received": r[4]} for r in rows]

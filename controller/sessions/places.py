@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 POSITIONS = ("1", "2", "3", "4")
@@ -21,10 +22,15 @@ RANK_POINTS = (4.0, 2.0, 1.0, 0.0)
 def holder(names: dict[str, Any] | None, position: Any) -> str | None:
     """The name recorded at a seat, spaces tidied; None for an anonymous seat."""
     raw = (names or {}).get(str(position))
-    name = " ".join(str(raw).split()) if raw is not None else ""
-    return name or None
+    return _tidy(raw) if isinstance(raw, str) else (_tidy(str(raw)) if raw is not None else None)
 
 
+@lru_cache(maxsize=4096)
+def _tidy(raw: str) -> str | None:
+    return " ".join(raw.split()) or None
+
+
+@lru_cache(maxsize=4096)
 def key(name: str) -> str:
     """Names are one person however they are capitalised (the table compares them so)."""
     return " ".join(name.split()).casefold()
