@@ -21,10 +21,6 @@ DEALT_IN = ("discard", "robbed_kong")
 TONIGHT_HOURS = 12.0
 
 
-def who(names: dict[str, Any] | None, table: str, position: Any) -> str:
-    return pl.label(pl.holder(names, position), table, position)
-
-
 def net_by_name(hand: dict[str, Any]) -> dict[str, int]:
     """A hand's nets by the label of who held each seat (the tournament's rounds)."""
     table = str(hand.get("table"))

@@ -124,6 +124,8 @@ class SessionFold:
 def _holders(before: Any, after: Any) -> dict[str, Any] | None:
     """The names of finished hands and penalties a seat-holder correction changed: a
     ``holders`` fact, ``{"hands": {number: names}, "penalties": {index: names}}``."""
+    if after.hands is before.hands and after.penalties is before.penalties:
+        return None  # most events: nothing recorded changed (the same tuples)
     hands = {str(a.number): names_json(a.names)
              for a, b in zip(after.hands, before.hands, strict=False)
              if a.number == b.number and a.names != b.names}
