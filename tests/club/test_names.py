@@ -141,6 +141,8 @@ def test_the_operator_says_ann_held_seat_1_from_hand_3(table: Table, club: Club)
     fixed = c.post("/api/admin/holder", json={"seat": 1, "name": ANN, "from": 3},
                    headers=admin)
     assert fixed.status_code == 200 and fixed.json()["accepted"], fixed.text
+    recent = c.get("/api/admin/recent", params={"count": 1}, headers=admin).json()
+    assert recent["events"] == ["Who held a seat was corrected for hand(s) 2"]
     board = c.get("/api/hands").json()
     numbers, score = _anns(board["hands"])
     assert numbers == [3]
