@@ -79,6 +79,14 @@ def test_the_pages_give_ann_her_own_hands(hall: dict[str, Any]) -> None:  # noqa
                 "t => document.querySelector('#seat1 .total')?.textContent === t",
                 arg=_signed(ann), timeout=20000)
             dash.screenshot(path=str(ARTIFACTS / "names-board.png"), full_page=True)
+            phone = browser.new_page(viewport={"width": 390, "height": 844})
+            phone.on("pageerror", lambda e: errors.append(str(e)))
+            phone.goto(f"{table.base}/seat/1#token={table.system.tokens.seats[1]}")
+            phone.wait_for_function(  # "my total": Ann's own part, not the seat's
+                """t => { const s = [...document.querySelectorAll('#table .kv span')];
+                          const i = s.findIndex(x => x.textContent === 'my total');
+                          return i >= 0 && s[i + 1].textContent === t; }""",
+                arg=_signed(ann), timeout=20000)
 
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.on("pageerror", lambda e: errors.append(str(e)))
