@@ -1,4 +1,5 @@
-"""The club over a real Mosquitto: two `serve --simulate` tables publish to one club service.
+"""The club over a real Mosquitto locked as the club writes it: two `serve --simulate` tables
+(enrolled, with their credentials) publish to one club service.
 The broker is killed and restarted mid-session, a table is SIGKILLed and restarted; afterwards
 every finished hand of every table is in the club's database exactly once, with the nets of
 the table's own `replay --db`. A subscriber to every topic checks that no message carries a
@@ -19,7 +20,7 @@ import paho.mqtt.client as paho
 import pytest
 
 from controller.tiles import ALL_CODES
-from tests.club.broker import Mosquitto
+from tests.club.broker import Mosquitto, enrol
 from tests.reliability.support import Served, replay_db
 
 HANDS = 3
@@ -34,6 +35,7 @@ class Everything:
         self.messages: list[tuple[str, bytes]] = []
         self._lock = threading.Lock()
         self.client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="spy")
+        self.client.username_pw_set("watch", "watch-secret")
         self.client.on_connect = lambda c, *_: c.subscribe("#", qos=1)
         self.client.on_message = self._take
         self.client.reconnect_delay_set(1, 2)
@@ -61,7 +63,8 @@ def _strings(value: Any) -> list[str]:
 
 def _table(tmp: Path, name: str, broker: Mosquitto) -> Served:
     served = Served(tmp / name, tmp / f"{name}.log", *TABLE_ARGS, "--seed", str(len(name)),
-                    "--club-broker", broker.address, "--table-id", name)
+                    "--club-broker", broker.address, "--club-credentials",
+                    str(tmp / f"{name}.json"))
     served.wait_ready()
     return served
 
@@ -97,7 +100,9 @@ def _club_hands(db: Path) -> list[tuple[str, int, int, dict[str, int]]]:
 
 @pytest.mark.slow
 def test_broker_restart_and_table_kill_lose_and_duplicate_nothing(tmp_path: Path) -> None:
-    broker = Mosquitto(tmp_path / "broker")
+    for name in ("east-1", "west-2"):
+        enrol(tmp_path / "club", name, tmp_path / f"{name}.json")
+    broker = Mosquitto(tmp_path / "broker", tmp_path / "club", {"watch": "watch-secret"})
     broker.start()
     spy = Everything(broker.port)
     club = Served(tmp_path / "club", tmp_path / "club.log", "--broker", broker.address,
