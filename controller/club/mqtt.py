@@ -70,7 +70,7 @@ class SetAside:
             self._logged[topic] = now
             quiet = self._quiet.pop(topic, 0)
         more = f" ({quiet} more since the last line)" if quiet else ""
-        log.warning("%s set aside a message on %s from %s (%d bytes): %s%s", self.side,
+        log.warning("%s set aside a message on %s (sender: %s; %d bytes): %s%s", self.side,
                     topic[:120], sender, size, reason, more)
 
 
