@@ -52,6 +52,7 @@ class Keyring:
 
     def _load_or_create(self) -> Signer:
         if not self.path.exists():
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             signer = Signer.generate()
             self._data = {"club_key": signer.private_text(), "tables": {}}
             self._save()
