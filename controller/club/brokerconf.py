@@ -98,7 +98,10 @@ def write_config(data_dir: Path, port: int = 1883, host: str | None = None) -> P
         f"max_packet_size {MAX_BYTES + 1024}",
         "persistence true",
         f"persistence_location {where}",
+        "# your own additions (a TLS listener, say) go here: enrolments leave it alone",
+        f"include_dir {where / 'conf.d'}",
     ]
+    (where / "conf.d").mkdir(exist_ok=True)
     conf = where / "mosquitto.conf"
     conf.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return conf
