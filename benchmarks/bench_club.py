@@ -236,6 +236,8 @@ def _figures(signed: bool, lat: dict[str, list[float]], health: dict[str, Any], 
             "fact_samples": len(lat["fact"]), "status_to_page_ms_p50": s50,
             "status_to_page_ms_p99": s99, "status_samples": len(lat["status"]),
             "club_cpu_percent": round(100 * club_cpu / seconds, 1),
+            "club_cpu_ms_per_message": round(1000 * club_cpu / max(1, health["messages"] - m0),
+                                             3),
             "club_rss_mb": round(rss, 1),
             "broker_cpu_percent": round(100 * broker_cpu / seconds, 1),
             "hands_at_club": hands, "set_aside": health["set_aside"]}

@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         cpu = for_service(config.server.cpu)
     except CpuError as exc:
         raise CliError(str(exc)) from None
-    publisher = _club_publisher(args, data_dir)  # its options are checked before the port
+    publisher = _club_publisher(_club_options(args, config), data_dir)  # before the port
     check_port(config.server.host, config.server.port)
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -140,6 +140,18 @@ def _plug_club(loop: Any, publisher: ClubPublisher) -> None:
     loop.subscribe(lambda _change: publisher.wake())
     publisher.start()
     atexit.register(publisher.stop)
+
+
+def _club_options(args: argparse.Namespace, config: Config) -> argparse.Namespace:
+    """The club options: the command line's, else the config's [club] section."""
+    club = config.club
+    if args.club_broker is None and club.broker is not None:
+        args.club_broker = club.broker
+    for name, value in (("club_credentials", club.credentials), ("club_ca", club.ca)):
+        if getattr(args, name) is None and value is not None:
+            setattr(args, name, value)
+    args.insecure_broker = args.insecure_broker or club.insecure_broker
+    return args
 
 
 def _club_publisher(args: argparse.Namespace, data_dir: Path) -> ClubPublisher | None:

@@ -77,6 +77,14 @@ class Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)
 
 
+class Signed(Strict):
+    sig: Sig | None = None  # required by the receiver's key check, not by the schema
+
+
+class FromClub(Signed):
+    issued: Time  # the club's clock: a table takes nothing older than what it holds
+
+
 class Payment(Strict):
     from_: Seat = Field(alias="from")
     to: Seat
@@ -95,12 +103,11 @@ class PenaltyBody(Strict):
     line: Count | None = None
 
 
-class FactHead(Strict):
+class FactHead(Signed):
     table: TableId
     session: Annotated[int, Field(ge=1, le=2**31)]
     pos: Annotated[int, Field(ge=1, le=2**53)]
     prev: Position
-    sig: Sig | None = None
 
 
 class SessionStart(FactHead):
@@ -164,7 +171,7 @@ FactModel = Annotated[SessionStart | Players | Hand | HandUndone | Penalty | Pen
                       | SessionEnd, Field(discriminator="kind")]
 
 
-class Status(Strict):
+class Status(Signed):
     """A table's retained status (everything but ``table``, ``online``, ``last_pos`` and ``at``
     is absent before the table's first session)."""
 
@@ -172,7 +179,6 @@ class Status(Strict):
     online: bool
     last_pos: Position
     at: Time
-    sig: Sig | None = None
     session: Annotated[int, Field(ge=1, le=2**31)] | None = None
     ruleset: Short | None = None
     active: bool | None = None
@@ -189,14 +195,13 @@ class Status(Strict):
     hands: Count | None = None
 
 
-class Online(Strict):
+class Online(Signed):
     table: TableId
     online: bool
     at: Time
-    sig: Sig | None = None
 
 
-class Round(Strict):
+class Round(FromClub):
     """The club's tournament round; ``round`` null: no round (a new tournament)."""
 
     round: Annotated[int, Field(ge=1, le=20)] | None
@@ -205,21 +210,15 @@ class Round(Strict):
     seating: Annotated[dict[TableId, Annotated[list[Name], Field(max_length=4)]],
                        Field(max_length=100)] = {}
     tournament: Short | None = None
-    issued: Time
-    sig: Sig | None = None
 
 
-class Roster(Strict):
+class Roster(FromClub):
     players: Annotated[list[PersonName], Field(max_length=500)]
-    issued: Time
-    sig: Sig | None = None
 
 
-class Resend(Strict):
+class Resend(FromClub):
     table: TableId
     after: Position
-    issued: Time
-    sig: Sig | None = None
 
 
 _FACT: TypeAdapter[Any] = TypeAdapter(FactModel)

@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,15 @@ from controller.club.publisher import ClubPublisher
 from tests.reliability.support import free_port
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+
+
+def until(check: Callable[[], Any], timeout: float = 90.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"not reached in {timeout} s: {what}")
 
 
 def enrol(club_dir: Path, table: str, out: Path) -> Path:

@@ -7,8 +7,6 @@ third enrolled table's credentials ("mallory")."""
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,19 +22,10 @@ from controller.club.service import ClubService
 from controller.config import Config
 from controller.sources.simulation import simulation_source
 from controller.web import club_link
-from tests.club.broker import Mosquitto, club_login, enrol, table_publisher
+from tests.club.broker import Mosquitto, club_login, enrol, table_publisher, until
 
 TABLES = ("green", "blue")
 WATCH = {"watch": "watch-secret"}
-
-
-def until(check: Callable[[], Any], timeout: float = 90.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"not reached in {timeout} s: {what}")
 
 
 class Table:

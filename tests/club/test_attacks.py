@@ -17,7 +17,8 @@ import pytest
 
 from controller.club import topics
 from controller.club.signing import Signer
-from tests.club.hall import Attacker, Hall, until
+from tests.club.broker import until
+from tests.club.hall import Attacker, Hall
 
 HANDS = 3
 NAMES = ("Mallory", "Eve Forged", "Trudy")

@@ -73,3 +73,17 @@ def test_enrol_table_issues_a_key_and_writes_the_locked_broker(
     assert main(["club", "enrol-table", "green", "--data-dir", str(club), "--replace"]) == 0
     again = json.loads(capsys.readouterr().out)
     assert again["key"] != printed["key"] and again["club_key"] == printed["club_key"]
+
+
+def test_the_tables_config_file_carries_the_club_options(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[club] in the table's TOML: read as the command line's options would be."""
+    config = tmp_path / "table.toml"
+    config.write_text(f'[club]\nbroker = "localhost:1883"\n'
+                      f'credentials = "{tmp_path / "missing.json"}"\n')
+    argv = ["serve", "--config", str(config), "--data-dir", str(tmp_path / "data")]
+    assert main(argv) == 2
+    assert "cannot read the club credentials" in capsys.readouterr().err
+    config.write_text('[club]\nbroker = "localhost:1883"\nkey = "x"\n')
+    assert main(argv) == 2
+    assert "key" in capsys.readouterr().err

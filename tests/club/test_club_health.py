@@ -17,8 +17,8 @@ from controller.club.keyring import Credentials
 from controller.club.service import ClubService
 from controller.config import Config
 from controller.web import club_link
-from tests.club.broker import Mosquitto, club_login, enrol, table_publisher
-from tests.club.hall import Attacker, until
+from tests.club.broker import Mosquitto, club_login, enrol, table_publisher, until
+from tests.club.hall import Attacker
 
 
 class Fatal(BaseException):

@@ -6,9 +6,11 @@ reaches the table, and a wrong password is refused."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from controller import game
 from controller.club import topics
@@ -18,19 +20,10 @@ from controller.club.publisher import ClubPublisher
 from controller.club.store import ClubStore
 from controller.club.subscriber import ClubSubscriber
 from controller.store import EventLog
-from tests.club.broker import Mosquitto, club_login, enrol, table_publisher
+from tests.club.broker import Mosquitto, club_login, enrol, table_publisher, until
 from tests.game.randomgame import random_session
 
 WATCH = {"watch": "watch-secret"}
-
-
-def _wait(check: Callable[[], bool], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError("not reached")
 
 
 def _write_log(data_dir: Path) -> list[dict[str, Any]]:
@@ -67,10 +60,19 @@ class Spy:
         self.client.stop()
 
 
-def test_a_log_goes_out_once_and_a_club_that_lost_it_gets_it_again(tmp_path: Path) -> None:
-    credentials = enrol(tmp_path / "club", "t1", tmp_path / "t1.json")
-    broker = Mosquitto(tmp_path / "broker", tmp_path / "club", WATCH)
-    broker.start()
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Mosquitto]:
+    """The locked broker the club writes, with table t1 enrolled (t1.json)."""
+    enrol(tmp_path / "club", "t1", tmp_path / "t1.json")
+    started = Mosquitto(tmp_path / "broker", tmp_path / "club", WATCH)
+    started.start()
+    yield started
+    started.stop()
+
+
+def test_a_log_goes_out_once_and_a_club_that_lost_it_gets_it_again(tmp_path: Path,
+                                                                   broker: Mosquitto) -> None:
+    credentials = tmp_path / "t1.json"
     expected = _write_log(tmp_path / "t1")
     club_broker = club_login(broker)
     keyring = Keyring(tmp_path / "club")
@@ -81,7 +83,7 @@ def test_a_log_goes_out_once_and_a_club_that_lost_it_gets_it_again(tmp_path: Pat
     publisher = table_publisher(tmp_path / "t1", credentials, broker, poll=0.05)
     publisher.start()
     try:
-        _wait(lambda: len(store.hands("t1")) == 3 and store.last_pos("t1") == publisher.published)
+        until(lambda: len(store.hands("t1")) == 3 and store.last_pos("t1") == publisher.published)
         held = {(h["session"], h["number"]): h for h in store.hands("t1")}
         for session, hands in enumerate(expected, start=1):
             for hand in hands:
@@ -94,12 +96,12 @@ def test_a_log_goes_out_once_and_a_club_that_lost_it_gets_it_again(tmp_path: Pat
         ended = [s for s in store.sessions() if s["ended"]]
         assert [s["session"] for s in ended] == [1]
         assert ended[0]["summary"]["deductions"]["3"] == 5
-        _wait(lambda: len(spy.facts) >= 1)
+        until(lambda: len(spy.facts) >= 1)
         sent = len(spy.facts)
         # the round timer reaches the table
         club.publish(topics.ROUND, {"round": 2, "started": 10.0, "ends_at": 99.0,
                                     "seating": {"t1": ["Ann", "Bo", "Cai", "Dee"]}})
-        _wait(lambda: (publisher.round or {}).get("round") == 2)
+        until(lambda: (publisher.round or {}).get("round") == 2)
     finally:
         publisher.stop()
         club.stop()
@@ -108,14 +110,14 @@ def test_a_log_goes_out_once_and_a_club_that_lost_it_gets_it_again(tmp_path: Pat
     assert again.published == publisher.published
     again.start()
     try:
-        _wait(lambda: again.connected)
+        until(lambda: again.connected)
         time.sleep(1.5)
         assert len(spy.facts) == sent
         # a club service whose database was lost asks, and gets every fact again
         fresh = ClubStore(tmp_path / "fresh.sqlite")
         other = ClubSubscriber(fresh, club_broker, client_id="club-b", keyring=keyring)
         other.start()
-        _wait(lambda: len(fresh.hands("t1")) == 3 and fresh.last_pos("t1") == again.published)
+        until(lambda: len(fresh.hands("t1")) == 3 and fresh.last_pos("t1") == again.published)
         assert {(h["session"], h["number"]): h["net"] for h in fresh.hands("t1")} == {
             k: h["net"] for k, h in held.items()}
         other.stop()
@@ -132,4 +134,3 @@ def test_a_log_goes_out_once_and_a_club_that_lost_it_gets_it_again(tmp_path: Pat
         assert not wrong.connected
     finally:
         wrong.stop()
-        broker.stop()
