@@ -69,12 +69,17 @@ class Hall:
         self.club = ClubService(self.club_dir, login)
         self.http = TestClient(create_club_app(self.club))
         self.http.__enter__()
+        # on the open broker anyone may listen from the start: every message, to play back
+        self.listener = None if locked else Attacker(self.broker.port, client_id="listener",
+                                                     listen="#")
         self.tables = {n: Table(tmp / n, creds[n], self.broker, not locked, seed, hands)
                        for seed, n in enumerate(TABLES, start=3)}
 
     def stop(self) -> None:
         for table in self.tables.values():
             table.stop()
+        if self.listener is not None:
+            self.listener.stop()
         self.http.__exit__(None, None, None)
         self.broker.stop()
 
@@ -83,13 +88,20 @@ class Attacker:
     """A bare MQTT client: anonymous, or logged in with someone's user name and password."""
 
     def __init__(self, port: int, user: str | None = None, password: str | None = None,
-                 client_id: str = "attacker") -> None:
+                 client_id: str = "attacker", listen: str | None = None) -> None:
         self.client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id=client_id)
         if user is not None:
             self.client.username_pw_set(user, password)
         self.answers: list[bool] = []
-        self.client.on_connect = lambda _c, _u, _f, reason, _p: self.answers.append(
-            not reason.is_failure)
+        self.heard: list[tuple[str, bytes]] = []
+
+        def connected(client: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
+            self.answers.append(not reason.is_failure)
+            if listen is not None:
+                client.subscribe(listen, qos=1)
+
+        self.client.on_connect = connected
+        self.client.on_message = lambda _c, _u, m: self.heard.append((m.topic, bytes(m.payload)))
         self.client.connect_async("127.0.0.1", port, keepalive=10)
         self.client.loop_start()
         until(lambda: self.answers, 20, "the broker answers the attacker")

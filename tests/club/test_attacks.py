@@ -120,10 +120,13 @@ def test_anonymous_attacks_on_an_open_broker_change_nothing(tmp_path: Path) -> N
         # the same, signed with another enrolled table's key
         for topic, message, retain in _attacks(hall, hall.mallory.signer, "green")[:9]:
             attacker.send(topic, message, retain)
+        _play_back(hall, attacker)
         attacker.stop()
-        until(lambda: hall.club.subscriber.set_aside.count >= 12, 60, "the club set aside")
+        until(lambda: hall.club.subscriber.set_aside.count >= 14, 60, "the club set aside")
         _reasons(hall, "green", ("not signed with green's key", "valid integer",
                                  "nested deeper than 6", "valid dictionary", "at most 65536"))
+        assert any(r["reason"] == "not signed with blue's key"
+                   for r in hall.club.subscriber.set_aside.last)
         # each table refused the forged, malformed and nested rounds and rosters (and green
         # the resend request)
         until(lambda: hall.tables["blue"].publisher.set_aside.count >= 8, 30, "blue refused")
@@ -167,10 +170,25 @@ def test_another_tables_credentials_on_the_locked_broker_change_nothing(tmp_path
         hall.stop()
 
 
+def _play_back(hall: Hall, attacker: Attacker) -> None:
+    """Green's own signed facts, as anyone on the open broker heard them: played back as they
+    were (a duplicate: ignored), with another ``prev`` (reordered: the signature fails) and on
+    blue's topic (not blue's signature)."""
+    assert hall.listener is not None
+    facts = topics.table_topic("green", "facts")
+    heard = [json.loads(p) for t, p in hall.listener.heard if t == facts]
+    assert len(heard) >= 2, "the listener heard green's facts"
+    for fact in heard[:4]:
+        attacker.send(facts, fact)
+        attacker.send(facts, {**fact, "prev": 0})
+    attacker.send(topics.table_topic("blue", "facts"), {**heard[1], "table": "blue"})
+
+
 def _reasons(hall: Hall, table: str, expected: tuple[str, ...]) -> None:
-    """The club set aside messages on the table's topics for each expected reason."""
+    """The club set aside messages on the table's topics (and blue's, played back there) for
+    each expected reason."""
     held = [(x["topic"], x["reason"]) for x in hall.club.subscriber.set_aside.last]
-    assert all(topic.startswith(f"mahjong/tables/{table}/") for topic, _ in held), held
+    assert all(topic.split("/")[2] in (table, "blue") for topic, _ in held), held
     for reason in expected:
         assert any(reason in r for _, r in held), (reason, held)
 
