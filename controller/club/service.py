@@ -55,7 +55,8 @@ class ClubService:
         sub = self.subscriber
         return {"ok": sub.receiving and not self.store.closed,
                 "receiving": sub.receiving, "restarts": sub.restarts,
-                "broker_connected": sub.connected, "messages": sub.received,
+                "broker_connected": sub.connected, "broker_disconnects": sub.disconnects,
+                "messages": sub.received,
                 "set_aside": sub.set_aside.count, "last_set_aside": list(sub.set_aside.last),
                 "version": self.store.version}
 

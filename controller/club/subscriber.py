@@ -33,6 +33,7 @@ class ClubSubscriber:
         self.keyring = keyring  # None only in the benchmark's unsigned baseline
         self.on_change = on_change or (lambda: None)
         self.connected = False
+        self.disconnects = 0  # times the broker dropped the club (or someone took its id)
         self.received = 0
         self.set_aside = SetAside("the club")
         self._asked: dict[str, float] = {}
@@ -74,6 +75,8 @@ class ClubSubscriber:
         log.info("club service connected to %s:%s", self.broker.host, self.broker.port)
 
     def _on_disconnect(self, *_args: Any) -> None:
+        if self.connected:
+            self.disconnects += 1
         self.connected = False
 
     def _on_message(self, topic: str, payload: bytes, _retained: bool) -> None:

@@ -96,6 +96,8 @@ def _check_after(hall: Hall, tmp: Path) -> None:
     text = "".join(r.text for r in answers[:3] + answers[4:])
     assert not any(name in text for name in NAMES), "an invented name reached the club's pages"
     assert {t["table"] for t in answers[0].json()} <= {"green", "blue", "mallory"}
+    with hall.http.websocket_connect("/ws/club") as ws:  # the club's page socket answers
+        assert {t["table"] for t in ws.receive_json()["tables"]} >= set(hall.tables)
     health = hall.http.get("/api/health").json()
     assert health["ok"] and health["receiving"] and health["restarts"] == 0
     assert health["set_aside"] >= 1
@@ -160,7 +162,7 @@ def test_another_tables_credentials_on_the_locked_broker_change_nothing(tmp_path
             again = Attacker(hall.broker.port, "mallory", _password(tmp_path), "club")
             again.stop()
         attacker.stop()
-        assert hall.club.subscriber.connected
+        assert hall.club.subscriber.connected and hall.club.subscriber.disconnects == 0
         until(lambda: hall.club.subscriber.set_aside.count >= 3, 60, "the club set aside")
         _reasons(hall, "mallory", ("valid integer", "nested deeper than 6", "valid dictionary"))
         # the broker refused every write to the club's topics: no table had anything to refuse
