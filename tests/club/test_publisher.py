@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from controller import game
-from controller.club import topics
+from controller.club import schema, topics
 from controller.club.keyring import Keyring
 from controller.club.mqtt import BrokerConfig
 from controller.club.publisher import ClubPublisher
@@ -51,7 +51,7 @@ class Spy:
 
         self.facts: list[dict[str, Any]] = []
         self.client = make_client(BrokerConfig("127.0.0.1", port, "watch", "watch-secret"), "spy")
-        self.client.handle = lambda _t, payload, _r: self.facts.append(topics.decode(payload))
+        self.client.handle = lambda _t, payload, _r: self.facts.append(schema.parse(payload))
         self.client.on_connect = lambda c, *_: c.subscribe(topics.table_topic("+", "facts"), 1)
         self.client.connect_async("127.0.0.1", port)
         self.client.loop_start()
