@@ -90,8 +90,6 @@ def start_broker(club_dir: Path) -> tuple[subprocess.Popen[bytes], int]:
     conf = brokerconf.write_config(club_dir, port, "127.0.0.1")
     lines = [x for x in conf.read_text().splitlines() if not x.startswith("persistence")]
     lines += ["persistence false", "max_queued_messages 100000"]
-    if os.geteuid() == 0:
-        lines.append("user root")
     conf.write_text("\n".join(lines) + "\n")
     mosquitto = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
     proc = subprocess.Popen([mosquitto, "-c", str(conf)], stdout=subprocess.DEVNULL,

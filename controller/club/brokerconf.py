@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+import pwd
 import secrets
 from pathlib import Path
 
@@ -96,6 +97,8 @@ def write_config(data_dir: Path, port: int = 1883, host: str | None = None) -> P
         "# the client id is the user name: nobody can take over another's connection",
         "use_username_as_clientid true",
         f"max_packet_size {MAX_BYTES + 1024}",
+        "# run as root, Mosquitto would become user mosquitto, who cannot read these files",
+        f"user {pwd.getpwuid(os.getuid()).pw_name}",
         "persistence true",
         f"persistence_location {where}",
         "# your own additions (a TLS listener, say) go here: enrolments leave it alone",
