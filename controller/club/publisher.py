@@ -82,8 +82,7 @@ class ClubPublisher:
         """Connect unless the broker lets anyone in (then say so and try again later)."""
         if not self.insecure:
             open_ = lets_anyone_in(self.broker)
-            if open_ is None:
-                self.refused = "the club broker cannot be reached yet"
+            if open_ is None:  # not reached yet: the table is fine, it tries again
                 return False
             if open_:
                 self.refused = ("the club broker lets anyone in without a password: anyone "
