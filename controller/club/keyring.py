@@ -10,6 +10,7 @@ table's private key and no broker password in clear (the broker's password file 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from typing import Any
 from controller.club.signing import Signer, Verifier
 from controller.club.topics import check_table_id
 
+log = logging.getLogger("controller.club.keyring")
 KEYS_FILE = "club-keys.json"
 CLUB_USER = "club"  # the club service's broker user; no table may take this name
 
@@ -46,6 +48,7 @@ class Keyring:
     def __init__(self, data_dir: Path) -> None:
         self.path = Path(data_dir) / KEYS_FILE
         self._mtime: float | None = None
+        self._bad_mtime: float | None = None
         self._data: dict[str, Any] = {}
         self._verifiers: dict[str, Verifier] = {}
         self.signer = self._load_or_create()
@@ -60,15 +63,17 @@ class Keyring:
         return Signer.from_text(self._data["club_key"])
 
     def _reload(self) -> None:
+        mtime = None
         try:
             mtime = self.path.stat().st_mtime
-            if mtime == self._mtime:
-                return
+            if mtime in (self._mtime, self._bad_mtime):
+                return  # unchanged, or damaged and already said so
             data = json.loads(self.path.read_text(encoding="utf-8"))
             Signer.from_text(data["club_key"])
             verifiers = {name: Verifier.from_text(entry["public"])
                          for name, entry in data["tables"].items()}
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            self._bad_mtime = mtime
             raise KeysError(f"{self.path} cannot be read ({exc}): restore it from a backup, "
                             "or delete it and enrol every table again") from None
         self._data, self._verifiers, self._mtime = data, verifiers, mtime
@@ -77,12 +82,12 @@ class Keyring:
         write_private(self.path, json.dumps(self._data, indent=1) + "\n")
 
     def verifier(self, table: str) -> Verifier | None:
-        """The table's verifier, or None when the club never enrolled it."""
-        if table not in self._verifiers:
-            try:
-                self._reload()
-            except KeysError:
-                return None
+        """The table's verifier, or None when the club never enrolled it (the file is read
+        again when it changed: a table enrolled or given a new key while the club runs)."""
+        try:
+            self._reload()
+        except KeysError as exc:  # damaged meanwhile: keep the keys read before
+            log.warning("%s", exc)
         return self._verifiers.get(table)
 
     def tables(self) -> list[str]:

@@ -164,3 +164,20 @@ def test_a_table_takes_no_older_round_and_no_resend_meant_for_another() -> None:
     assert inbox.take(resend, topics.encode(ask), 80, rewound.append)
     assert not inbox.take(resend, topics.encode(ask), 80, rewound.append)  # within a second
     assert rewound == [8] and inbox.set_aside.count == 5
+
+
+def test_the_club_knows_a_table_enrolled_or_given_a_new_key_while_it_runs(tmp_path: Path
+                                                                          ) -> None:
+    from controller.club.keyring import Keyring
+
+    running = Keyring(tmp_path)
+    assert running.verifier("green") is None
+    first, _ = Keyring(tmp_path).enrol("green")  # as `club enrol-table` in another process
+    message = first.sign(FACTS, _hand(8, 0))
+    assert running.verifier("green").verify(FACTS, message)  # type: ignore[union-attr]
+    second, _ = Keyring(tmp_path).enrol("green", replace=True)
+    assert not running.verifier("green").verify(FACTS, message)  # type: ignore[union-attr]
+    assert running.verifier("green").verify(  # type: ignore[union-attr]
+        FACTS, second.sign(FACTS, _hand(8, 0)))
+    (tmp_path / "club-keys.json").write_text("{damaged")
+    assert running.verifier("green") is not None  # the keys read before are kept
