@@ -136,7 +136,7 @@ class Hand(FactHead):
     winds: dict[Seats, Wind]
     names: Names
     payments: Annotated[list[Payment], Field(max_length=12)]
-    limit_hand: Short | None
+    limit_hand: Annotated[str, Field(max_length=80)] | None  # a rule key (31 at most today)
 
 
 class HandUndone(FactHead):
