@@ -122,6 +122,10 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"cannot open the club's data in {args.data_dir}: {exc}") from None
     print(f"mahjong-table club: club page on http://{args.host}:{args.port}/ (admin token in "
           f"{args.data_dir / 'club-token.json'})", flush=True)
+    if club.keyring is not None and not club.keyring.tables():
+        print("mahjong-table club: no table is enrolled yet, so every table's messages are set "
+              "aside: `mahjong-table club enrol-table NAME --data-dir "
+              f"{args.data_dir}` (the club takes it at once)", file=sys.stderr, flush=True)
     uvicorn.run(create_club_app(club), host=args.host, port=args.port,
                 log_level=args.log_level)
     return 0
