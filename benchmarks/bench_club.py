@@ -32,19 +32,23 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import websockets
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+# Only what the club service needs at module level: the club's subprocess runs this file too
+# (--serve-club), and its memory is measured; the tables' side is imported in main().
 from controller.club import brokerconf  # noqa: E402
 from controller.club.keyring import CLUB_USER, Keyring  # noqa: E402
 from controller.club.mqtt import BrokerConfig  # noqa: E402
-from controller.club.publisher import ClubPublisher  # noqa: E402
 from controller.club.signing import Signer, Verifier  # noqa: E402
-from controller.store import EventLog  # noqa: E402
-from tests.game.randomgame import random_session  # noqa: E402
-from tests.reliability.support import free_port  # noqa: E402
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def rss_mb(pid: int) -> float:
@@ -60,17 +64,21 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-class Timed(ClubPublisher):
+def timed_publisher() -> Any:
     """The real publisher, noting when each hand fact went out (for the latency to the page)."""
+    from controller.club.publisher import ClubPublisher
 
-    sent: dict[tuple[str, int], float]
+    class Timed(ClubPublisher):
+        sent: dict[tuple[str, int], float]
 
-    def _send(self, pos: int, fact: Any) -> bool:
-        at = time.time()
-        done = super()._send(pos, fact)
-        if done and fact.kind == "hand":
-            self.sent.setdefault((self.table, int(fact.body["number"])), at)
-        return done
+        def _send(self, pos: int, fact: Any) -> bool:
+            at = time.time()
+            done = super()._send(pos, fact)
+            if done and fact.kind == "hand":
+                self.sent.setdefault((self.table, int(fact.body["number"])), at)
+            return done
+
+    return Timed
 
 
 def enrol_all(club_dir: Path, tables: int) -> dict[str, tuple[Signer, str]]:
@@ -113,6 +121,9 @@ def serve_club(data_dir: str, port: int, broker_port: int, signed: bool) -> None
 
 def writer(data_dir: Path, seed: int, rate: float, stop: threading.Event) -> None:
     """Append a recorded game to the table's log at ``rate`` events a second."""
+    from controller.store import EventLog
+    from tests.game.randomgame import random_session
+
     events = random_session(seed=seed, hands=20)
     with EventLog.open(data_dir / "events.sqlite") as log:
         sid = log.start_session("hua-bao", {}, time.time())
@@ -130,6 +141,8 @@ async def watch(url: str, seconds: float, sent: dict[tuple[str, int], float]
                 ) -> dict[str, list[float]]:
     """A club page's socket: per push, the new statuses' age and, for a table whose hand
     count moved on, the time since that hand's fact went out."""
+    import websockets
+
     out: dict[str, list[float]] = {"status": [], "fact": []}
     seen: dict[str, float] = {}
     async with websockets.connect(url, max_size=None) as ws:
@@ -164,13 +177,14 @@ def _quantiles(values: list[float]) -> tuple[float, float]:
 
 
 def _start_tables(work: Path, keys: dict[str, tuple[Signer, str]], port: int, signed: bool,
-                  club_public: str, rate: float, stop: threading.Event) -> list[Timed]:
+                  club_public: str, rate: float, stop: threading.Event) -> list[Any]:
+    timed = timed_publisher()
     sent: dict[tuple[str, int], float] = {}
     publishers = []
     for i, (name, (signer, password)) in enumerate(sorted(keys.items())):
         d = work / name
         d.mkdir(parents=True)
-        pub = Timed(d, name, BrokerConfig("127.0.0.1", port, name, password),
+        pub = timed(d, name, BrokerConfig("127.0.0.1", port, name, password),
                     signer=signer if signed else None,
                     club=Verifier.from_text(club_public) if signed else None, poll=0.25)
         pub.sent = sent
@@ -193,7 +207,7 @@ def phase(work: Path, base_dir: Path, keys: dict[str, tuple[Signer, str]], signe
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{club_port}"
     stop = threading.Event()
-    publishers: list[Timed] = []
+    publishers: list[Any] = []
     try:
         for _ in range(200):
             try:
