@@ -15,7 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from controller.fields import PersonName
 
-MAX_BYTES = 64 * 1024  # the broker's limit too (max_packet_size in the written mosquitto.conf)
+#: The broker's limit too (max_packet_size in the written mosquitto.conf). Above the largest
+#: message the schema allows (a session's end with 200 penalties of 200-character reasons in
+#: 4-byte characters is 415 KB; real ones are a few KB), so no real fact is ever refused.
+MAX_BYTES = 512 * 1024
 MAX_DEPTH = 6  # a session's end: message > penalties > penalty > payments > payment
 
 
@@ -71,6 +74,7 @@ Seats = Literal["1", "2", "3", "4"]
 BySeat = dict[Seats, Points]
 Names = dict[Seats, Name]
 Scalar = str | int | float | bool | None
+NumberKey = Annotated[str, Field(pattern=r"^[1-9][0-9]{0,5}$")]  # a hand's number as a key
 
 
 class Strict(BaseModel):
@@ -137,6 +141,16 @@ class Hand(FactHead):
     names: Names
     payments: Annotated[list[Payment], Field(max_length=12)]
     limit_hand: Annotated[str, Field(max_length=80)] | None  # a rule key (31 at most today)
+    game_over: bool | None = None  # the game's own end came with this hand (issue 21)
+
+
+class Holders(FactHead):
+    """A seat-holder correction at the table: the names of the hands and penalties it changed,
+    by number and index."""
+
+    kind: Literal["holders"]
+    hands: Annotated[dict[NumberKey, Names], Field(max_length=500)] = {}  # within MAX_BYTES
+    penalties: Annotated[dict[NumberKey, Names], Field(max_length=200)] = {}
 
 
 class HandUndone(FactHead):
@@ -167,8 +181,8 @@ class SessionEnd(FactHead):
     penalties: Annotated[list[PenaltyBody], Field(max_length=200)]
 
 
-FactModel = Annotated[SessionStart | Players | Hand | HandUndone | Penalty | PenaltyUndone
-                      | SessionEnd, Field(discriminator="kind")]
+FactModel = Annotated[SessionStart | Players | Hand | Holders | HandUndone | Penalty
+                      | PenaltyUndone | SessionEnd, Field(discriminator="kind")]
 
 
 class Status(Signed):

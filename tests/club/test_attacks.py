@@ -125,7 +125,7 @@ def test_anonymous_attacks_on_an_open_broker_change_nothing(tmp_path: Path) -> N
         _play_back(hall, attacker)
         attacker.stop()
         _reasons(hall, "green", ("not signed with green's key", "valid integer",
-                                 "nested deeper than 6", "valid dictionary", "at most 65536",
+                                 "nested deeper than 6", "valid dictionary", "at most 524288",
                                  "not signed with blue's key"))
         # each table refused the forged, malformed and nested rounds and rosters (and green
         # the resend request)

@@ -96,13 +96,25 @@ def test_the_schema_refuses_what_the_attacks_sent(bad: dict[str, Any]) -> None:
         schema.check("fact", {**_hand(16, 8), **bad})
 
 
+def test_the_seat_holder_facts_are_taken() -> None:
+    """The other half of issue 21 adds ``game_over`` to a hand and a ``holders`` fact."""
+    schema.check("fact", {**_hand(16, 8), "game_over": True})
+    holders = {"table": "green", "session": 1, "kind": "holders", "pos": 24, "prev": 16,
+               "hands": {"2": {"1": "Ann Lee", "2": None, "3": None, "4": None}},
+               "penalties": {}}
+    schema.check("fact", holders)
+    for bad in ({"hands": {"0": {}}}, {"hands": {"2": ["Ann"]}}, {"extra": 1}):
+        with pytest.raises(schema.BadMessage):
+            schema.check("fact", {**holders, **bad})
+
+
 def test_nesting_and_size_are_bounded() -> None:
     with pytest.raises(schema.BadMessage, match="nested deeper"):
         schema.parse(b'{"a":' + b"[" * 30000 + b"]" * 30000 + b"}")
     with pytest.raises(schema.BadMessage, match="nested deeper"):
         schema.parse(b'{"a":[[[[[[1]]]]]]}')
-    with pytest.raises(schema.BadMessage, match="at most 65536"):
-        schema.parse(b'{"a":"' + b"x" * 70000 + b'"}')
+    with pytest.raises(schema.BadMessage, match="at most 524288"):
+        schema.parse(b'{"a":"' + b"x" * 600_000 + b'"}')
     assert schema.parse(b'{"a":[[[[1]]]]}') == {"a": [[[[1]]]]}
 
 
@@ -181,3 +193,25 @@ def test_the_club_knows_a_table_enrolled_or_given_a_new_key_while_it_runs(tmp_pa
         FACTS, second.sign(FACTS, _hand(8, 0)))
     (tmp_path / "club-keys.json").write_text("{damaged")
     assert running.verifier("green") is not None  # the keys read before are kept
+
+
+def test_the_largest_fact_the_schema_allows_fits_the_size_limit() -> None:
+    """No real fact can be refused for its size (the table would resend it for ever): the
+    largest session end the schema takes, every text at its longest in 4-byte characters."""
+    name, reason = "\U0001f004" * 40, "\U0001f004" * 200
+    names = {p: name for p in "1234"}
+    penalty = {"kind": "transfer", "hand": 1_000_000, "seat": 4, "amount": -10**9,
+               "reason": reason, "names": names, "cancelled": False, "line": 1_000_000,
+               "payments": [{"from": 1, "to": 2, "amount": -10**9}] * 12}
+    by_seat = dict.fromkeys("1234", -10**9)
+    fact = {"table": "t" * 32, "session": 2**31, "kind": "session_end", "pos": 2**53,
+            "prev": 2**53 - 1, "ended": 1e11, "ruleset": "r" * 40, "hands": 1_000_000,
+            "totals": by_seat, "deductions": by_seat, "final": by_seat, "names": names,
+            "penalties": [penalty] * 200}
+    holders = {"table": "t" * 32, "session": 2**31, "kind": "holders", "pos": 2**53,
+               "prev": 2**53 - 1, "hands": {str(100_000 + n): names for n in range(500)},
+               "penalties": {str(100_000 + n): names for n in range(200)}}
+    for largest in (fact, holders):
+        payload = topics.encode(SIGNER.sign(FACTS, schema.check("fact", largest)))
+        assert len(payload) <= schema.MAX_BYTES
+        assert schema.check("fact", schema.parse(payload))
