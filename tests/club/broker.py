@@ -73,7 +73,8 @@ class Mosquitto:
         else:
             lines = [f"listener {self.port} 127.0.0.1", "allow_anonymous true"]
         lines += ["persistence false", "log_dest file " + str(self.dir / "mosquitto.log"),
-                  "log_type error", "log_type warning", "max_queued_messages 100000"]
+                  "log_type error", "log_type warning", "log_type notice",
+                  "max_queued_messages 100000"]
         if os.geteuid() == 0 and self.club_dir is None:  # the club's conf names its user
             lines.append("user root")  # as root it would become "mosquitto": no tmp_path
         self.conf.write_text("\n".join(lines) + "\n")
