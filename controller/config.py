@@ -221,6 +221,16 @@ class SimulationConfig(_Strict):
     boards_apart: bool = False
 
 
+class ClubConfig(_Strict):
+    """[club]: publish to the club's broker (``serve --club-broker`` and its options override
+    these); ``credentials`` is the file ``mahjong-table club enrol-table NAME -o FILE`` wrote."""
+
+    broker: str | None = Field(default=None, pattern=r"^[^\s]+$")
+    credentials: Path | None = None
+    ca: Path | None = None
+    insecure_broker: bool = False
+
+
 class Config(_Strict):
     table: TableConfig = Field(default_factory=TableConfig)
     readers: ReadersConfig = Field(default_factory=ReadersConfig)
@@ -229,6 +239,7 @@ class Config(_Strict):
     data: DataConfig = Field(default_factory=DataConfig)
     server: ServerConfig = Field(default_factory=ServerConfig)
     simulation: SimulationConfig = Field(default_factory=SimulationConfig)
+    club: ClubConfig = Field(default_factory=ClubConfig)
 
     @model_validator(mode="after")
     def _pins_once(self) -> Config:

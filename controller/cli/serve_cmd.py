@@ -41,10 +41,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="with --simulate: drive the engine directly, without the virtual table")
     p.add_argument("--club-broker", metavar="HOST:PORT",
                    help="publish to the club's MQTT broker (off by default)")
-    p.add_argument("--table-id", help="this table's name at the club (with --club-broker)")
-    p.add_argument("--club-password-file", type=Path,
-                   help="file holding this table's broker password (user: the table id)")
+    p.add_argument("--club-credentials", type=Path, metavar="FILE",
+                   help="the table's key and broker password, from `mahjong-table club "
+                   "enrol-table NAME -o FILE` (needed with --club-broker)")
+    p.add_argument("--table-id", help="this table's name at the club (default: the one in "
+                   "--club-credentials; must match it)")
     p.add_argument("--club-ca", type=Path, help="CA certificate: reach the broker by TLS")
+    p.add_argument("--insecure-broker", action="store_true",
+                   help="publish even to a broker that lets anyone in (not for a club)")
     p.add_argument("--cpu", type=_cpu_choice, metavar="auto|off|N",
                    help="the CPU the service's threads run on (default from config: auto, the "
                    "last CPU when there are two or more; docs/service.md)")
@@ -91,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         cpu = for_service(config.server.cpu)
     except CpuError as exc:
         raise CliError(str(exc)) from None
-    publisher = _club_publisher(args, data_dir)  # its options are checked before the port
+    publisher = _club_publisher(_club_options(args, config), data_dir)  # before the port
     check_port(config.server.host, config.server.port)
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -138,24 +142,46 @@ def _plug_club(loop: Any, publisher: ClubPublisher) -> None:
     atexit.register(publisher.stop)
 
 
+def _club_options(args: argparse.Namespace, config: Config) -> argparse.Namespace:
+    """The club options: the command line's, else the config's [club] section."""
+    club = config.club
+    if args.club_broker is None and club.broker is not None:
+        args.club_broker = club.broker
+    for name, value in (("club_credentials", club.credentials), ("club_ca", club.ca)):
+        if getattr(args, name) is None and value is not None:
+            setattr(args, name, value)
+    args.insecure_broker = args.insecure_broker or club.insecure_broker
+    return args
+
+
 def _club_publisher(args: argparse.Namespace, data_dir: Path) -> ClubPublisher | None:
     """The club publisher when --club-broker is given (it needs --table-id)."""
     if not args.club_broker:
-        if args.table_id:
-            raise CliError("--table-id goes with --club-broker HOST:PORT")
+        for given, option in ((args.table_id, "--table-id"),
+                              (args.club_credentials, "--club-credentials")):
+            if given:
+                raise CliError(f"{option} goes with --club-broker HOST:PORT")
         return None
-    if not args.table_id:
-        raise CliError("--club-broker needs --table-id NAME (this table's name at the club)")
+    if args.club_credentials is None:
+        raise CliError("--club-broker needs --club-credentials FILE (the club makes it: "
+                       "`mahjong-table club enrol-table NAME -o FILE`)")
     from controller.cli.club_cmd import broker_config
+    from controller.club.keyring import Credentials, KeysError
     from controller.club.publisher import ClubPublisher
     from controller.club.topics import check_table_id
 
     try:
-        table = check_table_id(args.table_id)
-    except ValueError as exc:
+        creds = Credentials.load(args.club_credentials)
+        table = check_table_id(args.table_id or creds.table)
+    except (KeysError, ValueError) as exc:
         raise CliError(str(exc)) from None
-    broker = broker_config(args.club_broker, table, args.club_password_file, args.club_ca)
-    return ClubPublisher(data_dir, table, broker)  # type: ignore[arg-type]
+    if table != creds.table:
+        raise CliError(f"--table-id {table} does not match the credentials, which are "
+                       f"{creds.table}'s")
+    broker = broker_config(args.club_broker, creds.broker_user, None, args.club_ca,
+                           creds.broker_password)
+    return ClubPublisher(data_dir, table, broker, signer=creds.signer,  # type: ignore[arg-type]
+                         club=creds.club, insecure=args.insecure_broker)
 
 
 def _table(args: argparse.Namespace) -> TableKind:

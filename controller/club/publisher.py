@@ -6,7 +6,9 @@ saved (written, synced, renamed) only once the broker has acknowledged it, so a 
 down, or a table killed and restarted, loses nothing; what may be sent twice the club keeps once.
 Every fact names the position of the one before it (``prev``); a club that sees a gap asks for
 the facts after its last position again (``resend``). The retained status says the same from
-the newest session; the broker's last will says the table went offline.
+the newest session; the broker's last will says the table went offline. Every message is
+signed with the table's key (``controller.club.signing``); what the club sends is checked
+(``controller.club.inbox``). A broker that lets anyone in is refused unless ``insecure``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from controller.club import topics
-from controller.club.mqtt import BrokerConfig, make_client
+from controller.club.inbox import Inbox
+from controller.club.mqtt import BrokerConfig, SetAside, lets_anyone_in, make_client
+from controller.club.signing import Signer, Verifier
 from controller.sessions import Fact, SessionFold
 from controller.store import EventLog, StoreError
 
@@ -33,16 +37,20 @@ class ClubPublisher:
     """Follows the event log in a thread of its own and publishes what it finds."""
 
     def __init__(self, data_dir: Path, table: str, broker: BrokerConfig, *,
+                 signer: Signer | None, club: Verifier | None, insecure: bool = False,
                  log_file: str = "events.sqlite", poll: float = 0.25) -> None:
         self.table = topics.check_table_id(table)
         self.db_path = Path(data_dir) / log_file
         self.state_path = Path(data_dir) / STATE_FILE
         self.broker = broker
         self.poll = poll
-        self.round: dict[str, Any] | None = None  # the club's tournament round, if any
-        self.roster: list[str] = []
+        self.signer = signer  # None only in the benchmark's unsigned baseline
+        self.insecure = insecure
+        self.refused: str | None = None  # why the table does not connect, if it does not
         self.connected = False
-        self.published = self._load_position()
+        self.set_aside = SetAside("the table")
+        self.published, issued = self._load_position()
+        self.inbox = Inbox(self.table, club, self.set_aside, issued)
         self._folds: dict[int, SessionFold] = {}
         self._ended: set[int] = set()
         self._pending: list[tuple[int, Fact]] = []
@@ -50,24 +58,64 @@ class ClubPublisher:
         self._status_key: Any = None
         self._status_at = 0.0
         self._stop = threading.Event()
+        self._saving = threading.Lock()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
         self._client: Any = None
 
     # --- lifetime -----------------------------------------------------------------------------
 
+    @property
+    def round(self) -> dict[str, Any] | None:
+        """The club's tournament round, if any (checked and signed by the club)."""
+        return self.inbox.round
+
+    @property
+    def roster(self) -> list[str]:
+        return self.inbox.roster
+
     def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="club-publisher", daemon=True)
+        self._thread.start()
+
+    def _connect(self) -> bool:
+        """Connect unless the broker lets anyone in (then say so and try again later)."""
+        if not self.insecure:
+            open_ = lets_anyone_in(self.broker)
+            if open_ is None:  # not reached yet: the table is fine, it tries again
+                return False
+            if open_:
+                self.refused = ("the club broker lets anyone in without a password: anyone "
+                                "could write the club's results; lock it (docs/club.md) or "
+                                "start the table with --insecure-broker")
+                log.error("%s", self.refused)
+                return False
+        self.refused = None
         client = make_client(self.broker, f"table-{self.table}")
-        client.will_set(topics.table_topic(self.table, "online"),
-                        topics.encode({"table": self.table, "online": False}), qos=1, retain=True)
+        online = topics.table_topic(self.table, "online")
+        client.will_set(online, self._signed(online, {"table": self.table, "online": False,
+                                                      "at": time.time()}), qos=1, retain=True)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
-        client.on_message = self._on_message
+        client.handle = self._on_message
         client.connect_async(self.broker.host, self.broker.port, keepalive=10)
         client.loop_start()
         self._client = client
-        self._thread = threading.Thread(target=self._run, name="club-publisher", daemon=True)
-        self._thread.start()
+        return True
+
+    def health(self) -> dict[str, Any]:
+        """The club link for the table's /api/health: ``ok`` false while the receiving thread
+        is down or the broker was refused."""
+        receiving = self._client is not None and self._client.receiving
+        return {"ok": self.refused is None and (self._client is None or receiving),
+                "connected": self.connected, "receiving": receiving, "refused": self.refused,
+                "published": self.published, "set_aside": self.set_aside.count,
+                "restarts": self._client.crashes if self._client is not None else 0}
+
+    def _signed(self, topic: str, message: dict[str, Any]) -> bytes:
+        if self.signer is not None:
+            message = self.signer.sign(topic, message)
+        return topics.encode(message)
 
     def stop(self) -> None:
         self._stop.set()
@@ -76,12 +124,11 @@ class ClubPublisher:
             self._thread.join(timeout=5)
         if self._client is not None:
             if self.connected:
-                info = self._client.publish(
-                    topics.table_topic(self.table, "online"),
-                    topics.encode({"table": self.table, "online": False}), qos=1, retain=True)
+                online = topics.table_topic(self.table, "online")
+                info = self._client.publish(online, self._signed(online, {
+                    "table": self.table, "online": False, "at": time.time()}), qos=1, retain=True)
                 info.wait_for_publish(timeout=2)
-            self._client.disconnect()
-            self._client.loop_stop()
+            self._client.stop()
 
     def wake(self) -> None:
         """Something was appended: look at the log now rather than at the next poll."""
@@ -94,8 +141,9 @@ class ClubPublisher:
             log.warning("the club broker refused the table: %s", reason)
             return
         self.connected = True
-        client.publish(topics.table_topic(self.table, "online"),
-                       topics.encode({"table": self.table, "online": True}), qos=1, retain=True)
+        online = topics.table_topic(self.table, "online")
+        client.publish(online, self._signed(online, {"table": self.table, "online": True,
+                                                     "at": time.time()}), qos=1, retain=True)
         client.subscribe([(topics.table_topic(self.table, "resend"), 1), (topics.ROUND, 1),
                           (topics.ROSTER, 1)])
         self._status_key = None  # publish the status again
@@ -107,16 +155,16 @@ class ClubPublisher:
             log.warning("lost the club broker; the backlog goes out when it is back")
         self.connected = False
 
-    def _on_message(self, _client: Any, _ud: Any, msg: Any) -> None:
-        body = topics.decode(msg.payload)
-        if msg.topic == topics.ROUND:
-            self.round = body if body and body.get("round") else None
-        elif msg.topic == topics.ROSTER:
-            names = (body or {}).get("players")
-            self.roster = [str(n) for n in names][:500] if isinstance(names, list) else []
-        elif body is not None and isinstance(body.get("after"), int):
-            self._rewind = max(0, int(body["after"]))
-            self._wake.set()
+    def _on_message(self, topic: str, payload: bytes, _retained: bool) -> None:
+        try:
+            if self.inbox.take(topic, payload, self.published, self._ask_rewind):
+                self._save_position()  # the newest round and roster taken are remembered
+        except Exception:  # nothing the club sends may stop the table's link
+            log.exception("club message on %s", topic[:120])
+
+    def _ask_rewind(self, after: int) -> None:
+        self._rewind = after
+        self._wake.set()
 
     # --- the loop -----------------------------------------------------------------------------
 
@@ -125,6 +173,9 @@ class ClubPublisher:
         while not self._stop.is_set():
             self._wake.wait(self.poll)
             self._wake.clear()
+            if self._client is None and not self._connect():
+                self._stop.wait(5.0)
+                continue
             try:
                 if store is None:
                     store = self._open()
@@ -192,8 +243,8 @@ class ClubPublisher:
     def _send(self, pos: int, fact: Fact) -> bool:
         message = {**fact.body, "table": self.table, "session": fact.session, "kind": fact.kind,
                    "pos": pos, "prev": self.published}
-        info = self._client.publish(topics.table_topic(self.table, "facts"),
-                                    topics.encode(message), qos=1)
+        topic = topics.table_topic(self.table, "facts")
+        info = self._client.publish(topic, self._signed(topic, message), qos=1)
         try:
             info.wait_for_publish(timeout=5.0)
         except (RuntimeError, ValueError):
@@ -211,8 +262,8 @@ class ClubPublisher:
         if key == self._status_key and now - self._status_at < 30:
             return
         status["at"] = time.time()
-        self._client.publish(topics.table_topic(self.table, "status"), topics.encode(status),
-                             qos=1, retain=True)
+        topic = topics.table_topic(self.table, "status")
+        self._client.publish(topic, self._signed(topic, status), qos=1, retain=True)
         self._status_key, self._status_at = key, now
 
     def status(self) -> dict[str, Any]:
@@ -240,20 +291,29 @@ class ClubPublisher:
 
     # --- the durable position -----------------------------------------------------------------
 
-    def _load_position(self) -> int:
+    def _load_position(self) -> tuple[int, dict[str, float]]:
+        """The position published and the club's newest round and roster taken."""
         try:
             data = json.loads(self.state_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return 0
+        except (OSError, ValueError, RecursionError):
+            return 0, {}
         if not isinstance(data, dict) or data.get("table") != self.table:
-            return 0  # another table id: publish everything under the new name
+            return 0, {}  # another table id: publish everything under the new name
         pos = data.get("published")
-        return pos if isinstance(pos, int) and pos >= 0 else 0
+        issued = data.get("issued")
+        issued = {k: float(v) for k, v in issued.items() if k in ("round", "roster")
+                  and isinstance(v, int | float)} if isinstance(issued, dict) else {}
+        return (pos if isinstance(pos, int) and pos >= 0 else 0), issued
 
     def _save_position(self) -> None:
+        with self._saving:  # the publisher's thread and the MQTT thread both save
+            self._write_position()
+
+    def _write_position(self) -> None:
         tmp = self.state_path.with_suffix(".tmp")
         with open(tmp, "w", encoding="utf-8") as f:
-            json.dump({"table": self.table, "published": self.published}, f)
+            json.dump({"table": self.table, "published": self.published,
+                       "issued": self.inbox.issued}, f)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, self.state_path)

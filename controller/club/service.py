@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.club import standings, topics, tournament
+from controller.club.keyring import Keyring
 from controller.club.mqtt import BrokerConfig
 from controller.club.store import ClubStore
 from controller.club.subscriber import ClubSubscriber
@@ -35,15 +36,30 @@ def load_or_create_token(data_dir: Path) -> str:
 
 
 class ClubService:
-    def __init__(self, data_dir: Path, broker: BrokerConfig, client_id: str = "club") -> None:
+    def __init__(self, data_dir: Path, broker: BrokerConfig, client_id: str = "club", *,
+                 signed: bool = True, restart_after: float = 1.0) -> None:
+        """``signed`` False (the benchmark's baseline only) takes unsigned messages."""
         self.data_dir = Path(data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.admin_token = load_or_create_token(self.data_dir)
+        self.keyring = Keyring(self.data_dir) if signed else None
         self.store = ClubStore(self.data_dir / DB_FILE)
         self.changed = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self.subscriber = ClubSubscriber(self.store, broker, self._on_change, client_id)
+        self.subscriber = ClubSubscriber(self.store, broker, self._on_change, client_id,
+                                         keyring=self.keyring, restart_after=restart_after)
         self._by_table: dict[str, tuple[int, standings.Club]] = {}
+
+    def health(self) -> dict[str, Any]:
+        """``ok`` false while the receiving thread is down (it is restarted) or the store is
+        closed; what was set aside, counted and the last few."""
+        sub = self.subscriber
+        return {"ok": sub.receiving and not self.store.closed,
+                "receiving": sub.receiving, "restarts": sub.restarts,
+                "broker_connected": sub.connected, "broker_disconnects": sub.disconnects,
+                "messages": sub.received,
+                "set_aside": sub.set_aside.count, "last_set_aside": list(sub.set_aside.last),
+                "version": self.store.version}
 
     def is_admin(self, token: str | None) -> bool:
         return bool(token) and hmac.compare_digest(str(token).encode(),
@@ -177,7 +193,7 @@ class ClubService:
         state = {"players": players, "rounds": rounds, "minutes": minutes, "tables": tables,
                  "plan": plan, "repeats": tournament.repeats(plan), "rounds_played": []}
         self.store.put("tournament", state)
-        self.subscriber.publish(topics.ROUND, None)
+        self.subscriber.publish(topics.ROUND, {"round": None})
         return state
 
     def start_round(self, number: int, now: float | None = None) -> dict[str, Any]:

@@ -1,20 +1,28 @@
 """The club's own SQLite: what the tables published, each finished hand once.
 
-Facts are applied in each table's order: a fact whose ``prev`` is the table's last position is
-applied and the position moves on in the same transaction; one at or before it is a duplicate
-(ignored); one after a gap is not applied and the caller asks the table to send again.
-Hands are keyed by (table, session, number), penalties by (table, session, index).
+Facts (checked and verified by the caller) are applied in each table's order: a fact whose
+``prev`` is the table's last position is applied and the position moves on in the same
+transaction; one at or before it is a duplicate only when it is the very fact held at that
+position (its digest), else a conflict (refused); one after a gap is not applied and the caller
+asks the table to send again. Hands are keyed by (table, session, number), penalties by
+(table, session, index). Rows an older version stored that do not meet today's schema are
+moved to ``set_aside`` when the store opens, so every page answers for what is stored.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
 import sqlite3
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
+from controller.club import schema
+
+log = logging.getLogger("controller.club.store")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     name TEXT PRIMARY KEY, last_pos INTEGER NOT NULL DEFAULT 0
@@ -35,7 +43,20 @@ CREATE TABLE IF NOT EXISTS roster (
     name TEXT PRIMARY KEY COLLATE NOCASE, ema TEXT, country TEXT
 );
 CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS facts (
+    tbl TEXT NOT NULL, pos INTEGER NOT NULL, digest TEXT NOT NULL, PRIMARY KEY (tbl, pos)
+);
+CREATE TABLE IF NOT EXISTS set_aside (
+    what TEXT NOT NULL, tbl TEXT, body TEXT, reason TEXT NOT NULL, at REAL NOT NULL
+);
 """
+
+
+def fact_digest(table: str, fact: dict[str, Any]) -> str:
+    """What identifies a fact at its position: its content but its ``prev`` (and ``sig``)."""
+    body = {k: v for k, v in fact.items() if k not in ("prev", "sig")}
+    text = json.dumps({**body, "table": table}, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 #: Seconds without a word from a table after which it counts as offline.
@@ -53,6 +74,7 @@ class ClubStore:
         self._conn.execute("PRAGMA journal_mode = WAL")
         self._conn.execute("PRAGMA synchronous = FULL")
         self._conn.executescript(SCHEMA)
+        self._set_aside_bad_rows()
         self._lock = threading.Lock()
         self._status: dict[str, dict[str, Any]] = {}
         self._online: dict[str, bool] = {}
@@ -91,10 +113,11 @@ class ClubStore:
         return int(rows[0][0]) if rows else 0
 
     def apply_fact(self, table: str, fact: dict[str, Any]) -> str:
-        """'applied', 'duplicate' or 'gap' (then nothing was changed)."""
+        """'applied', 'duplicate', 'conflict' or 'gap' (then nothing was changed)."""
         pos, prev = fact.get("pos"), fact.get("prev")
         if not isinstance(pos, int) or not isinstance(prev, int):
-            return "duplicate"  # not a fact we can place: ignored
+            return "conflict"  # not a fact we can place: refused
+        digest = fact_digest(table, fact)
         with self._lock:
             conn = self._conn
             conn.execute("BEGIN IMMEDIATE")
@@ -103,12 +126,16 @@ class ClubStore:
                 last = int(conn.execute("SELECT last_pos FROM tables WHERE name = ?",
                                         (table,)).fetchone()[0])
                 if pos <= last:
+                    held = conn.execute("SELECT digest FROM facts WHERE tbl = ? AND pos = ?",
+                                        (table, pos)).fetchone()
                     conn.execute("ROLLBACK")
-                    return "duplicate"
+                    return "duplicate" if held and held[0] == digest else "conflict"
                 if prev != last:
                     conn.execute("ROLLBACK")
                     return "gap"
                 _apply(conn, table, fact)
+                conn.execute("INSERT OR REPLACE INTO facts (tbl, pos, digest) VALUES (?, ?, ?)",
+                             (table, pos, digest))
                 conn.execute("UPDATE tables SET last_pos = ? WHERE name = ?", (pos, table))
                 conn.execute("COMMIT")
             except BaseException:
@@ -116,6 +143,32 @@ class ClubStore:
                 raise
             self.version += 1
         return "applied"
+
+    def _set_aside_bad_rows(self) -> None:
+        """Move the stored rows that fail today's schema to ``set_aside`` (kept, not shown)."""
+        checks = (
+            ("hands", "SELECT rowid, tbl, body FROM hands",
+             lambda tbl, body: schema.check("fact", {**json.loads(body), "table": tbl,
+                                                     "prev": 0})),
+            ("penalties", "SELECT rowid, tbl, body FROM penalties",
+             lambda _tbl, body: schema.PenaltyBody.model_validate(json.loads(body))),
+            ("sessions", "SELECT rowid, tbl, json_array(started, ruleset, ended, summary) "
+             "FROM sessions", _check_session))
+        for what, sql, check in checks:
+            for rowid, tbl, body in self._conn.execute(sql).fetchall():
+                try:
+                    check(tbl, body)
+                except (ValueError, TypeError, RecursionError) as exc:
+                    self._move_aside(what, rowid, tbl, body, str(exc)[:200])
+
+    def _move_aside(self, what: str, rowid: int, tbl: Any, body: Any, reason: str) -> None:
+        log.warning("a stored row of %s (table %s) fails the schema and is set aside: %s",
+                    what, tbl, reason)
+        self._conn.execute("BEGIN IMMEDIATE")
+        self._conn.execute("INSERT INTO set_aside (what, tbl, body, reason, at) VALUES "
+                           "(?, ?, ?, ?, ?)", (what, str(tbl), str(body), reason, time.time()))
+        self._conn.execute(f"DELETE FROM {what} WHERE rowid = ?", (rowid,))
+        self._conn.execute("COMMIT")
 
     # --- reading --------------------------------------------------------------------------------
 
@@ -183,6 +236,19 @@ class ClubStore:
             self._conn.execute("INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT(key) DO "
                                "UPDATE SET value = excluded.value", (key, json.dumps(value)))
             self.version += 1
+
+
+def _check_session(table: str, row: str) -> None:
+    """A stored session: started and ended numbers (or null), the rule set a text, the summary
+    a session's end as the schema has it."""
+    started, ruleset, ended, summary = json.loads(row)
+    for value in (started, ended):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+            raise ValueError(f"a time that is not a number: {str(value)[:40]!r}")
+    if ruleset is not None and not isinstance(ruleset, str):
+        raise ValueError("the rule set is not a text")
+    if summary is not None:
+        schema.check("fact", {**json.loads(summary), "table": table, "prev": 0})
 
 
 def _apply(conn: sqlite3.Connection, table: str, fact: dict[str, Any]) -> None:

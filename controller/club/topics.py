@@ -7,6 +7,9 @@
     mahjong/tables/{table}/resend   the club asks for the facts after a position again
     mahjong/club/round              retained: the tournament round and its end time
     mahjong/club/roster             retained: the club's players' names
+
+Every message is signed by its writer (``controller.club.signing``) and checked against
+``controller.club.schema`` by its reader before anything acts on it.
 """
 
 from __future__ import annotations
@@ -46,15 +49,6 @@ def check_table_id(table: str) -> str:
 
 def encode(message: dict[str, Any]) -> bytes:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode()
-
-
-def decode(payload: bytes) -> dict[str, Any] | None:
-    """The message as a dict, or None when it is not a JSON object (ignored, never raised)."""
-    try:
-        value = json.loads(payload.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        return None
-    return value if isinstance(value, dict) else None
 
 
 def parse_broker(text: str) -> tuple[str, int]:

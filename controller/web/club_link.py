@@ -1,6 +1,7 @@
 """The table's link to the club (``serve --club-broker``), as the pages see it: the club's
 tournament round and roster. The composition root attaches the publisher to the loop; the web
-layer only reads it (duck-typed: ``table``, ``round``, ``roster``) and never imports the club."""
+layer only reads it (duck-typed: ``table``, ``round``, ``roster``, ``health()``) and never
+imports the club."""
 
 from __future__ import annotations
 
@@ -10,8 +11,14 @@ from typing import Any, Protocol
 
 class ClubLink(Protocol):
     table: str
-    round: dict[str, Any] | None
-    roster: list[str]
+
+    @property
+    def round(self) -> dict[str, Any] | None: ...
+
+    @property
+    def roster(self) -> list[str]: ...
+
+    def health(self) -> dict[str, Any]: ...
 
 
 _LINKS: weakref.WeakKeyDictionary[Any, ClubLink] = weakref.WeakKeyDictionary()

@@ -239,6 +239,7 @@ class Health(_Open):
     readers: dict[str, dict[str, Any]]
     push: dict[str, int] = Field(default_factory=dict)
     uptime: float
+    club: dict[str, Any] | None = None  # the club link (serve --club-broker), else null
 
 
 class DeclareIn(_In):

@@ -1,4 +1,5 @@
-"""The club over a real Mosquitto: two `serve --simulate` tables publish to one club service.
+"""The club over a real Mosquitto locked as the club writes it: two `serve --simulate` tables
+(enrolled, with their credentials) publish to one club service.
 The broker is killed and restarted mid-session, a table is SIGKILLed and restarted; afterwards
 every finished hand of every table is in the club's database exactly once, with the nets of
 the table's own `replay --db`. A subscriber to every topic checks that no message carries a
@@ -19,7 +20,7 @@ import paho.mqtt.client as paho
 import pytest
 
 from controller.tiles import ALL_CODES
-from tests.club.broker import Mosquitto
+from tests.club.broker import Mosquitto, enrol, until
 from tests.reliability.support import Served, replay_db
 
 HANDS = 3
@@ -34,6 +35,7 @@ class Everything:
         self.messages: list[tuple[str, bytes]] = []
         self._lock = threading.Lock()
         self.client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="spy")
+        self.client.username_pw_set("watch", "watch-secret")
         self.client.on_connect = lambda c, *_: c.subscribe("#", qos=1)
         self.client.on_message = self._take
         self.client.reconnect_delay_set(1, 2)
@@ -61,7 +63,8 @@ def _strings(value: Any) -> list[str]:
 
 def _table(tmp: Path, name: str, broker: Mosquitto) -> Served:
     served = Served(tmp / name, tmp / f"{name}.log", *TABLE_ARGS, "--seed", str(len(name)),
-                    "--club-broker", broker.address, "--table-id", name)
+                    "--club-broker", broker.address, "--club-credentials",
+                    str(tmp / f"{name}.json"))
     served.wait_ready()
     return served
 
@@ -80,15 +83,6 @@ def _played(served: Served) -> int:
         return 0
 
 
-def _wait(check: Any, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.3)
-    raise AssertionError(f"not reached in {timeout} s: {what}")
-
-
 def _club_hands(db: Path) -> list[tuple[str, int, int, dict[str, int]]]:
     with sqlite3.connect(db) as conn:
         rows = conn.execute("SELECT tbl, session, number, body FROM hands").fetchall()
@@ -97,7 +91,9 @@ def _club_hands(db: Path) -> list[tuple[str, int, int, dict[str, int]]]:
 
 @pytest.mark.slow
 def test_broker_restart_and_table_kill_lose_and_duplicate_nothing(tmp_path: Path) -> None:
-    broker = Mosquitto(tmp_path / "broker")
+    for name in ("east-1", "west-2"):
+        enrol(tmp_path / "club", name, tmp_path / f"{name}.json")
+    broker = Mosquitto(tmp_path / "broker", tmp_path / "club", {"watch": "watch-secret"})
     broker.start()
     spy = Everything(broker.port)
     club = Served(tmp_path / "club", tmp_path / "club.log", "--broker", broker.address,
@@ -108,7 +104,7 @@ def test_broker_restart_and_table_kill_lose_and_duplicate_nothing(tmp_path: Path
     try:
         # mid-session: both tables have finished a hand; a table is killed outright and
         # started again on its own log
-        _wait(lambda: all(_played(t) for t in tables.values()), 120, "a hand per table")
+        until(lambda: all(_played(t) for t in tables.values()), 120, "a hand per table")
         assert _played(tables["west-2"]) < HANDS, "killed too late to prove much"
         tables["west-2"].kill()
 
@@ -116,21 +112,21 @@ def test_broker_restart_and_table_kill_lose_and_duplicate_nothing(tmp_path: Path
             listed = {t["table"]: t for t in club.get("/api/club/tables")}
             return listed.get("west-2", {}).get("online") is False
 
-        _wait(offline, 20, "west-2 shown offline")
+        until(offline, 20, "west-2 shown offline")
         tables["west-2"] = _table(tmp_path, "west-2", broker)
         # then the broker dies for a while
         assert any(_played(t) < HANDS for t in tables.values())
         broker.kill()
         time.sleep(2.0)
         broker.start()
-        _wait(lambda: all(_played(t) >= HANDS for t in tables.values()), 240,
+        until(lambda: all(_played(t) >= HANDS for t in tables.values()), 240,
               f"{HANDS} hands per table")
 
         def club_has_all() -> bool:
             held = _club_hands(tmp_path / "club" / "club.sqlite")
             return all(sum(1 for h in held if h[0] == n) >= HANDS for n in tables)
 
-        _wait(club_has_all, 60, "every hand at the club")
+        until(club_has_all, 60, "every hand at the club")
         held = _club_hands(tmp_path / "club" / "club.sqlite")
         for name in tables:
             replayed = {h["number"]: h["net"] for h in _finished(tmp_path / name)}

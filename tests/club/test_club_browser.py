@@ -14,14 +14,12 @@ import pytest
 
 from controller.app import build
 from controller.club.app import create_club_app
-from controller.club.mqtt import BrokerConfig
-from controller.club.publisher import ClubPublisher
 from controller.club.service import ClubService
 from controller.config import Config
 from controller.loop import GameLoop
 from controller.sources.simulation import simulation_source
 from controller.web import club_link
-from tests.club.broker import Mosquitto
+from tests.club.broker import Mosquitto, club_login, enrol, table_publisher
 from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, _free_port
 
 pytestmark = pytest.mark.browser
@@ -66,8 +64,7 @@ class ClubServer:
     def __init__(self, data_dir: Path, broker: Mosquitto) -> None:
         import uvicorn
 
-        self.club = ClubService(data_dir, BrokerConfig("127.0.0.1", broker.port),
-                                client_id="club-browser")
+        self.club = ClubService(data_dir, club_login(broker), client_id="club-browser")
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.srv = uvicorn.Server(uvicorn.Config(create_club_app(self.club), host="127.0.0.1",
@@ -86,13 +83,13 @@ class ClubServer:
 
 @pytest.fixture
 def hall(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[dict[str, Any]]:
-    """A table (its event source: ``indirect`` parametrisation, else the default), Mosquitto,
-    the table's publisher and the club service."""
-    broker = Mosquitto(tmp_path / "broker")
+    """A table (its event source: ``indirect`` parametrisation, else the default), the club's
+    locked Mosquitto, the table's publisher (enrolled) and the club service."""
+    credentials = enrol(tmp_path / "club", "green", tmp_path / "green.json")
+    broker = Mosquitto(tmp_path / "broker", tmp_path / "club")
     broker.start()
     table = TableServer(tmp_path / "table", getattr(request, "param", None))
-    publisher = ClubPublisher(tmp_path / "table", "green",
-                              BrokerConfig("127.0.0.1", broker.port))
+    publisher = table_publisher(tmp_path / "table", credentials, broker)
     club_link.attach(table.loop, publisher)
     publisher.start()
     club = ClubServer(tmp_path / "club", broker)

@@ -1,35 +1,29 @@
-"""The table's publisher and the club's subscriber over a real Mosquitto with a password per
-table and the ACL of docs/club.md: a stored log goes out once, a restarted publisher sends
-nothing twice, a club that lost its database gets everything again, the round timer reaches
-the table, and a wrong password is refused."""
+"""The table's publisher and the club's subscriber over a real Mosquitto locked with the
+configuration the club writes (enrol-table): a stored log goes out once, a restarted publisher
+sends nothing twice, a club that lost its database gets everything again, the round timer
+reaches the table, and a wrong password is refused."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from controller import game
-from controller.club import topics
+from controller.club import schema, topics
+from controller.club.keyring import Keyring
 from controller.club.mqtt import BrokerConfig
 from controller.club.publisher import ClubPublisher
 from controller.club.store import ClubStore
 from controller.club.subscriber import ClubSubscriber
 from controller.store import EventLog
-from tests.club.broker import Mosquitto
+from tests.club.broker import Mosquitto, club_login, enrol, table_publisher, until
 from tests.game.randomgame import random_session
 
-PASSWORDS = {"club": "club-secret", "t1": "t1-secret"}
-
-
-def _wait(check: Callable[[], bool], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError("not reached")
+WATCH = {"watch": "watch-secret"}
 
 
 def _write_log(data_dir: Path) -> list[dict[str, Any]]:
@@ -56,31 +50,40 @@ class Spy:
         from controller.club.mqtt import make_client
 
         self.facts: list[dict[str, Any]] = []
-        self.client = make_client(BrokerConfig("127.0.0.1", port, "club", "club-secret"), "spy")
+        self.client = make_client(BrokerConfig("127.0.0.1", port, "watch", "watch-secret"), "spy")
+        self.client.handle = lambda _t, payload, _r: self.facts.append(schema.parse(payload))
         self.client.on_connect = lambda c, *_: c.subscribe(topics.table_topic("+", "facts"), 1)
-        self.client.on_message = lambda _c, _u, m: self.facts.append(topics.decode(m.payload))
         self.client.connect_async("127.0.0.1", port)
         self.client.loop_start()
 
     def stop(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
+        self.client.stop()
 
 
-def test_a_log_goes_out_once_and_a_club_that_lost_it_gets_it_again(tmp_path: Path) -> None:
-    broker = Mosquitto(tmp_path / "broker", PASSWORDS)
-    broker.start()
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Mosquitto]:
+    """The locked broker the club writes, with table t1 enrolled (t1.json)."""
+    enrol(tmp_path / "club", "t1", tmp_path / "t1.json")
+    started = Mosquitto(tmp_path / "broker", tmp_path / "club", WATCH)
+    started.start()
+    yield started
+    started.stop()
+
+
+def test_a_log_goes_out_once_and_a_club_that_lost_it_gets_it_again(tmp_path: Path,
+                                                                   broker: Mosquitto) -> None:
+    credentials = tmp_path / "t1.json"
     expected = _write_log(tmp_path / "t1")
-    club_broker = BrokerConfig("127.0.0.1", broker.port, "club", "club-secret")
-    table_broker = BrokerConfig("127.0.0.1", broker.port, "t1", "t1-secret")
+    club_broker = club_login(broker)
+    keyring = Keyring(tmp_path / "club")
     spy = Spy(broker.port)
     store = ClubStore(tmp_path / "club.sqlite")
-    club = ClubSubscriber(store, club_broker, client_id="club-a")
+    club = ClubSubscriber(store, club_broker, client_id="club-a", keyring=keyring)
     club.start()
-    publisher = ClubPublisher(tmp_path / "t1", "t1", table_broker, poll=0.05)
+    publisher = table_publisher(tmp_path / "t1", credentials, broker, poll=0.05)
     publisher.start()
     try:
-        _wait(lambda: len(store.hands("t1")) == 3 and store.last_pos("t1") == publisher.published)
+        until(lambda: len(store.hands("t1")) == 3 and store.last_pos("t1") == publisher.published)
         held = {(h["session"], h["number"]): h for h in store.hands("t1")}
         for session, hands in enumerate(expected, start=1):
             for hand in hands:
@@ -93,40 +96,41 @@ def test_a_log_goes_out_once_and_a_club_that_lost_it_gets_it_again(tmp_path: Pat
         ended = [s for s in store.sessions() if s["ended"]]
         assert [s["session"] for s in ended] == [1]
         assert ended[0]["summary"]["deductions"]["3"] == 5
-        _wait(lambda: len(spy.facts) >= 1)
+        until(lambda: len(spy.facts) >= 1)
         sent = len(spy.facts)
         # the round timer reaches the table
         club.publish(topics.ROUND, {"round": 2, "started": 10.0, "ends_at": 99.0,
                                     "seating": {"t1": ["Ann", "Bo", "Cai", "Dee"]}})
-        _wait(lambda: (publisher.round or {}).get("round") == 2)
+        until(lambda: (publisher.round or {}).get("round") == 2)
     finally:
         publisher.stop()
+        club.stop()
     # a restarted publisher remembers what the broker acknowledged: nothing goes out twice
-    again = ClubPublisher(tmp_path / "t1", "t1", table_broker, poll=0.05)
+    again = table_publisher(tmp_path / "t1", credentials, broker, poll=0.05)
     assert again.published == publisher.published
     again.start()
     try:
+        until(lambda: again.connected)
         time.sleep(1.5)
         assert len(spy.facts) == sent
         # a club service whose database was lost asks, and gets every fact again
         fresh = ClubStore(tmp_path / "fresh.sqlite")
-        other = ClubSubscriber(fresh, club_broker, client_id="club-b")
+        other = ClubSubscriber(fresh, club_broker, client_id="club-b", keyring=keyring)
         other.start()
-        _wait(lambda: len(fresh.hands("t1")) == 3 and fresh.last_pos("t1") == again.published)
+        until(lambda: len(fresh.hands("t1")) == 3 and fresh.last_pos("t1") == again.published)
         assert {(h["session"], h["number"]): h["net"] for h in fresh.hands("t1")} == {
             k: h["net"] for k, h in held.items()}
         other.stop()
     finally:
         again.stop()
-        club.stop()
         spy.stop()
     # a wrong password is refused: the table never counts as connected
     wrong = ClubPublisher(tmp_path / "t1", "t1",
-                          BrokerConfig("127.0.0.1", broker.port, "t1", "nope"), poll=0.05)
+                          BrokerConfig("127.0.0.1", broker.port, "t1", "nope"), poll=0.05,
+                          signer=again.signer, club=None)
     wrong.start()
     try:
         time.sleep(1.0)
         assert not wrong.connected
     finally:
         wrong.stop()
-        broker.stop()

@@ -1,0 +1,94 @@
+"""The health pages tell the truth about the club link: a club whose receiving thread dies
+says ``ok: false`` until the thread is back (restarted, the message it died on never handled
+twice), and a table refuses a broker that lets anyone in unless told ``--insecure-broker``
+(its /api/health says so), all over a real Mosquitto."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from controller.app import build
+from controller.club import topics
+from controller.club.app import create_club_app
+from controller.club.keyring import Credentials
+from controller.club.service import ClubService
+from controller.config import Config
+from controller.web import club_link
+from tests.club.broker import Mosquitto, club_login, enrol, table_publisher, until
+from tests.club.hall import Attacker
+
+
+class Fatal(BaseException):
+    """What no handler catches (as a MemoryError deep in a library might escape one)."""
+
+
+def _status(creds: Credentials, at: float) -> dict[str, object]:
+    topic = topics.table_topic(creds.table, "status")
+    return creds.signer.sign(topic, {"table": creds.table, "online": True, "last_pos": 0,
+                                     "at": at})
+
+
+def test_a_dead_receiving_thread_is_restarted_and_health_says_so(tmp_path: Path) -> None:
+    path = enrol(tmp_path / "club", "green", tmp_path / "green.json")
+    creds = Credentials.load(path)
+    broker = Mosquitto(tmp_path / "broker", tmp_path / "club")
+    broker.start()
+    club = ClubService(tmp_path / "club", club_login(broker), restart_after=3.0)
+    calls: list[int] = []
+
+    def dies_once() -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            raise Fatal("the receiving thread dies here")
+
+    club.subscriber.on_change = dies_once
+    green = Attacker(broker.port, "green", creds.broker_password, "green")
+    try:
+        with TestClient(create_club_app(club)) as http:
+            until(lambda: http.get("/api/health").json()["broker_connected"], 30, "connected")
+            assert http.get("/api/health").json()["ok"] is True
+            green.send(topics.table_topic("green", "status"), _status(creds, time.time()))
+            until(lambda: http.get("/api/health").json()["ok"] is False, 30, "ok: false")
+            down = http.get("/api/health").json()
+            assert down["receiving"] is False and down["restarts"] == 1
+            until(lambda: http.get("/api/health").json()["ok"] is True, 60, "restarted")
+            until(lambda: club.subscriber.connected, 30, "connected again")
+            green.send(topics.table_topic("green", "status"), _status(creds, time.time() + 1))
+            until(lambda: len(calls) >= 2, 30, "the next message handled")
+            time.sleep(1.0)  # had the first come again and been handled, calls would be 3
+            assert len(calls) == 2
+            assert http.get("/api/health").json()["restarts"] == 1
+            assert [t["table"] for t in http.get("/api/club/tables").json()] == ["green"]
+    finally:
+        green.stop()
+        broker.stop()
+
+
+def test_a_table_refuses_a_broker_that_lets_anyone_in(tmp_path: Path) -> None:
+    path = enrol(tmp_path / "club", "green", tmp_path / "green.json")
+    broker = Mosquitto(tmp_path / "broker")  # open, as Debian ships it
+    broker.start()
+    publisher = table_publisher(tmp_path / "table", path, broker, poll=0.05)
+    system = build(Config(), tmp_path / "table")
+    club_link.attach(system.loop, publisher)
+    publisher.start()
+    try:
+        with TestClient(system.app) as http:
+            until(lambda: publisher.refused is not None and "anyone" in publisher.refused, 30,
+                  "the open broker refused")
+            health = http.get("/api/health").json()
+            assert health["ok"] is False and "--insecure-broker" in health["club"]["refused"]
+            assert not publisher.connected
+    finally:
+        publisher.stop()
+    told = table_publisher(tmp_path / "table", path, broker, poll=0.05, insecure=True)
+    told.start()
+    try:
+        until(lambda: told.connected, 30, "--insecure-broker connects")
+        assert told.health()["ok"] and told.refused is None
+    finally:
+        told.stop()
+        broker.stop()
