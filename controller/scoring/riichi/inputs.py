@@ -1,0 +1,170 @@
+"""A riichi HandInput checked and made a RHand: counts, melds, the facts of the win, the dora.
+
+The checks every rule set shares run first (validate.check_input: codes, sets, copies, sizes,
+the winning tile); then riichi's own: its flags, the indicators, and the facts of a win that
+cannot go together (FORMATS.md, RULES.md section 11). Each failure is one ScoringError line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from controller.scoring.mcr.hand import CHOW, KONG, PUNG, Set
+from controller.scoring.model import RIICHI_FLAGS, HandInput, ScoringError
+from controller.scoring.rules import RuleSet
+from controller.scoring.validate import CheckedHand, check_input, meld_kinds
+from controller.tiles import KIND_INDEX, KINDS
+
+SELF_DRAWN = frozenset({"wall", "replacement", "dealt"})
+_FLAGS = frozenset(RIICHI_FLAGS)
+TERMINAL_OR_HONOUR = tuple(k >= 27 or k % 9 in (0, 8) for k in range(34))
+GREEN = frozenset(KIND_INDEX[t] for t in ("2b", "3b", "4b", "6b", "8b", "gd"))
+
+
+def _next_kind(k: int) -> int:
+    """The dora an indicator of kind ``k`` shows: the next of its kind (RULES.md section 11)."""
+    if k < 27:
+        return k - 8 if k % 9 == 8 else k + 1
+    if k < 31:  # winds ew sw ww nw
+        return 27 if k == 30 else k + 1
+    order = [KIND_INDEX[t] for t in ("wd", "gd", "rd")]  # dragons: wd -> gd -> rd -> wd
+    return order[(order.index(k) + 1) % 3]
+
+
+#: DORA_OF[k]: the dora that an indicator of kind k shows
+DORA_OF = tuple(_next_kind(k) for k in range(34))
+
+
+class RHand:
+    """A riichi winner's hand, as the yaku look at it (computed once per hand)."""
+
+    __slots__ = ("counts", "concealed", "melds", "closed", "win", "source", "tsumo", "seat",
+                 "prevailing", "dealer", "riichi", "double_riichi", "ippatsu", "first_turn",
+                 "first_discard", "last_tile", "dora", "ura", "kongs", "tiles", "honba",
+                 "dora_tiles", "ura_tiles", "simple", "suits", "honours", "terminal_honour",
+                 "green", "renhou")
+
+    def __init__(
+        self, inp: HandInput, rs: RuleSet, checked: CheckedHand, melds: tuple[Set, ...]
+    ) -> None:
+        flags = inp.flags
+        self.counts: list[int] = checked.counts
+        self.concealed: list[int] = checked.concealed_counts
+        self.melds = melds
+        self.closed = not any(m.exposed for m in melds)
+        self.win = KIND_INDEX[inp.winning_tile]  # type: ignore[index]  # checked
+        self.source = src = str(inp.win_source)
+        self.tsumo = src in SELF_DRAWN
+        self.seat = KIND_INDEX[checked.seat]
+        self.prevailing = KIND_INDEX[checked.prevailing]
+        self.dealer = checked.seat == "ew"
+        self.double_riichi = "double_riichi" in flags
+        self.riichi = self.double_riichi or "riichi" in flags
+        self.ippatsu = "ippatsu" in flags
+        self.first_turn = src == "dealt" or "first_turn" in flags
+        self.first_discard = bool(inp.first_discard)
+        self.last_tile = bool(inp.last_tile)
+        self.kongs = sum(1 for m in melds if m.kind == KONG)
+        self.honba = inp.honba
+        self.tiles = tuple(KINDS[k] for k in range(34) for _ in range(self.counts[k]))
+        self.dora_tiles = _dora_tiles(self.counts, inp.dora_indicators)
+        self.ura_tiles = _dora_tiles(self.counts, inp.ura_dora_indicators) if self.riichi else ()
+        self.dora = len(self.dora_tiles)
+        self.ura = len(self.ura_tiles)
+        held = [k for k in range(34) if self.counts[k]]
+        self.simple = not any(TERMINAL_OR_HONOUR[k] for k in held)
+        self.terminal_honour = all(TERMINAL_OR_HONOUR[k] for k in held)
+        self.suits = len({k // 9 for k in held if k < 27})
+        self.honours = held[-1] >= 27
+        self.green = GREEN.issuperset(held)
+        #: the option ``renhou`` (mangan, yakuman, off)
+        self.renhou = str(rs.options["renhou"])
+
+
+def _dora_tiles(counts: Sequence[int], indicators: Sequence[str]) -> tuple[str, ...]:
+    """The hand's tiles that are dora, one entry per han (an indicator shown twice counts
+    its dora twice)."""
+    out: list[str] = []
+    for ind in indicators:
+        d = DORA_OF[KIND_INDEX[ind]]
+        out.extend([KINDS[d]] * counts[d])
+    return tuple(out)
+
+
+def _meld_set(kinds: tuple[int, ...], concealed: bool) -> Set:
+    if len(kinds) == 4:
+        return Set(KONG, kinds[0], not concealed, True)
+    return Set(PUNG if kinds[0] == kinds[1] else CHOW, kinds[0], True, True)
+
+
+def prepare(inp: HandInput, rs: RuleSet) -> RHand | None:
+    """Check a riichi input; the RHand of a winner, None for a hand that did not win."""
+    for f in inp.flags:
+        if f not in _FLAGS:
+            raise ScoringError(f"unknown flag {f!r} for rule set riichi: the flags are "
+                               + ", ".join(RIICHI_FLAGS))
+    checked = check_input(replace(inp, flags=()) if inp.flags else inp, rs)
+    _check_indicators(inp, checked)
+    if not inp.mahjong:
+        return None
+    melds = tuple(_meld_set(meld_kinds(m), bool(m.concealed)) for m in checked.melds)
+    hand = RHand(inp, rs, checked, melds)
+    _check_win(inp, hand)
+    return hand
+
+
+def _indicator_list(value: object, field: str) -> list[str]:
+    if not isinstance(value, list | tuple) or not all(isinstance(t, str) for t in value):
+        raise ScoringError(f"field {field!r} must be a list of tile codes, not {value!r}")
+    for t in value:
+        if t not in KIND_INDEX:
+            raise ScoringError(f"{field}: {t!r} is not a tile of riichi's 34 kinds")
+    return list(value)
+
+
+def _check_indicators(inp: HandInput, checked: CheckedHand) -> None:
+    dora = _indicator_list(inp.dora_indicators, "dora_indicators")
+    ura = _indicator_list(inp.ura_dora_indicators, "ura_dora_indicators")
+    if len(dora) > 5:
+        raise ScoringError(f"{len(dora)} dora indicators: at most 5 (one, and one per kong)")
+    if ura and len(ura) != len(dora):
+        raise ScoringError(f"{len(ura)} ura dora indicators for {len(dora)} dora indicators: "
+                           "as many as the indicators, or none")
+    if ura and not ({"riichi", "double_riichi"} & set(inp.flags) and inp.mahjong):
+        raise ScoringError("ura_dora_indicators count only for a winner in riichi "
+                           "(flag riichi or double_riichi)")
+    honba = inp.honba
+    if isinstance(honba, bool) or not isinstance(honba, int) or honba < 0:
+        raise ScoringError(f"field 'honba' must be a whole number >= 0, not {honba!r}")
+    seen = list(checked.counts)
+    for t in (*dora, *ura):
+        k = KIND_INDEX[t]
+        seen[k] += 1
+        if seen[k] > 4:
+            raise ScoringError(f"{seen[k]} copies of {t} across hand, melds and indicators: "
+                               "the set holds only 4")
+
+
+def _check_win(inp: HandInput, h: RHand) -> None:  # noqa: C901 - one line per fact
+    """The facts of a win that cannot go together (FORMATS.md's riichi flags)."""
+    dora = len(inp.dora_indicators)
+    if dora and dora < 1 + h.kongs:
+        raise ScoringError(f"{dora} dora indicators with {h.kongs} kongs in the hand: every "
+                           "kong reveals one more (at least one plus one per kong)")
+    if h.riichi and not h.closed:
+        raise ScoringError("flag riichi with a claimed set: riichi needs a closed hand "
+                           "(concealed kongs allowed)")
+    if h.ippatsu and not h.riichi:
+        raise ScoringError("flag ippatsu needs flag riichi or double_riichi")
+    if h.source == "replacement" and not h.kongs:
+        raise ScoringError("win_source 'replacement' follows a kong: the winner has none")
+    if h.last_tile and h.source in ("robbed_kong", "dealt"):
+        raise ScoringError(f"last_tile with win_source {h.source!r}: haitei is a tsumo on the "
+                           "last tile, houtei a ron on its discard")
+    if h.first_turn and (not h.tsumo or h.source == "replacement" or h.melds):
+        raise ScoringError("flag first_turn (tenhou, chiihou) needs a tsumo in the first "
+                           "go-around with no call: win_source wall or dealt, no melds")
+    if h.first_discard and (h.dealer or h.source != "discard" or h.melds):
+        raise ScoringError("first_discard (renhou) is a non-dealer's ron on a discard before "
+                           "its own first draw, with no melds")

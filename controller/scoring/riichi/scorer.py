@@ -1,0 +1,149 @@
+"""The riichi scorer: every reading of the winner's hand valued (yakuman first, else the yaku,
+dora and fu), the best kept: the highest score, then the most han, then the most fu (RULES.md
+section 11). A hand that did not win scores 0 (riichi pays only the winner)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from controller.scoring.mcr.hand import SET_TILES
+from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
+from controller.scoring.riichi.fu import base_points, fu_of, hand_value, paid
+from controller.scoring.riichi.inputs import RHand, prepare
+from controller.scoring.riichi.readings import ORPHANS, SEVEN_PAIRS, Reading, readings
+from controller.scoring.riichi.yaku import RENHOU, YAKU, YAKUMAN, Yaku, Yakuman, _pinfu
+from controller.scoring.rules import RuleSet
+from controller.tiles import KINDS
+
+Hits = list[tuple[Yaku | Yakuman, int]]  # each item found and how many times (or its value)
+
+
+class HanScore(ScoreResult):
+    """A riichi score: ``doubles`` the han, ``points`` the fu, ``score`` what the hand is paid
+    before honba and deposits; ``payments`` what each payer pays, honba included."""
+
+    __slots__ = ("honba", "payments")
+    unit = "han"
+    honba: int
+    payments: dict[str, int]
+
+    def to_json(self) -> dict[str, Any]:
+        out = super().to_json()
+        out["honba"] = self.honba
+        out["payments"] = self.payments
+        return out
+
+
+class Value:
+    """One reading valued: the numbers, and what explains them."""
+
+    __slots__ = ("reading", "hits", "han", "fu", "yakuman", "base", "limit", "score")
+
+    def __init__(self, reading: Reading, hits: Hits, han: int, fu: int, yakuman: int,
+                 h: RHand, options: Mapping[str, Any]) -> None:
+        self.reading, self.hits, self.han, self.fu, self.yakuman = reading, hits, han, fu, yakuman
+        self.base, self.limit = base_points(han, fu, yakuman, options)
+        self.score = hand_value(self.base, h.dealer, h.tsumo)
+
+    def rank(self) -> tuple[int, int, int]:
+        return self.score, self.han, self.fu
+
+
+def score_riichi(inp: HandInput, rs: RuleSet) -> ScoreResult:
+    """Score a riichi hand: the winner's best reading; a hand that did not win scores 0."""
+    h = prepare(inp, rs)
+    if h is None:
+        return HanScore(0, 0, None, 0, [], [], leftover=sorted(inp.hand, key=KINDS.index))
+    found = readings(h)
+    if not found:
+        raise ScoringError("the winner's hand is not complete: it is neither four sets and a "
+                           "pair, nor seven different pairs, nor the thirteen orphans")
+    options = rs.options
+    best: Value | None = None
+    for r in found:
+        v = _value(r, h, options)
+        if v is not None and (best is None or v.rank() > best.rank()):
+            best = v
+    if best is None:
+        raise ScoringError("no yaku: the winning hand needs at least one yaku (dora are not "
+                           "yaku); the table refuses this win (rule mahjong_without_yaku)")
+    return _result(best, h)
+
+
+def _value(r: Reading, h: RHand, options: Mapping[str, Any]) -> Value | None:
+    """The reading's value, or None when it has no yaku."""
+    pinfu = bool(_pinfu(r, h))
+    fu = fu_of(r, h, pinfu, options["double_wind_pair_fu"])
+    yakuman: Hits = [(y, n) for y in YAKUMAN if (n := y.test(r, h))]
+    if yakuman:
+        double = options["double_yakuman"]
+        values = [(y, n if double else 1) for y, n in yakuman]
+        count = (sum(n for _, n in values) if options["multiple_yakuman"]
+                 else max(n for _, n in values))
+        if not options["multiple_yakuman"]:  # the one that counts
+            values = [max(values, key=lambda yn: yn[1])]
+        return Value(r, values, 13 * count, fu, count, h, options)
+    closed = h.closed
+    hits: Hits = []
+    han = 0
+    for y in YAKU:
+        n = y.test(r, h)
+        value = y.closed if closed else y.open
+        if n and value:
+            hits.append((y, int(n)))
+            han += value * int(n)
+    renhou = RENHOU.test(r, h)
+    if not han and not renhou:
+        return None
+    han = han + h.dora + h.ura if han else 0
+    if renhou and han < 5:  # the higher of a mangan and the value without renhou
+        hits.append((RENHOU, 5 - han))
+        han = 5
+    return Value(r, hits, han, fu, 0, h, options)
+
+
+def _result(best: Value, h: RHand) -> HanScore:
+    first, other = paid(best.base, h.dealer, h.tsumo)
+    honba = h.honba
+    if not h.tsumo:
+        payments: dict[str, int] = {"discarder": first + 300 * honba}
+    elif h.dealer:
+        payments = {"each": first + 100 * honba}
+    else:
+        payments = {"dealer": first + 100 * honba, "each_other": other + 100 * honba}
+    special = best.reading.shape if best.reading.shape in (SEVEN_PAIRS, ORPHANS) else None
+    result = HanScore(best.fu, best.han, best.limit, best.score, special=special,
+                      explain=lambda: _explain(best, h))
+    result.honba = honba
+    result.payments = payments
+    return result
+
+
+def _explain(best: Value, h: RHand) -> tuple[list[ScoreItem], list[list[str]]]:
+    r = best.reading
+    items: list[ScoreItem] = []
+    for y, n in best.hits:
+        if isinstance(y, Yakuman):
+            items.append(ScoreItem(y.name, y.tiles(r, h)[0], points=13 * n))
+        elif y is RENHOU:
+            items.append(ScoreItem(y.name, y.tiles(r, h)[0], points=n))
+        else:
+            value = y.closed if h.closed else y.open
+            tiles = y.tiles(r, h)
+            items.extend(ScoreItem(y.name, tiles[min(i, len(tiles) - 1)], points=value)
+                         for i in range(n))
+    if not best.yakuman and any(y is not RENHOU for y, _ in best.hits):
+        if h.dora:
+            items.append(ScoreItem("dora", h.dora_tiles, points=h.dora))
+        if h.ura:
+            items.append(ScoreItem("ura dora", h.ura_tiles, points=h.ura))
+    return items, arrangement(r, h)
+
+
+def arrangement(r: Reading, h: RHand) -> list[list[str]]:
+    if r.shape == SEVEN_PAIRS:
+        return [[KINDS[k]] * 2 for k in range(34) if h.concealed[k]]
+    if r.shape == ORPHANS:
+        return [list(h.tiles)]
+    return [list(SET_TILES[s.kind][s.k]) for s in r.sets] + [[KINDS[r.pair]] * 2]
