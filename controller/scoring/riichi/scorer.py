@@ -66,8 +66,8 @@ def score_riichi(inp: HandInput, rs: RuleSet) -> ScoreResult:
         if v is not None and (best is None or v.rank() > best.rank()):
             best = v
     if best is None:
-        raise ScoringError("no yaku: the winning hand needs at least one yaku (dora are not "
-                           "yaku); the table refuses this win (rule mahjong_without_yaku)")
+        raise ScoringError("no yaku: a winning hand needs at least one yaku, and dora are not "
+                           "yaku (rule mahjong_without_yaku)")
     return _result(best, h)
 
 

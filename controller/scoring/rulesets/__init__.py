@@ -14,6 +14,10 @@ RULESETS: dict[str, RuleSetSpec] = {
     s.name: s for s in (hua_bao.SPEC, swedish.SPEC, dmjl.SPEC, bmja.SPEC, mcr.SPEC, riichi.SPEC)
 }
 
+#: the rule sets the game plays (a session, `serve`, `simulate`, `replay`); the others are
+#: scored and settled only
+PLAYABLE = tuple(name for name, spec in RULESETS.items() if spec.playable)
+
 
 def get_ruleset(name: str, options: Mapping[str, Any] | None = None) -> RuleSet:
     """The rule set ``name`` with ``options`` resolved; ScoringError names an unknown one."""
