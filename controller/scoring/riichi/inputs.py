@@ -8,7 +8,6 @@ cannot go together (FORMATS.md, RULES.md section 11). Each failure is one Scorin
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from controller.scoring.mcr.hand import CHOW, KONG, PUNG, Set
 from controller.scoring.model import RIICHI_FLAGS, HandInput, ScoringError
@@ -36,23 +35,43 @@ def _next_kind(k: int) -> int:
 DORA_OF = tuple(_next_kind(k) for k in range(34))
 
 
+_BIT = {t: 1 << k for k, t in enumerate(KINDS)}
+_MASK_TERMINAL_HONOUR = sum(1 << k for k in range(34) if TERMINAL_OR_HONOUR[k])
+_MASK_SIMPLE = ((1 << 34) - 1) & ~_MASK_TERMINAL_HONOUR
+_MASK_HONOUR = sum(1 << k for k in range(27, 34))
+_MASK_SUITS = tuple(((1 << 9) - 1) << b for b in (0, 9, 18))
+_MASK_NOT_GREEN = ((1 << 34) - 1) & ~sum(1 << k for k in GREEN)
+_DORA = {t: DORA_OF[k] for k, t in enumerate(KINDS)}
+
+
 class RHand:
     """A riichi winner's hand, as the yaku look at it (computed once per hand)."""
 
     __slots__ = ("counts", "concealed", "melds", "closed", "win", "source", "tsumo", "seat",
                  "prevailing", "dealer", "riichi", "double_riichi", "ippatsu", "first_turn",
-                 "first_discard", "last_tile", "dora", "ura", "kongs", "tiles", "honba",
-                 "dora_tiles", "ura_tiles", "simple", "suits", "honours", "terminal_honour",
-                 "green", "renhou")
+                 "first_discard", "last_tile", "dora", "ura", "kongs", "honba",
+                 "dora_indicators", "ura_indicators", "simple", "suits", "honours",
+                 "terminal_honour", "green", "renhou")
 
     def __init__(
         self, inp: HandInput, rs: RuleSet, checked: CheckedHand, melds: tuple[Set, ...]
     ) -> None:
         flags = inp.flags
-        self.counts: list[int] = checked.counts
+        self.counts = counts = checked.counts
         self.concealed: list[int] = checked.concealed_counts
         self.melds = melds
-        self.closed = not any(m.exposed for m in melds)
+        self.closed = True
+        self.kongs = 0
+        mask = 0
+        for t in inp.hand:
+            mask |= _BIT[t]
+        for m, meld in zip(melds, checked.melds, strict=True):
+            if m.exposed:
+                self.closed = False
+            if m.kind == KONG:
+                self.kongs += 1
+            for t in meld.tiles:
+                mask |= _BIT[t]
         self.win = KIND_INDEX[inp.winning_tile]  # type: ignore[index]  # checked
         self.source = src = str(inp.win_source)
         self.tsumo = src in SELF_DRAWN
@@ -65,21 +84,31 @@ class RHand:
         self.first_turn = src == "dealt" or "first_turn" in flags
         self.first_discard = bool(inp.first_discard)
         self.last_tile = bool(inp.last_tile)
-        self.kongs = sum(1 for m in melds if m.kind == KONG)
         self.honba = inp.honba
-        self.tiles = tuple(KINDS[k] for k in range(34) for _ in range(self.counts[k]))
-        self.dora_tiles = _dora_tiles(self.counts, inp.dora_indicators)
-        self.ura_tiles = _dora_tiles(self.counts, inp.ura_dora_indicators) if self.riichi else ()
-        self.dora = len(self.dora_tiles)
-        self.ura = len(self.ura_tiles)
-        held = [k for k in range(34) if self.counts[k]]
-        self.simple = not any(TERMINAL_OR_HONOUR[k] for k in held)
-        self.terminal_honour = all(TERMINAL_OR_HONOUR[k] for k in held)
-        self.suits = len({k // 9 for k in held if k < 27})
-        self.honours = held[-1] >= 27
-        self.green = GREEN.issuperset(held)
+        self.dora_indicators = inp.dora_indicators
+        self.ura_indicators = inp.ura_dora_indicators if self.riichi else ()
+        self.dora = sum([counts[_DORA[t]] for t in self.dora_indicators])
+        self.ura = sum([counts[_DORA[t]] for t in self.ura_indicators])
+        self.simple = not mask & _MASK_TERMINAL_HONOUR
+        self.terminal_honour = not mask & _MASK_SIMPLE
+        self.suits = sum([1 for m in _MASK_SUITS if mask & m])
+        self.honours = bool(mask & _MASK_HONOUR)
+        self.green = not mask & _MASK_NOT_GREEN
         #: the option ``renhou`` (mangan, yakuman, off)
         self.renhou = str(rs.options["renhou"])
+
+    @property
+    def tiles(self) -> tuple[str, ...]:
+        """Every tile of the hand (rack and melds), in KINDS order (for the explanation)."""
+        return tuple(KINDS[k] for k in range(34) for _ in range(self.counts[k]))
+
+    @property
+    def dora_tiles(self) -> tuple[str, ...]:
+        return _dora_tiles(self.counts, self.dora_indicators)
+
+    @property
+    def ura_tiles(self) -> tuple[str, ...]:
+        return _dora_tiles(self.counts, self.ura_indicators)
 
 
 def _dora_tiles(counts: Sequence[int], indicators: Sequence[str]) -> tuple[str, ...]:
@@ -104,7 +133,7 @@ def prepare(inp: HandInput, rs: RuleSet) -> RHand | None:
         if f not in _FLAGS:
             raise ScoringError(f"unknown flag {f!r} for rule set riichi: the flags are "
                                + ", ".join(RIICHI_FLAGS))
-    checked = check_input(replace(inp, flags=()) if inp.flags else inp, rs)
+    checked = check_input(inp, rs, flags=RIICHI_FLAGS)
     _check_indicators(inp, checked)
     if not inp.mahjong:
         return None
