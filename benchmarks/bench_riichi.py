@@ -28,8 +28,12 @@ from mahjong.hand_calculating.hand import HandCalculator  # noqa: E402
 from riichi_hands import winning_hands  # noqa: E402
 from riichi_oracle import config, estimate  # noqa: E402
 
-from controller.scoring import HandInput, get_ruleset, score_hand  # noqa: E402
-from controller.scoring import validate  # noqa: E402
+from controller.scoring import (  # noqa: E402
+    HandInput,
+    get_ruleset,
+    score_hand,
+    validate,  # noqa: E402
+)
 from controller.scoring.mcr.hand import splits  # noqa: E402
 
 

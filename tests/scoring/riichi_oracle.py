@@ -83,6 +83,7 @@ def estimate(inp: HandInput, renhou: bool | None = None) -> HandResponse:
         tiles.append(i)
         if t == inp.winning_tile:
             win = i
+    assert win is not None, "the winning tile is one of the hand's"
     dora = [ids.take(t) for t in inp.dora_indicators]
     ura = [ids.take(t) for t in inp.ura_dora_indicators]
     return HandCalculator.estimate_hand_value(
