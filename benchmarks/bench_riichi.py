@@ -34,7 +34,7 @@ from controller.scoring import (  # noqa: E402
     score_hand,
     validate,  # noqa: E402
 )
-from controller.scoring.mcr.hand import splits  # noqa: E402
+from controller.scoring.riichi import scorer as riichi_scorer  # noqa: E402
 
 
 def make_hands(n: int) -> list[HandInput]:
@@ -77,7 +77,7 @@ def theirs_args(inp: HandInput) -> tuple[Any, ...]:
 
 
 def clear() -> None:
-    splits.cache_clear()
+    riichi_scorer.clear_caches()
     validate._meld_and_group.cache_clear()
     validate._checked_meld.cache_clear()
 

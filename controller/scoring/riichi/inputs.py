@@ -8,12 +8,13 @@ cannot go together (FORMATS.md, RULES.md section 11). Each failure is one Scorin
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from controller.scoring.mcr.hand import CHOW, KONG, PUNG, Set
-from controller.scoring.model import RIICHI_FLAGS, HandInput, ScoringError
+from controller.scoring.model import RIICHI_FLAGS, WIN_SOURCES, HandInput, ScoringError
 from controller.scoring.rules import RuleSet
 from controller.scoring.validate import CheckedHand, check_input, meld_kinds
-from controller.tiles import KIND_INDEX, KINDS
+from controller.tiles import KIND_INDEX, KINDS, WINDS, Meld, wind_code
 
 SELF_DRAWN = frozenset({"wall", "replacement", "dealt"})
 _FLAGS = frozenset(RIICHI_FLAGS)
@@ -39,7 +40,12 @@ _BIT = {t: 1 << k for k, t in enumerate(KINDS)}
 _MASK_TERMINAL_HONOUR = sum(1 << k for k in range(34) if TERMINAL_OR_HONOUR[k])
 _MASK_SIMPLE = ((1 << 34) - 1) & ~_MASK_TERMINAL_HONOUR
 _MASK_HONOUR = sum(1 << k for k in range(27, 34))
-_MASK_SUITS = tuple(((1 << 9) - 1) << b for b in (0, 9, 18))
+_SUIT_B, _SUIT_C, _SUIT_D = (((1 << 9) - 1) << b for b in (0, 9, 18))
+_EAST = KIND_INDEX["ew"]
+_WIND_KIND = {w: KIND_INDEX[wind_code(w)] for w in WINDS}
+_SOURCES = frozenset(WIN_SOURCES)
+_FIVE = frozenset(range(5))
+_REPEAT = tuple(tuple((t,) * n for n in range(5)) for t in KINDS)
 _MASK_NOT_GREEN = ((1 << 34) - 1) & ~sum(1 << k for k in GREEN)
 _DORA = {t: DORA_OF[k] for k, t in enumerate(KINDS)}
 
@@ -51,33 +57,29 @@ class RHand:
                  "prevailing", "dealer", "riichi", "double_riichi", "ippatsu", "first_turn",
                  "first_discard", "last_tile", "dora", "ura", "kongs", "honba",
                  "dora_indicators", "ura_indicators", "simple", "suits", "honours",
-                 "terminal_honour", "green", "renhou")
+                 "terminal_honour", "green", "renhou", "_tiles")
 
-    def __init__(
-        self, inp: HandInput, rs: RuleSet, checked: CheckedHand, melds: tuple[Set, ...]
+    def __init__(  # noqa: PLR0913 - what the checks found
+        self, inp: HandInput, rs: RuleSet, counts: list[int], concealed: list[int],
+        melds: tuple[Set, ...], seat: int, prevailing: int, mask: int,
     ) -> None:
         flags = inp.flags
-        self.counts = counts = checked.counts
-        self.concealed: list[int] = checked.concealed_counts
+        self.counts = counts
+        self.concealed = concealed
         self.melds = melds
         self.closed = True
         self.kongs = 0
-        mask = 0
-        for t in inp.hand:
-            mask |= _BIT[t]
-        for m, meld in zip(melds, checked.melds, strict=True):
+        for m in melds:
             if m.exposed:
                 self.closed = False
             if m.kind == KONG:
                 self.kongs += 1
-            for t in meld.tiles:
-                mask |= _BIT[t]
         self.win = KIND_INDEX[inp.winning_tile]  # type: ignore[index]  # checked
         self.source = src = str(inp.win_source)
         self.tsumo = src in SELF_DRAWN
-        self.seat = KIND_INDEX[checked.seat]
-        self.prevailing = KIND_INDEX[checked.prevailing]
-        self.dealer = checked.seat == "ew"
+        self.seat = seat
+        self.prevailing = prevailing
+        self.dealer = seat == _EAST
         self.double_riichi = "double_riichi" in flags
         self.riichi = self.double_riichi or "riichi" in flags
         self.ippatsu = "ippatsu" in flags
@@ -91,16 +93,20 @@ class RHand:
         self.ura = sum([counts[_DORA[t]] for t in self.ura_indicators])
         self.simple = not mask & _MASK_TERMINAL_HONOUR
         self.terminal_honour = not mask & _MASK_SIMPLE
-        self.suits = sum([1 for m in _MASK_SUITS if mask & m])
+        self.suits = (mask & _SUIT_B != 0) + (mask & _SUIT_C != 0) + (mask & _SUIT_D != 0)
         self.honours = bool(mask & _MASK_HONOUR)
         self.green = not mask & _MASK_NOT_GREEN
         #: the option ``renhou`` (mangan, yakuman, off)
-        self.renhou = str(rs.options["renhou"])
+        self.renhou = rs.options["renhou"]
+        self._tiles: tuple[str, ...] | None = None
 
     @property
     def tiles(self) -> tuple[str, ...]:
         """Every tile of the hand (rack and melds), in KINDS order (for the explanation)."""
-        return tuple(KINDS[k] for k in range(34) for _ in range(self.counts[k]))
+        if self._tiles is None:
+            c = self.counts
+            self._tiles = tuple([t for k in range(34) if c[k] for t in _REPEAT[k][c[k]]])
+        return self._tiles
 
     @property
     def dora_tiles(self) -> tuple[str, ...]:
@@ -121,6 +127,13 @@ def _dora_tiles(counts: Sequence[int], indicators: Sequence[str]) -> tuple[str, 
     return tuple(out)
 
 
+@cache
+def _meld(tiles: tuple[str, ...], concealed: bool) -> tuple[tuple[int, ...], Set, int]:
+    """A meld checked: its kinds, its Set and its kinds as bits (kept: melds repeat)."""
+    kinds = meld_kinds(Meld(tiles, concealed))
+    return kinds, _meld_set(kinds, concealed), sum({1 << k for k in kinds})
+
+
 def _meld_set(kinds: tuple[int, ...], concealed: bool) -> Set:
     if len(kinds) == 4:
         return Set(KONG, kinds[0], not concealed, True)
@@ -129,6 +142,10 @@ def _meld_set(kinds: tuple[int, ...], concealed: bool) -> Set:
 
 def prepare(inp: HandInput, rs: RuleSet) -> RHand | None:
     """Check a riichi input; the RHand of a winner, None for a hand that did not win."""
+    hand = quick_hand(inp, rs)
+    if hand is not None:
+        _check_win(inp, hand)
+        return hand
     for f in inp.flags:
         if f not in _FLAGS:
             raise ScoringError(f"unknown flag {f!r} for rule set riichi: the flags are "
@@ -138,9 +155,54 @@ def prepare(inp: HandInput, rs: RuleSet) -> RHand | None:
     if not inp.mahjong:
         return None
     melds = tuple(_meld_set(meld_kinds(m), bool(m.concealed)) for m in checked.melds)
-    hand = RHand(inp, rs, checked, melds)
+    mask = 0
+    for k in range(34):
+        if checked.counts[k]:
+            mask |= 1 << k
+    hand = RHand(inp, rs, checked.counts, checked.concealed_counts, melds,
+                 KIND_INDEX[checked.seat], KIND_INDEX[checked.prevailing], mask)
     _check_win(inp, hand)
     return hand
+
+
+def quick_hand(inp: HandInput, rs: RuleSet) -> RHand | None:  # noqa: C901 - one pass
+    """A winner's RHand by the cheap path: every check of ``check_input`` and
+    ``_check_indicators`` done the quick way. Anything that looks off (or a hand that did not
+    win) answers None, and the full checks then name the problem."""
+    try:
+        seat = _WIND_KIND[inp.seat_wind]
+        prevailing = _WIND_KIND[inp.prevailing_wind]
+        if not inp.mahjong or inp.bonus or len(inp.melds) > 4 or not _FLAGS.issuperset(
+                inp.flags):
+            return None
+        concealed = [0] * 34
+        mask = 0
+        for t in inp.hand:
+            concealed[KIND_INDEX[t]] += 1
+            mask |= _BIT[t]
+        counts = concealed.copy()
+        melds = []
+        for m in inp.melds:
+            kinds, made, bits = _meld(tuple(m.tiles), True if m.concealed else False)
+            for k in kinds:
+                counts[k] += 1
+            mask |= bits
+            melds.append(made)
+        dora, ura = inp.dora_indicators, inp.ura_dora_indicators
+        seen = counts.copy()
+        for t in (*dora, *ura):
+            seen[KIND_INDEX[t]] += 1
+        if not (_FIVE.issuperset(seen) and len(inp.hand) == 14 - 3 * len(melds)
+                and concealed[KIND_INDEX[inp.winning_tile]]  # type: ignore[index]
+                and inp.win_source in _SOURCES and (inp.win_source != "dealt" or seat == _EAST)
+                and len(dora) <= 5 and (not ura or (len(ura) == len(dora) and (
+                    "riichi" in inp.flags or "double_riichi" in inp.flags)))
+                and type(inp.honba) is int and inp.honba >= 0
+                and isinstance(dora, list | tuple) and isinstance(ura, list | tuple)):
+            return None
+    except (KeyError, TypeError, ScoringError):
+        return None
+    return RHand(inp, rs, counts, concealed, tuple(melds), seat, prevailing, mask)
 
 
 def _indicator_list(value: object, field: str) -> list[str]:

@@ -45,12 +45,27 @@ def _chow_wait(start: int, tile: int) -> int:
 
 def _reading(h: RHand, concealed: tuple[Set, ...], pair: int, won: int, wait: int) -> Reading:
     sets = (*h.melds, *concealed)
-    chows = tuple(sorted(s.k for s in sets if s.kind == CHOW))
-    pungs = tuple(sorted(s.k for s in sets if s.kind != CHOW))
-    hidden = sum(1 for s in sets if s.kind != CHOW and not s.exposed)
-    outside = TERMINAL_OR_HONOUR[pair] and all(
-        TERMINAL_OR_HONOUR[s.k] or (s.kind == CHOW and s.k % 9 == 6) for s in sets)
-    return Reading(STANDARD, sets, pair, wait, won, chows, pungs, hidden, outside)
+    chows: list[int] = []
+    pungs: list[int] = []
+    hidden = 0
+    outside = TERMINAL_OR_HONOUR[pair]
+    for s in sets:
+        k = s.k
+        if s.kind == CHOW:
+            chows.append(k)
+            if outside and k % 9 not in (0, 6):
+                outside = False
+        else:
+            pungs.append(k)
+            if not s.exposed:
+                hidden += 1
+            if outside and not TERMINAL_OR_HONOUR[k]:
+                outside = False
+    if h.melds:
+        chows.sort()
+        pungs.sort()
+    return tuple.__new__(Reading, (  # Reading(...), every field, without the call
+        STANDARD, sets, pair, wait, won, tuple(chows), tuple(pungs), hidden, outside))
 
 
 def standard_readings(h: RHand) -> list[Reading]:

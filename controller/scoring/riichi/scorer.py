@@ -7,16 +7,27 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from controller.scoring.mcr.hand import SET_TILES
+from controller.scoring.mcr.hand import SET_TILES, splits
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
+from controller.scoring.riichi.features import features
 from controller.scoring.riichi.fu import base_points, fu_of, hand_value, paid
-from controller.scoring.riichi.inputs import RHand, prepare
+from controller.scoring.riichi.inputs import RHand, _meld, prepare
 from controller.scoring.riichi.readings import ORPHANS, SEVEN_PAIRS, Reading, readings
-from controller.scoring.riichi.yaku import RENHOU, YAKU, YAKUMAN, Yaku, Yakuman, _pinfu
+from controller.scoring.riichi.yaku import (
+    RENHOU,
+    Tiles,
+    Yaku,
+    Yakuman,
+    _pinfu,
+    candidates,
+    clear_candidates,
+)
 from controller.scoring.rules import RuleSet
 from controller.tiles import KINDS
 
-Hits = list[tuple[Yaku | Yakuman, int]]  # each item found and how many times (or its value)
+#: each item found: its name, what makes its tiles, how many times it counts, its han each
+Hits = list[tuple[str, Tiles, int, int]]
+_NEW = tuple.__new__  # a ScoreItem made by position, without the call
 
 
 class HanScore(ScoreResult):
@@ -50,6 +61,14 @@ class Value:
         return self.score, self.han, self.fu
 
 
+def clear_caches() -> None:
+    """Empty every cache a riichi hand fills (the splits of concealed tiles, the checked melds,
+    the yaku worth trying per kind of hand): for benchmarks; scores never depend on them."""
+    splits.cache_clear()
+    _meld.cache_clear()
+    clear_candidates()
+
+
 def score_riichi(inp: HandInput, rs: RuleSet) -> ScoreResult:
     """Score a riichi hand: the winner's best reading; a hand that did not win scores 0."""
     h = prepare(inp, rs)
@@ -60,9 +79,11 @@ def score_riichi(inp: HandInput, rs: RuleSet) -> ScoreResult:
         raise ScoringError("the winner's hand is not complete: it is neither four sets and a "
                            "pair, nor seven different pairs, nor the thirteen orphans")
     options = rs.options
+    bits = features(h)
+    tables = candidates(bits)
     best: Value | None = None
     for r in found:
-        v = _value(r, h, options)
+        v = _value(r, h, options, tables)
         if v is not None and (best is None or v.rank() > best.rank()):
             best = v
     if best is None:
@@ -71,36 +92,46 @@ def score_riichi(inp: HandInput, rs: RuleSet) -> ScoreResult:
     return _result(best, h)
 
 
-def _value(r: Reading, h: RHand, options: Mapping[str, Any]) -> Value | None:
-    """The reading's value, or None when it has no yaku."""
-    pinfu = bool(_pinfu(r, h))
+def _value(r: Reading, h: RHand, options: Mapping[str, Any],
+           tables: tuple[tuple[Yakuman, ...], tuple[Yaku, ...]]) -> Value | None:
+    """The reading's value, or None when it has no yaku. ``tables``: the yakuman and the yaku
+    worth trying for this hand."""
+    pinfu = bool(h.closed and _pinfu(r, h))
     fu = fu_of(r, h, pinfu, options["double_wind_pair_fu"])
-    yakuman: Hits = [(y, n) for y in YAKUMAN if (n := y.test(r, h))]
-    if yakuman:
-        double = options["double_yakuman"]
-        values = [(y, n if double else 1) for y, n in yakuman]
-        count = (sum(n for _, n in values) if options["multiple_yakuman"]
-                 else max(n for _, n in values))
-        if not options["multiple_yakuman"]:  # the one that counts
-            values = [max(values, key=lambda yn: yn[1])]
-        return Value(r, values, 13 * count, fu, count, h, options)
+    if tables[0]:
+        found = [(y, n) for y in tables[0] if (n := y.test(r, h))]
+        if found:
+            return _yakuman(r, h, options, fu, found)
     closed = h.closed
     hits: Hits = []
     han = 0
-    for y in YAKU:
+    for y in tables[1]:
         n = y.test(r, h)
         value = y.closed if closed else y.open
         if n and value:
-            hits.append((y, int(n)))
+            hits.append((y.name, y.tiles, int(n), value))
             han += value * int(n)
     renhou = RENHOU.test(r, h)
     if not han and not renhou:
         return None
     han = han + h.dora + h.ura if han else 0
     if renhou and han < 5:  # the higher of a mangan and the value without renhou
-        hits.append((RENHOU, 5 - han))
+        hits.append((RENHOU.name, RENHOU.tiles, 1, 5 - han))
         han = 5
     return Value(r, hits, han, fu, 0, h, options)
+
+
+def _yakuman(r: Reading, h: RHand, options: Mapping[str, Any], fu: int,
+             found: list[tuple[Yakuman, int]]) -> Value:
+    """A yakuman reading: each counts once (twice when double, with the option), and only
+    the highest unless the option ``multiple_yakuman`` adds them up."""
+    double = options["double_yakuman"]
+    values = [(y, n if double else 1) for y, n in found]
+    if not options["multiple_yakuman"]:
+        values = [max(values, key=lambda yn: yn[1])]  # the first of the highest
+    count = sum(n for _, n in values)
+    hits: Hits = [(y.name, y.tiles, 1, 13 * n) for y, n in values]
+    return Value(r, hits, 13 * count, fu, count, h, options)
 
 
 def _result(best: Value, h: RHand) -> HanScore:
@@ -123,21 +154,16 @@ def _result(best: Value, h: RHand) -> HanScore:
 def _explain(best: Value, h: RHand) -> tuple[list[ScoreItem], list[list[str]]]:
     r = best.reading
     items: list[ScoreItem] = []
-    for y, n in best.hits:
-        if isinstance(y, Yakuman):
-            items.append(ScoreItem(y.name, y.tiles(r, h)[0], points=13 * n))
-        elif y is RENHOU:
-            items.append(ScoreItem(y.name, y.tiles(r, h)[0], points=n))
-        else:
-            value = y.closed if h.closed else y.open
-            tiles = y.tiles(r, h)
-            items.extend(ScoreItem(y.name, tiles[min(i, len(tiles) - 1)], points=value)
-                         for i in range(n))
-    if not best.yakuman and any(y is not RENHOU for y, _ in best.hits):
+    for name, tiles_of, n, han in best.hits:
+        tiles = tiles_of(r, h)
+        for i in range(n):  # yakuhai may count several times, each with its pung
+            items.append(_NEW(ScoreItem, (name, tiles[min(i, len(tiles) - 1)], han, 0, 0.0,
+                                          False)))
+    if not best.yakuman and best.hits and best.hits[0][0] != RENHOU.name:
         if h.dora:
-            items.append(ScoreItem("dora", h.dora_tiles, points=h.dora))
+            items.append(_NEW(ScoreItem, ("dora", h.dora_tiles, h.dora, 0, 0.0, False)))
         if h.ura:
-            items.append(ScoreItem("ura dora", h.ura_tiles, points=h.ura))
+            items.append(_NEW(ScoreItem, ("ura dora", h.ura_tiles, h.ura, 0, 0.0, False)))
     return items, arrangement(r, h)
 
 

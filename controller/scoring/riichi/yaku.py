@@ -5,9 +5,40 @@ explain it. The names are the ones RULES.md gives (the EMA's spelling)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from controller.scoring.mcr.hand import CHOW, KONG, SET_TILES, Set
+from controller.scoring.riichi.features import (
+    CLOSED,
+    DOUBLE,
+    DRAGONS8,
+    DRAGONS9,
+    FIRST_DEALER,
+    FIRST_OTHER,
+    GREEN,
+    HONOURS,
+    IPPATSU,
+    KONGS3,
+    KONGS4,
+    LAST_DISCARD,
+    LAST_WALL,
+    NO_MELDS,
+    NO_SUIT,
+    ONE_SUIT,
+    PUNGS3,
+    PUNGS4,
+    RENHOU_MANGAN,
+    RENHOU_YAKUMAN,
+    REPLACEMENT,
+    RIICHI,
+    ROBBED,
+    SIMPLE,
+    TERMINAL_HONOUR,
+    THREE_SUITS,
+    TSUMO,
+    WINDS11,
+    WINDS12,
+)
 from controller.scoring.riichi.inputs import RHand
 from controller.scoring.riichi.readings import (
     ORPHANS,
@@ -27,13 +58,17 @@ _CHUUREN = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
 class Yaku(NamedTuple):
-    """One yaku: ``test`` answers how many times it counts (yakuhai may count several times)."""
+    """One yaku: ``test`` answers how many times it counts (yakuhai may count several times).
+    ``needs`` and ``not_with``: facts of the hand (features.py) it cannot do without and
+    cannot go with: a gate, only ever a necessary condition, read once per kind of hand."""
 
     name: str
     closed: int
     open: int
     test: Test
     tiles: Tiles
+    needs: int = 0
+    not_with: int = 0
 
 
 class Yakuman(NamedTuple):
@@ -43,6 +78,8 @@ class Yakuman(NamedTuple):
     name: str
     test: Test
     tiles: Tiles
+    needs: int = 0
+    not_with: int = 0
 
 
 # --- tiles that explain an item ---------------------------------------------------------------
@@ -107,8 +144,16 @@ def _pinfu(r: Reading, h: RHand) -> int:
 def _yakuhai_kinds(r: Reading, h: RHand) -> list[int]:
     """One entry per yakuhai: each dragon pung, a pung of the seat wind, of the prevailing wind
     (a double wind counts twice)."""
-    return [k for k in r.pungs if k >= 31] + [k for k in r.pungs if k == h.seat] + [
-        k for k in r.pungs if k == h.prevailing]
+    out = []
+    for k in r.pungs:
+        if k >= 31:
+            out.append(k)
+        elif k >= 27:
+            if k == h.seat:
+                out.append(k)
+            if k == h.prevailing:
+                out.append(k)
+    return out
 
 
 def _three_suits(kinds: tuple[int, ...]) -> int | None:
@@ -148,41 +193,48 @@ def _peikou_chows(r: Reading) -> list[int]:
 
 
 YAKU: tuple[Yaku, ...] = (
-    Yaku("riichi", 1, 0, lambda r, h: h.riichi and not h.double_riichi, _none),
-    Yaku("ippatsu", 1, 0, lambda r, h: h.ippatsu, _none),
-    Yaku("menzen tsumo", 1, 0, lambda r, h: h.closed and h.tsumo, _win),
-    Yaku("pinfu", 1, 0, _pinfu, _all),
-    Yaku("iipeikou", 1, 0, lambda r, h: h.closed and peikou(r) == 1, _chows_of(_peikou_chows)),
-    Yaku("tanyao", 1, 1, lambda r, h: h.simple, _all),
+    Yaku("riichi", 1, 0, lambda r, h: h.riichi and not h.double_riichi, _none, RIICHI),
+    Yaku("ippatsu", 1, 0, lambda r, h: h.ippatsu, _none, IPPATSU),
+    Yaku("menzen tsumo", 1, 0, lambda r, h: h.closed and h.tsumo, _win, CLOSED | TSUMO),
+    Yaku("pinfu", 1, 0, _pinfu, _all, CLOSED),
+    Yaku("iipeikou", 1, 0, lambda r, h: h.closed and peikou(r) == 1, _chows_of(_peikou_chows),
+         CLOSED),
+    Yaku("tanyao", 1, 1, lambda r, h: h.simple, _all, SIMPLE),
     Yaku("yakuhai", 1, 1, lambda r, h: len(_yakuhai_kinds(r, h)),
-         lambda r, h: [_pung_tiles(k, r.sets) for k in _yakuhai_kinds(r, h)]),
-    Yaku("haitei", 1, 1, lambda r, h: h.last_tile and h.source == "wall", _win),
-    Yaku("houtei", 1, 1, lambda r, h: h.last_tile and h.source == "discard", _win),
-    Yaku("rinshan kaihou", 1, 1, lambda r, h: h.source == "replacement", _win),
-    Yaku("chankan", 1, 1, lambda r, h: h.source == "robbed_kong", _win),
-    Yaku("double riichi", 2, 0, lambda r, h: h.double_riichi, _none),
-    Yaku("chiitoitsu", 2, 0, lambda r, h: r.shape == SEVEN_PAIRS, _all),
+         lambda r, h: [_pung_tiles(k, r.sets) for k in _yakuhai_kinds(r, h)], HONOURS),
+    Yaku("haitei", 1, 1, lambda r, h: h.last_tile and h.source == "wall", _win, LAST_WALL),
+    Yaku("houtei", 1, 1, lambda r, h: h.last_tile and h.source == "discard", _win,
+         LAST_DISCARD),
+    Yaku("rinshan kaihou", 1, 1, lambda r, h: h.source == "replacement", _win, REPLACEMENT),
+    Yaku("chankan", 1, 1, lambda r, h: h.source == "robbed_kong", _win, ROBBED),
+    Yaku("double riichi", 2, 0, lambda r, h: h.double_riichi, _none, DOUBLE),
+    Yaku("chiitoitsu", 2, 0, lambda r, h: r.shape == SEVEN_PAIRS, _all, NO_MELDS),
     Yaku("sanshoku doujun", 2, 1, lambda r, h: _three_suits(r.chows) is not None,
-         _chows_of(lambda r: [_three_suits(r.chows) + d for d in (0, 9, 18)])),  # type: ignore[operator]
+         _chows_of(lambda r: [_three_suits(r.chows) + d for d in (0, 9, 18)]),  # type: ignore[operator]
+         THREE_SUITS),
     Yaku("ittsu", 2, 1, lambda r, h: _ittsu_suit(r) is not None,
          _chows_of(lambda r: [_ittsu_suit(r) + d for d in (0, 3, 6)])),  # type: ignore[operator]
-    Yaku("chanta", 2, 1, lambda r, h: r.outside and bool(r.chows) and h.honours, _all),
+    Yaku("chanta", 2, 1, lambda r, h: r.outside and bool(r.chows) and h.honours, _all,
+         HONOURS, SIMPLE),
     Yaku("toitoi", 2, 2, lambda r, h: r.shape == STANDARD and not r.chows,
-         _sets(lambda s, r, h: True)),
+         _sets(lambda s, r, h: True), PUNGS4),
     Yaku("sanankou", 2, 2, lambda r, h: r.concealed_pungs >= 3,
-         _sets(lambda s, r, h: s.kind != CHOW and not s.exposed)),
+         _sets(lambda s, r, h: s.kind != CHOW and not s.exposed), PUNGS3),
     Yaku("sanshoku doukou", 2, 2, lambda r, h: _three_suits(r.pungs) is not None,
          _sets(lambda s, r, h: s.kind != CHOW and s.k % 9 == _three_suits(r.pungs)
-               and s.k < 27)),
-    Yaku("sankantsu", 2, 2, lambda r, h: h.kongs == 3, _sets(lambda s, r, h: s.kind == KONG)),
-    Yaku("honroutou", 2, 2, lambda r, h: h.terminal_honour, _all),
+               and s.k < 27), THREE_SUITS | PUNGS3),
+    Yaku("sankantsu", 2, 2, lambda r, h: h.kongs == 3, _sets(lambda s, r, h: s.kind == KONG),
+         KONGS3),
+    Yaku("honroutou", 2, 2, lambda r, h: h.terminal_honour, _all, TERMINAL_HONOUR),
     Yaku("shousangen", 2, 2, lambda r, h: _dragon_pungs(r) == 2 and r.pair >= 31,
-         _with_pair(_sets(lambda s, r, h: s.kind != CHOW and s.k >= 31))),
+         _with_pair(_sets(lambda s, r, h: s.kind != CHOW and s.k >= 31)), DRAGONS8),
     Yaku("ryanpeikou", 3, 0, lambda r, h: h.closed and peikou(r) == 2, _chows_of(lambda r: [
-        *r.chows])),
-    Yaku("junchan", 3, 2, lambda r, h: r.outside and bool(r.chows) and not h.honours, _all),
-    Yaku("honitsu", 3, 2, lambda r, h: h.suits == 1 and h.honours, _all),
-    Yaku("chinitsu", 6, 5, lambda r, h: h.suits == 1 and not h.honours, _all),
+        *r.chows]), CLOSED),
+    Yaku("junchan", 3, 2, lambda r, h: r.outside and bool(r.chows) and not h.honours, _all,
+         0, HONOURS | SIMPLE),
+    Yaku("honitsu", 3, 2, lambda r, h: h.suits == 1 and h.honours, _all, ONE_SUIT | HONOURS),
+    Yaku("chinitsu", 6, 5, lambda r, h: h.suits == 1 and not h.honours, _all, ONE_SUIT,
+         HONOURS),
 )
 
 
@@ -214,23 +266,51 @@ def _chuuren(r: Reading, h: RHand) -> int:
 
 
 YAKUMAN: tuple[Yakuman, ...] = (
-    Yakuman("kokushi musou", _kokushi, _all),
-    Yakuman("suuankou", _suuankou, _sets(lambda s, r, h: s.kind != CHOW)),
+    Yakuman("kokushi musou", _kokushi, _all, NO_MELDS | TERMINAL_HONOUR),
+    Yakuman("suuankou", _suuankou, _sets(lambda s, r, h: s.kind != CHOW), CLOSED | PUNGS4),
     Yakuman("daisangen", lambda r, h: _dragon_pungs(r) == 3,
-            _sets(lambda s, r, h: s.kind != CHOW and s.k >= 31)),
+            _sets(lambda s, r, h: s.kind != CHOW and s.k >= 31), DRAGONS9),
     Yakuman("shousuushii", lambda r, h: _wind_pungs(r) == 3 and r.pair in _WINDS,
-            _with_pair(_sets(lambda s, r, h: s.kind != CHOW and 27 <= s.k <= 30))),
+            _with_pair(_sets(lambda s, r, h: s.kind != CHOW and 27 <= s.k <= 30)), WINDS11),
     Yakuman("daisuushii", lambda r, h: 2 * (_wind_pungs(r) == 4),
-            _sets(lambda s, r, h: s.kind != CHOW and 27 <= s.k <= 30)),
-    Yakuman("tsuuiisou", lambda r, h: h.suits == 0, _all),
-    Yakuman("chinroutou", lambda r, h: h.terminal_honour and not h.honours, _all),
-    Yakuman("ryuuiisou", lambda r, h: h.green, _all),
-    Yakuman("chuuren poutou", _chuuren, _all),
-    Yakuman("suukantsu", lambda r, h: h.kongs == 4, _sets(lambda s, r, h: s.kind == KONG)),
-    Yakuman("tenhou", lambda r, h: h.first_turn and h.dealer, _win),
-    Yakuman("chiihou", lambda r, h: h.first_turn and not h.dealer, _win),
-    Yakuman("renhou", lambda r, h: h.first_discard and h.renhou == "yakuman", _win),
+            _sets(lambda s, r, h: s.kind != CHOW and 27 <= s.k <= 30), WINDS12),
+    Yakuman("tsuuiisou", lambda r, h: h.suits == 0, _all, NO_SUIT),
+    Yakuman("chinroutou", lambda r, h: h.terminal_honour and not h.honours, _all,
+            TERMINAL_HONOUR, HONOURS),
+    Yakuman("ryuuiisou", lambda r, h: h.green, _all, GREEN),
+    Yakuman("chuuren poutou", _chuuren, _all, NO_MELDS | ONE_SUIT, HONOURS),
+    Yakuman("suukantsu", lambda r, h: h.kongs == 4, _sets(lambda s, r, h: s.kind == KONG),
+            KONGS4),
+    Yakuman("tenhou", lambda r, h: h.first_turn and h.dealer, _win, FIRST_DEALER),
+    Yakuman("chiihou", lambda r, h: h.first_turn and not h.dealer, _win, FIRST_OTHER),
+    Yakuman("renhou", lambda r, h: h.first_discard and h.renhou == "yakuman", _win,
+            RENHOU_YAKUMAN),
 )
 
 #: renhou under the option ``renhou: mangan``: it brings the hand to 5 han (a mangan)
-RENHOU = Yaku("renhou", 5, 0, lambda r, h: h.first_discard and h.renhou == "mangan", _win)
+RENHOU = Yaku("renhou", 5, 0, lambda r, h: h.first_discard and h.renhou == "mangan", _win,
+              RENHOU_MANGAN)
+
+
+_Item = TypeVar("_Item", Yaku, Yakuman)
+_YAKU_FOR: dict[int, tuple[Yaku, ...]] = {}
+_YAKUMAN_FOR: dict[int, tuple[Yakuman, ...]] = {}
+
+
+def _gated(table: tuple[_Item, ...], bits: int, kept: dict[int, tuple[_Item, ...]]
+           ) -> tuple[_Item, ...]:
+    found = kept.get(bits)
+    if found is None:
+        found = kept[bits] = tuple(
+            y for y in table if y.needs & bits == y.needs and not y.not_with & bits)
+    return found
+
+
+def candidates(bits: int) -> tuple[tuple[Yakuman, ...], tuple[Yaku, ...]]:
+    """The yakuman and the yaku whose gates a hand with the facts ``bits`` passes (kept)."""
+    return _gated(YAKUMAN, bits, _YAKUMAN_FOR), _gated(YAKU, bits, _YAKU_FOR)
+
+
+def clear_candidates() -> None:
+    _YAKU_FOR.clear()
+    _YAKUMAN_FOR.clear()
