@@ -314,3 +314,15 @@ def test_riichi_with_a_claimed_set_and_an_incomplete_hand_are_errors() -> None:
         score_hand(riichi("2c3c4c 7c8c9c 1d2d3d 6d6d 4d5d 9d"))
     with pytest.raises(ScoringError, match="bonus"):
         score_hand(HandInput("riichi", hand=["1c"], bonus=["1f"], mahjong=False))
+
+
+def test_the_answer_is_the_same_whether_the_items_were_read_first_or_not() -> None:
+    for text, kw in (("rdrdrd 2c3c4c 5d6d7d 9c9c 1b2b3b",
+                      {"flags": ["riichi"], "dora_indicators": ["5d"], "honba": 2}),
+                     ("[rdrdrd] 2c3c4c 5d6d7d 9c9c 1b2b3b", {"won": "wall"})):
+        fresh = score_hand(riichi(text, **kw)).to_json()
+        read = score_hand(riichi(text, **kw))
+        assert read.items
+        assert read.to_json() == fresh
+    loser = score_hand(HandInput("riichi", seat_wind="west", hand=["9d", "1c"], mahjong=False))
+    assert loser.to_json()["leftover"] == ["1c", "9d"] and loser.to_json()["score"] == 0

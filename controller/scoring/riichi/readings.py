@@ -6,9 +6,12 @@ pairs (chiitoitsu) and the thirteen orphans (kokushi musou)."""
 
 from __future__ import annotations
 
+from functools import cache
+from itertools import product
 from typing import NamedTuple
 
-from controller.scoring.mcr.hand import CHOW, PUNG, Set, splits
+from controller.scoring.arrange import _complete_splits as complete_part_splits
+from controller.scoring.mcr.hand import CHOW, CONCEALED_SETS, PUNG, Set
 from controller.scoring.riichi.inputs import TERMINAL_OR_HONOUR, RHand
 from controller.scoring.special import is_seven_pairs, is_thirteen_orphans
 
@@ -32,6 +35,46 @@ class Reading(NamedTuple):
     pungs: tuple[int, ...]  # the kind of each pung or kong, sorted
     concealed_pungs: int  # pungs and kongs that count concealed (sanankou, suuankou)
     outside: bool  # every set and the pair hold a terminal or an honour (chanta, junchan)
+
+
+Split = tuple[tuple[Set, ...], int]  # the concealed sets, the pair's kind (-1: none)
+
+
+@cache
+def _part_splits(cnt: tuple[int, ...], base: int) -> tuple[Split, ...]:
+    """Every way one part (a suit from ``base``, or the honours) makes sets and at most one
+    pair, as Sets; kept by the part's counts (they repeat from hand to hand)."""
+    out = []
+    for groups, _ in complete_part_splits(cnt, base < 27):
+        sets: list[Set] = []
+        pair = -1
+        for kind, off in groups:
+            if kind == "pair":
+                pair = base + off
+            else:
+                sets.append(CONCEALED_SETS[CHOW if kind == "chow" else PUNG][base + off])
+        out.append((tuple(sets), pair))
+    return tuple(out)
+
+
+def hand_splits(c: list[int]) -> list[Split]:
+    """Every way the concealed counts make sets and exactly one pair, part by part."""
+    parts = []
+    for base, end in ((0, 9), (9, 18), (18, 27), (27, 34)):
+        cnt = tuple(c[base:end])
+        if any(cnt):
+            found = _part_splits(cnt, base)
+            if not found:
+                return []
+            parts.append(found)
+    if len(parts) == 1:
+        return [sp for sp in parts[0] if sp[1] >= 0]
+    out = []
+    for combo in product(*parts):
+        pairs = [p for _, p in combo if p >= 0]
+        if len(pairs) == 1:
+            out.append((tuple(st for sets, _ in combo for st in sets), pairs[0]))
+    return out
 
 
 def _chow_wait(start: int, tile: int) -> int:
@@ -75,7 +118,7 @@ def standard_readings(h: RHand) -> list[Reading]:
     w = h.win
     n = len(h.melds)
     ron = not h.tsumo
-    for found, pair in splits(tuple(h.concealed), 4 - n):
+    for found, pair in hand_splits(h.concealed):
         seen: set[Set] = set()
         if pair == w:
             out.append(_reading(h, found, pair, 4, TANKI))

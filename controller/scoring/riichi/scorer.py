@@ -7,12 +7,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from controller.scoring.mcr.hand import SET_TILES, splits
+from controller.scoring.arrange import _complete_splits
+from controller.scoring.mcr.hand import SET_TILES
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
 from controller.scoring.riichi.features import features
 from controller.scoring.riichi.fu import base_points, fu_of, hand_value, paid
 from controller.scoring.riichi.inputs import RHand, _meld, prepare
-from controller.scoring.riichi.readings import ORPHANS, SEVEN_PAIRS, Reading, readings
+from controller.scoring.riichi.readings import (
+    ORPHANS,
+    SEVEN_PAIRS,
+    Reading,
+    _part_splits,
+    readings,
+)
 from controller.scoring.riichi.yaku import (
     RENHOU,
     Tiles,
@@ -32,15 +39,29 @@ _NEW = tuple.__new__  # a ScoreItem made by position, without the call
 
 class HanScore(ScoreResult):
     """A riichi score: ``doubles`` the han, ``points`` the fu, ``score`` what the hand is paid
-    before honba and deposits; ``payments`` what each payer pays, honba included."""
+    before honba and deposits; ``payments`` what each payer pays, honba included. Its JSON is
+    made straight from the best reading when the items were not asked for (the same lines)."""
 
-    __slots__ = ("honba", "payments")
+    __slots__ = ("honba", "payments", "_best", "_hand")
     unit = "han"
     honba: int
     payments: dict[str, int]
+    _best: Value | None
+    _hand: RHand | None
 
     def to_json(self) -> dict[str, Any]:
-        out = super().to_json()
+        best, h = self._best, self._hand
+        if self._items is not None or best is None or h is None:
+            out = super().to_json()
+        else:
+            out = {
+                "points": self.points, "doubles": self.doubles, "limit_hand": self.limit_hand,
+                "score": self.score,
+                "items": [{"name": n, "tiles": list(t), "points": p} for n, t, p in
+                          _lines(best, h)],
+                "arrangement": arrangement(best.reading, h), "combination_doubles": 0,
+                "special": self.special, "leftover": [],
+            }
         out["honba"] = self.honba
         out["payments"] = self.payments
         return out
@@ -61,19 +82,25 @@ class Value:
         return self.score, self.han, self.fu
 
 
-def clear_caches() -> None:
-    """Empty every cache a riichi hand fills (the splits of concealed tiles, the checked melds,
-    the yaku worth trying per kind of hand): for benchmarks; scores never depend on them."""
-    splits.cache_clear()
+def clear_caches(tables: bool = True) -> None:
+    """Empty the caches riichi hands fill: the splits of each part of the concealed tiles as
+    sets, the checked melds; with ``tables``, also the splits of a part's counts and the yaku
+    worth trying for each kind of hand. For benchmarks; scores never depend on them."""
+    _part_splits.cache_clear()
     _meld.cache_clear()
-    clear_candidates()
+    if tables:
+        _complete_splits.cache_clear()
+        clear_candidates()
 
 
 def score_riichi(inp: HandInput, rs: RuleSet) -> ScoreResult:
     """Score a riichi hand: the winner's best reading; a hand that did not win scores 0."""
     h = prepare(inp, rs)
     if h is None:
-        return HanScore(0, 0, None, 0, [], [], leftover=sorted(inp.hand, key=KINDS.index))
+        result = HanScore(0, 0, None, 0, [], [], leftover=sorted(inp.hand, key=KINDS.index))
+        result._best = result._hand = None
+        result.honba, result.payments = inp.honba, {}
+        return result
     found = readings(h)
     if not found:
         raise ScoringError("the winner's hand is not complete: it is neither four sets and a "
@@ -146,25 +173,34 @@ def _result(best: Value, h: RHand) -> HanScore:
     special = best.reading.shape if best.reading.shape in (SEVEN_PAIRS, ORPHANS) else None
     result = HanScore(best.fu, best.han, best.limit, best.score, special=special,
                       explain=lambda: _explain(best, h))
+    result._best, result._hand = best, h
     result.honba = honba
     result.payments = payments
     return result
 
 
-def _explain(best: Value, h: RHand) -> tuple[list[ScoreItem], list[list[str]]]:
+def _lines(best: Value, h: RHand) -> list[tuple[str, tuple[str, ...], int]]:
+    """The explanation: each yaku (or yakuman) with its tiles and han, then the dora."""
     r = best.reading
-    items: list[ScoreItem] = []
+    out = []
     for name, tiles_of, n, han in best.hits:
         tiles = tiles_of(r, h)
-        for i in range(n):  # yakuhai may count several times, each with its pung
-            items.append(_NEW(ScoreItem, (name, tiles[min(i, len(tiles) - 1)], han, 0, 0.0,
-                                          False)))
+        if n == 1:
+            out.append((name, tiles[0], han))
+        else:  # yakuhai may count several times, each with its pung
+            out.extend((name, tiles[min(i, len(tiles) - 1)], han) for i in range(n))
     if not best.yakuman and best.hits and best.hits[0][0] != RENHOU.name:
         if h.dora:
-            items.append(_NEW(ScoreItem, ("dora", h.dora_tiles, h.dora, 0, 0.0, False)))
+            out.append(("dora", h.dora_tiles, h.dora))
         if h.ura:
-            items.append(_NEW(ScoreItem, ("ura dora", h.ura_tiles, h.ura, 0, 0.0, False)))
-    return items, arrangement(r, h)
+            out.append(("ura dora", h.ura_tiles, h.ura))
+    return out
+
+
+def _explain(best: Value, h: RHand) -> tuple[list[ScoreItem], list[list[str]]]:
+    items = [_NEW(ScoreItem, (name, tiles, han, 0, 0.0, False))
+             for name, tiles, han in _lines(best, h)]
+    return items, arrangement(best.reading, h)
 
 
 def arrangement(r: Reading, h: RHand) -> list[list[str]]:
