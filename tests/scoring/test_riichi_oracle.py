@@ -76,3 +76,44 @@ def test_han_fu_score_and_limit_agree_with_mahjong(inp: HandInput) -> None:
     if isinstance(want, tuple) and isinstance(got, tuple) and want[1] is None:
         got = (got[0], None, got[2], got[3])
     assert got == want, (inp, score_hand(inp).to_json() if got != NO_YAKU else got)
+
+
+# --- where mahjong scores otherwise than RULES.md (docs/scoring.md, riichi readings 1-3) --------
+
+
+def _riichi(text: str, **kw: Any) -> HandInput:
+    from controller.tiles import parse_hand
+
+    h = parse_hand(text)
+    base: dict[str, Any] = {"seat_wind": "south", "prevailing_wind": "east", "mahjong": True,
+                            "winning_tile": h.concealed[-1], "win_source": "discard"}
+    return HandInput("riichi", melds=h.melds, hand=h.concealed, **(base | kw))
+
+
+def test_mahjong_adds_several_yakuman_where_the_ema_counts_one() -> None:
+    """RULES.md: "several yakuman do not add up" (option multiple_yakuman)."""
+    inp = _riichi("ewewew swswsw wwwwww nwnwnw rd rd", win_source="wall")
+    res = estimate(inp)
+    assert res.han == 39 and res.cost["total"] == 96000  # mahjong: three yakuman
+    ours = score_hand(inp)
+    assert (ours.doubles, ours.score, ours.limit_hand) == (13, 32000, "yakuman")
+    assert expected(inp) == (13, res.fu, 32000, "yakuman")  # the test's reading of mahjong
+
+
+def test_mahjong_adds_renhou_as_five_han_where_rules_md_takes_the_higher() -> None:
+    """RULES.md: renhou `mangan`: "the hand scores the higher of a mangan and its value
+    without renhou"; mahjong adds 5 han to the others (here 8 han, a baiman)."""
+    inp = _riichi("1c2c3c 4c5c6c 7c8c9c 5b5b 2d3d4d", first_discard=True)
+    res = estimate(inp)
+    assert res.han == 8 and res.cost["main"] == 16000
+    ours = score_hand(inp)
+    assert (ours.doubles, ours.score, ours.limit_hand) == (5, 8000, "mangan")
+
+
+def test_mahjong_has_no_option_for_a_two_fu_double_wind_pair() -> None:
+    """RULES.md: "The pair of a wind that is both the seat's and the prevailing wind is 4 fu
+    (option double_wind_pair_fu: 4 or 2)"; mahjong always counts 4."""
+    inp = _riichi("2c2c2c 5d5d5d 1b2b3b swsw 6c7c8c", prevailing_wind="south",
+                  flags=["riichi"], options={"double_wind_pair_fu": 2})
+    assert estimate(inp).fu == 50
+    assert score_hand(inp).points == 40
