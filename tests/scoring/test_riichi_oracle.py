@@ -14,7 +14,8 @@ from mahjong.hand_calculating.hand import HandCalculator
 from riichi_hands import winning_hands
 from riichi_oracle import estimate, limit, paid, scores
 
-from controller.scoring import HandInput, ScoringError, score_hand
+from controller.scoring import HandInput, ScoringError, get_ruleset, score_hand
+from controller.scoring.riichi.inputs import RHand, checked_hand, quick_hand
 
 Expected = tuple[int, int | None, int, str | None]  # han, fu (None: not compared), score, limit
 NO_YAKU = "no yaku"
@@ -117,3 +118,16 @@ def test_mahjong_has_no_option_for_a_two_fu_double_wind_pair() -> None:
                   flags=["riichi"], options={"double_wind_pair_fu": 2})
     assert estimate(inp).fu == 50
     assert score_hand(inp).points == 40
+
+
+_FIELDS = [f for f in RHand.__slots__ if f != "_tiles"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(winning_hands())
+def test_the_quick_path_makes_the_hand_the_full_checks_make(inp: HandInput) -> None:
+    rs = get_ruleset("riichi", inp.options)
+    quick = quick_hand(inp, rs)
+    full = checked_hand(inp, rs)
+    assert quick is not None and full is not None
+    assert [getattr(quick, f) for f in _FIELDS] == [getattr(full, f) for f in _FIELDS]

@@ -146,6 +146,11 @@ def prepare(inp: HandInput, rs: RuleSet) -> RHand | None:
     if hand is not None:
         _check_win(inp, hand)
         return hand
+    return checked_hand(inp, rs)
+
+
+def checked_hand(inp: HandInput, rs: RuleSet) -> RHand | None:
+    """The full checks, each naming the problem it finds; then the RHand as ``prepare``."""
     for f in inp.flags:
         if f not in _FLAGS:
             raise ScoringError(f"unknown flag {f!r} for rule set riichi: the flags are "
