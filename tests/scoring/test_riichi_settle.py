@@ -7,6 +7,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from test_mcr import _run
 
 from controller.scoring import ScoringError
@@ -159,3 +161,46 @@ def test_score_help_and_the_peoples_form(monkeypatch: pytest.MonkeyPatch,
     assert code == 0 and "han 6, fu 20: haneman" in out and "score 12000" in out
     code, _, err = _run(["score", "--hand", "2c3c4c", "--dora", "5d"], "", monkeypatch, capsys)
     assert code == 2 and "--ruleset riichi only" in err
+
+
+LIMITS = (None, "mangan", "haneman", "baiman", "sanbaiman", "yakuman", "double yakuman")
+
+
+@st.composite
+def settle_inputs(draw: st.DrawFn) -> dict[str, Any]:
+    """A hand's end: a tsumo, one or several rons, or an exhaustive draw."""
+    kind = draw(st.sampled_from(("tsumo", "ron", "draw")))
+    seats = list(SEATS)
+    riichi = draw(st.lists(st.sampled_from(seats), unique=True))
+    out: dict[str, Any] = {"dealer": draw(st.sampled_from(seats)), "honba": draw(
+        st.integers(0, 8)), "riichi": riichi, "riichi_sticks": len(riichi) + draw(
+        st.integers(0, 3))}
+    if kind == "draw":
+        return out | {"tenpai": draw(st.lists(st.sampled_from(seats), unique=True))}
+    discarder = draw(st.sampled_from(seats)) if kind == "ron" else None
+    others = [s for s in seats if s != discarder]
+    n = draw(st.integers(1, 3)) if kind == "ron" else 1
+    winners = []
+    for seat in draw(st.permutations(others))[:n]:
+        limit = draw(st.sampled_from(LIMITS))
+        han, fu = (draw(st.integers(1, 4)), draw(st.sampled_from((20, 25, 30, 40, 50)))) \
+            if limit is None else (5, 30)
+        if limit is None and fu * 2 ** (han + 2) > 2000:
+            han, fu = 1, 30
+        pao = draw(st.sampled_from([None] + [s for s in seats if s != seat])) \
+            if limit == "yakuman" else None
+        winners.append(w(seat, han, fu, limit, pao=pao))
+    return out | {"discarder": discarder, "winners": winners}
+
+
+@given(settle_inputs())
+def test_the_nets_sum_to_the_deposits_taken_and_each_winner_gains(obj: dict[str, Any]) -> None:
+    payments, net = settle(**obj)
+    taken = sum(n for a, _, n in payments if a == "table")
+    assert sum(net.values()) == taken
+    assert taken in (0, 1000 * obj["riichi_sticks"])
+    assert taken == (1000 * obj["riichi_sticks"] if obj.get("winners") else 0)
+    liable = {x["pao"] for x in obj.get("winners", [])}
+    for winner in obj.get("winners", []):  # (a winner liable for another's yakuman may lose)
+        assert winner["seat"] in liable or net[winner["seat"]] > 0
+    assert all(n > 0 and n % 50 == 0 for _, _, n in payments)
