@@ -69,7 +69,7 @@ def ours(inp: HandInput) -> Expected | str:
     return r.doubles, r.points, r.score, r.limit_hand
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(winning_hands())
 def test_han_fu_score_and_limit_agree_with_mahjong(inp: HandInput) -> None:
     want = expected(inp)
@@ -123,7 +123,7 @@ def test_mahjong_has_no_option_for_a_two_fu_double_wind_pair() -> None:
 _FIELDS = [f for f in RHand.__slots__ if f != "_tiles"]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(winning_hands())
 def test_the_quick_path_makes_the_hand_the_full_checks_make(inp: HandInput) -> None:
     rs = get_ruleset("riichi", inp.options)
