@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_mcr import _run
 
@@ -193,6 +193,7 @@ def settle_inputs(draw: st.DrawFn) -> dict[str, Any]:
     return out | {"discarder": discarder, "winners": winners}
 
 
+@settings(deadline=None)  # a busy machine may take long over one example: no wall clock
 @given(settle_inputs())
 def test_the_nets_sum_to_the_deposits_taken_and_each_winner_gains(obj: dict[str, Any]) -> None:
     payments, net = settle(**obj)
