@@ -24,15 +24,24 @@ def register(subparsers: Any) -> None:
     p.add_argument("file", nargs="?", help="JSON input file, - for standard input")
     p.add_argument("--jsonl", action="store_true", help="one JSON object per line, one answer each")
     p.add_argument("--hand", help="the hand: [..] exposed set, {..} concealed kong, bare tiles")
-    p.add_argument("--ruleset", default="hua-bao", help="hua-bao, swedish, dmjl or mcr")
+    p.add_argument("--ruleset", default="hua-bao",
+                   help="hua-bao, swedish, dmjl, bmja, mcr or riichi")
     p.add_argument("--seat", default="east", help="seat wind (east, south, west, north)")
     p.add_argument("--prevailing", default="east", help="prevailing wind")
     p.add_argument("--won", choices=WIN_CHOICES, help="this player won; where the tile came from")
     p.add_argument("--winning-tile", help="the winning tile (default: the last concealed tile)")
-    p.add_argument("--last-tile", action="store_true", help="won on the last tile of the wall")
-    p.add_argument("--first-discard", action="store_true", help="won on east's first discard")
+    p.add_argument("--last-tile", action="store_true",
+                   help="won on the last tile of the wall (riichi: haitei, houtei)")
+    p.add_argument("--first-discard", action="store_true",
+                   help="won on east's first discard (riichi: renhou)")
     p.add_argument("--flag", action="append", default=[],
-                   help="original_call, twofold_fortune, last_of_kind")
+                   help="original_call, twofold_fortune, last_of_kind; riichi: riichi, "
+                   "double_riichi, ippatsu, first_turn")
+    p.add_argument("--dora", default="", metavar="TILES",
+                   help="riichi: the dora indicators, e.g. 1b4d (kan dora too)")
+    p.add_argument("--ura-dora", default="", metavar="TILES",
+                   help="riichi: the ura dora indicators (a winner in riichi)")
+    p.add_argument("--honba", type=int, default=0, help="riichi: the honba counter")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="rule-set option; VALUE is JSON (e.g. limit=300, roof_off=true)")
     p.add_argument("--json", action="store_true", help="with --hand: print the JSON answer")
@@ -132,7 +141,7 @@ def _run_people(args: argparse.Namespace) -> int:
         prevailing_wind=args.prevailing, melds=parsed.melds, hand=parsed.concealed,
         bonus=parsed.bonus, mahjong=args.won is not None, winning_tile=winning,
         win_source=args.won, last_tile=args.last_tile, first_discard=args.first_discard,
-        flags=args.flag,
+        flags=args.flag, **_riichi_fields(args),
     )
     try:
         result = score_hand(inp)
@@ -147,6 +156,24 @@ def _run_people(args: argparse.Namespace) -> int:
     if hint:
         print(hint, file=sys.stderr)
     return 0
+
+
+def _riichi_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """--dora, --ura-dora, --honba: for rule set riichi only."""
+    from controller.scoring import ScoringError
+    from controller.tiles import TileError, parse_hand
+
+    given = bool(args.dora or args.ura_dora or args.honba)
+    if args.ruleset != "riichi":
+        if given:
+            raise ScoringError("--dora, --ura-dora and --honba are for --ruleset riichi only")
+        return {}
+    try:
+        dora = parse_hand(args.dora).concealed if args.dora else []
+        ura = parse_hand(args.ura_dora).concealed if args.ura_dora else []
+    except TileError as exc:
+        raise ScoringError(f"--dora/--ura-dora: {exc}") from None
+    return {"dora_indicators": dora, "ura_dora_indicators": ura, "honba": args.honba}
 
 
 def _won_hint(args: argparse.Namespace, parsed: Any) -> str | None:

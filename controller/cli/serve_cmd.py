@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.cli import CliError, check_data_dir, check_port, command_name, load_config
-from controller.scoring import RULESETS
+from controller.scoring import PLAYABLE
 
 if TYPE_CHECKING:
     from controller.app import TableKind
@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--data-dir", type=Path, help="event log and tokens (default from config)")
     p.add_argument("--simulate", action="store_true",
                    help="play a simulated game: four bots, no table needed")
-    p.add_argument("--ruleset", choices=tuple(RULESETS),
+    p.add_argument("--ruleset", choices=PLAYABLE,
                    help="rule set of the session started now")
     p.add_argument("--seed", type=int, help="random seed of the simulation")
     p.add_argument("--pace", type=float, help="seconds between simulated table events")

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli import CliError
-from controller.scoring import RULESETS as RULE_SETS
+from controller.scoring import PLAYABLE
 
-RULESETS = tuple(RULE_SETS)
+RULESETS = PLAYABLE
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

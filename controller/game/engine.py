@@ -23,7 +23,7 @@ from controller.game.state import (
     new_hand,
 )
 from controller.game.zones import differences, physical_counts, same_place, zone_counts
-from controller.scoring import ScoringError, get_ruleset
+from controller.scoring import PLAYABLE, ScoringError, get_ruleset
 from controller.scoring.rulesets.mcr import FALSE_MAHJONG_PENALTY
 
 _NO_TRACE = ("tile_not_there", "fifth_copy", "not_in_set", "malformed_event", "no_session")
@@ -160,6 +160,10 @@ def _session(state: GameState, body: dict[str, Any]) -> GameState:
     table = body.get("table") or {}
     try:
         ruleset = get_ruleset(str(name_), options)
+        if not ruleset.spec.playable:
+            raise ScoringError(f"rule set {name_} is scored and settled (`score`, `settle`) "
+                               "but not yet played by the table: use one of "
+                               + ", ".join(PLAYABLE))
         table_opts = TableOptions(**table)
     except ScoringError as exc:
         raise Refused("bad_session", None, str(exc)) from None

@@ -16,10 +16,11 @@ from controller.scoring.model import (
     Settlement,
 )
 from controller.scoring.rules import Rule, RuleSet
-from controller.scoring.rulesets import RULESETS, get_ruleset
+from controller.scoring.rulesets import PLAYABLE, RULESETS, get_ruleset
 from controller.scoring.settlement import settle
 
 __all__ = [
+    "PLAYABLE",
     "RULESETS",
     "arrangements",
     "HandInput",

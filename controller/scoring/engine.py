@@ -22,6 +22,7 @@ from controller.scoring.complete import (
 )
 from controller.scoring.mcr import score_mcr
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
+from controller.scoring.riichi import score_riichi
 from controller.scoring.rules import RuleSet
 from controller.scoring.rulesets import get_ruleset
 from controller.scoring.tally import (
@@ -70,6 +71,8 @@ def score_hand(inp: HandInput) -> ScoreResult:
         rs = get_ruleset(rs, inp.options)
     if rs.name == "mcr":  # fans, not points: its own scorer (controller.scoring.mcr)
         return score_mcr(inp, rs)
+    if rs.name == "riichi":  # han and fu: its own scorer (controller.scoring.riichi)
+        return score_riichi(inp, rs)
     hand = check_input(inp, rs)
     arrs = _winner_arrangements(hand, rs, inp.winning_tile) if inp.mahjong else _NONE
     facts, situation = _facts(inp, hand, rs, arrs)

@@ -19,6 +19,21 @@ def _value(item: ScoreItem) -> str:
     return f"+{item.points}"
 
 
+def _han_lines(inp: HandInput, result: ScoreResult) -> list[str]:
+    """riichi: the han and fu, the limit, and who pays what (honba included)."""
+    if not inp.mahjong:
+        return ["  a hand that did not win scores 0 (riichi pays only the winner)"]
+    lines = [f"  han {result.doubles}, fu {result.points}"
+             + (f": {result.limit_hand}" if result.limit_hand else "")]
+    paid = getattr(result, "payments", {})
+    who = {"discarder": "the discarder pays", "each": "each pays",
+           "dealer": "the dealer pays", "each_other": "each other seat pays"}
+    lines.append("  " + ", ".join(f"{who[k]} {v}" for k, v in paid.items())
+                 + (f" ({inp.honba} honba included)" if inp.honba else ""))
+    lines.append(f"  score {result.score}")
+    return lines
+
+
 def render(inp: HandInput, result: ScoreResult) -> str:
     """The explanation: the arrangement, one line per item, then the sum."""
     name = inp.ruleset if isinstance(inp.ruleset, str) else inp.ruleset.name
@@ -33,8 +48,11 @@ def render(inp: HandInput, result: ScoreResult) -> str:
     width = max((len(i.name) for i in result.items), default=4)
     lines.append("")
     for item in result.items:
-        lines.append(f"  {item.name:<{width}}  {_value(item):>8}  {tiles_text(item.tiles)}")
+        value = f"{item.points} han" if result.unit == "han" else _value(item)
+        lines.append(f"  {item.name:<{width}}  {value:>8}  {tiles_text(item.tiles)}")
     lines.append("")
+    if result.unit == "han":  # riichi: han and fu, the limit, what is paid
+        return "\n".join(lines + _han_lines(inp, result))
     if result.unit == "fans":  # mcr: fans add up, the flowers apart
         flowers = sum(i.points for i in result.items if i.name == "Flower Tiles")
         lines.append(f"  fans {result.points - flowers} + flowers {flowers}")

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from controller.scoring.model import HandInput, ScoringError, Settlement
+from controller.scoring.riichi.settle import Table, Winner, settle_riichi
 from controller.scoring.rules import RuleSet
 from controller.scoring.rulesets import get_ruleset
 from controller.scoring.settlement import settle
@@ -15,7 +16,10 @@ from controller.tiles import Meld
 SCORE_FIELDS = (
     "ruleset", "options", "seat_wind", "prevailing_wind", "melds", "hand", "bonus", "mahjong",
     "winning_tile", "win_source", "last_tile", "first_discard", "flags",
+    "dora_indicators", "ura_dora_indicators", "honba",
 )
+#: the fields only rule set riichi reads (FORMATS.md)
+RIICHI_FIELDS = ("dora_indicators", "ura_dora_indicators", "honba")
 _REQUIRED = ("ruleset", "seat_wind", "prevailing_wind", "hand", "mahjong")
 
 
@@ -70,8 +74,12 @@ def hand_input(obj: Any) -> HandInput:
             raise ScoringError(f"field {key!r} must be a string, not {obj[key]!r}")
     if not isinstance(obj["mahjong"], bool):
         raise ScoringError(f"field 'mahjong' must be true or false, not {obj['mahjong']!r}")
+    rs = get_ruleset(obj["ruleset"], obj.get("options"))
+    extra = [k for k in RIICHI_FIELDS if k in obj and rs.name != "riichi"]
+    if extra:
+        raise ScoringError(f"field {extra[0]!r} is for rule set riichi only")
     return HandInput(
-        ruleset=get_ruleset(obj["ruleset"], obj.get("options")),
+        ruleset=rs,
         seat_wind=obj["seat_wind"],
         prevailing_wind=obj["prevailing_wind"],
         melds=_melds(obj),
@@ -83,6 +91,9 @@ def hand_input(obj: Any) -> HandInput:
         last_tile=_opt_bool(obj, "last_tile"),
         first_discard=_opt_bool(obj, "first_discard"),
         flags=_list_of_str(obj, "flags"),
+        dora_indicators=_list_of_str(obj, "dora_indicators"),
+        ura_dora_indicators=_list_of_str(obj, "ura_dora_indicators"),
+        honba=0 if obj.get("honba") is None else obj["honba"],
     )
 
 
@@ -90,6 +101,8 @@ def settle_json(obj: Any) -> Settlement[str]:
     """Run the ``settle`` input object: ruleset, options, dealer, winner (null: washout), scores."""
     if not isinstance(obj, dict):
         raise ScoringError(f"the input must be a JSON object, not {type(obj).__name__}")
+    if obj.get("ruleset") == "riichi":
+        return riichi_settle_json(obj)
     fields = ("ruleset", "options", "dealer", "winner", "scores", "discarder")
     unknown = [k for k in obj if k not in fields]
     if unknown:
@@ -109,3 +122,69 @@ def settle_json(obj: Any) -> Settlement[str]:
     if not isinstance(scores, dict):
         raise ScoringError(f"field 'scores' must map each player to a score, not {scores!r}")
     return settle(rs, obj["dealer"], obj["winner"], scores, obj.get("discarder"))
+
+
+RIICHI_SETTLE_FIELDS = ("ruleset", "options", "dealer", "discarder", "winners", "honba",
+                        "riichi_sticks", "riichi", "tenpai")
+_WINNER_FIELDS = ("seat", "doubles", "points", "limit_hand", "pao", "nagashi")
+
+
+def _count(obj: Mapping[str, Any], key: str, default: int = 0) -> int:
+    value = obj.get(key, default)
+    if value is None:
+        value = default
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ScoringError(f"field {key!r} must be a whole number >= 0, not {value!r}")
+    return value
+
+
+def _seat_or_null(obj: Mapping[str, Any], key: str) -> str | None:
+    value = obj.get(key)
+    if value is not None and not isinstance(value, str):
+        raise ScoringError(f"field {key!r} must name a seat (a string) or be null, not {value!r}")
+    return value
+
+
+def _winner(i: int, w: Any) -> Winner:
+    if not isinstance(w, dict) or "seat" not in w:
+        raise ScoringError(f"winner {i} must be an object with seat, doubles, points, "
+                           f"limit_hand, pao, not {w!r}")
+    unknown = [k for k in w if k not in _WINNER_FIELDS]
+    if unknown:
+        raise ScoringError(f"winner {i}: unknown field {unknown[0]!r}: the fields are "
+                           + ", ".join(_WINNER_FIELDS))
+    limit = w.get("limit_hand")
+    if limit is not None and not isinstance(limit, str):
+        raise ScoringError(f"winner {i}: limit_hand must be null or a limit's name")
+    nagashi = _opt_bool(w, "nagashi")
+    if nagashi:
+        limit = limit or "mangan"
+    if limit is None and (_count(w, "doubles") < 1 or _count(w, "points") < 20):
+        raise ScoringError(f"winner {i}: doubles (han) must be >= 1 and points (fu) >= 20")
+    return Winner(str(_seat_or_null(w, "seat")), _count(w, "doubles"), _count(w, "points"),
+                  limit, _seat_or_null(w, "pao"), nagashi)
+
+
+def _seats(obj: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    value = obj.get(key) or []
+    if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
+        raise ScoringError(f"field {key!r} must be a list of seats, not {value!r}")
+    return tuple(value)
+
+
+def riichi_settle_json(obj: Mapping[str, Any]) -> Settlement[str]:
+    """FORMATS.md's riichi ``settle``: the winners' han, fu and limits, what lies on the table."""
+    unknown = [k for k in obj if k not in RIICHI_SETTLE_FIELDS]
+    if unknown:
+        raise ScoringError(f"unknown field {unknown[0]!r} for riichi: the fields are "
+                           + ", ".join(RIICHI_SETTLE_FIELDS))
+    if obj.get("dealer") is None:
+        raise ScoringError("field 'dealer' is missing")
+    if not isinstance(obj.get("winners"), list):
+        raise ScoringError("field 'winners' must be a list (empty for an exhaustive draw)")
+    rs = get_ruleset("riichi", obj.get("options"))
+    winners = [_winner(i, w) for i, w in enumerate(obj["winners"], 1)]
+    table = Table(_count(obj, "honba"), _count(obj, "riichi_sticks"), _seats(obj, "riichi"),
+                  _seats(obj, "tenpai"))
+    return settle_riichi(rs, str(_seat_or_null(obj, "dealer")),
+                         _seat_or_null(obj, "discarder"), winners, table)

@@ -18,6 +18,8 @@ K = TypeVar("K")
 
 WIN_SOURCES = ("wall", "discard", "replacement", "robbed_kong", "dealt")
 FLAGS = ("original_call", "twofold_fortune", "last_of_kind")
+#: the flags of rule set riichi (FORMATS.md): facts of the win the tiles cannot show
+RIICHI_FLAGS = ("riichi", "double_riichi", "ippatsu", "first_turn")
 
 
 class ScoringError(ValueError):
@@ -45,6 +47,11 @@ class HandInput:
     first_discard: bool = False
     flags: Sequence[str] = ()
     options: Mapping[str, Any] | None = None
+    #: riichi only (FORMATS.md): the revealed dora indicators, the ura indicators of a winner
+    #: in riichi, and the honba counter (shown, not part of the score)
+    dora_indicators: Sequence[Tile] = ()
+    ura_dora_indicators: Sequence[Tile] = ()
+    honba: int = 0
 
 
 class ScoreItem(NamedTuple):

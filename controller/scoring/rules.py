@@ -108,6 +108,9 @@ class RuleSetSpec:
     loser_pairs: bool = False
     #: the most chows a complete standard hand holds, melds included (bmja: 1); None: any
     max_chows: int | None = None
+    #: the game plays it (sessions, `serve`, `simulate`, `replay`); False: scored and settled
+    #: only (riichi, until the game knows its play: docs/scoring.md)
+    playable: bool = True
 
     def __post_init__(self) -> None:
         for rule in self.rules:

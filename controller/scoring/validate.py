@@ -6,7 +6,7 @@ Every failure is a ScoringError whose message names the tile, set or field at fa
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import cache
 
 from controller.scoring.arrange import Group, Parts, counts_of, meld_group, parts_of
@@ -181,9 +181,10 @@ _WIND_CODES = {w: wind_code(w) for w in WINDS}
 _AT_MOST_FOUR = frozenset(range(5))
 
 
-def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
+def check_input(inp: HandInput, rs: RuleSet, flags: Collection[str] = FLAGS) -> CheckedHand:
     """Check everything the scorer relies on; raise ScoringError naming the first problem.
-    Each check is one cheap test on the common path; the slow path names the problem."""
+    Each check is one cheap test on the common path; the slow path names the problem.
+    ``flags``: the flags the rule set knows (riichi has its own)."""
     try:  # a name that is not a string finds no code (an unhashable one raises TypeError)
         seat = _WIND_CODES.get(inp.seat_wind)
         prevailing = _WIND_CODES.get(inp.prevailing_wind)
@@ -216,8 +217,8 @@ def check_input(inp: HandInput, rs: RuleSet) -> CheckedHand:
     if (n != full) if inp.mahjong else (n >= full):
         _check_size(inp, hand, melds)
     for f in inp.flags:
-        if f not in FLAGS:
-            raise ScoringError(f"unknown flag {f!r}: the flags are {', '.join(FLAGS)}")
+        if f not in flags:
+            raise ScoringError(f"unknown flag {f!r}: the flags are {', '.join(flags)}")
     if inp.mahjong:
         src = inp.win_source
         try:  # the winning tile is among the concealed tiles: a kind the rack holds

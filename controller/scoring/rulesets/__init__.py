@@ -1,5 +1,5 @@
 """The rule sets by name: ``hua-bao``, ``swedish``, ``dmjl`` (RULES.md sections 6-8), ``bmja``
-(docs/scoring.md), ``mcr`` (RULES.md section 10)."""
+(docs/scoring.md), ``mcr`` (RULES.md section 10), ``riichi`` (section 11)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,15 @@ from typing import Any
 
 from controller.scoring.model import ScoringError
 from controller.scoring.rules import RuleSet, RuleSetSpec, resolve_options
-from controller.scoring.rulesets import bmja, dmjl, hua_bao, mcr, swedish
+from controller.scoring.rulesets import bmja, dmjl, hua_bao, mcr, riichi, swedish
 
 RULESETS: dict[str, RuleSetSpec] = {
-    s.name: s for s in (hua_bao.SPEC, swedish.SPEC, dmjl.SPEC, bmja.SPEC, mcr.SPEC)
+    s.name: s for s in (hua_bao.SPEC, swedish.SPEC, dmjl.SPEC, bmja.SPEC, mcr.SPEC, riichi.SPEC)
 }
+
+#: the rule sets the game plays (a session, `serve`, `simulate`, `replay`); the others are
+#: scored and settled only
+PLAYABLE = tuple(name for name, spec in RULESETS.items() if spec.playable)
 
 
 def get_ruleset(name: str, options: Mapping[str, Any] | None = None) -> RuleSet:
