@@ -1,0 +1,194 @@
+"""The coil boards: generated from layout.json, opened by KiCad's own pcbnew (Debian's kicad,
+run by /usr/bin/python3), design-rule checked, Gerbers plotted; the schematic agrees with the
+board; the coil and matching models agree with independent references."""
+
+from __future__ import annotations
+
+import cmath
+import importlib
+import json
+import math
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+BOARDS = Path(__file__).resolve().parents[2] / "hardware_docs" / "boards"
+SYSTEM_PY = "/usr/bin/python3"
+
+
+def _load(name: str) -> ModuleType:
+    if str(BOARDS) not in sys.path:
+        sys.path.insert(0, str(BOARDS))
+    return importlib.import_module(name)
+
+
+def _has_pcbnew() -> bool:
+    try:
+        return subprocess.run([SYSTEM_PY, "-c", "import pcbnew"], capture_output=True,
+                              timeout=60).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+needs_kicad = pytest.mark.skipif(not _has_pcbnew(), reason="KiCad's pcbnew is missing: "
+                                 "run scripts/test as root or 'apt-get install kicad'")
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    out = tmp_path_factory.mktemp("boards")
+    summary = _load("generate").main(str(out))
+    return out, summary
+
+
+def _kicad_check(folders: list[Path]) -> list[dict[str, Any]]:
+    proc = subprocess.run([SYSTEM_PY, str(BOARDS / "kicad_check.py"), *map(str, folders)],
+                          capture_output=True, text=True, timeout=300)
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+
+
+@needs_kicad
+def test_every_board_passes_kicads_drc_and_plots_gerbers(generated: tuple[Path, Any]) -> None:
+    out, summary = generated
+    folders = [out / name for name in summary["boards"]]
+    results = _kicad_check(folders)
+    assert len(results) == 4
+    for r in results:
+        assert r["violations"] == 0, r
+        assert r["unconnected"] == 0, r
+        layers = " ".join(r["gerbers"])
+        for part in ("F_Cu", "B_Cu", "F_Mask", "B_Mask", "Edge_Cuts", "PTH.drl"):
+            assert part in layers, (r["board"], part)
+
+
+@needs_kicad
+def test_the_drc_catches_a_track_moved_onto_another_net(generated: tuple[Path, Any],
+                                                         tmp_path: Path) -> None:
+    """The check can fail: a copy of the rack with one TX track shifted onto its neighbour."""
+    src = generated[0] / "rack"
+    dst = tmp_path / "rack"
+    shutil.copytree(src, dst)
+    pcb = next(dst.glob("*.kicad_pcb"))
+    text = pcb.read_text()
+    m = re.search(r'\(segment \(start ([\d.]+) ([\d.]+)\) \(end ([\d.]+) ([\d.]+)\) \(width 0.5\) '
+                  r'\(layer "F.Cu"\) \(net (\d+)\)', text)
+    assert m
+    x1, y1, x2, y2 = (float(m.group(i)) for i in range(1, 5))
+    moved = m.group(0).replace(f"(start {m.group(1)} ", f"(start {x1 + 2.5:.4f} ").replace(
+        f"(end {m.group(3)} ", f"(end {x2 + 2.5:.4f} ")
+    pcb.write_text(text.replace(m.group(0), moved, 1))
+    (result,) = _kicad_check([dst])
+    assert result["violations"] + result["unconnected"] > 0
+    assert (y1, y2)
+
+
+def _pads_by_ref(pcb_text: str) -> dict[tuple[str, str], str]:
+    """(reference, pad) -> net, read from the .kicad_pcb text."""
+    out: dict[tuple[str, str], str] = {}
+    for block in pcb_text.split("  (footprint ")[1:]:
+        ref = re.search(r'fp_text reference "([^"]+)"', block)
+        assert ref
+        for num, net in re.findall(r'\(pad "([^"]*)" [^\n]*?\(net \d+ "([^"]+)"\)', block):
+            out[(ref.group(1), num)] = net
+    return out
+
+
+def test_the_schematic_labels_every_pad_with_the_boards_net(generated: tuple[Path, Any]) -> None:
+    out, summary = generated
+    for name in summary["boards"]:
+        pads = _pads_by_ref(next((out / name).glob("*.kicad_pcb")).read_text())
+        sch = next((out / name).glob("*.kicad_sch")).read_text()
+        labels = set(re.findall(r'\(label "([^"]+)"', sch))
+        refs = set(re.findall(r'\(symbol_instances([\s\S]*)', sch)[0].split('(reference "')[1:])
+        sch_refs = {r.split('"')[0] for r in refs}
+        board_refs = {ref for ref, _ in pads if not ref.startswith("H")}
+        assert sch_refs == board_refs, name
+        assert {net for net in pads.values()} <= labels, name
+
+
+def test_coils_fit_their_slots_and_boards() -> None:
+    layout = json.loads((BOARDS / "layout.json").read_text())
+    tile = layout["tile"]
+    for name, zone in layout["zones"].items():
+        w, h = zone["board_mm"]
+        coils = zone["coils"]
+        for c in coils:
+            x, y = c["centre_mm"]
+            assert c["outer_x_mm"] / 2 <= x <= w - c["outer_x_mm"] / 2, name
+            assert c["outer_y_mm"] / 2 <= y <= h - c["outer_y_mm"] / 2, name
+        for a in coils:
+            for b in coils:
+                if a is b:
+                    continue
+                dx = abs(a["centre_mm"][0] - b["centre_mm"][0])
+                dy = abs(a["centre_mm"][1] - b["centre_mm"][1])
+                assert dx >= a["outer_x_mm"] or dy >= a["outer_y_mm"], (name, a, b)
+        if zone.get("slot_pitch_mm"):
+            assert zone["slot_pitch_mm"] > tile["width_mm"]
+            assert coils[0]["outer_x_mm"] < tile["width_mm"]
+    assert len(layout["zones"]["rack"]["coils"]) + len(layout["zones"]["meld"]["coils"]) == 34
+
+
+def test_the_two_inductance_formulas_agree() -> None:
+    """AN1445's Grover-type formula and Mohan's current-sheet formula are independent models."""
+    coil = _load("coil")
+    for args in ((22, 30, 5, 0.4, 0.4), (56, 40, 3, 0.8, 0.6), (40, 40, 4, 0.5, 0.5)):
+        c = coil.Coil(*args)
+        a, b = coil.inductance_nxp(c), coil.inductance_current_sheet(c)
+        assert abs(a - b) / a < 0.12, (args, a, b)
+        assert 0.3e-6 < a < 3e-6
+
+
+def test_the_field_matches_the_closed_form_of_a_square_loop() -> None:
+    """On the axis of one square turn of side s: H = I s^2 / (2 pi (s^2/4 + z^2) sqrt(s^2/2 + z^2))."""
+    coil = _load("coil")
+    c = coil.Coil(20.4, 20.4, 1, 0.4, 0.4)
+    s = 20.0e-3
+    for z_mm in (0.0, 2.3, 10.0, 21.3):
+        z = z_mm * 1e-3
+        expected = s * s / (2 * math.pi * (s * s / 4 + z * z) * math.sqrt(s * s / 2 + z * z))
+        assert abs(abs(coil.field_z(c, 0, 0, z_mm)) - expected) / expected < 1e-6
+
+
+def _z_nodal(l0: float, c0: float, c1: float, c2: float, r: float, lant: float) -> complex:
+    """TX1-TX2 impedance by a full (not half) circuit: series and shunt elements by hand."""
+    w = 2 * math.pi * 13.56e6
+    zl0, zc0, zc1, zc2 = 1j * w * l0, 1 / (1j * w * c0), 1 / (1j * w * c1), 1 / (1j * w * c2)
+    z_ant = complex(r, w * lant)
+    # The two C2 to ground in series across the antenna: 2*zc2 in parallel with z_ant.
+    across = 1 / (1 / z_ant + 1 / (2 * zc2))
+    branch = 2 * zc1 + across
+    shunt = 1 / (1 / branch + 1 / (2 * zc0))
+    return 2 * zl0 + shunt
+
+
+@settings(max_examples=40, deadline=None)
+@given(turns=st.integers(3, 6), side=st.floats(18, 30), z=st.floats(20, 60), q=st.floats(15, 35))
+def test_the_matching_gives_the_target_impedance(turns: int, side: float, z: float,
+                                                 q: float) -> None:
+    coil = _load("coil")
+    c = coil.Coil(side, side + 8, turns, 0.4, 0.4)
+    ind = coil.inductance_nxp(c)
+    try:
+        mt = coil.solve_matching(ind, coil.resistance_ac(c), z_target=z, q=q, c_ant=0.0)
+    except ValueError:
+        return
+    r_total = coil.OMEGA * ind / q
+    got = _z_nodal(mt.l0, mt.c0, mt.c1, mt.c2, r_total, ind)
+    assert abs(got - z) < 1e-6 * z, got
+    assert mt.c1 > 0 and mt.c2 > 0
+    assert abs(cmath.phase(got)) < 1e-6
+
+
+def test_the_emc_filter_cuts_off_where_asked() -> None:
+    coil = _load("coil")
+    mt = coil.solve_matching(1.2e-6, 0.5, l0=560e-9, f_emc=14.4e6)
+    assert 1 / (2 * math.pi * math.sqrt(mt.l0 * mt.c0)) == pytest.approx(14.4e6, rel=1e-9)
