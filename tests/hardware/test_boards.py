@@ -86,8 +86,7 @@ def test_the_drc_catches_a_track_moved_onto_another_net(generated: tuple[Path, A
         f"(end {m.group(3)} ", f"(end {x2 + 2.5:.4f} ")
     pcb.write_text(text.replace(m.group(0), moved, 1))
     (result,) = _kicad_check([dst])
-    assert result["violations"] + result["unconnected"] > 0
-    assert (y1, y2)
+    assert result["violations"] + result["unconnected"] > 0, (y1, y2)
 
 
 def _pads_by_ref(pcb_text: str) -> dict[tuple[str, str], str]:
