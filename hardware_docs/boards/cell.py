@@ -67,7 +67,7 @@ def _two_pad(board: Board, m: Mapper, ref: str, value: str, lib: str, u: float, 
 def _track(board: Board, m: Mapper, pts: list[tuple[float, float]], net: str,
            width: float = 0.5, layer: str = "F.Cu") -> None:
     mapped = [m(u, v) for u, v in pts]
-    for (x1, y1), (x2, y2) in zip(mapped, mapped[1:]):
+    for (x1, y1), (x2, y2) in zip(mapped, mapped[1:], strict=False):
         board.segments.append((x1, y1, x2, y2, width, layer, net))
 
 
@@ -108,7 +108,7 @@ def add_cell(board: Board, m: Mapper, slot: int, coil: dict[str, float], vals: V
     cx, cy = m(0.0, centre_v)
     mapped = [m(u, v) for u, v in pts]
     lines = [(x1 - cx, y1 - cy, x2 - cx, y2 - cy, "F.Cu", coil["trace_mm"])
-             for (x1, y1), (x2, y2) in zip(mapped, mapped[1:])]
+             for (x1, y1), (x2, y2) in zip(mapped, mapped[1:], strict=False)]
     ret_v = BAND_EDGE - 2.0
     inner, corner, ret = pts[-1], (pts[-1][0], ret_v), (LEAD_U, ret_v)
     _track(board, m, [inner, corner, ret], n["ANT_B"], 0.5, "B.Cu")

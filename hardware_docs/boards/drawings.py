@@ -88,7 +88,8 @@ def rack_section(layout: dict[str, Any]) -> str:
     fz = oz + up[2] * foot + n[2] * cover
     t = tile["thickness_mm"]
     corners = [(fy, fz), (fy + up[1] * tile["height_mm"], fz + up[2] * tile["height_mm"])]
-    corners += [(corners[1][0] + n[1] * t, corners[1][1] + n[2] * t), (fy + n[1] * t, fz + n[2] * t)]
+    corners += [(corners[1][0] + n[1] * t, corners[1][1] + n[2] * t),
+                (fy + n[1] * t, fz + n[2] * t)]
     tile_pts = " ".join(f"{p(a, b)[0]:.2f},{p(a, b)[1]:.2f}" for a, b in corners)
     ty, tz = fy + up[1] * tile["height_mm"] / 2, fz + up[2] * tile["height_mm"] / 2
     body = [

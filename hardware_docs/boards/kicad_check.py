@@ -23,7 +23,7 @@ LAYERS = [("F_Cu", "F.Cu"), ("B_Cu", "B.Cu"), ("F_Mask", "F.Mask"), ("B_Mask", "
           ("Edge_Cuts", "Edge.Cuts")]
 
 
-def plot(board: "pcbnew.BOARD", out: str) -> list[str]:
+def plot(board: pcbnew.BOARD, out: str) -> list[str]:
     os.makedirs(out, exist_ok=True)
     pc = pcbnew.PLOT_CONTROLLER(board)
     po = pc.GetPlotOptions()
@@ -62,7 +62,8 @@ def check(folder: str) -> dict[str, object]:
 
 def main(folders: list[str]) -> int:
     if not folders:
-        folders = sorted(os.path.dirname(p) for p in glob.glob(os.path.join(HERE, "*", "*.kicad_pcb")))
+        pcbs = glob.glob(os.path.join(HERE, "*", "*.kicad_pcb"))
+        folders = sorted(os.path.dirname(p) for p in pcbs)
     bad = 0
     for folder in folders:
         result = check(folder)

@@ -147,7 +147,8 @@ def test_the_two_inductance_formulas_agree() -> None:
 
 
 def test_the_field_matches_the_closed_form_of_a_square_loop() -> None:
-    """On the axis of one square turn of side s: H = I s^2 / (2 pi (s^2/4 + z^2) sqrt(s^2/2 + z^2))."""
+    """On the axis of one square turn of side s:
+    H = I s^2 / (2 pi (s^2/4 + z^2) sqrt(s^2/2 + z^2))."""
     coil = _load("coil")
     c = coil.Coil(20.4, 20.4, 1, 0.4, 0.4)
     s = 20.0e-3
