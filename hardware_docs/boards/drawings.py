@@ -64,7 +64,7 @@ def board_drawing(name: str, zone: dict[str, Any], layout: dict[str, Any]) -> st
         _text(m, m + h + 26, f"tag to coil: {zone['tag_to_coil_mm']['nominal']:g} mm nominal, "
               f"{zone['tag_to_coil_mm']['worst']:g} mm worst ({zone['tag_to_coil_mm']['why']})"),
     ]
-    return _svg(w + 2 * m, h + 2 * m + 16, body, f"{name} board, top view (mm)")
+    return _svg(max(w + 2 * m, 300.0), h + 2 * m + 16, body, f"{name} board, top view (mm)")
 
 
 def rack_section(layout: dict[str, Any]) -> str:
@@ -75,10 +75,10 @@ def rack_section(layout: dict[str, Any]) -> str:
     up = pose["board_y_axis"]
     lean = math.degrees(math.atan2(up[1], up[2]))
     ox, oz = pose["origin_mm"][1], pose["origin_mm"][2]
-    m, w, h = 10.0, 120.0, 110.0
+    m, w, h = 10.0, 150.0, 110.0
 
     def p(y: float, z: float) -> tuple[float, float]:
-        return (m + y - 30.0, h - m - z)
+        return (m + y, h - m - z)
     n = pose["coil_normal_towards_tag"]
     bw, bh = rack["board_mm"][1], 1.6
     b0, b1 = p(ox, oz), p(ox + up[1] * bw, oz + up[2] * bw)
@@ -92,20 +92,27 @@ def rack_section(layout: dict[str, Any]) -> str:
                 (fy + n[1] * t, fz + n[2] * t)]
     tile_pts = " ".join(f"{p(a, b)[0]:.2f},{p(a, b)[1]:.2f}" for a, b in corners)
     ty, tz = fy + up[1] * tile["height_mm"] / 2, fz + up[2] * tile["height_mm"] / 2
+    back = ox + up[1] * bw + 12.0
+    top = (fy + up[1] * (bw - foot), fz + up[2] * (bw - foot))
+    front = (fy + n[1] * (t + 4.0), fz + n[2] * (t + 4.0))     # the ledge, square to the face
+    rack_pts = [(front[0], 0.0), front, (fy, fz), top, (back, top[1]), (back, 0.0)]
+    body_pts = " ".join(f"{p(a, b)[0]:.2f},{p(a, b)[1]:.2f}" for a, b in rack_pts)
     body = [
-        _line(*p(20, 0), *p(150, 0), "stroke:#000;stroke-width:0.5"),
+        f'<polygon points="{body_pts}" style="fill:#f0e6d8;stroke:#7a5a3a;stroke-width:0.3"/>',
+        _line(*p(0, 0), *p(130, 0), "stroke:#000;stroke-width:0.5"),
         _line(*b0, *b1, f"stroke:#2a7a2a;stroke-width:{bh}"),
         _line(*p(ox + n[1] * cover, oz + n[2] * cover),
               *p(ox + up[1] * bw + n[1] * cover, oz + up[2] * bw + n[2] * cover),
               f"stroke:#aaa;stroke-width:{cover}"),
         f'<polygon points="{tile_pts}" style="fill:#fff8e0;stroke:#000;stroke-width:0.3"/>',
         f'<circle cx="{p(ty, tz)[0]:.2f}" cy="{p(ty, tz)[1]:.2f}" r="0.8" style="fill:#c00"/>',
-        _line(*p(fy - 10, fz), *p(fy + n[1] * t + 2, fz), "stroke:#000;stroke-width:0.3"),
-        _text(*p(20, -8), f"table top; the ledge carries the tile {fz:.1f} mm above it", 2.6),
-        _text(*p(ox + 8, oz + 60), f"coil board (green), lean {lean:.0f} deg from vertical", 2.6),
-        _text(*p(ox + 8, oz + 55), f"{cover:g} mm cover with detent ribs (grey)", 2.6),
-        _text(*p(20, fz + 42), "tile 34 x 25 x 19 mm standing, sticker (red) on its back", 2.6),
-        _text(*p(20, fz + 47), f"tag centre at board y {foot + tile['height_mm'] / 2:g} mm = "
+        _text(*p(2, -6), f"table top; the ledge carries the tile {fz:.1f} mm above it; "
+              "player on the left, table centre on the right", 2.6),
+        _text(*p(ox + 22, oz + 60), f"coil board (green), lean {lean:.0f} deg from vertical", 2.6),
+        _text(*p(ox + 22, oz + 55), f"{cover:g} mm cover with detent ribs (grey)", 2.6),
+        _text(*p(ox + 22, oz + 50), "rack body (brown): readers and network band below", 2.6),
+        _text(*p(2, fz + 52), "tile 34 x 25 x 19 mm standing, sticker (red) on its back", 2.6),
+        _text(*p(2, fz + 47), f"tag centre at board y {foot + tile['height_mm'] / 2:g} mm = "
               "the coil centre", 2.6),
     ]
     return _svg(w, h, body, "rack cross-section (mm), player on the left")
