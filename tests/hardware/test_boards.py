@@ -192,3 +192,35 @@ def test_the_emc_filter_cuts_off_where_asked() -> None:
     coil = _load("coil")
     mt = coil.solve_matching(1.2e-6, 0.5, l0=560e-9, f_emc=14.4e6)
     assert 1 / (2 * math.pi * math.sqrt(mt.l0 * mt.c0)) == pytest.approx(14.4e6, rel=1e-9)
+
+
+def _without_dates(text: str) -> list[str]:
+    return [line for line in text.splitlines()
+            if "CreationDate" not in line and "Created by" not in line and "DRILL file" not in line
+            and not line.startswith(";") and "TF.ProjectId" not in line]
+
+
+def test_the_committed_design_files_are_what_layout_json_generates(
+        generated: tuple[Path, Any]) -> None:
+    """Nobody edits a board by hand: the repository's files equal the generator's output."""
+    out, summary = generated
+    for name in summary["boards"]:
+        for pattern in ("*.kicad_pcb", "*.kicad_sch", "*_bom.csv"):
+            fresh = next((out / name).glob(pattern)).read_text()
+            committed = next((BOARDS / name).glob(pattern)).read_text()
+            assert fresh == committed, f"{name}/{pattern}: run hardware_docs/boards/generate.py"
+    fresh_design = json.loads((out / "design.json").read_text())
+    assert fresh_design["boards"] == json.loads((BOARDS / "design.json").read_text())["boards"]
+
+
+@needs_kicad
+def test_the_committed_gerbers_are_plotted_from_the_committed_boards(
+        generated: tuple[Path, Any]) -> None:
+    out, summary = generated
+    _kicad_check([out / name for name in summary["boards"]])
+    for name in summary["boards"]:
+        committed = sorted((BOARDS / name / "gerbers").iterdir())
+        assert committed, f"{name}: no Gerbers committed"
+        for path in committed:
+            fresh = (out / name / "gerbers" / path.name).read_text()
+            assert _without_dates(fresh) == _without_dates(path.read_text()), path.name
