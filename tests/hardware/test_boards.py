@@ -111,6 +111,29 @@ def test_the_schematic_labels_every_pad_with_the_boards_net(generated: tuple[Pat
         board_refs = {ref for ref, _ in pads if not ref.startswith("H")}
         assert sch_refs == board_refs, name
         assert {net for net in pads.values()} <= labels, name
+        assert _balanced(sch), name
+        defined = set(re.findall(r'\(symbol "(mjt:[^"]+)"', sch))
+        assert set(re.findall(r'\(lib_id "([^"]+)"\)', sch)) <= defined, name
+
+
+def _balanced(text: str) -> bool:
+    """Parentheses outside strings balance (a KiCad S-expression file reads as one list)."""
+    depth, in_str, escaped = 0, False, False
+    for ch in text:
+        if in_str:
+            if ch == '"' and not escaped:
+                in_str = False
+            escaped = ch == "\\" and not escaped
+            continue
+        if ch == '"':
+            in_str = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0 and not in_str
 
 
 def test_coils_fit_their_slots_and_boards() -> None:
