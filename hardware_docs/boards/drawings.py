@@ -45,7 +45,7 @@ def board_drawing(name: str, zone: dict[str, Any], layout: dict[str, Any]) -> st
             2 * tile["width_mm"] + 1, tile["height_mm"])
         body.append(_rect(m + cx - tw / 2, m + h - cy - th / 2, tw, th,
                           "fill:none;stroke:#555;stroke-dasharray:1,1;stroke-width:0.25"))
-        body.append(_text(m + cx - 4, m + h - cy, f"ch {c['channel_offset']}", 2.5))
+        body.append(_text(m + cx - 4, m + h - cy, f"ch {c['channel']}", 2.5))
     pitch = zone.get("slot_pitch_mm")
     if pitch:
         xs = sorted({c["centre_mm"][0] for c in zone["coils"]})
