@@ -12,6 +12,7 @@ Sources of the formulas (hardware_docs/boards/README.md cites them in full):
   parallel C2 to ground at each antenna end -> damping resistor Rq/2 in each antenna lead.
   C1 and C2 are found here by solving that circuit's impedance for the target (no table).
 - Field of a rectangular loop: Biot-Savart summed over the straight segments of each turn.
+- Mutual inductance of two coils side by side: Neumann's double line integral, numerically.
 """
 
 from __future__ import annotations
@@ -185,3 +186,34 @@ def coupling_profile(c: Coil, pitch: float, height: float, tag_mm: float) -> lis
 
 def cmath_phase_deg(z: complex) -> float:
     return math.degrees(cmath.phase(z))
+
+
+Piece = tuple[tuple[float, float], tuple[float, float]]
+
+
+def _turn_pieces(c: Coil, dx: float, pieces: int) -> list[Piece]:
+    """Each turn as short straight pieces (midpoint, vector), metres, shifted dx mm along x."""
+    out = []
+    for k in range(c.turns):
+        hx = (c.outer_x / 2 - c.trace / 2 - k * c.pitch) * 1e-3
+        hy = (c.outer_y / 2 - c.trace / 2 - k * c.pitch) * 1e-3
+        corners = [(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)]
+        for i in range(4):
+            (x1, y1), (x2, y2) = corners[i], corners[(i + 1) % 4]
+            for j in range(pieces):
+                t0, t1 = j / pieces, (j + 1) / pieces
+                mx = x1 + (x2 - x1) * (t0 + t1) / 2 + dx * 1e-3
+                my = y1 + (y2 - y1) * (t0 + t1) / 2
+                out.append(((mx, my), ((x2 - x1) / pieces, (y2 - y1) / pieces)))
+    return out
+
+
+def mutual_inductance(c: Coil, dx: float, pieces: int = 12) -> float:
+    """Neumann's formula between the coil and a copy dx mm beside it, in the same plane (H)."""
+    a, b = _turn_pieces(c, 0.0, pieces), _turn_pieces(c, dx, pieces)
+    total = 0.0
+    for (p1, d1) in a:
+        for (p2, d2) in b:
+            r = math.hypot(p1[0] - p2[0], p1[1] - p2[1])
+            total += (d1[0] * d2[0] + d1[1] * d2[1]) / r
+    return MU0 / (4 * math.pi) * total

@@ -79,6 +79,9 @@ def field_figures(coil: dict[str, Any], zone: dict[str, Any], tag_mm: float) -> 
     if zone.get("slot_pitch_mm"):
         prof = cm.coupling_profile(c, zone["slot_pitch_mm"], d["nominal"], tag_mm)
         out["neighbour_field_ratio"] = [round(v, 4) for v in prof[1:]]
+        ind = cm.inductance_nxp(c)
+        out["coupling_k_neighbours"] = [
+            round(cm.mutual_inductance(c, n * zone["slot_pitch_mm"]) / ind, 4) for n in (1, 2, 3)]
     return out
 
 

@@ -181,6 +181,16 @@ def test_the_field_matches_the_closed_form_of_a_square_loop() -> None:
         assert abs(abs(coil.field_z(c, 0, 0, z_mm)) - expected) / expected < 1e-6
 
 
+def test_the_mutual_inductance_far_apart_is_that_of_two_dipoles() -> None:
+    """Two coplanar loops d apart, d >> size: M = -mu0 A1 A2 / (4 pi d^3)."""
+    coil = _load("coil")
+    c = coil.Coil(20.4, 20.4, 1, 0.4, 0.4)
+    area = 0.02 ** 2
+    for d_mm in (200.0, 400.0):
+        expected = -coil.MU0 * area * area / (4 * math.pi * (d_mm * 1e-3) ** 3)
+        assert coil.mutual_inductance(c, d_mm, 20) == pytest.approx(expected, rel=0.02)
+
+
 def _z_nodal(l0: float, c0: float, c1: float, c2: float, r: float, lant: float) -> complex:
     """TX1-TX2 impedance by a full (not half) circuit: series and shunt elements by hand."""
     w = 2 * math.pi * 13.56e6
