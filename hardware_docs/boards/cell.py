@@ -163,6 +163,12 @@ def _network(board: Board, m: Mapper, slot: int, n: dict[str, str], v: Values,
         _track(board, m, [(sg * 6.5, 11.2), (sg * 8, 11.2)], gnd, 0.6, "B.Cu")
         _track(board, m, [(u, 13.5875), (u, 9.6), (sg * 5, 9.1), (sg * 5, 8.0)], tx)
         _track(board, m, [(sg * 2.5, 8.0), (sg * 2.5, BUS_V)], gnd, 0.6, "B.Cu")
+    _rx_tap(board, m, slot, n, v)
+    _connector(board, m, slot, n)
+
+
+def _rx_tap(board: Board, m: Mapper, slot: int, n: dict[str, str], v: Values) -> None:
+    """Crx and R1 from the TX1 side's L0/C0 node to the reader's RX pin."""
     _two_pad(board, m, f"C{10 * slot - 1}", v.crx, "mjt_boards:C_0805", -1.5, 14.0,
              (n["NA_A"], n["RXC"]))
     _two_pad(board, m, f"R{100 + slot}", v.r_rx, "mjt_boards:R_0805", 1.0, 13.0,
@@ -170,7 +176,6 @@ def _network(board: Board, m: Mapper, slot: int, n: dict[str, str], v: Values,
     _track(board, m, [(-LEAD_U, 16.2), (-1.5, 16.2), (-1.5, 14.9125)], n["NA_A"])
     _track(board, m, [(-1.5, 13.0875), (1.0, 13.9125)], n["RXC"])
     _track(board, m, [(1.0, 12.0875), (1.0, 10.2), (0.0, 9.2), (0.0, 8.0)], n["RX"])
-    _connector(board, m, slot, n)
 
 
 def _connector(board: Board, m: Mapper, slot: int, n: dict[str, str]) -> None:

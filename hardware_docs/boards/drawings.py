@@ -106,16 +106,23 @@ def rack_section(layout: dict[str, Any]) -> str:
               f"stroke:#aaa;stroke-width:{cover}"),
         f'<polygon points="{tile_pts}" style="fill:#fff8e0;stroke:#000;stroke-width:0.3"/>',
         f'<circle cx="{p(ty, tz)[0]:.2f}" cy="{p(ty, tz)[1]:.2f}" r="0.8" style="fill:#c00"/>',
+    ]
+    body += _section_labels(p, ox, oz, fz, foot, lean, cover, tile["height_mm"])
+    return _svg(w, h, body, "rack cross-section (mm), player on the left")
+
+
+def _section_labels(p: Any, ox: float, oz: float, fz: float, foot: float, lean: float,
+                    cover: float, tile_h: float) -> list[str]:
+    return [
         _text(*p(2, -6), f"table top; the ledge carries the tile {fz:.1f} mm above it; "
               "player on the left, table centre on the right", 2.6),
         _text(*p(ox + 22, oz + 60), f"coil board (green), lean {lean:.0f} deg from vertical", 2.6),
         _text(*p(ox + 22, oz + 55), f"{cover:g} mm cover with detent ribs (grey)", 2.6),
         _text(*p(ox + 22, oz + 50), "rack body (brown): readers and network band below", 2.6),
         _text(*p(2, fz + 52), "tile 34 x 25 x 19 mm standing, sticker (red) on its back", 2.6),
-        _text(*p(2, fz + 47), f"tag centre at board y {foot + tile['height_mm'] / 2:g} mm = "
+        _text(*p(2, fz + 47), f"tag centre at board y {foot + tile_h / 2:g} mm = "
               "the coil centre", 2.6),
     ]
-    return _svg(w, h, body, "rack cross-section (mm), player on the left")
 
 
 def write_drawings(layout: dict[str, Any], out_root: str) -> None:
