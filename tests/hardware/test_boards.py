@@ -257,3 +257,18 @@ def test_the_committed_gerbers_are_plotted_from_the_committed_boards(
         for path in committed:
             fresh = (out / name / "gerbers" / path.name).read_text()
             assert _without_dates(fresh) == _without_dates(path.read_text()), path.name
+
+
+def test_each_boards_coils_sit_where_layout_json_says(generated: tuple[Path, Any]) -> None:
+    """The field schedule is derived from layout.json: the boards must put the coils there."""
+    out, summary = generated
+    layout = json.loads((BOARDS / "layout.json").read_text())
+    for name, zone in layout["zones"].items():
+        text = next((out / name).glob("*.kicad_pcb")).read_text()
+        coil_fp = r'NetTie_PCB_coil" [^\n]*\n\s*\(at ([\d.]+) ([\d.]+)\)[\s\S]*?reference "L(\d+)"'
+        found = {int(ref): (float(x), float(y)) for x, y, ref in re.findall(coil_fp, text)}
+        height = zone["board_mm"][1]
+        assert len(found) == len(zone["coils"]), name
+        for i, coil in enumerate(zone["coils"]):
+            x, y = found[i + 1]
+            assert (x, height - y) == pytest.approx(tuple(coil["centre_mm"]), abs=1e-3), (name, i)
