@@ -1,10 +1,11 @@
 """One antenna cell: the coil (a net-tie footprint of copper graphics) and its network.
 
 Per coil (AN1445's symmetric circuit): L0 and C0 (EMC low pass), C1 (series), C2 plus a
-trim position (parallel), Rq/2 (damping) on each side, the receiver tap Crx + R1 from the
-TX1 side, and a 5-pin JST-XH socket TX1 / GND / RX / GND / TX2 to the reader. The network
-sits in a 28 mm band beside the coil: band coordinates (u across from the coil's centre,
-v from the board edge towards the coil) are mapped onto the board by ``Mapper``.
+trim position (parallel), Rq/2 (damping) on each side and the receiver tap Crx + R1 from
+side A. The network sits in a 28 mm band beside the coil, the reader (reader.py) in the band
+between it and the board edge: band coordinates (u across from the coil's centre, v from the
+network band's outer edge towards the coil; the reader band is v < 0) are mapped onto the
+board by ``Mapper``.
 """
 
 from __future__ import annotations
@@ -161,10 +162,8 @@ def _network(board: Board, m: Mapper, slot: int, n: dict[str, str], v: Values,
         _track(board, m, [(sg * 6.5, 12.5875), (sg * 6.5, 11.2)], gnd)
         _via(board, m, sg * 6.5, 11.2, gnd)
         _track(board, m, [(sg * 6.5, 11.2), (sg * 8, 11.2)], gnd, 0.6, "B.Cu")
-        _track(board, m, [(u, 13.5875), (u, 9.6), (sg * 5, 9.1), (sg * 5, 8.0)], tx)
-        _track(board, m, [(sg * 2.5, 8.0), (sg * 2.5, BUS_V)], gnd, 0.6, "B.Cu")
+        _track(board, m, [(u, 13.5875), (u, 9.6), (sg * 5, 9.1), (sg * 5, 8.0)], tx, 0.4)
     _rx_tap(board, m, slot, n, v)
-    _connector(board, m, slot, n)
 
 
 def _rx_tap(board: Board, m: Mapper, slot: int, n: dict[str, str], v: Values) -> None:
@@ -175,26 +174,3 @@ def _rx_tap(board: Board, m: Mapper, slot: int, n: dict[str, str], v: Values) ->
              (n["RXC"], n["RX"]))
     _track(board, m, [(-LEAD_U, 16.2), (-1.5, 16.2), (-1.5, 14.9125)], n["NA_A"])
     _track(board, m, [(-1.5, 13.0875), (1.0, 13.9125)], n["RXC"])
-    _track(board, m, [(1.0, 12.0875), (1.0, 10.2), (0.0, 9.2), (0.0, 8.0)], n["RX"])
-
-
-def _connector(board: Board, m: Mapper, slot: int, n: dict[str, str]) -> None:
-    """JST B5B-XH-A (2.50 mm pitch, through hole): TX1, GND, RX, GND, TX2."""
-    nets = [n["TXA"], "GND", n["RX"], "GND", n["TXB"]]
-    cx, cy = m(0.0, 8.0)
-    pads = []
-    for i, net in enumerate(nets):
-        px, py = m(-5.0 + 2.5 * i, 8.0)
-        pads.append(Pad(str(i + 1), "thru_hole", px - cx, py - cy, 1.7, 1.7, net, drill=1.0,
-                        shape="rect" if i == 0 else "circle", layers='"*.Cu" "*.Mask"'))
-    x0, x1 = m(-7.45, 8.0)[0] - cx, m(7.45, 8.0)[0] - cx
-    ya, yb = m(0.0, 8.0 - 3.4)[1] - cy, m(0.0, 8.0 + 2.35)[1] - cy
-    lines = [(x0, ya, x1, ya, "F.SilkS", 0.12), (x1, ya, x1, yb, "F.SilkS", 0.12),
-             (x1, yb, x0, yb, "F.SilkS", 0.12), (x0, yb, x0, ya, "F.SilkS", 0.12),
-             (x0 - 0.2, ya - 0.2, x1 + 0.2, ya - 0.2, "F.CrtYd", 0.05),
-             (x1 + 0.2, ya - 0.2, x1 + 0.2, yb + 0.2, "F.CrtYd", 0.05),
-             (x1 + 0.2, yb + 0.2, x0 - 0.2, yb + 0.2, "F.CrtYd", 0.05),
-             (x0 - 0.2, yb + 0.2, x0 - 0.2, ya - 0.2, "F.CrtYd", 0.05)]
-    board.footprints.append(Footprint(
-        f"J{slot}", "B5B-XH-A", "Connector_JST:JST_XH_B5B-XH-A_1x05_P2.50mm_Vertical",
-        cx, cy, pads, lines, attr="through_hole"))

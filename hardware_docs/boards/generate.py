@@ -21,6 +21,8 @@ sys.path.insert(0, HERE)
 
 import coil as cm  # noqa: E402
 from cell import BUS_V, Mapper, Values, add_cell  # noqa: E402
+from reader import Values as ReaderValues  # noqa: E402
+from reader import add_reader  # noqa: E402
 from drawings import write_drawings  # noqa: E402
 from kicad_sexpr import Board, Footprint, Pad, write_pcb, write_project  # noqa: E402
 from schematic import write_schematic  # noqa: E402
@@ -30,6 +32,8 @@ Q_TARGET = 25.0     # loaded Q, README.md "Matching"
 L0 = 560e-9         # EMC filter inductor
 F_EMC = 14.4e6      # EMC filter cut-off
 C_ANT = 3e-12       # assumed coil self-capacitance (the VNA measures the real one)
+CL_XTAL = 10e-12    # crystal load capacitance: MFRC522 data sheet, crystal requirements (8.7)
+C_STRAY = 2.5e-12   # board and pin capacitance per oscillator pin: assumption (README.md)
 
 
 def fmt_c(v: float) -> str:
@@ -85,34 +89,51 @@ def field_figures(coil: dict[str, Any], zone: dict[str, Any], tag_mm: float) -> 
     return out
 
 
+READER = ReaderValues(c_load="", c_dec="100nF", c_bulk="10uF", c_vmid="100nF", r2="2.2k")
+
+
+def reader_values() -> ReaderValues:
+    c_load = cm.e_series(2 * (CL_XTAL - C_STRAY))
+    return ReaderValues(fmt_c(c_load), READER.c_dec, READER.c_bulk, READER.c_vmid, READER.r2)
+
+
 def build_board(name: str, zone: dict[str, Any], vals: Values) -> Board:
     w, h = zone["board_mm"]
+    band = zone["reader_band_mm"]
     board = Board(name, w, h)
     flips = []
+    rvals = reader_values()
     for i, coil in enumerate(zone["coils"]):
         cx, cy = coil["centre_mm"]
         flip = coil.get("network") == "above"
         near = cy + coil["outer_y_mm"] / 2 if flip else cy - coil["outer_y_mm"] / 2
-        add_cell(board, Mapper(cx, near, flip, h), i + 1, coil, vals)
+        mapper = Mapper(cx, near, flip, h)
+        add_cell(board, mapper, i + 1, coil, vals)
+        add_reader(board, mapper, i + 1, rvals)
         flips.append((cx, flip))
-    _buses(board, flips, w, h)
+    _buses(board, flips, w, h, band)
     _holes(board, name, zone, w, h)
     return board
 
 
-def _buses(board: Board, cells: list[tuple[float, bool]], w: float, h: float) -> None:
+def _buses(board: Board, cells: list[tuple[float, bool]], w: float, h: float,
+           band: float) -> None:
+    """The GND bus along the network bands and the reader band's GND pour (bottom layer)."""
+    bus = BUS_V + band
     for flip in (False, True):
         xs = [cx for cx, fl in cells if fl == flip]
         if not xs:
             continue
-        y = BUS_V if flip else h - BUS_V
+        y = bus if flip else h - bus
         board.segments.append((min(xs) - 11, y, max(xs) + 11, y, 1.0, "B.Cu", "GND"))
+        top, bottom = (0.0, bus + 0.6) if flip else (h - bus - 0.6, h)
+        board.zones.append(("B.Cu", "GND", [(0.0, top), (w, top), (w, bottom), (0.0, bottom)]))
     if any(fl for _, fl in cells):
         x = w - 3.0
         right = max(cx for cx, _ in cells) + 11
-        board.segments += [(right, h - BUS_V, x, h - BUS_V, 1.0, "B.Cu", "GND"),
-                           (x, h - BUS_V, x, BUS_V, 1.0, "B.Cu", "GND"),
-                           (x, BUS_V, right, BUS_V, 1.0, "B.Cu", "GND")]
+        board.segments += [(right, h - bus, x, h - bus, 1.0, "B.Cu", "GND"),
+                           (x, h - bus, x, bus, 1.0, "B.Cu", "GND"),
+                           (x, bus, right, bus, 1.0, "B.Cu", "GND")]
 
 
 def _holes(board: Board, name: str, zone: dict[str, Any], w: float, h: float) -> None:

@@ -49,6 +49,7 @@ def plot(board: pcbnew.BOARD, out: str) -> list[str]:
 def check(folder: str) -> dict[str, object]:
     pcb = glob.glob(os.path.join(folder, "*.kicad_pcb"))[0]
     board = pcbnew.LoadBoard(pcb)
+    pcbnew.ZONE_FILLER(board).Fill(board.Zones())      # the reader band's GND pour
     report = os.path.join(folder, "drc_report.txt")
     pcbnew.WriteDRCReport(board, report, pcbnew.EDA_UNITS_MILLIMETRES, True)
     text = open(report, encoding="utf-8").read()

@@ -63,10 +63,12 @@ class Board:
     footprints: list[Footprint] = field(default_factory=list)
     segments: list[tuple[float, float, float, float, float, str, str]] = field(default_factory=list)
     vias: list[tuple[float, float, str]] = field(default_factory=list)
+    zones: list[tuple[str, str, list[tuple[float, float]]]] = field(default_factory=list)
 
     def nets(self) -> list[str]:
         names = {p.net for fp in self.footprints for p in fp.pads if p.net}
         names |= {s[6] for s in self.segments} | {v[2] for v in self.vias}
+        names |= {z[1] for z in self.zones}
         return sorted(names)
 
 
@@ -130,9 +132,23 @@ def write_pcb(board: Board, path: str) -> None:
     for i, (x, y, net) in enumerate(board.vias):
         out.append(f'  (via (at {f(x)} {f(y)}) (size 0.6) (drill 0.3) (layers "F.Cu" "B.Cu") '
                    f"(net {netnum[net]}) (tstamp {uid(board.name, 'v', i)}))")
+    out += [_zone(board, i, z, netnum) for i, z in enumerate(board.zones)]
     out.append(")")
     with open(path, "w", encoding="utf-8") as fh:
         fh.write("\n".join(out) + "\n")
+
+
+def _zone(board: Board, i: int, zone: tuple[str, str, list[tuple[float, float]]],
+          netnum: dict[str, int]) -> str:
+    """A copper pour, pads connected solid (no thermal spokes); kicad_check.py fills it."""
+    layer, net, pts = zone
+    xy = " ".join(f"(xy {f(x)} {f(y)})" for x, y in pts)
+    return (f"  (zone (net {netnum[net]}) (net_name {q(net)}) (layer {q(layer)}) "
+            f"(tstamp {uid(board.name, 'z', i)}) (hatch edge 0.508)\n"
+            f"    (connect_pads yes (clearance 0.2))\n"
+            f"    (min_thickness 0.25) (filled_areas_thickness no)\n"
+            f"    (fill yes (thermal_gap 0.5) (thermal_bridge_width 0.5))\n"
+            f"    (polygon (pts {xy}))\n  )")
 
 
 def write_project(path: str, clearance: float, track: float) -> None:
