@@ -21,10 +21,10 @@ sys.path.insert(0, HERE)
 
 import coil as cm  # noqa: E402
 from cell import BUS_V, Mapper, Values, add_cell  # noqa: E402
-from reader import Values as ReaderValues  # noqa: E402
-from reader import add_reader  # noqa: E402
 from drawings import write_drawings  # noqa: E402
 from kicad_sexpr import Board, Footprint, Pad, write_pcb, write_project  # noqa: E402
+from reader import Values as ReaderValues  # noqa: E402
+from reader import add_reader  # noqa: E402
 from schematic import write_schematic  # noqa: E402
 
 Z_TARGET = 40.0     # ohm, TX1-TX2 at 13.56 MHz: design choice, see README.md "Matching"

@@ -22,6 +22,8 @@ HDR_Y = -11.0        # the header row, local y
 HDR_X = [-8.89 + 2.54 * i for i in range(8)]
 P0603 = (0.95, 0.9, 0.775)        # pad across, pad along, pad offset (KiCad's 0603 land)
 P0805 = (1.4, 1.025, 0.9125)
+QFN_LIB = "mjt_boards:HVQFN-32-1EP_5x5mm_P0.5mm_EP3.1x3.1mm"
+HDR_LIB = "Connector_PinHeader_2.54mm:PinHeader_1x08_P2.54mm_Vertical"
 
 
 @dataclass(frozen=True)
@@ -89,10 +91,9 @@ def _two(board: Board, loc: Local, ref: str, value: str, lib: str, at: tuple[flo
     """A 2-pad part, pad 1 at +y (vertical) or -x (horizontal) of ``at``."""
     across, along, off = land
     x, y = at
-    if vertical:
-        pads = [("1", x, y + off, across, along, nets[0]), ("2", x, y - off, across, along, nets[1])]
-    else:
-        pads = [("1", x - off, y, along, across, nets[0]), ("2", x + off, y, along, across, nets[1])]
+    w, h = (across, along) if vertical else (along, across)
+    d1, d2 = ((0.0, off), (0.0, -off)) if vertical else ((-off, 0.0), (off, 0.0))
+    pads = [("1", x + d1[0], y + d1[1], w, h, nets[0]), ("2", x + d2[0], y + d2[1], w, h, nets[1])]
     _part(board, loc, ref, value, lib, at, pads)
 
 
@@ -115,8 +116,7 @@ def add_reader(board: Board, m: Mapper, slot: int, vals: Values) -> dict[str, st
     nets = cell_nets(slot, "A" if m.flip else "B")
     qfn = [(n, x, y, w, h, nets.get(n if n != "33" else "EP", ""))
            for n, x, y, w, h in _qfn_pads(nets)]
-    _part(board, loc, f"U{slot}", "MFRC52202HN1", "mjt_boards:HVQFN-32-1EP_5x5mm_P0.5mm_EP3.1x3.1mm",
-          (0.0, 0.0), qfn, court=(3.15, 3.15))
+    _part(board, loc, f"U{slot}", "MFRC52202HN1", QFN_LIB, (0.0, 0.0), qfn, court=(3.15, 3.15))
     _crystal(board, loc, slot, nets, vals)
     _supply(board, loc, slot, nets, vals)
     _receiver(board, loc, slot, nets, vals)
@@ -242,5 +242,5 @@ def _header(board: Board, loc: Local, slot: int, nets: dict[str, str]) -> None:
                "3V3": nets["2"], "GND": "GND", "RST": nets["6"]}
     pads = [(str(i + 1), HDR_X[i], HDR_Y, 1.7, 1.7, by_name[name])
             for i, name in enumerate(HEADER)]
-    _part(board, loc, f"J{slot}", "1x08 2.54mm", "Connector_PinHeader_2.54mm:PinHeader_1x08_P2.54mm_Vertical",
-          (0.0, HDR_Y), pads, court=(10.4, 1.35), kind="th")
+    _part(board, loc, f"J{slot}", "1x08 2.54mm", HDR_LIB, (0.0, HDR_Y), pads,
+          court=(10.4, 1.35), kind="th")

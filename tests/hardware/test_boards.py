@@ -272,3 +272,108 @@ def test_each_boards_coils_sit_where_layout_json_says(generated: tuple[Path, Any
         for i, coil in enumerate(zone["coils"]):
             x, y = found[i + 1]
             assert (x, height - y) == pytest.approx(tuple(coil["centre_mm"]), abs=1e-3), (name, i)
+
+
+# MFRC522 (NXP product data sheet Rev. 3.9, section 7.1 Table 3 "Pin description"), typed here
+# independently of hardware_docs/boards/mfrc522.py: pin -> symbol.
+DATASHEET_PINS = {
+    1: "I2C", 2: "PVDD", 3: "DVDD", 4: "DVSS", 5: "PVSS", 6: "NRSTPD", 7: "MFIN", 8: "MFOUT",
+    9: "SVDD", 10: "TVSS", 11: "TX1", 12: "TVDD", 13: "TX2", 14: "TVSS", 15: "AVDD",
+    16: "VMID", 17: "RX", 18: "AVSS", 19: "AUX1", 20: "AUX2", 21: "OSCIN", 22: "OSCOUT",
+    23: "IRQ", 24: "SDA", 25: "D1", 26: "D2", 27: "D3", 28: "D4", 29: "D5", 30: "D6", 31: "D7",
+    32: "EA",
+}
+SUPPLY = {"PVDD", "DVDD", "SVDD", "TVDD", "AVDD"}
+GROUND = {"DVSS", "PVSS", "TVSS", "AVSS"}
+# Section 8.1.1, Table 4: SPI is I2C = 0, EA = 1; SDA = NSS, D5 = SCK, D6 = MOSI, D7 = MISO.
+SPI_ROLE = {"SDA": "NSS", "D5": "SCK", "D6": "MOSI", "D7": "MISO", "NRSTPD": "RST"}
+# wiring.md, "Coil-board readers": the cell header's pins.
+HEADER_PINS = {"NSS": "1", "SCK": "2", "MOSI": "3", "MISO": "4", "3V3": "5", "GND": "6",
+               "RST": "7"}
+UNUSED = {"MFIN", "MFOUT", "AUX1", "AUX2", "IRQ", "D1", "D2", "D3", "D4"}
+
+
+def _footprints(pcb_text: str) -> dict[str, tuple[str, float, float, list[tuple[str, float,
+                                                                               float, str]]]]:
+    """reference -> (library, x, y, [(pad, x, y, net)]) from the .kicad_pcb text."""
+    out = {}
+    for block in pcb_text.split("  (footprint ")[1:]:
+        lib = block.split('"')[1]
+        ref = re.search(r'fp_text reference "([^"]+)"', block)
+        at = re.search(r"\n    \(at ([-\d.]+) ([-\d.]+)\)", block)
+        assert ref and at
+        pads = [(num, float(x), float(y), net or "") for num, x, y, net in re.findall(
+            r'\(pad "([^"]*)" \S+ \S+ \(at ([-\d.]+) ([-\d.]+)\)[^\n]*?(?:\(net \d+ "([^"]+)"\))?'
+            r' \(tstamp', block)]
+        out[ref.group(1)] = (lib, float(at.group(1)), float(at.group(2)), pads)
+    return out
+
+
+def _net_of(fps: dict[str, Any], ref: str, pad: str) -> str:
+    return next(n for num, _x, _y, n in fps[ref][3] if num == pad)
+
+
+def _check_chip(fps: dict[str, Any], slot: int) -> None:
+    chip = {num: net for num, _x, _y, net in fps[f"U{slot}"][3]}
+    hdr = {name: _net_of(fps, f"J{slot}", pin) for name, pin in HEADER_PINS.items()}
+    assert hdr["GND"] == "GND" and hdr["3V3"] != "GND"
+    for pin, name in DATASHEET_PINS.items():
+        net = chip[str(pin)]
+        if name in SUPPLY or name == "EA":
+            assert net == hdr["3V3"], (slot, name, net)
+        elif name in GROUND or name == "I2C":
+            assert net == "GND", (slot, name, net)
+        elif name in SPI_ROLE:
+            assert net == hdr[SPI_ROLE[name]], (slot, name, net)
+        elif name in UNUSED:
+            assert net == "", (slot, name, net)
+    assert chip["33"] == "GND"                       # the exposed pad
+    inductors = {n for ref, fp in fps.items() if re.fullmatch(r"L1\d\d", ref)
+                 for *_p, n in fp[3]}
+    assert chip["11"] in inductors and chip["13"] in inductors and chip["11"] != chip["13"]
+    xtal = {num: net for num, _x, _y, net in fps[f"Y{slot}"][3]}
+    assert {xtal["1"], xtal["3"]} == {chip["21"], chip["22"]} and xtal["2"] == xtal["4"] == "GND"
+    for node in (chip["21"], chip["22"], chip["16"]):    # load capacitors, VMID capacitor
+        caps = [fp for ref, fp in fps.items() if ref.startswith("C")
+                and {n for *_p, n in fp[3]} == {node, "GND"}]
+        assert len(caps) == 1, (slot, node)
+    r1 = [ref for ref, fp in fps.items() if re.fullmatch(r"R1\d\d", ref)
+          and chip["17"] in {n for *_p, n in fp[3]}]
+    r2 = [ref for ref, fp in fps.items() if ref.startswith("R")
+          and {n for *_p, n in fp[3]} == {chip["17"], chip["16"]}]
+    assert len(r1) == 1 and len(r2) == 1, (slot, r1, r2)
+
+
+def _turns_counterclockwise(fp: tuple[str, float, float, list[Any]]) -> bool:
+    """Pins 1, 9, 17, 25 lie counterclockwise seen from the top, as in the data sheet's
+    pinning diagram (section 7): the footprint is turned, never mirrored."""
+    _lib, cx, cy, pads = fp
+    ang = {num: math.atan2(-(y), x) for num, x, y, _n in pads}
+    steps = [(ang[b] - ang[a]) % (2 * math.pi) for a, b in (("1", "9"), ("9", "17"),
+                                                             ("17", "25"))]
+    return all(0 < s < math.pi for s in steps)
+
+
+def test_every_reader_chip_is_wired_as_the_data_sheet_says(generated: tuple[Path, Any]) -> None:
+    out, summary = generated
+    for name, board in summary["boards"].items():
+        fps = _footprints(next((out / name).glob("*.kicad_pcb")).read_text())
+        for slot in range(1, board["coils"] + 1):
+            _check_chip(fps, slot)
+            assert _turns_counterclockwise(fps[f"U{slot}"]), (name, slot)
+        assert sum(1 for ref in fps if ref.startswith("U")) == board["coils"], name
+
+
+def test_the_pin_check_fails_on_a_chip_wired_for_i2c(generated: tuple[Path, Any]) -> None:
+    """The check can fail: EA and I2C swapped (Table 4's I2C-bus selection)."""
+    out, _summary = generated
+    fps = _footprints((out / "discard" / "mjt_discard.kicad_pcb").read_text())
+    lib, x, y, pads = fps["U1"]
+    nets = {num: n for num, _x, _y, n in pads}
+    swapped = [(num, px, py, nets["32"] if num == "1" else nets["1"] if num == "32" else n)
+               for num, px, py, n in pads]
+    fps["U1"] = (lib, x, y, swapped)
+    with pytest.raises(AssertionError):
+        _check_chip(fps, 1)
+    mirrored = (lib, x, y, [(num, -px, py, n) for num, px, py, n in pads])
+    assert not _turns_counterclockwise(mirrored)
