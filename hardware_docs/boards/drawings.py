@@ -75,7 +75,7 @@ def rack_section(layout: dict[str, Any]) -> str:
     up = pose["board_y_axis"]
     lean = math.degrees(math.atan2(up[1], up[2]))
     ox, oz = pose["origin_mm"][1], pose["origin_mm"][2]
-    m, w, h = 10.0, 150.0, 110.0
+    m, w, h = 10.0, 150.0, 135.0
 
     def p(y: float, z: float) -> tuple[float, float]:
         return (m + y, h - m - z)
