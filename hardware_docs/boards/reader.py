@@ -228,8 +228,9 @@ def _spi(board: Board, loc: Local, slot: int, nets: dict[str, str]) -> None:
            nets["29"])
     _track(board, loc, [(0.75, -2.45), (0.75, -4.3), (HDR_X[2], -4.3), (HDR_X[2], HDR_Y)],
            nets["30"])
-    _track(board, loc, [(1.25, -2.45), (1.25, -5.1), (HDR_X[3], -5.1), (HDR_X[3], HDR_Y)],
+    _track(board, loc, [(1.25, -2.45), (1.25, -5.1), (-0.32, -5.1), (-0.32, -6.85)],
            nets["31"])
+    _miso_gate(board, loc, slot, nets)
     _track(board, loc, [(2.45, 0.75), (3.25, 0.75)], nets["6"])
     _via(board, loc, 3.25, 0.75, nets["6"])
     _track(board, loc, [(3.25, 0.75), (3.25, -7.0), (HDR_X[6], -10.1), (HDR_X[6], HDR_Y)],
@@ -237,8 +238,31 @@ def _spi(board: Board, loc: Local, slot: int, nets: dict[str, str]) -> None:
     _ = slot
 
 
+def _miso_gate(board: Board, loc: Local, slot: int, nets: dict[str, str]) -> None:
+    """A 74LVC1G125 (SOT-23-5: 1 /OE, 2 A, 3 GND, 4 Y, 5 VCC) between the chip's MISO and the
+    header: MISO is driven only while this reader's NSS is low (wiring.md, "MISO tri-state").
+    Turned 180 deg: A faces the chip, Y the header; /OE is reached from NSS on the bottom
+    layer."""
+    miso_out, nss, v33 = f"S{slot}_MISO_OUT", nets["24"], nets["2"]
+    cx, cy = -0.32, -8.0
+    pads = [("1", cx + 0.95, cy + 1.15, 0.6, 1.0, nss), ("2", cx, cy + 1.15, 0.6, 1.0, nets["31"]),
+            ("3", cx - 0.95, cy + 1.15, 0.6, 1.0, "GND"),
+            ("4", cx - 0.95, cy - 1.15, 0.6, 1.0, miso_out),
+            ("5", cx + 0.95, cy - 1.15, 0.6, 1.0, v33)]
+    _part(board, loc, f"U{100 + slot}", "74LVC1G125", "mjt_boards:SOT-23-5", (cx, cy), pads)
+    _track(board, loc, [(HDR_X[3], cy - 1.15), (HDR_X[3], HDR_Y)], miso_out)
+    _via(board, loc, HDR_X[0], -6.0, nss)
+    _track(board, loc, [(HDR_X[0], -6.0), (cx + 0.95, -6.0)], nss, 0.25, "B.Cu")
+    _via(board, loc, cx + 0.95, -6.0, nss)
+    _track(board, loc, [(cx + 0.95, -6.0), (cx + 0.95, cy + 1.15)], nss)
+    _track(board, loc, [(cx - 0.95, cy + 1.15), (-2.2, cy + 1.15)], "GND", 0.3)
+    _via(board, loc, -2.2, cy + 1.15, "GND")
+    _track(board, loc, [(cx + 0.95, cy - 1.15), (1.85, cy - 1.15)], v33, 0.3)
+
+
 def _header(board: Board, loc: Local, slot: int, nets: dict[str, str]) -> None:
-    by_name = {"NSS": nets["24"], "SCK": nets["29"], "MOSI": nets["30"], "MISO": nets["31"],
+    by_name = {"NSS": nets["24"], "SCK": nets["29"], "MOSI": nets["30"],
+               "MISO": f"S{slot}_MISO_OUT",
                "3V3": nets["2"], "GND": "GND", "RST": nets["6"]}
     pads = [(str(i + 1), HDR_X[i], HDR_Y, 1.7, 1.7, by_name[name])
             for i, name in enumerate(HEADER)]
