@@ -195,6 +195,10 @@ def main(out_root: str = HERE) -> dict[str, Any]:
             "parts_per_board": {r["value"] + " " + r["footprint"].split(":")[-1]: int(r["qty"])
                                 for r in rows},
             "nets": len(board.nets()),
+            "reader": {"crystal_load_pF": CL_XTAL * 1e12, "stray_per_pin_pF": C_STRAY * 1e12,
+                       "load_capacitors": reader_values().c_load,
+                       "readers": sum(1 for fp in board.footprints
+                                      if fp.value.startswith("MFRC522"))},
         }
     write_drawings(layout, out_root)
     with open(os.path.join(out_root, "design.json"), "w", encoding="utf-8") as fh:
