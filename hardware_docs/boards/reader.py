@@ -1,6 +1,6 @@
 """One coil's reader on the coil board: the MFRC522 (HVQFN32), its 27.12 MHz crystal and load
 capacitors, supply decoupling, VMID capacitor, the receiver's R2 to VMID, and an 8-pin header
-to the seat board (mfrc522.HEADER). It sits in the reader band at the board edge, below the
+to the seat board (reader_pins.HEADER). It sits in the reader band at the board edge, below the
 matching network of cell.py, and drives that network's L0 directly (TX1/TX2 on short tracks).
 
 Geometry is in a local frame: the chip's centre at the origin, x across the strip, y towards
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from cell import Mapper
 from kicad_sexpr import Board, Footprint, Pad
-from mfrc522 import HEADER, cell_nets
+from reader_pins import HEADER, cell_nets
 
 YC = -8.0            # the chip centre in band coordinates (cell.py's band, v from the edge)
 BAND = 22.0          # the reader band: band v from -BAND to 0 (layout.json reader_band_mm)

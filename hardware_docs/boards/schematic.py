@@ -7,7 +7,7 @@ schematic and the board cannot disagree (tests/hardware/test_boards.py compares 
 from __future__ import annotations
 
 from kicad_sexpr import Board, Footprint, q, uid
-from mfrc522 import PINS
+from reader_pins import PINS
 
 FONT = "(effects (font (size 1.27 1.27)))"
 HIDE = "(effects (font (size 1.27 1.27)) hide)"

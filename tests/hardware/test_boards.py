@@ -275,7 +275,7 @@ def test_each_boards_coils_sit_where_layout_json_says(generated: tuple[Path, Any
 
 
 # MFRC522 (NXP product data sheet Rev. 3.9, section 7.1 Table 3 "Pin description"), typed here
-# independently of hardware_docs/boards/mfrc522.py: pin -> symbol.
+# independently of hardware_docs/boards/reader_pins.py: pin -> symbol.
 DATASHEET_PINS = {
     1: "I2C", 2: "PVDD", 3: "DVDD", 4: "DVSS", 5: "PVSS", 6: "NRSTPD", 7: "MFIN", 8: "MFOUT",
     9: "SVDD", 10: "TVSS", 11: "TX1", 12: "TVDD", 13: "TX2", 14: "TVSS", 15: "AVDD",

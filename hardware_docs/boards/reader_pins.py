@@ -1,4 +1,5 @@
-"""The MFRC522's pins and how a coil's reader connects them (SPI mode).
+"""The MFRC522's pins and how a coil's reader connects them (SPI mode). (Not named mfrc522.py:
+the tests put this folder on sys.path, and that name would shadow the mfrc522 package.)
 
 Typed from NXP's "MFRC522 Standard performance MIFARE and NTAG frontend", product data sheet
 Rev. 3.9 (27 April 2016), HVQFN32 (SOT617-1):
