@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
     from controller.app import System
@@ -117,8 +117,16 @@ def check_data_dir(data_dir: Path) -> None:
                        "choose another --data-dir") from None
 
 
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments are one line too (argparse printed its usage first): the problem and
+    where the help is; exit status 2 as for every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {_one_line(message)} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="mahjong-table",
         description="Scoring table controller for an RFID-instrumented mahjong table.",
     )

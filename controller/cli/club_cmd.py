@@ -8,6 +8,7 @@ import logging
 from pathlib import Path
 
 from controller.cli import CliError, check_data_dir, check_port
+from controller.cli.argtypes import port
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -18,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--broker", required=True, help="the MQTT broker, HOST:PORT")
     p.add_argument("--data-dir", type=Path, required=True, help="the club's database and token")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    p.add_argument("--port", type=int, default=8090, help="port to listen on (8090)")
+    p.add_argument("--port", type=port, default=8090, help="port to listen on (8090)")
     p.add_argument("--broker-user", default=None, help="user name at the broker")
     p.add_argument("--broker-password-file", type=Path, help="file holding the broker password")
     p.add_argument("--broker-ca", type=Path, help="CA certificate: connect to the broker by TLS")
