@@ -211,6 +211,8 @@ class GameLoop:
         return result
 
     async def start_session(self, ruleset: str, options: dict[str, Any]) -> None:
+        """A new session; a running one is ended first, in the same turn of the loop (two
+        requests at once end one session each and leave the newer open, never two)."""
         await self._enqueue("start", {"ruleset": ruleset, "options": options}, "admin")
 
     async def stop_session(self, *, between_hands: bool = False) -> None:
@@ -339,6 +341,8 @@ class GameLoop:
         if not probe.accepted:
             v = violation_of(probe) or {}
             raise ServiceError(f"cannot start a session: {v.get('message') or v.get('rule')}")
+        if self.session_active:
+            self._stop_session()
         try:
             self._session_id = self._store.start_session(ruleset, options, self.clock())
         except Exception as exc:

@@ -105,12 +105,25 @@ class EventLog:
     # --- writing ------------------------------------------------------------------------------
 
     def start_session(self, ruleset: str, options: Mapping[str, Any], at: float) -> int:
-        """Record a new session and return its id (committed before it returns)."""
-        return self._insert(
-            "INSERT INTO sessions (started, ruleset, options) VALUES (?, ?, ?)",
-            (at, ruleset, _dumps(dict(options))),
-            "the session was not started",
-        )
+        """Record a new session and return its id (committed before it returns). A session
+        still open is ended at ``at`` in the same transaction: at most one session is open,
+        whoever starts one and however many at once (issue 22: two requests at once left one
+        open for good)."""
+        with self._lock:
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")  # one writer at a time, across processes
+                self._conn.execute("UPDATE sessions SET ended = ? WHERE ended IS NULL", (at,))
+                cursor = self._conn.execute(
+                    "INSERT INTO sessions (started, ruleset, options) VALUES (?, ?, ?)",
+                    (at, ruleset, _dumps(dict(options))))
+                self._conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                raise self._failure(exc, "the session was not started") from exc
+        rowid = cursor.lastrowid
+        assert rowid is not None
+        return rowid
 
     def end_session(self, session_id: int, at: float) -> None:
         """Mark a session as ended (a restart then does not resume it)."""

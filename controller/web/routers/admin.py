@@ -53,9 +53,7 @@ async def start_session(body: SessionIn, loop: LoopDep) -> Any:
         get_ruleset(body.ruleset, body.options)
     except ScoringError as exc:
         raise ServiceError(f"cannot start a session: {exc}") from None
-    if loop.session_active:
-        await loop.stop_session()
-    await loop.start_session(body.ruleset, body.options)
+    await loop.start_session(body.ruleset, body.options)  # ends the running one in one step
     return views.public_view(loop)
 
 
