@@ -139,7 +139,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0), or a bad argument told in one line (2)
+        return int(exc.code or 0) if isinstance(exc.code, int | None) else 2
     # Files made by any command (event log, registry, tokens, exports) hold the game or its
     # secrets: readable by this user only (controller.store.files sets the modes too).
     os.umask(0o077)

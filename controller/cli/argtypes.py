@@ -61,7 +61,7 @@ def json_value(text: str, what: str) -> Any:
         return jsonsafe.loads(text)
     except (json.JSONDecodeError, UnicodeError) as exc:
         msg = getattr(exc, "msg", str(exc))
-        raise ValueError(f"{what} is not valid JSON: {msg}") from None
+        raise ValueError(f"{what} is not JSON: {msg}") from None
 
 
 def indent(text: str) -> int:
@@ -72,4 +72,13 @@ def indent(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
     if not 0 <= value <= 16:
         raise argparse.ArgumentTypeError(f"indent {text[:40]} is not 0-16")
+    return value
+
+
+def bit_error_rate(text: str) -> float:
+    """A bit-error rate, 0 up to (not including) 0.5."""
+    value = _number(text)
+    if not 0 <= value < 0.5:
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r}: a bit-error rate is between 0 and 0.5, e.g. 1e-3")
     return value

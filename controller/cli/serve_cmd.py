@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.cli import CliError, check_data_dir, check_port, command_name, load_config
+from controller.cli.argtypes import pause, port
 from controller.scoring import RULESETS
 
 if TYPE_CHECKING:
@@ -28,14 +29,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--config", type=Path,
                    help="table configuration (TOML; see examples/table.toml)")
     p.add_argument("--host", help="address to listen on (default from config: 127.0.0.1)")
-    p.add_argument("--port", type=int, help="port to listen on (default from config: 8080)")
+    p.add_argument("--port", type=port, help="port to listen on (default from config: 8080)")
     p.add_argument("--data-dir", type=Path, help="event log and tokens (default from config)")
     p.add_argument("--simulate", action="store_true",
                    help="play a simulated game: four bots, no table needed")
     p.add_argument("--ruleset", choices=tuple(RULESETS),
                    help="rule set of the session started now")
     p.add_argument("--seed", type=int, help="random seed of the simulation")
-    p.add_argument("--pace", type=float, help="seconds between simulated table events")
+    p.add_argument("--pace", type=pause, help="seconds between simulated table events")
     p.add_argument("--hands", type=int, help="stop the simulation after this many hands")
     p.add_argument("--in-process", action="store_true",
                    help="with --simulate: drive the engine directly, without the virtual table")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli import CliError
-from controller.cli.argtypes import indent, json_value, seconds
+from controller.cli.argtypes import bit_error_rate, indent, json_value, seconds
 from controller.scoring import RULESETS as RULE_SETS
 
 RULESETS = tuple(RULE_SETS)
@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="rule-set options as JSON, e.g. '{\"limit\": 300}'")
     p.add_argument("--hands", type=int, default=1, help="hands to play (default 1)")
     p.add_argument("--seed", type=int, default=1, help="the same seed gives the same game")
-    p.add_argument("--noise", type=float, default=0.0, metavar="BER",
+    p.add_argument("--noise", type=bit_error_rate, default=0.0, metavar="BER",
                    help="bit-error rate on every serial line, e.g. 1e-3")
     p.add_argument("--unplug-every", type=seconds, metavar="SECONDS",
                    help="unplug a random virtual board this often (it is plugged back in)")
@@ -52,8 +52,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     if args.hands < 1:
         raise CliError("--hands must be at least 1")
-    if not 0.0 <= args.noise < 0.5:
-        raise CliError("--noise is a bit-error rate between 0 and 0.5, e.g. 1e-3")
     try:
         options = json_value(args.options, "--options")
     except ValueError as exc:
