@@ -206,6 +206,8 @@ class ServerConfig(_Strict):
     #: take them (issue 22). And the anonymous sockets one address may hold.
     ws_reserved: int = Field(default=50, ge=0, le=100_000)
     ws_per_address: int = Field(default=100, ge=1, le=100_000)
+    #: Seconds a client has to send a request's headers; then 408 and the connection closes.
+    header_seconds: float = Field(default=10.0, gt=0, le=3600, allow_inf_nan=False)
     #: The CPU the service's threads run on: "auto" (the last one, with two or more), "off",
     #: or a number (controller/web/cpu.py).
     cpu: int | Literal["auto", "off"] = Field(default="auto", union_mode="left_to_right")

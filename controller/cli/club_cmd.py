@@ -60,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"cannot open the club's data in {args.data_dir}: {exc}") from None
     print(f"mahjong-table club: club page on http://{args.host}:{args.port}/ (admin token in "
           f"{args.data_dir / 'club-token.json'})", flush=True)
+    from controller.web.slowclients import HeaderDeadline  # late headers: 408, closed
+
     uvicorn.run(create_club_app(club), host=args.host, port=args.port,
-                log_level=args.log_level)
+                log_level=args.log_level, http=HeaderDeadline)
     return 0

@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from controller.app import build
-    from controller.web.app import UVICORN_OPTIONS
+    from controller.web.app import uvicorn_options
     from controller.web.cpu import CpuError, for_service, pin
 
     config = _override(load_config(args.config), args)
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
           f"(operator page: /operator; tokens and seat links: "
           f"{command_name()} tokens --urls --data-dir {data_dir}{on_cpu})")
     uvicorn.run(app, host=config.server.host, port=config.server.port,
-                log_level=args.log_level, **UVICORN_OPTIONS)
+                log_level=args.log_level, **uvicorn_options(config.server.header_seconds))
     return 0
 
 
