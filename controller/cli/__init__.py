@@ -25,6 +25,7 @@ SUBCOMMANDS = (
     "settle",
     "replay",
     "export",
+    "recover",
     "serve",
     "simulate",
     "tokens",

@@ -197,8 +197,21 @@ def _check_files(data_dir: Path) -> None:
     from controller.store.tokens import TOKENS_FILE, load_tokens
 
     try:
-        inspect_log(data_dir / LOG_FILE)
+        if inspect_log(data_dir / LOG_FILE).version:
+            _check_resumable(data_dir / LOG_FILE)
         if (data_dir / TOKENS_FILE).exists():
             load_tokens(data_dir)
     except (StoreError, ValueError) as exc:
         raise CliError(str(exc)) from None
+
+
+def _check_resumable(db: Path) -> None:
+    """The session the service will resume reads to its end (a damaged row in it: issue 22).
+    A damaged older session does not stop the table; the past-sessions page marks it."""
+    from controller.store import EventLog, table_log
+
+    with EventLog.open(db, readonly=True) as log:
+        latest = log.latest_session()
+        if latest is not None and latest.ended_at is None:
+            for _ in table_log(log, latest.id, notes=True):
+                pass

@@ -173,8 +173,12 @@ class GameLoop:
             log.error("STOPPED accepting moves: %s", self.halted)
             self._show_recorded()
         else:
-            self._resume_session()
-            if not self.session_active and self.config.session.autostart:
+            try:
+                self._resume_session()
+            except StoreError as exc:  # a damaged row (serve checks first): shown, not raised
+                self._halted = f"the event log cannot be read: {exc}"
+                log.error("STOPPED accepting moves: %s", self.halted)
+            if not self.session_active and not self.halted and self.config.session.autostart:
                 self._start_session(
                     self.config.session.ruleset, dict(self.config.session.options)
                 )
