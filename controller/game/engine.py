@@ -75,8 +75,8 @@ def _refused(ctx: Ctx, state: GameState, event: dict[str, Any], exc: Refused, se
     if seat is None and isinstance(move, dict):  # name the seat whose zone the tile left or reached
         for zone in (move.get("from"), move.get("to")):
             kind, _, pos = str(zone).partition(":")
-            if pos and kind in ("rack", "melds"):
-                seat = int(pos)
+            if pos in ("1", "2", "3", "4") and kind in ("rack", "melds"):  # a malformed event's
+                seat = int(pos)  # zone ("rack:<", a flipped bit in the log) names no seat
                 break
     v = Violation(exc.rule, seat, exc.message, line)
     misplaced = state.misplaced

@@ -183,7 +183,7 @@ def test_any_one_character_changed(pristine: tuple[Path, dict[int, list[int]]],
     shutil.rmtree(where)
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(30))
 def test_random_bit_flips_in_a_copy(pristine: tuple[Path, dict[int, list[int]]],
                                     tmp_path: Path, seed: int) -> None:
     """Bits flipped anywhere past the file's header: every reading command exits 0 or 2 with
@@ -204,3 +204,14 @@ def test_random_bit_flips_in_a_copy(pristine: tuple[Path, dict[int, list[int]]],
             assert err.count("\n") == 1, err
             assert re.search(r"event log|session|cannot", err), err
     safe_sessions(Catalog(db))  # lists what it can, never raises
+
+
+@pytest.mark.parametrize("zone", ["rack:<", "melds:x", "rack:", "rack:9", "melds:-1"])
+def test_a_flipped_zone_is_a_refused_event(zone: str) -> None:
+    """Found by the bit flips: a stored move whose zone a flipped bit made "rack:<" stopped
+    `replay --db` with a traceback (the refusal looked for the seat in it)."""
+    state = new_game()
+    state = apply(state, {"session": {"ruleset": "hua-bao", "options": {}}}).state
+    outcome = apply(state, {"move": {"tile": "5b", "from": zone, "to": "wall"}})
+    assert not outcome.accepted and outcome.violation is not None
+    assert outcome.violation.rule == "malformed_event" and outcome.violation.seat is None
