@@ -137,6 +137,9 @@ def test_serve_with_a_broken_event_in_the_session_it_resumes(
                           text=True, timeout=120)
     one_line_naming(done.returncode, done.stderr, session=3, seq=seq)
     assert "mahjong-table recover" in done.stderr
+    unit = (REPO / "hardware_docs" / "mahjong-table.service").read_text()
+    kept = re.search(r"^RestartPreventExitStatus=(.+)$", unit, re.M)
+    assert kept and str(done.returncode) in kept.group(1).split()  # systemd does not loop
 
 
 def test_recover_copies_every_readable_row(
