@@ -32,27 +32,33 @@ def until(check: Callable[[], Any], timeout: float = 120.0, what: str = "") -> A
 
 
 def test_the_virtual_table_plays_on_after_an_undo_to_the_start(tmp_path: Path) -> None:
+    """The operator takes back every step `recent` offers, in turns of up to 50, while the
+    players rest after the first hand (``hand_pause``: nothing is in flight, so the undo lands
+    on the session's start exactly); then they put the tiles back and play on."""
     run = SimRun()
+    options = SimOptions(seed=3, pace=0.01, hand_pause=15.0)
     system = build(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path,
-                   sources={"table": virtual_table_source(SimOptions(seed=3, pace=0.01), run)})
+                   sources={"table": virtual_table_source(options, run)})
     loop = system.loop
     with TestClient(system.app) as client:
         admin = {"Authorization": f"Bearer {system.tokens.admin}"}
         assert client.post("/api/admin/session", headers=admin,
                            json={"ruleset": "hua-bao", "options": {}}).status_code == 200
-        until(lambda: loop.state.depth > 30, what=f"thirty steps of the new session "
-              f"({loop.status().readers.get('virtual-table')}, {run.complaint}, {run.error})")
-        available = client.get("/api/admin/recent?count=50", headers=admin).json()["available"]
-        undo = client.post("/api/admin/undo", headers=admin, json={"count": available})
-        assert undo.status_code == 200, undo.text
+        until(lambda: loop.state.hand is not None and loop.state.hand.phase == "over",
+              240, what=f"the first hand played out ({run.complaint}, {run.error})")
+        while available := client.get("/api/admin/recent?count=50",
+                                      headers=admin).json()["available"]:
+            undo = client.post("/api/admin/undo", headers=admin, json={"count": available})
+            assert undo.status_code == 200, undo.text
+        assert loop.state.hand is None and loop.state.misplaced  # the start; tiles lie out
         seq = loop.seq
         until(lambda: loop.seq > seq + 60 and (loop.state.hand is not None
-                                                and loop.state.hand.phase == "play"),
+                                                and loop.state.hand.phase == "play"), 240,
               what="the players putting the tiles back and playing on")
-        assert run.error is None and run.complaint is None
+        assert run.error is None and run.complaint is None, (run.error, run.complaint)
         # and a new session brings play back too
         assert client.post("/api/admin/session", headers=admin,
                            json={"ruleset": "dmjl", "options": {}}).status_code == 200
         seq = loop.seq
-        until(lambda: loop.seq > seq + 60, what="play in the new session")
+        until(lambda: loop.seq > seq + 60, 240, what="play in the new session")
         assert loop.state.ruleset_name == "dmjl" and run.error is None
