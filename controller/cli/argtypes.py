@@ -43,15 +43,20 @@ def pause(text: str) -> float:
     return value
 
 
-def port(text: str) -> int:
-    """A TCP port, 0-65535 (0: any free one)."""
+def _whole(text: str, what: str, low: int, high: int) -> int:
+    """A whole number ``low``-``high``; ``what`` names it in the refusal."""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a port number") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"port {text[:40]} is not 0-65535")
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"{what} {text[:40]} is not {low}-{high}")
     return value
+
+
+def port(text: str) -> int:
+    """A TCP port, 0-65535 (0: any free one)."""
+    return _whole(text, "port", 0, 65535)
 
 
 def json_value(text: str, what: str) -> Any:
@@ -66,13 +71,7 @@ def json_value(text: str, what: str) -> Any:
 
 def indent(text: str) -> int:
     """JSON indentation, 0-16 spaces (a billion was a MemoryError)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
-    if not 0 <= value <= 16:
-        raise argparse.ArgumentTypeError(f"indent {text[:40]} is not 0-16")
-    return value
+    return _whole(text, "indent", 0, 16)
 
 
 def bit_error_rate(text: str) -> float:

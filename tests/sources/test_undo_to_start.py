@@ -9,26 +9,14 @@ real app (tests/web/test_recent_undo.py: `recent` against undo)."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from fastapi.testclient import TestClient
 
 from controller.app import build
 from controller.config import Config, SessionConfig
 from controller.sources.virtual import SimOptions, SimRun, virtual_table_source
-
-
-def until(check: Callable[[], Any], timeout: float = 120.0, what: str = "") -> Any:
-    """A condition met, with a deadline generous for a busy machine."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if result := check():
-            return result
-        time.sleep(0.05)
-    raise AssertionError(f"not reached in {timeout} s: {what}")
+from tests.sources.test_corrections_virtual import until
 
 
 def test_the_virtual_table_plays_on_after_an_undo_to_the_start(tmp_path: Path) -> None:
