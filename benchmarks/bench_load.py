@@ -173,7 +173,8 @@ def start(args: argparse.Namespace, data: Path, port: int) -> subprocess.Popen[b
         cmd.append("--in-process")
     if args.max_ws:
         config = data.parent / "table.toml"
-        config.write_text(f"[server]\nmax_ws_clients = {args.max_ws}\n")
+        config.write_text(f"[server]\nmax_ws_clients = {args.max_ws}\n"
+                          f"ws_per_address = {args.max_ws}\n")
         cmd += ["--config", str(config)]
     return subprocess.Popen(cmd, cwd=args.code, stdout=subprocess.DEVNULL,
                             stderr=open(data.parent / "serve.err", "wb"))  # noqa: SIM115

@@ -202,6 +202,12 @@ class ServerConfig(_Strict):
     port: int = Field(default=8080, ge=0, le=65535)  # 0: any free port
     public_url: str | None = None
     max_ws_clients: int = Field(default=500, ge=1, le=100_000)
+    #: Of max_ws_clients, kept for token holders (seats, operator): anonymous sockets never
+    #: take them (issue 22). And the anonymous sockets one address may hold.
+    ws_reserved: int = Field(default=50, ge=0, le=100_000)
+    ws_per_address: int = Field(default=100, ge=1, le=100_000)
+    #: Seconds a client has to send a request's headers; then 408 and the connection closes.
+    header_seconds: float = Field(default=10.0, gt=0, le=3600, allow_inf_nan=False)
     #: The CPU the service's threads run on: "auto" (the last one, with two or more), "off",
     #: or a number (controller/web/cpu.py).
     cpu: int | Literal["auto", "off"] = Field(default="auto", union_mode="left_to_right")

@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
     from controller.app import System
@@ -25,6 +25,7 @@ SUBCOMMANDS = (
     "settle",
     "replay",
     "export",
+    "recover",
     "serve",
     "simulate",
     "tokens",
@@ -117,8 +118,16 @@ def check_data_dir(data_dir: Path) -> None:
                        "choose another --data-dir") from None
 
 
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments are one line too (argparse printed its usage first): the problem and
+    where the help is; exit status 2 as for every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {_one_line(message)} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="mahjong-table",
         description="Scoring table controller for an RFID-instrumented mahjong table.",
     )
@@ -131,7 +140,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0), or a bad argument told in one line (2)
+        return int(exc.code or 0) if isinstance(exc.code, int | None) else 2
     # Files made by any command (event log, registry, tokens, exports) hold the game or its
     # secrets: readable by this user only (controller.store.files sets the modes too).
     os.umask(0o077)

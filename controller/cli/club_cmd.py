@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from controller.cli import CliError, check_data_dir, check_port
+from controller.cli.argtypes import port
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -21,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--broker", help="the MQTT broker, HOST:PORT")
     p.add_argument("--data-dir", type=Path, help="the club's database, keys and token")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    p.add_argument("--port", type=int, default=8090, help="port to listen on (8090)")
+    p.add_argument("--port", type=port, default=8090, help="port to listen on (8090)")
     p.add_argument("--broker-user", default=None,
                    help="user name at the broker (default: club, with the password the club "
                    "made in DIR/broker/club-password)")
@@ -126,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
         print("mahjong-table club: no table is enrolled yet, so every table's messages are set "
               "aside: `mahjong-table club enrol-table NAME --data-dir "
               f"{args.data_dir}` (the club takes it at once)", file=sys.stderr, flush=True)
+    from controller.web.slowclients import HeaderDeadline  # late headers: 408, closed
+
     uvicorn.run(create_club_app(club), host=args.host, port=args.port,
-                log_level=args.log_level)
+                log_level=args.log_level, http=HeaderDeadline)
     return 0

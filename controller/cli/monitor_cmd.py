@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.cli import CliError, load_config, open_readers
+from controller.cli.argtypes import pause, seconds
 
 if TYPE_CHECKING:
     from controller.app import System
@@ -39,13 +40,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="table configuration (default: none, the virtual table)")
     p.add_argument("--data-dir", type=Path, metavar="DIR",
                    help="where registry.sqlite is (default: the config's [data] dir)")
-    p.add_argument("--seconds", type=float, metavar="N", help="stop after N seconds")
+    p.add_argument("--seconds", type=seconds, metavar="N", help="stop after N seconds")
     p.add_argument("--all-scans", action="store_true",
                    help="print every scan, not only those that changed")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.add_argument("--no-demo", action="store_true",
                    help="sim back-end: leave the virtual table alone (no demo moves)")
-    p.add_argument("--pace", type=float, default=0.3, metavar="S",
+    p.add_argument("--pace", type=pause, default=0.3, metavar="S",
                    help="sim demo: seconds between its moves (default 0.3)")
     p.set_defaults(func=run)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.cli import CliError, load_config, open_readers
+from controller.cli.argtypes import seconds
 from firmware_bridge.types import BoardHealth, ChannelScan
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     p.add_argument("--config", type=Path, metavar="FILE",
                    help="table configuration (default: none, the virtual table)")
-    p.add_argument("--seconds", type=float, default=2.0, metavar="S",
+    p.add_argument("--seconds", type=seconds, default=2.0, metavar="S",
                    help="how long to listen to the readers (default 2)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.set_defaults(func=run)

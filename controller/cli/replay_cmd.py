@@ -11,6 +11,7 @@ from typing import Any
 
 from controller import jsonsafe
 from controller.cli import CliError
+from controller.cli.argtypes import indent
 
 
 def register(subparsers: Any) -> None:
@@ -24,7 +25,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("file", nargs="?", help="the table log, - for standard input")
     p.add_argument("--db", help="replay a session of the service's event log (events.sqlite)")
     p.add_argument("--session", type=int, help="with --db: the session id (default: latest)")
-    p.add_argument("--indent", type=int, default=None, help="indent the JSON output")
+    p.add_argument("--indent", type=indent, default=None, help="indent the JSON output")
     p.set_defaults(func=run)
 
 

@@ -117,11 +117,22 @@ def _options(pairs: list[str]) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         if not sep:
             raise CliError(f"--option {pair!r} must be KEY=VALUE")
-        try:
-            out[key] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key] = value
+        out[key] = _option_value(key, value)
     return out
+
+
+def _option_value(key: str, value: str) -> Any:
+    """JSON (``limit=300``, ``roof_off=true``), or a bare word as a string
+    (``wrong_count=dead_hand``); something that starts as JSON must be JSON within the limits
+    of controller.jsonsafe (2,000-deep lists and 5,000-digit numbers were tracebacks)."""
+    from controller.cli.argtypes import json_value
+
+    try:
+        return json_value(value, f"--option {key}")
+    except ValueError as exc:
+        if value[:1] in '[{"-' or value[:1].isdigit():
+            raise CliError(str(exc)) from None
+        return value
 
 
 def _run_people(args: argparse.Namespace) -> int:

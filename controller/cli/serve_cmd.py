@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.cli import CliError, check_data_dir, check_port, command_name, load_config
+from controller.cli.argtypes import pause, port
 from controller.scoring import PLAYABLE
 
 if TYPE_CHECKING:
@@ -28,14 +29,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--config", type=Path,
                    help="table configuration (TOML; see examples/table.toml)")
     p.add_argument("--host", help="address to listen on (default from config: 127.0.0.1)")
-    p.add_argument("--port", type=int, help="port to listen on (default from config: 8080)")
+    p.add_argument("--port", type=port, help="port to listen on (default from config: 8080)")
     p.add_argument("--data-dir", type=Path, help="event log and tokens (default from config)")
     p.add_argument("--simulate", action="store_true",
                    help="play a simulated game: four bots, no table needed")
     p.add_argument("--ruleset", choices=PLAYABLE,
                    help="rule set of the session started now")
     p.add_argument("--seed", type=int, help="random seed of the simulation")
-    p.add_argument("--pace", type=float, help="seconds between simulated table events")
+    p.add_argument("--pace", type=pause, help="seconds between simulated table events")
     p.add_argument("--hands", type=int, help="stop the simulation after this many hands")
     p.add_argument("--in-process", action="store_true",
                    help="with --simulate: drive the engine directly, without the virtual table")
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from controller.app import build
-    from controller.web.app import UVICORN_OPTIONS
+    from controller.web.app import uvicorn_options
     from controller.web.cpu import CpuError, for_service, pin
 
     config = _override(load_config(args.config), args)
@@ -116,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
           f"(operator page: /operator; tokens and seat links: "
           f"{command_name()} tokens --urls --data-dir {data_dir}{on_cpu})")
     uvicorn.run(app, host=config.server.host, port=config.server.port,
-                log_level=args.log_level, **UVICORN_OPTIONS)
+                log_level=args.log_level, **uvicorn_options(config.server.header_seconds))
     return 0
 
 
@@ -222,8 +223,21 @@ def _check_files(data_dir: Path) -> None:
     from controller.store.tokens import TOKENS_FILE, load_tokens
 
     try:
-        inspect_log(data_dir / LOG_FILE)
+        if inspect_log(data_dir / LOG_FILE).version:
+            _check_resumable(data_dir / LOG_FILE)
         if (data_dir / TOKENS_FILE).exists():
             load_tokens(data_dir)
     except (StoreError, ValueError) as exc:
         raise CliError(str(exc)) from None
+
+
+def _check_resumable(db: Path) -> None:
+    """The session the service will resume reads to its end (a damaged row in it: issue 22).
+    A damaged older session does not stop the table; the past-sessions page marks it."""
+    from controller.store import EventLog, table_log
+
+    with EventLog.open(db, readonly=True) as log:
+        latest = log.latest_session()
+        if latest is not None and latest.ended_at is None:
+            for _ in table_log(log, latest.id, notes=True):
+                pass

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli import CliError
+from controller.cli.argtypes import bit_error_rate, indent, json_value, seconds
 from controller.scoring import PLAYABLE
 
 RULESETS = PLAYABLE
@@ -34,16 +35,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="rule-set options as JSON, e.g. '{\"limit\": 300}'")
     p.add_argument("--hands", type=int, default=1, help="hands to play (default 1)")
     p.add_argument("--seed", type=int, default=1, help="the same seed gives the same game")
-    p.add_argument("--noise", type=float, default=0.0, metavar="BER",
+    p.add_argument("--noise", type=bit_error_rate, default=0.0, metavar="BER",
                    help="bit-error rate on every serial line, e.g. 1e-3")
-    p.add_argument("--unplug-every", type=float, metavar="SECONDS",
+    p.add_argument("--unplug-every", type=seconds, metavar="SECONDS",
                    help="unplug a random virtual board this often (it is plugged back in)")
     p.add_argument("--log", type=Path, required=True, metavar="FILE",
                    help="write the session's table log (JSON lines) here")
     p.add_argument("--data-dir", type=Path,
                    help="keep the SQLite event log here (default: a temporary folder)")
     p.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
-    p.add_argument("--indent", type=int, default=None,
+    p.add_argument("--indent", type=indent, default=None,
                    help="indent the JSON output (as `replay --indent`)")
     p.set_defaults(func=run)
 
@@ -51,14 +52,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     if args.hands < 1:
         raise CliError("--hands must be at least 1")
-    if not 0.0 <= args.noise < 0.5:
-        raise CliError("--noise is a bit-error rate between 0 and 0.5, e.g. 1e-3")
-    if args.unplug_every is not None and args.unplug_every <= 0:
-        raise CliError("--unplug-every must be a positive number of seconds")
     try:
-        options = json.loads(args.options)
-    except json.JSONDecodeError as exc:
-        raise CliError(f"--options is not JSON: {exc.msg} at column {exc.colno}") from None
+        options = json_value(args.options, "--options")
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     if not isinstance(options, dict):
         raise CliError("--options must be a JSON object, e.g. '{\"limit\": 300}'")
     try:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli import CliError
+from controller.cli.argtypes import port
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -26,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="print each seat's page address with its token (for the players' "
                    "phones; from [server] public_url, else --host/--port)")
     p.add_argument("--host", help="with --urls: the address the service listens on")
-    p.add_argument("--port", type=int, help="with --urls: the port the service listens on")
+    p.add_argument("--port", type=port, help="with --urls: the port the service listens on")
     p.add_argument("--create", action="store_true",
                    help="make the tokens if the data directory has none yet")
     p.set_defaults(func=run)

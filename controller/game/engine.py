@@ -12,8 +12,8 @@ from typing import Any
 from controller.game import calls, endhand, holders, moves, people
 from controller.game.context import Ctx, Refused, name
 from controller.game.events import EventError, check_event
+from controller.game.reassign import reassign
 from controller.game.state import (
-    CODE_INDEX,
     GameState,
     Hand,
     Outcome,
@@ -75,8 +75,8 @@ def _refused(ctx: Ctx, state: GameState, event: dict[str, Any], exc: Refused, se
     if seat is None and isinstance(move, dict):  # name the seat whose zone the tile left or reached
         for zone in (move.get("from"), move.get("to")):
             kind, _, pos = str(zone).partition(":")
-            if pos and kind in ("rack", "melds"):
-                seat = int(pos)
+            if pos in ("1", "2", "3", "4") and kind in ("rack", "melds"):  # a malformed event's
+                seat = int(pos)  # zone ("rack:<", a flipped bit in the log) names no seat
                 break
     v = Violation(exc.rule, seat, exc.message, line)
     misplaced = state.misplaced
@@ -237,7 +237,8 @@ def _move_from(
     ctx.resolved_src = resolved
     hand = state.hand
     if hand is None and resolved != "wall":
-        raise Refused("tile_not_there", None, f"no hand has begun: {resolved} holds no {tile}")
+        what = "such tile" if resolved.startswith("rack") else tile
+        raise Refused("tile_not_there", None, f"no hand has begun: {resolved} holds no {what}")
     changed = False
     if hand is not None and _washout_due(hand, resolved, dst):
         ctx.notes.append("The live wall is used up and the last discard went unclaimed: washout")
@@ -303,7 +304,7 @@ def _correct(
             raise Refused("no_session", None, "no session yet: start one with a session event")
         new, changed = holders.hold_seat(ctx, state, body["holder"]), True
     else:
-        new, changed = _reassign(ctx, state, body["reassign"]), True
+        new, changed = reassign(ctx, state, body["reassign"]), True
     if isinstance(new, Hand):
         new = evolve(state, hand=new)
     return evolve(new, corrections=state.corrections + 1), changed
@@ -335,35 +336,6 @@ def _undo(ctx: Ctx, state: GameState, n: int) -> GameState:
     ctx.notes.append(f"{n} event(s) taken back")
     return evolve(target, violations=state.violations, timers_noted=state.timers_noted,
                   cleared=cleared, names=state.names)
-
-
-def _reassign(ctx: Ctx, state: GameState, body: dict[str, Any]) -> GameState:
-    """A misread tile: the tile the game has in ``zone`` as ``tile`` is really ``as``."""
-    hand = state.hand
-    if hand is None or hand.phase == "over":
-        raise Refused("no_hand", None, "no hand is in play")
-    zone, old, new = str(body["zone"]), str(body["tile"]), str(body["as"])
-    i = CODE_INDEX[old]
-    out = list(hand.out)
-    out[i] -= 1
-    hand = evolve(hand, out=tuple(out))
-    out = list(moves.take_from_wall(ctx, hand, new))
-    hand = evolve(hand, out=tuple(out))
-    kind, pos = moves.parse_zone(zone)
-    if kind == "rack" or kind == "melds":
-        seat = hand.seat(pos)
-        field = "rack" if kind == "rack" else ("forming" if old in seat.forming else "bonus")
-        tiles = list(getattr(seat, field))
-        if old not in tiles:
-            raise Refused("tile_not_there", pos, f"{zone} holds no {old} that can be corrected")
-        tiles[tiles.index(old)] = new
-        hand = hand.with_seat(evolve(seat, **{field: tuple(tiles)}))
-    elif kind == "discard" and hand.discard is not None and hand.discard[0] == old:
-        hand = evolve(hand, discard=(new, hand.discard[1]))
-    else:
-        raise Refused("tile_not_there", None, f"{zone} holds no {old} that can be corrected")
-    ctx.notes.append(f"The {old} in {zone} is corrected to {new}")
-    return evolve(state, hand=hand)
 
 
 def replay(events: Iterable[dict[str, Any]]) -> tuple[GameState, list[Outcome]]:

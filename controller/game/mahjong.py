@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from controller.game.context import Ctx, Refused, name
 from controller.game.endhand import finish_mahjong
+from controller.game.privacy import unnamed
 from controller.game.state import Hand, Seat, TableSet, distance, evolve
 from controller.scoring import HandInput, ScoreResult, ScoringError, is_complete, score_hand, waits
 from controller.scoring.rulesets.mcr import MINIMUM_FANS
@@ -92,7 +93,7 @@ def validate(
     if count != 14 or (not mcr and not is_complete(concealed, melds, ctx.ruleset)):
         raise Refused(
             "mahjong_incomplete_hand", pos,
-            f"{who}'s hand with the {concealed[-1]} is not complete ({count} tiles): play on",
+            f"{who}'s hand is not complete ({count} tiles): play on",  # no tile of it named
         )
     requires_ready = bool(getattr(ctx.ruleset, "requires_ready", False))
     if requires_ready and not seat.ready:
@@ -103,7 +104,8 @@ def validate(
     try:
         result = score_hand(inp)
     except ScoringError as exc:
-        raise Refused("mahjong_incomplete_hand", pos, f"{who}'s hand cannot win: {exc}") from None
+        raise Refused("mahjong_incomplete_hand", pos,
+                      f"{who}'s hand cannot win: {unnamed(str(exc))}") from None
     if mcr:
         _mcr_minimum(ctx, hand, pos, result, inp)
     if requires_ready and result.combination_doubles < 1:

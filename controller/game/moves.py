@@ -35,7 +35,8 @@ def route(ctx: Ctx, hand: Hand, tile: str, src: str, dst: str) -> Hand:
         if dkind == "melds" and is_bonus(tile):
             return melds.lay_bonus_from_wall(ctx, draw(ctx, hand, tile, dpos), tile, dpos)
     elif skind == "rack":
-        _check_holds(hand.seat(spos).rack, tile, f"{name(hand, spos)}'s rack")
+        _check_holds(hand.seat(spos).rack, tile, f"{name(hand, spos)}'s rack",
+                     named=dkind in ("discard", "melds"))  # it lies open there now
         if dkind == "discard":
             return discard(ctx, hand, tile, spos)
         if dkind == "melds" and dpos == spos:
@@ -52,9 +53,12 @@ def route(ctx: Ctx, hand: Hand, tile: str, src: str, dst: str) -> Hand:
     raise Refused("tile_out_of_place", seat, f"a tile does not move from {src} to {dst} in play")
 
 
-def _check_holds(tiles: tuple[str, ...], tile: str, zone: str) -> None:
+def _check_holds(tiles: tuple[str, ...], tile: str, zone: str, *, named: bool) -> None:
+    """``named``: the tile lies open where it went (a discard, a meld strip); a tile going
+    back to the wall is not named."""
     if tile not in tiles:
-        raise Refused("tile_not_there", None, f"{zone} holds no {tile}: check the tile or its zone")
+        what = tile if named else "such tile"
+        raise Refused("tile_not_there", None, f"{zone} holds no {what}: check the tile or its zone")
 
 
 def take_from_wall(ctx: Ctx, hand: Hand, tile: str) -> tuple[int, ...]:
@@ -62,11 +66,13 @@ def take_from_wall(ctx: Ctx, hand: Hand, tile: str) -> tuple[int, ...]:
     i = CODE_INDEX[tile]
     allowed = copies_in_set(tile, ctx.bonus_tiles)
     if allowed == 0:
-        raise Refused("not_in_set", None, f"this game is played without bonus tiles: no {tile}")
+        raise Refused("not_in_set", None, "this game is played without bonus tiles: a flower "
+                      "or season was read; take it off the table")
     if hand.out[i] >= allowed:
         raise Refused(
             "fifth_copy", None,
-            f"all {allowed} {tile} are already on the table: this one was misread; correct it",
+            f"all {allowed} copies of the kind read are already out: this tile was misread; "
+            "correct it",  # the tile is not named: it may be going into a rack
         )
     out = hand.out
     return out[:i] + (out[i] + 1,) + out[i + 1 :]
@@ -119,7 +125,7 @@ def _deal(ctx: Ctx, hand: Hand, seat: Seat, tile: str, out: tuple[int, ...]) -> 
     if not is_bonus(tile) and seat.size() >= limit:
         raise Refused(
             "wrong_tile_count", seat.position,
-            f"{name(hand, seat.position)} already holds {limit} tiles: put the {tile} back",
+            f"{name(hand, seat.position)} already holds {limit} tiles: put the last tile back",
         )
     # any tile drawn while a replacement is due is that replacement (a bonus one is laid again)
     source = "replacement" if seat.replacements_due else "dealt"
@@ -273,7 +279,7 @@ def return_to_wall(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:
     if ctx.option("wrong_count", "dead_hand") != "repair" or seat.size() <= _needed(hand, pos):
         raise Refused(
             "tile_out_of_place", pos,
-            f"the {tile} stays in the rack: tiles do not go back to the wall in play",
+            "the tile stays in the rack: tiles do not go back to the wall in play",
         )
     i = CODE_INDEX[tile]
     out = hand.out[:i] + (hand.out[i] - 1,) + hand.out[i + 1 :]

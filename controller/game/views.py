@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.game.people import names_json, penalty_json
-from controller.game.privacy import concealed_codes, redact_violation
+from controller.game.privacy import public_violation
 from controller.game.state import GameState, Hand, HandRecord, Seat
 from controller.tiles import WINDS, is_bonus, sort_tiles
 
@@ -103,9 +103,8 @@ def _hand_public(state: GameState, hand: Hand, now: float | None) -> dict[str, A
         "dead_wall": 14,
         "seats": {str(s.position): _seat_public(hand, s) for s in hand.seats},
         "timers": timers,
-        "last_violation": redact_violation(
-            state.last_violation.to_json() if state.last_violation else None,
-            concealed_codes(state)),
+        "last_violation": public_violation(
+            state.last_violation.to_json() if state.last_violation else None, state),
         "out_of_place": _out_of_place(state),
         "result": None if result is None else {
             "result": result.result, "winner": result.winner,

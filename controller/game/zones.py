@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from controller.game.state import CODE_INDEX, GameState, Hand
+from controller.game.state import CODE_INDEX, GameState, Hand, new_hand
 from controller.tiles import ALL_CODES, copies_allowed, is_bonus
 
 
@@ -122,10 +122,15 @@ def _name(zone: str, tile: str, more: dict[str, Counter[str]],
 def lying(state: GameState) -> dict[str, Counter[str]]:
     """Zone -> tile counts where the tiles lie on the table as the game knows it (out-of-place
     tiles where they were put, the table partly cleared): for the table's own players and
-    readers, never for a public view. Empty before the first hand."""
-    if state.hand is None:
-        return {}
+    readers, never for a public view. Empty before the first hand, unless an undo took the
+    game back to before it while the tiles still lie out (issue 22: they are then where they
+    were put, on their way back to the wall)."""
     bonus = bool(state.ruleset.bonus_tiles) if state.ruleset is not None else False
+    if state.hand is None:  # tiles noted as cleared before any hand mean nothing here
+        if not state.misplaced:
+            return {}
+        empty = new_hand(0, state.dealer, state.prevailing_wind, bonus)
+        return physical_counts(empty, bonus, state.misplaced)
     return physical_counts(state.hand, bonus, state.misplaced, state.cleared)
 
 

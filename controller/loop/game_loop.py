@@ -173,8 +173,12 @@ class GameLoop:
             log.error("STOPPED accepting moves: %s", self.halted)
             self._show_recorded()
         else:
-            self._resume_session()
-            if not self.session_active and self.config.session.autostart:
+            try:
+                self._resume_session()
+            except StoreError as exc:  # a damaged row (serve checks first): shown, not raised
+                self._halted = f"the event log cannot be read: {exc}"
+                log.error("STOPPED accepting moves: %s", self.halted)
+            if not self.session_active and not self.halted and self.config.session.autostart:
                 self._start_session(
                     self.config.session.ruleset, dict(self.config.session.options)
                 )
@@ -211,6 +215,8 @@ class GameLoop:
         return result
 
     async def start_session(self, ruleset: str, options: dict[str, Any]) -> None:
+        """A new session; a running one is ended first, in the same turn of the loop (two
+        requests at once end one session each and leave the newer open, never two)."""
         await self._enqueue("start", {"ruleset": ruleset, "options": options}, "admin")
 
     async def stop_session(self, *, between_hands: bool = False) -> None:
@@ -339,6 +345,8 @@ class GameLoop:
         if not probe.accepted:
             v = violation_of(probe) or {}
             raise ServiceError(f"cannot start a session: {v.get('message') or v.get('rule')}")
+        if self.session_active:
+            self._stop_session()
         try:
             self._session_id = self._store.start_session(ruleset, options, self.clock())
         except Exception as exc:

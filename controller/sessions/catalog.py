@@ -14,7 +14,7 @@ from typing import Any
 from controller import game
 from controller.sessions.ledger import POSITIONS, SessionFold
 from controller.sessions.places import session_places
-from controller.store import EventLog, StoreError
+from controller.store import DamagedLog, EventLog, StoreError
 
 
 class SessionNotFound(LookupError):
@@ -27,6 +27,7 @@ class Catalog:
     def __init__(self, db_path: Path) -> None:
         self.db_path = Path(db_path)
         self._folds: dict[int, SessionFold] = {}
+        self._damaged: dict[int, str] = {}  # a session with a row that cannot be read: why
         self._lock = threading.Lock()
 
     def _update(self) -> list[tuple[Any, SessionFold]]:
@@ -38,10 +39,21 @@ class Catalog:
                 fold = self._folds.get(info.id)
                 if fold is None:
                     fold = self._folds[info.id] = SessionFold(info.id, info.ruleset, info.started)
-                for record in log.records(info.id, after=fold.seq):
-                    fold.feed(record.seq, record.event, record.at)
+                if info.damaged:
+                    self._damaged[info.id] = f"its start cannot be read ({info.damaged})"
+                elif info.id not in self._damaged:
+                    self._feed(log, info.id, fold)
                 out.append((info, fold))
         return out
+
+    def _feed(self, log: EventLog, session_id: int, fold: SessionFold) -> None:
+        """The session's new events; at a damaged row the session is marked and its fold
+        keeps what came before (the other sessions are read on)."""
+        try:
+            for record in log.records(session_id, after=fold.seq):
+                fold.feed(record.seq, record.event, record.at)
+        except DamagedLog as exc:
+            self._damaged[session_id] = exc.public
 
     def sessions(self) -> list[dict[str, Any]]:
         """Newest first: id, started, ended, rule set, players, hands, totals."""
@@ -53,7 +65,8 @@ class Catalog:
                          "ruleset": info.ruleset, "hands": summary["hands"],
                          "players": {p: names.get(p) or f"Seat {p}" for p in POSITIONS},
                          "totals": summary["totals"], "deductions": summary["deductions"],
-                         "final": summary["final"], **_places(info, fold, summary)})
+                         "final": summary["final"], **_places(info, fold, summary),
+                         "damaged": self._damaged.get(info.id)})
         return rows[::-1]
 
     def session(self, session_id: int) -> dict[str, Any]:
@@ -62,7 +75,7 @@ class Catalog:
                 summary = fold.summary()
                 return {"session": info.id, "started": info.started, "ended": info.ended_at,
                         **summary, "hands": fold.explained_hands(),
-                        **_places(info, fold, summary)}
+                        **_places(info, fold, summary), "damaged": self._damaged.get(info.id)}
         raise SessionNotFound(f"there is no session {session_id} in this table's log")
 
 

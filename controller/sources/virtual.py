@@ -129,6 +129,12 @@ class Sensing:
     tracker: PresenceTracker
     make: Callable[[], PresenceTracker]
     muted: bool = False
+    #: the session the tracker's tiles belong to (None: not known yet); once the loop has
+    #: begun another, what the tracker still reports is the old table's, not a move of the new
+    session: Any = None
+
+    def quiet(self, loop: LoopPort) -> bool:
+        return self.muted or (self.session is not None and loop.session_id != self.session)
 
 
 async def _sweep(world: SimWorld, sensing: Sensing, options: SimOptions) -> None:
@@ -162,7 +168,7 @@ async def _events(inbox: asyncio.Queue[Any], sensing: Sensing, loop: LoopPort,
         if time.monotonic() - last_tick >= 0.02:
             last_tick = time.monotonic()
             batch += [(e, "table") for e in sensing.tracker.tick(last_tick)]
-        if sensing.muted:  # the table is being swept for a new session: nothing to tell
+        if sensing.quiet(loop):  # the table is (to be) swept for a new session: nothing to tell
             batch = [(e, n) for e, n in batch if n != "table"]
         for event, name in batch:
             count.emitted += 1
@@ -201,8 +207,11 @@ async def _drive(loop: LoopPort, world: SimWorld, sensing: Sensing,
                     await _sweep(world, sensing, options)
                     expected.clear()
                 director, session = _new_director(loop, options), loop.session_id
+                sensing.session = session
             if not sweeping:  # a misread shows: the players wait for the operator
                 await agreed(loop, world, run)
+                if loop.session_id != session or not loop.session_active:
+                    continue  # a new session came meanwhile: its sweep first, not a move
             event = director.next_action(loop.state)
             if event is None:
                 run.finishing = True

@@ -1,17 +1,13 @@
 """The durable event log (Contract 6): append-only SQLite, readable while the service writes."""
 
-from controller.store.errors import StoreError
-from controller.store.eventlog import (
-    EventLog,
-    Record,
-    SessionInfo,
-    session_events,
-    table_log,
-)
+from controller.store.errors import DamagedLog, StoreError
+from controller.store.eventlog import EventLog, Record, SessionInfo
 from controller.store.schema import SCHEMA_VERSION
+from controller.store.tablelog import session_events, table_log
 
 __all__ = [
     "SCHEMA_VERSION",
+    "DamagedLog",
     "EventLog",
     "Record",
     "SessionInfo",

@@ -9,7 +9,6 @@ move while its record is synced (docs/store.md).
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping
@@ -18,7 +17,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from controller.store.errors import StoreError
+from controller.store import rows as stored
+from controller.store.errors import DamagedLog, StoreError
 from controller.store.files import private_files
 from controller.store.schema import inspect_log, migrate
 
@@ -54,6 +54,8 @@ class SessionInfo:
     ruleset: str
     options: dict[str, Any]
     ended_at: float | None = None
+    #: why the session's own row cannot be read (its options; issue 22), else None
+    damaged: str | None = None
 
 
 class EventLog:
@@ -105,12 +107,25 @@ class EventLog:
     # --- writing ------------------------------------------------------------------------------
 
     def start_session(self, ruleset: str, options: Mapping[str, Any], at: float) -> int:
-        """Record a new session and return its id (committed before it returns)."""
-        return self._insert(
-            "INSERT INTO sessions (started, ruleset, options) VALUES (?, ?, ?)",
-            (at, ruleset, _dumps(dict(options))),
-            "the session was not started",
-        )
+        """Record a new session and return its id (committed before it returns). A session
+        still open is ended at ``at`` in the same transaction: at most one session is open,
+        whoever starts one and however many at once (issue 22: two requests at once left one
+        open for good)."""
+        with self._lock:
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")  # one writer at a time, across processes
+                self._conn.execute("UPDATE sessions SET ended = ? WHERE ended IS NULL", (at,))
+                cursor = self._conn.execute(
+                    "INSERT INTO sessions (started, ruleset, options) VALUES (?, ?, ?)",
+                    (at, ruleset, stored.dumps(dict(options))))
+                self._conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                raise self._failure(exc, "the session was not started") from exc
+        rowid = cursor.lastrowid
+        assert rowid is not None
+        return rowid
 
     def end_session(self, session_id: int, at: float) -> None:
         """Mark a session as ended (a restart then does not resume it)."""
@@ -150,7 +165,7 @@ class EventLog:
         """Write one event in a transaction of its own and return its ``seq``. It is neither
         durable nor seen by readers until :meth:`commit`; until then this log takes no other
         write or read (``commit`` or, after a failure, nothing: the transaction is gone)."""
-        params = (session_id, at, source, _dumps(dict(event)), int(accepted), rule, message)
+        params = (session_id, at, source, stored.dumps(dict(event)), int(accepted), rule, message)
         self._lock.acquire()
         try:
             self._conn.execute("BEGIN")
@@ -213,10 +228,9 @@ class EventLog:
     # --- reading ------------------------------------------------------------------------------
 
     def sessions(self) -> list[SessionInfo]:
-        rows = self._query(
-            "SELECT id, started, ruleset, options, ended FROM sessions ORDER BY id", ()
-        )
-        return [SessionInfo(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]
+        """Every session; one whose row is damaged has ``damaged`` set (its options empty)."""
+        rows = self._query(f"SELECT {stored.SESSION_COLUMNS} FROM sessions ORDER BY id", ())
+        return [_session(r) for r in rows]
 
     def latest_session(self) -> SessionInfo | None:
         """The newest session, ended or not; None for an empty log."""
@@ -242,16 +256,28 @@ class EventLog:
         """The session's events in order, those with ``seq > after``; safe while appending."""
         last = after
         while True:
-            rows = self._query(
-                "SELECT seq, session_id, time, source, event, accepted, rule, message FROM events "
-                "WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-                (session_id, last, _BATCH),
-            )
+            try:
+                rows = self._query(
+                    f"SELECT {stored.EVENT_COLUMNS} FROM events "
+                    "WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                    (session_id, last, _BATCH),
+                )
+            except StoreError as exc:  # a damaged page: SQLite itself cannot read on
+                raise DamagedLog(self.path, session_id, f"the events after event {last}",
+                                 str(exc.__cause__ or exc)) from None
             for r in rows:
-                yield Record(r[0], r[1], r[2], r[3], json.loads(r[4]), bool(r[5]), r[6], r[7])
+                yield self._record(r)
             if len(rows) < _BATCH:
                 return
             last = rows[-1][0]
+
+    def _record(self, r: tuple[Any, ...]) -> Record:
+        try:
+            return Record(int(r[0]), int(r[1]), stored.number(r[2]), stored.text(r[3]) or "",
+                          stored.json_object(r[4]), stored.flag(r[5]), stored.text(r[6]),
+                          stored.text(r[7]))
+        except (ValueError, TypeError) as exc:
+            raise DamagedLog(self.path, r[1], f"event {r[0]}", str(exc)) from None
 
     def last_seq(self) -> int:
         rows = self._query("SELECT COALESCE(MAX(seq), 0) FROM events", ())
@@ -283,31 +309,17 @@ class EventLog:
         self.close()
 
 
-_TABLE_LOG_KINDS = frozenset({"move", "declare", "correct", "player", "penalty"})
-
-
-def table_log(
-    log: EventLog, session_id: int | None = None, notes: bool = False
-) -> Iterator[dict[str, Any]]:
-    """A session as table-log lines (FORMATS.md): the ``session`` line, then its events in order.
-
-    ``anomaly`` and ``timer`` notes change no tiles and are left out unless ``notes`` is set.
-    """
-    info = log.session(session_id)
-    yield {"session": {"ruleset": info.ruleset, "options": info.options}}
-    for record in log.records(info.id):
-        kind = next(iter(record.event), None)
-        if kind in _TABLE_LOG_KINDS or (notes and kind != "session"):
-            yield record.event
-
-
-def session_events(db: str | Path, session: int | None = None) -> Iterator[dict[str, Any]]:
-    """Open the log at ``db`` read-only and yield one session's table log (the latest by default).
-
-    This is what ``mahjong-table replay --db PATH [--session N]`` plays back.
-    """
-    with EventLog.open(db, readonly=True) as log:
-        yield from table_log(log, session)
+def _session(r: tuple[Any, ...]) -> SessionInfo:
+    ruleset = stored.text(r[2]) or ""
+    try:
+        ended = None if r[4] is None else stored.number(r[4])
+    except ValueError:
+        ended = 0.0  # an end that cannot be read: the session is not resumed
+    try:
+        return SessionInfo(int(r[0]), stored.number(r[1]), ruleset, stored.json_object(r[3]),
+                           ended)
+    except (ValueError, TypeError) as exc:
+        return SessionInfo(int(r[0]), 0.0, ruleset, {}, ended, damaged=str(exc))
 
 
 def write_error(path: Path, exc: sqlite3.Error, consequence: str) -> StoreError:
@@ -368,9 +380,3 @@ def _connect(path: Path, target: str) -> sqlite3.Connection:
         )
     except sqlite3.Error as exc:
         raise write_error(path, exc, "the log was not opened") from exc
-
-
-def _dumps(value: dict[str, Any]) -> str:
-    # ASCII: a lone surrogate from a request ("\\ud800") is stored escaped instead of failing
-    # to encode (which halted the service as if the disk had failed)
-    return json.dumps(value, ensure_ascii=True, separators=(",", ":"))

@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from controller.store.eventlog import EventLog, table_log
+from controller.store.eventlog import EventLog
+from controller.store.tablelog import table_log
 
 
 def export_jsonl(

@@ -33,6 +33,7 @@ from controller.web.routers import (
     ws,
 )
 from controller.web.routers.pages import STATIC
+from controller.web.slowclients import HeaderDeadline, with_header_deadline
 
 #: uvicorn's options for the service (``serve``; the benchmarks use the same): every message a
 #: client sends is a few bytes; a client is pinged every 20 s; no per-message compression (the
@@ -41,9 +42,15 @@ from controller.web.routers.pages import STATIC
 #: the sans-I/O implementation, whose send is one write (what uvicorn >= 0.50 picks by itself;
 #: named so an older uvicorn does not fall back to the legacy one, whose push's p50 was 0.2-0.3
 #: ms more with 50 clients: docs/service.md).
+#: ``http``: uvicorn's h11 protocol with a deadline on each request's headers (slowclients.py).
 UVICORN_OPTIONS: dict[str, Any] = {
     "ws": "websockets-sansio", "ws_ping_interval": 20, "ws_max_size": 64 * 1024,
-    "ws_per_message_deflate": False}
+    "ws_per_message_deflate": False, "http": HeaderDeadline}
+
+
+def uvicorn_options(header_seconds: float) -> dict[str, Any]:
+    """UVICORN_OPTIONS with ``[server] header_seconds`` for the headers' deadline."""
+    return {**UVICORN_OPTIONS, "http": with_header_deadline(header_seconds)}
 
 
 def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile, *,

@@ -33,6 +33,7 @@ from fastapi import WebSocket
 
 from controller.loop import Change, GameLoop
 from controller.web import views
+from controller.web.admission import Admission
 from controller.web.models import SeatView
 
 log = logging.getLogger("controller.web.broadcaster")
@@ -217,8 +218,11 @@ class Broadcaster:
         self._watchdog: asyncio.Task[None] | None = None
         self.dropped_total = 0
         self.high_water = 0
-        self.sockets = 0  # WebSocket connections open (seat sockets while authenticating too)
-        self.refused = 0  # refused at the handshake: max_ws_clients reached
+        server = loop.config.server
+        #: WebSocket connections open and refused at the handshake (controller.web.admission)
+        self.admission = Admission(server.max_ws_clients, min(server.ws_reserved,
+                                                              server.max_ws_clients),
+                                   server.ws_per_address)
         self.slow_dropped = 0  # dropped: their sockets took nothing for SEND_TIMEOUT
         self._unsubscribe: Callable[[], None] | None = None
         self._web: asyncio.AbstractEventLoop | None = None
@@ -293,7 +297,8 @@ class Broadcaster:
             "bound": BOUND,
             "high_water": max([self.high_water] + [c.high_water for c in live]),
             "dropped": self.dropped_total + sum(c.dropped for c in live),
-            "sockets": self.sockets,
-            "refused": self.refused,
+            "sockets": self.admission.sockets,
+            "refused": self.admission.refused,
+            "token_holders": self.admission.holders,
             "slow_dropped": self.slow_dropped,
         }

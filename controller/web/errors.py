@@ -24,10 +24,7 @@ class EventRefused(Exception):
 
 def _refused(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, EventRefused)
-    parts = request.url.path.split("/")
-    seat = int(parts[3]) if parts[1:3] == ["api", "seats"] and parts[3:4] in (
-        ["1"], ["2"], ["3"], ["4"]) else None
-    told = views.told(request.app.state.loop, exc.applied, seat)
+    told = views.told(exc.applied)
     violation: dict[str, Any] = told["violation"] or {}
     rule = violation.get("rule") or "refused"
     detail = f"refused ({rule}): {violation.get('message') or 'the game does not allow this now'}"

@@ -21,7 +21,7 @@ class _In(BaseModel):
 
 
 #: A tile code of RULES.md (suits 1-9 b/c/d, winds, dragons, flowers f1-f4, seasons s1-s4).
-TILE = r"^([1-9][bcd]|[eswn]w|[rgw]d|[fs][1-4])$"
+TILE = r"^([1-9][bcd]|[eswn]w|[rgw]d|[1-4][fs])$"  # flowers 1f-4f, seasons 1s-4s
 
 
 class MeldOut(_Open):

@@ -28,11 +28,17 @@ def zone_name(zone: str, names: Mapping[int, str]) -> str:
     return {"discard": "the discard pad", "river": "the river", "wall": "the wall"}.get(zone, zone)
 
 
+def undoable(state: Any) -> int:
+    """How many steps ``undo`` takes back at most: every step but the session's start (the
+    engine refuses that one), so ``recent`` offers exactly what undo accepts (issue 22)."""
+    return max(int(getattr(state, "depth", 0)) - 1, 0)
+
+
 def steps(state: Any, count: int, names: Mapping[int, str]) -> list[str]:
     """The ``count`` newest undoable steps, newest first, each in words."""
     out: list[str] = []
     after = state
-    while len(out) < min(count, MAX_STEPS) and after is not None and after.prev is not None:
+    while len(out) < min(count, MAX_STEPS, undoable(state)) and after.prev is not None:
         out.append(describe(after.prev, after, names))
         after = after.prev
     return out
@@ -41,17 +47,16 @@ def steps(state: Any, count: int, names: Mapping[int, str]) -> list[str]:
 def undo_preview(state: Any, count: int, names: Mapping[int, str]) -> dict[str, Any]:
     """What ``undo count`` takes back, and which tiles must then be put back where: the engine
     itself is asked (``apply`` is pure), so the preview is exactly what the undo will do."""
-    depth = int(getattr(state, "depth", 0))
-    outcome = apply(state, {"correct": {"undo": count}}) if 1 <= count <= depth else None
+    available = min(undoable(state), MAX_STEPS)
+    outcome = apply(state, {"correct": {"undo": count}}) if 1 <= count <= available else None
     if outcome is None or not outcome.accepted:
-        return {"count": count, "available": min(depth, MAX_STEPS), "takes_back": [],
-                "put_back": []}
+        return {"count": count, "available": available, "takes_back": [], "put_back": []}
     put_back = [
         {"tile": None if _concealed(lies, home) else tile, "from": zone_name(lies, names),
          "to": zone_name(home, names)}
         for tile, lies, home in outcome.state.misplaced
     ]
-    return {"count": count, "available": min(depth, MAX_STEPS),
+    return {"count": count, "available": available,
             "takes_back": steps(state, count, names), "put_back": put_back}
 
 

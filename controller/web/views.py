@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.game.privacy import concealed_codes, redact_violation
 from controller.loop import GameLoop
 from controller.web import club_link
 
@@ -76,12 +75,11 @@ def seat_view(loop: GameLoop, position: int) -> dict[str, Any]:
     return view
 
 
-def told(service: GameLoop, applied: Any, seat: int | None = None) -> dict[str, Any]:
-    """An event's outcome as its sender is told it: the violation's words name no tile lying
-    concealed in a rack, except in the sender's own rack when the sender is a seat."""
-    codes = concealed_codes(service.state, but_seat=seat)
-    return {"accepted": applied.accepted, "seq": applied.seq,
-            "violation": redact_violation(applied.violation, codes)}
+def told(applied: Any) -> dict[str, Any]:
+    """An event's outcome as its sender is told it. The engine's words name no concealed tile
+    but the sender's own typed ones (controller.game.privacy); nothing here looks at the racks,
+    so the answer cannot depend on what they hold (issue 22)."""
+    return {"accepted": applied.accepted, "seq": applied.seq, "violation": applied.violation}
 
 
 _NOW = -1.0  # the placeholder for server_time in a cached answer; each answer gets its own

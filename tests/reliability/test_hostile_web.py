@@ -178,7 +178,8 @@ def test_a_lone_surrogate_token_is_a_wrong_token(table: Table) -> None:
 
 
 def test_websocket_clients_are_capped(tmp_path: Any) -> None:
-    config = Config(session=SessionConfig(), server=ServerConfig(max_ws_clients=3))
+    config = Config(session=SessionConfig(), server=ServerConfig(max_ws_clients=3,
+                                                                      ws_reserved=0))
     app = build(config, tmp_path).app
     with TestClient(app) as client:
         opened = [client.websocket_connect("/ws").__enter__() for _ in range(3)]

@@ -64,10 +64,13 @@ def test_sessions_latest_and_end(db: Path) -> None:
             log.session()
         a = log.start_session("hua-bao", {}, 1.0)
         b = log.start_session("dmjl", {}, 2.0)
-        log.end_session(a, 3.0)
+        assert log.session(a).ended_at == 2.0  # a new session ends the open one (issue 22)
+        log.end_session(a, 3.0)  # an ended session keeps its end
         latest = log.latest_session()
         assert latest is not None and latest.id == b and latest.ended_at is None
-        assert log.session(a).ended_at == 3.0
+        assert log.session(a).ended_at == 2.0
+        log.end_session(b, 4.0)
+        assert log.session(b).ended_at == 4.0
         with pytest.raises(StoreError, match=f"no session 99 \\(sessions: {a}, {b}\\)"):
             log.session(99)
 

@@ -86,16 +86,17 @@ def free_port() -> int:
 
 
 @contextmanager
-def served(app: Any, wait: float = 20.0) -> Iterator[str]:
-    """The app on a real uvicorn (the service's own options) in a thread on a free port, for
-    browsers and sockets; yields its base URL and stops it afterwards."""
+def served(app: Any, wait: float = 20.0, options: dict[str, Any] | None = None) -> Iterator[str]:
+    """The app on a real uvicorn (the service's own options, or ``options``) in a thread on a
+    free port, for browsers and sockets; yields its base URL and stops it afterwards."""
     import uvicorn
 
     from controller.web.app import UVICORN_OPTIONS
 
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", **UVICORN_OPTIONS))
+                                           log_level="warning",
+                                           **(options or UVICORN_OPTIONS)))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:

@@ -37,7 +37,7 @@ async def _correct(loop: LoopDep, correction: dict[str, Any]) -> Any:
     applied = await loop.submit({"correct": correction}, "admin")
     if not applied.accepted:
         raise EventRefused(applied)
-    return views.told(loop, applied)  # the operator sees no concealed tile either
+    return views.told(applied)  # words that name no concealed tile, whatever the racks hold
 
 
 @router.post("/session", response_model=PublicView)
@@ -53,9 +53,7 @@ async def start_session(body: SessionIn, loop: LoopDep) -> Any:
         get_ruleset(body.ruleset, body.options)
     except ScoringError as exc:
         raise ServiceError(f"cannot start a session: {exc}") from None
-    if loop.session_active:
-        await loop.stop_session()
-    await loop.start_session(body.ruleset, body.options)
+    await loop.start_session(body.ruleset, body.options)  # ends the running one in one step
     return views.public_view(loop)
 
 

@@ -19,7 +19,7 @@ STEPS = Query(ge=1, le=narrate.MAX_STEPS, description="how many of the newest st
 def recent(loop: LoopDep, count: int = STEPS) -> Any:
     """The newest undoable steps in words, newest first (concealed tiles are not named)."""
     return {"events": narrate.steps(loop.state, count, _names(loop)),
-            "available": min(int(loop.state.depth), narrate.MAX_STEPS)}
+            "available": min(narrate.undoable(loop.state), narrate.MAX_STEPS)}
 
 
 @router.get("/api/admin/undo", tags=["admin"], dependencies=[AdminDep], responses=ADMIN)

@@ -56,4 +56,4 @@ async def reassign(position: SeatDep, body: SeatReassignIn, loop: LoopDep) -> An
                                   "as": body.as_}}}, f"seat:{position}")
     if not applied.accepted:
         raise EventRefused(applied)
-    return views.told(loop, applied, position)
+    return views.told(applied)

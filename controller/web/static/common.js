@@ -72,16 +72,19 @@ export function peopleText(e, who = "admin") {
 
 /**
  * A WebSocket that reconnects by itself (1 s, 2 s, ... up to 10 s). `first` is sent on open
- * (the seat token). onStatus gets "live" | "connecting" | "refused: ...".
+ * (the seat token). `token()` (if given) is shown at the handshake as the subprotocol
+ * token.TOKEN: a token holder's socket gets in even when anonymous ones fill the service's
+ * share. onStatus gets "live" | "connecting" | "refused: ...".
  */
-export function liveSocket(path, { onMessage, onStatus, first = null }) {
+export function liveSocket(path, { onMessage, onStatus, first = null, token = null }) {
   let delay = 1000;
   let stopped = false;
   // flow=ack: this page acknowledges each message, so the service never lets states pile up.
   const url = () => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}?flow=ack`;
   function open() {
     onStatus && onStatus("connecting");
-    const ws = new WebSocket(url());
+    const shown = token ? token() : null;
+    const ws = shown ? new WebSocket(url(), ["mahjong-table", `token.${shown}`]) : new WebSocket(url());
     ws.onopen = () => {
       if (first) ws.send(JSON.stringify(first));
     };
@@ -114,9 +117,10 @@ export function liveSocket(path, { onMessage, onStatus, first = null }) {
  * badge (#conn) and the "not recording" banner (#halted). onRefused(reason) when the service
  * closes the socket for a wrong token.
  */
-export function livePage(path, { type, onView, first = null, onRefused = null }) {
+export function livePage(path, { type, onView, first = null, onRefused = null, token = null }) {
   return liveSocket(path, {
     first,
+    token,
     onMessage(msg) {
       if (msg.type !== type) return;
       syncClock(msg.server_time);

@@ -331,6 +331,7 @@ async function loadLinks() {
 
 livePage("/ws", {
   type: "table",
+  token: () => token, // the admin token: the operator's socket is let in even in a crowd
   onView(v) {
     const first = view === null;
     view = v;

@@ -81,7 +81,9 @@ async function loadPast() {
     return h("li", { "data-session": s.session },
       h("button", { class: "linkish", onclick: () => (box.childNodes.length ? box.replaceChildren() : openSession(s.session, box)) },
         `${when(s.started)} · ${s.ruleset} · ${s.hands} hands${s.ended ? "" : " · running"}`),
-      h("div", { class: "muted" }, finals), box);
+      h("div", { class: "muted" }, finals),
+      s.damaged ? h("div", { class: "error" }, `damaged log: ${s.damaged}; the hands before it are shown (mahjong-table recover)`) : null,
+      box);
   });
   replace("past", rows.length ? h("ol", { class: "past" }, rows) : h("p", { class: "muted" }, "no session yet"));
 }

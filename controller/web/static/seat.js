@@ -181,6 +181,7 @@ async function start(candidate, fromLink) {
   livePage(`/ws/seats/${position}`, {
     type: "seat",
     first: { token },
+    token: () => token, // shown at the handshake too: a seat is let in even in a crowd
     onView(view) {
       seat = view;
       render();

@@ -1,0 +1,52 @@
+"""Undo back to the session's start (issue 22): `recent` and undo agree, and the game goes on.
+
+After a new session, an undo of all but one of the events `recent` offered left the hand null
+and the simulated players waiting for good ("seat 2 says a tile in rack:2 is not the tile
+shown"): the tiles still lying out were not part of where the game said tiles lie once no hand
+had begun. A further undo was refused, `recent` offered one event more than undo took, and a
+new session did not bring play back. Here the virtual table over the serial path through the
+real app (tests/web/test_recent_undo.py: `recent` against undo)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from controller.app import build
+from controller.config import Config, SessionConfig
+from controller.sources.virtual import SimOptions, SimRun, virtual_table_source
+from tests.sources.test_corrections_virtual import until
+
+
+def test_the_virtual_table_plays_on_after_an_undo_to_the_start(tmp_path: Path) -> None:
+    """The operator takes back every step `recent` offers, in turns of up to 50, while the
+    players rest after the first hand (``hand_pause``: nothing is in flight, so the undo lands
+    on the session's start exactly); then they put the tiles back and play on."""
+    run = SimRun()
+    options = SimOptions(seed=3, pace=0.01, hand_pause=15.0)
+    system = build(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path,
+                   sources={"table": virtual_table_source(options, run)})
+    loop = system.loop
+    with TestClient(system.app) as client:
+        admin = {"Authorization": f"Bearer {system.tokens.admin}"}
+        assert client.post("/api/admin/session", headers=admin,
+                           json={"ruleset": "hua-bao", "options": {}}).status_code == 200
+        until(lambda: loop.state.hand is not None and loop.state.hand.phase == "over",
+              240, what=f"the first hand played out ({run.complaint}, {run.error})")
+        while available := client.get("/api/admin/recent?count=50",
+                                      headers=admin).json()["available"]:
+            undo = client.post("/api/admin/undo", headers=admin, json={"count": available})
+            assert undo.status_code == 200, undo.text
+        assert loop.state.hand is None and loop.state.misplaced  # the start; tiles lie out
+        seq = loop.seq
+        until(lambda: loop.seq > seq + 60 and (loop.state.hand is not None
+                                                and loop.state.hand.phase == "play"), 240,
+              what="the players putting the tiles back and playing on")
+        assert run.error is None and run.complaint is None, (run.error, run.complaint)
+        # and a new session brings play back too
+        assert client.post("/api/admin/session", headers=admin,
+                           json={"ruleset": "dmjl", "options": {}}).status_code == 200
+        seq = loop.seq
+        until(lambda: loop.seq > seq + 60, 240, what="play in the new session")
+        assert loop.state.ruleset_name == "dmjl" and run.error is None
