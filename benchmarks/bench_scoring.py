@@ -230,6 +230,7 @@ def main() -> int:
                     help="our score's numbers only, not the explained items and arrangement")
     ap.add_argument("--profile", metavar="ROW", help="cProfile our new-hand pass of this row "
                     "(arrangements, swedish, hua-bao, dmjl, bmja)")
+    ap.add_argument("--sort", default="tottime", help="the profile's order (pstats' keys)")
     args = ap.parse_args()
     if HandDivider is None:
         print("The PyPI package 'mahjong' is missing: .venv/bin/pip install mahjong "
@@ -252,7 +253,7 @@ def main() -> int:
     rows += [_ruleset_row(n, warm, new, theirs_score, args.numbers_only)
              for n in ("swedish", "hua-bao", "dmjl", "bmja")]
     if args.profile:
-        return _profile(next(r for r in rows if r.label.endswith(args.profile)))
+        return _profile(next(r for r in rows if r.label.endswith(args.profile)), args.sort)
     answer = ("numbers only" if args.numbers_only
               else "the whole answer (numbers, items, arrangement)")
     print(f"CPU µs per hand, best of {args.rounds} rounds; ours: {answer}; mahjong: "
@@ -268,7 +269,7 @@ def main() -> int:
     return 0
 
 
-def _profile(row: Row) -> int:
+def _profile(row: Row, sort: str) -> int:
     import cProfile
     import pstats
 
@@ -278,7 +279,7 @@ def _profile(row: Row) -> int:
     prof.enable()
     _per_hand(row.ours, row.new)
     prof.disable()
-    pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+    pstats.Stats(prof).sort_stats(sort).print_stats(40)
     return 0
 
 

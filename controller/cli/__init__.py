@@ -117,21 +117,24 @@ def check_data_dir(data_dir: Path) -> None:
                        "choose another --data-dir") from None
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand, or of ``command`` only: running one subcommand then
+    imports its module alone (``score`` loads no asyncio, web or service code)."""
     parser = argparse.ArgumentParser(
         prog="mahjong-table",
         description="Scoring table controller for an RFID-instrumented mahjong table.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in SUBCOMMANDS:
+    for name in (command,) if command in SUBCOMMANDS else SUBCOMMANDS:
         importlib.import_module(f"controller.cli.{name}_cmd").register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(words[0] if words else None)
+    args = parser.parse_args(words)
     # Files made by any command (event log, registry, tokens, exports) hold the game or its
     # secrets: readable by this user only (controller.store.files sets the modes too).
     os.umask(0o077)

@@ -20,7 +20,6 @@ from controller.scoring.complete import (
     waits,
     within_chows,
 )
-from controller.scoring.mcr import score_mcr
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
 from controller.scoring.rules import RuleSet
 from controller.scoring.rulesets import get_ruleset
@@ -68,7 +67,9 @@ def score_hand(inp: HandInput) -> ScoreResult:
     rs = inp.ruleset  # ruleset_of(inp), without the call
     if not isinstance(rs, RuleSet):
         rs = get_ruleset(rs, inp.options)
-    if rs.name == "mcr":  # fans, not points: its own scorer (controller.scoring.mcr)
+    if rs.name == "mcr":  # fans, not points: its own scorer, loaded when first needed
+        from controller.scoring.mcr.scorer import score_mcr
+
         return score_mcr(inp, rs)
     hand = check_input(inp, rs)
     arrs = _winner_arrangements(hand, rs, inp.winning_tile) if inp.mahjong else _NONE
@@ -79,13 +80,14 @@ def score_hand(inp: HandInput) -> ScoreResult:
     if not views:
         raise ScoringError(_incomplete_message(hand))
     memo = group_memo(rs, inp.mahjong, facts)
+    if len(views) == 1:  # the only view is the answer: its items and numbers in one pass
+        best, best_left = views[0]
+        tally = explain(split, best, memo)
+        return _result(split, best, tally.numbers(), memo, best_left, hand, tally.items)
     hand_numbers = split.hand_numbers  # the same for every view
     if hand_numbers is None:
         hand_numbers = run_numbers(split.hand, views[0][0], ZERO)
-    if len(views) == 1:
-        (best, best_left), numbers = views[0], _numbers(split, views[0][0], hand_numbers, memo)
-    else:
-        best, best_left, numbers = _best(split, views, hand_numbers, memo)
+    best, best_left, numbers = _best(split, views, hand_numbers, memo)
     return _result(split, best, numbers, memo, best_left, hand)
 
 
@@ -127,20 +129,23 @@ def _best(
 
 def _result(
     split: Split, view: HandView, numbers: Numbers, memo: GroupMemo, leftover: list[Tile],
-    hand: CheckedHand,
+    hand: CheckedHand, items: list[ScoreItem] | None = None,
 ) -> ScoreResult:
-    """The numbers now; the explained items and the arrangement when first asked for."""
+    """The numbers now; the explained items (``items``: made already, in the rules' order)
+    and the arrangement when first asked for."""
     score, limit_hand = score_of(split, numbers)
     return ScoreResult(numbers[0], numbers[1], limit_hand, score, None, None, numbers[2],
-                       view.special, leftover, partial(_explained, split, view, memo, hand))
+                       view.special, leftover, partial(_explained, split, view, memo, hand, items))
 
 
 def _explained(
-    split: Split, view: HandView, memo: GroupMemo, hand: CheckedHand
+    split: Split, view: HandView, memo: GroupMemo, hand: CheckedHand,
+    items: list[ScoreItem] | None,
 ) -> tuple[list[ScoreItem], list[list[Tile]]]:
     """A score's explained items (points first) and its arrangement, when first asked for."""
-    items = sorted(explain(split, view, memo).items, key=_POINTS_FIRST)
-    return items, _arrangement(view.groups, hand)
+    if items is None:
+        items = explain(split, view, memo).items
+    return sorted(items, key=_POINTS_FIRST), _arrangement(view.groups, hand)
 
 
 def _incomplete_message(hand: CheckedHand) -> str:
