@@ -76,9 +76,21 @@ for line in open(sys.argv[1]):
 '''
 
 
+def _env(src: Path, pyc: bool) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    if pyc:  # as installed: the modules' compiled files are there and used
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+PYC = True
+
+
 def _timed(cmd: list[str], src: Path) -> tuple[float, float]:
     """(CPU seconds of the child, user + system; wall seconds) of one run."""
-    env = {**os.environ, "PYTHONPATH": str(src)}
+    env = _env(src, PYC)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     done = subprocess.run(cmd, cwd=src, env=env, stdout=subprocess.DEVNULL,
@@ -122,8 +134,18 @@ def main() -> int:
     ap.add_argument("--before", type=Path, help="a checkout of the code to compare with")
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--mcr-hands", type=int, default=2000)
+    ap.add_argument("--no-pyc", action="store_true",
+                    help="compile every module in every run (PYTHONDONTWRITEBYTECODE=1, as on "
+                    "some hosts); by default the compiled files are made first and used, as "
+                    "an installed package's are")
     a = ap.parse_args()
+    global PYC
+    PYC = not a.no_pyc
     py = sys.executable
+    for src in (ROOT, a.before) if a.before else (ROOT,):
+        if PYC:
+            subprocess.run([py, "-m", "compileall", "-q", str(src / "controller")],
+                           env=_env(src, True), check=True)
     with tempfile.TemporaryDirectory() as tmp:
         cases: dict[str, tuple[list[str], Path]] = {}
         for name, obj in ONE.items():
@@ -141,7 +163,8 @@ def main() -> int:
         cases[f"{n} mcr hands, score --jsonl"] = (
             [py, "-m", "controller", "score", "--jsonl", str(lines)], ROOT)
         cases[f"{n} mcr hands, pymahjonggb script"] = ([py, str(script), str(lines)], ROOT)
-        print(f"median of {a.runs} runs, the commands in turn; CPU = user + system of the process")
+        print(f"median of {a.runs} runs, the commands in turn; CPU = user + system of the process; "
+              f"{'compiled files used' if PYC else 'every module compiled in every run'}")
         result = _rows(a.runs, cases)
     for label, (cpu, wall) in result.items():
         print(f"  {label:36} CPU {cpu * 1e3:7.1f} ms   wall {wall * 1e3:7.1f} ms")

@@ -275,7 +275,7 @@ def _profile(row: Row, sort: str) -> int:
 
     _cold()
     _per_hand(row.ours, row.warm)
-    prof = cProfile.Profile()
+    prof = cProfile.Profile(time.process_time)
     prof.enable()
     _per_hand(row.ours, row.new)
     prof.disable()

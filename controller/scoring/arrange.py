@@ -227,13 +227,13 @@ def _splittable(cnt: tuple[int, ...], suited: bool) -> tuple[bool, bool]:
     return _sets_only(cnt), _with_pair(cnt)
 
 
-_TABLES: list[tuple[frozenset[tuple[int, ...]], frozenset[tuple[int, ...]]]] = []
+_TABLES: list[suit_parts.Tables] = []
 
 
-def _suit_tables() -> tuple[frozenset[tuple[int, ...]], frozenset[tuple[int, ...]]]:
+def _suit_tables() -> suit_parts.Tables:
     """suit_parts' table of complete suit parts, read when first needed."""
     if not _TABLES:
-        _TABLES.append(suit_parts.load())
+        _TABLES.append(suit_parts.tables())
     return _TABLES[0]
 
 

@@ -3,6 +3,7 @@ its parts. Wrong types and unknown fields raise ScoringError naming the field.""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -54,6 +55,26 @@ def _melds(obj: Mapping[str, Any]) -> list[Meld]:
     return out
 
 
+_RULESETS: dict[tuple[str, str], RuleSet] = {}
+
+
+def _ruleset(name: Any, options: Any) -> RuleSet:
+    """get_ruleset(name, options), made once per name and options (some 25 µs each): the lines
+    of a batch name a few. A RuleSet is not changed once made; a bad one raises each time."""
+    if not isinstance(name, str):
+        return get_ruleset(name, options)
+    try:
+        key = (name, "" if options is None else json.dumps(options, sort_keys=True))
+    except (TypeError, ValueError):  # not JSON's values: made each time, get_ruleset judges
+        return get_ruleset(name, options)
+    rs = _RULESETS.get(key)
+    if rs is None:
+        if len(_RULESETS) >= 64:  # many different options: keep the memo small
+            _RULESETS.clear()
+        rs = _RULESETS[key] = get_ruleset(name, options)
+    return rs
+
+
 def hand_input(obj: Any) -> HandInput:
     """The ``score`` input object as a HandInput (values are checked later by the scorer)."""
     if not isinstance(obj, dict):
@@ -71,7 +92,7 @@ def hand_input(obj: Any) -> HandInput:
     if not isinstance(obj["mahjong"], bool):
         raise ScoringError(f"field 'mahjong' must be true or false, not {obj['mahjong']!r}")
     return HandInput(
-        ruleset=get_ruleset(obj["ruleset"], obj.get("options")),
+        ruleset=_ruleset(obj["ruleset"], obj.get("options")),
         seat_wind=obj["seat_wind"],
         prevailing_wind=obj["prevailing_wind"],
         melds=_melds(obj),

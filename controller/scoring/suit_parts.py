@@ -11,10 +11,8 @@ tests/scoring/test_speed_tables.py checks it against a search.
 
 from __future__ import annotations
 
-import base64
-import zlib
-
 Part = tuple[int, ...]
+Tables = tuple[frozenset[Part], frozenset[Part]]
 _SETS = [tuple(3 if k == i else 0 for k in range(9)) for i in range(9)] + [
     tuple(1 if i <= k <= i + 2 else 0 for k in range(9)) for i in range(7)
 ]
@@ -38,13 +36,29 @@ def build() -> tuple[list[Part], list[Part]]:
 
 def encode(sets_only: list[Part], with_pair: list[Part]) -> str:
     """The table as suit_parts_data.py's DATA."""
+    import base64
+    import zlib
+
     raw = len(sets_only).to_bytes(4, "little") + bytes(
         n for p in [*sets_only, *with_pair] for n in p)
     return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
 
 
-def load() -> tuple[frozenset[Part], frozenset[Part]]:
+_LOADED: list[Tables] = []
+
+
+def tables() -> Tables:
+    """load()'s answer, loaded once (arrange.py and mcr/waits.py share it)."""
+    if not _LOADED:
+        _LOADED.append(load())
+    return _LOADED[0]
+
+
+def load() -> Tables:
     """(the sets-only parts, the parts with a pair), from the shipped table (a few ms)."""
+    import base64
+    import zlib
+
     from controller.scoring.suit_parts_data import DATA
 
     data = zlib.decompress(base64.b64decode(DATA))
