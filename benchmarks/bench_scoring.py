@@ -1,16 +1,19 @@
 """Benchmark: our arrangements and scoring against the PyPI ``mahjong`` package, side by side.
 
 Run by hand:  .venv/bin/pip install mahjong && .venv/bin/python benchmarks/bench_scoring.py
-One set of random complete hands (ambiguous runs like 1b1b1b2b2b2b3b3b3b, seven pairs, exposed
-sets and kongs) is timed (a) all arrangements per hand vs HandDivider.divide_hand and (b) a full
-score per hand vs HandCalculator.estimate_hand_value. Tile kind k is the same index in both
+Random complete hands (ambiguous runs like 1b1b1b2b2b2b3b3b3b, seven pairs, exposed sets and
+kongs) are timed (a) all arrangements per hand vs HandDivider.divide_hand and (b) a score per
+hand and rule set vs HandCalculator.estimate_hand_value. Tile kind k is the same index in both
 libraries' 34-kind order (suits, then honours), so both see the same shapes.
 
-Our score (b) is every number of the answer (points, doublings, limit hand, score, special hand,
-leftover), worked out from every item; the explained items and the arrangement are made when
-first read (as a page or `score` reads them). ``--read-items`` reads them too: mahjong's answer
-carries its yaku list, so that is the comparison with the explanation made on both sides
-(docs/scoring.md "Performance").
+Rows (CPU time, best of --rounds, each round from empty tables on both sides):
+- new: both sides score --warm other hands first (a table's evening so far: our tables keyed
+  by a suit's counts, a group, a situation fill; mahjong's lru_cache keeps 128 hands), then
+  --hands new hands once each, none repeated and none among the others;
+- repeated: the same new hands again, every table warm.
+Our answer is the whole one, as `score` prints it (to_json(): every number, every explained
+item, the arrangement), unless --numbers-only; mahjong's has its han, fu, cost and yaku list.
+docs/performance.md has the figures.
 """
 
 from __future__ import annotations
