@@ -13,7 +13,8 @@ Rows (CPU time, best of --rounds, each round from empty tables on both sides):
 - repeated: the same new hands again, every table warm.
 Our answer is the whole one, as `score` prints it (to_json(): every number, every explained
 item, the arrangement), unless --numbers-only; mahjong's has its han, fu, cost and yaku list.
-docs/performance.md has the figures.
+The last row is mcr against pymahjonggb (C++), timed as bench_mcr.py does (the whole answer on
+both sides). docs/performance.md has the figures.
 """
 
 from __future__ import annotations
@@ -234,6 +235,7 @@ def main() -> int:
     ap.add_argument("--profile", metavar="ROW", help="cProfile our new-hand pass of this row "
                     "(arrangements, swedish, hua-bao, dmjl, bmja)")
     ap.add_argument("--sort", default="tottime", help="the profile's order (pstats' keys)")
+    ap.add_argument("--no-mcr", action="store_true", help="leave out the mcr row (pymahjonggb)")
     args = ap.parse_args()
     if HandDivider is None:
         print("The PyPI package 'mahjong' is missing: .venv/bin/pip install mahjong "
@@ -269,7 +271,29 @@ def main() -> int:
         print(f"{row.label:15} new: ours {on:6.1f} mahjong {tn:6.1f} ratio {tn / on:4.2f}x   "
               f"repeated: ours {orep:6.1f} mahjong {trep:6.1f} ratio {trep / orep:4.2f}x   "
               f"({len(row.new)} hands)")
+    if not args.no_mcr:
+        _mcr_row(args.warm, args.hands, args.rounds)
     return 0
+
+
+def _mcr_row(warm_n: int, n: int, rounds: int) -> None:
+    """mcr against pymahjonggb, the same way (bench_mcr.py's hands and timings: the whole
+    answer on both sides, the new hands after ``warm_n`` others from empty tables)."""
+    import bench_mcr as bm  # beside this file; it needs hypothesis and pymahjonggb
+
+    warm, hands = bm.two_sets(max(warm_n, n))
+    hands = hands[:n]
+    args = [bm.oracle_args(h) for h in hands]
+    new, repeated, theirs = [], [], []
+    for _ in range(rounds):
+        bm.clear()
+        bm.time_ours(warm[:warm_n])
+        new.append(bm.time_ours(hands))
+        theirs.append(bm.time_theirs(args))
+        repeated.append(bm.time_ours(hands))
+    o, t, r = (min(x) / len(hands) * 1e6 for x in (new, theirs, repeated))
+    print(f"{'score mcr':15} new: ours {o:6.1f} pymahjonggb {t:5.1f}, ours {o / t:4.1f}x slower   "
+          f"repeated (memo): ours {r:5.1f}, {r / t:4.2f}x   ({len(hands)} hands)")
 
 
 def _profile(row: Row, sort: str) -> int:
