@@ -80,14 +80,13 @@ def score_hand(inp: HandInput) -> ScoreResult:
     if not views:
         raise ScoringError(_incomplete_message(hand))
     memo = group_memo(rs, inp.mahjong, facts)
-    if len(views) == 1:  # the only view is the answer: its items and numbers in one pass
-        best, best_left = views[0]
-        tally = explain(split, best, memo)
-        return _result(split, best, tally.numbers(), memo, best_left, hand, tally.items)
     hand_numbers = split.hand_numbers  # the same for every view
     if hand_numbers is None:
         hand_numbers = run_numbers(split.hand, views[0][0], ZERO)
-    best, best_left, numbers = _best(split, views, hand_numbers, memo)
+    if len(views) == 1:
+        (best, best_left), numbers = views[0], _numbers(split, views[0][0], hand_numbers, memo)
+    else:
+        best, best_left, numbers = _best(split, views, hand_numbers, memo)
     return _result(split, best, numbers, memo, best_left, hand)
 
 
@@ -129,23 +128,20 @@ def _best(
 
 def _result(
     split: Split, view: HandView, numbers: Numbers, memo: GroupMemo, leftover: list[Tile],
-    hand: CheckedHand, items: list[ScoreItem] | None = None,
+    hand: CheckedHand,
 ) -> ScoreResult:
-    """The numbers now; the explained items (``items``: made already, in the rules' order)
-    and the arrangement when first asked for."""
+    """The numbers now; the explained items and the arrangement when first asked for."""
     score, limit_hand = score_of(split, numbers)
     return ScoreResult(numbers[0], numbers[1], limit_hand, score, None, None, numbers[2],
-                       view.special, leftover, partial(_explained, split, view, memo, hand, items))
+                       view.special, leftover, partial(_explained, split, view, memo, hand))
 
 
 def _explained(
-    split: Split, view: HandView, memo: GroupMemo, hand: CheckedHand,
-    items: list[ScoreItem] | None,
+    split: Split, view: HandView, memo: GroupMemo, hand: CheckedHand
 ) -> tuple[list[ScoreItem], list[list[Tile]]]:
     """A score's explained items (points first) and its arrangement, when first asked for."""
-    if items is None:
-        items = explain(split, view, memo).items
-    return sorted(items, key=_POINTS_FIRST), _arrangement(view.groups, hand)
+    items = sorted(explain(split, view, memo).items, key=_POINTS_FIRST)
+    return items, _arrangement(view.groups, hand)
 
 
 def _incomplete_message(hand: CheckedHand) -> str:
