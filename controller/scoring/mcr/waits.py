@@ -2,8 +2,8 @@
 
 A part of the hand (a suit, or the honours) is coded as one integer, a byte per kind holding its
 count (``int.from_bytes``); one more tile of the kind at offset ``i`` adds ``1 << 8 * i``. Every
-part that splits into sets (at most four: a hand has four) is listed once, at import, with the
-pair and without it (some 22,000 codes, some 30 ms: made when first needed, not at import, so
+part that splits into sets (at most four: a hand has four) is listed once, with the pair and
+without it (some 22,000 codes, about 10 ms of CPU: made when first needed, not at import, so
 that a process scoring no mcr winner never pays for it); a wait is then a sum and a look-up.
 """
 
