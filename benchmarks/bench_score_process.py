@@ -85,15 +85,11 @@ def _env(src: Path, pyc: bool) -> dict[str, str]:
     return env
 
 
-PYC = True
-
-
-def _timed(cmd: list[str], src: Path) -> tuple[float, float]:
+def _timed(cmd: list[str], src: Path, pyc: bool) -> tuple[float, float]:
     """(CPU seconds of the child, user + system; wall seconds) of one run."""
-    env = _env(src, PYC)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    done = subprocess.run(cmd, cwd=src, env=env, stdout=subprocess.DEVNULL,
+    done = subprocess.run(cmd, cwd=src, env=_env(src, pyc), stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, check=False)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -103,12 +99,15 @@ def _timed(cmd: list[str], src: Path) -> tuple[float, float]:
     return cpu, wall
 
 
-def _rows(runs: int, cases: dict[str, tuple[list[str], Path]]) -> dict[str, tuple[float, float]]:
+Cases = dict[str, tuple[list[str], Path]]
+
+
+def _rows(runs: int, cases: Cases, pyc: bool) -> dict[str, tuple[float, float]]:
     """Median (CPU, wall) of each command, the commands run in turn ``runs`` times."""
     got: dict[str, list[tuple[float, float]]] = {k: [] for k in cases}
     for _ in range(runs):
         for label, (cmd, src) in cases.items():
-            got[label].append(_timed(cmd, src))
+            got[label].append(_timed(cmd, src, pyc))
     return {k: (statistics.median(c for c, _ in v), statistics.median(w for _, w in v))
             for k, v in got.items()}
 
@@ -128,7 +127,7 @@ def _mcr_lines(n: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def main() -> int:
+def _args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--before", type=Path, help="a checkout of the code to compare with")
@@ -138,34 +137,41 @@ def main() -> int:
                     help="compile every module in every run (PYTHONDONTWRITEBYTECODE=1, as on "
                     "some hosts); by default the compiled files are made first and used, as "
                     "an installed package's are")
-    a = ap.parse_args()
-    global PYC
-    PYC = not a.no_pyc
+    return ap.parse_args()
+
+
+def _cases(tmp: Path, before: Path | None, n: int) -> Cases:
     py = sys.executable
-    for src in (ROOT, a.before) if a.before else (ROOT,):
-        if PYC:
-            subprocess.run([py, "-m", "compileall", "-q", str(src / "controller")],
+    cases: Cases = {}
+    for name, obj in ONE.items():
+        f = tmp / f"{name}.json"
+        f.write_text(json.dumps(obj))
+        cases[f"one {name} hand, now"] = ([py, "-m", "controller", "score", str(f)], ROOT)
+        if before:
+            cases[f"one {name} hand, before"] = ([py, "-m", "controller", "score", str(f)],
+                                                 before.resolve())
+    lines = tmp / "mcr.jsonl"
+    lines.write_text(_mcr_lines(n))
+    script = tmp / "pymahjonggb_score.py"
+    script.write_text(PYMAHJONGGB_SCRIPT)
+    cases[f"{n} mcr hands, score --jsonl"] = (
+        [py, "-m", "controller", "score", "--jsonl", str(lines)], ROOT)
+    cases[f"{n} mcr hands, pymahjonggb script"] = ([py, str(script), str(lines)], ROOT)
+    return cases
+
+
+def main() -> int:
+    a = _args()
+    pyc = not a.no_pyc
+    if pyc:
+        for src in (ROOT, a.before) if a.before else (ROOT,):
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(src / "controller")],
                            env=_env(src, True), check=True)
     with tempfile.TemporaryDirectory() as tmp:
-        cases: dict[str, tuple[list[str], Path]] = {}
-        for name, obj in ONE.items():
-            f = Path(tmp) / f"{name}.json"
-            f.write_text(json.dumps(obj))
-            cases[f"one {name} hand, now"] = ([py, "-m", "controller", "score", str(f)], ROOT)
-            if a.before:
-                cases[f"one {name} hand, before"] = ([py, "-m", "controller", "score", str(f)],
-                                                     a.before.resolve())
-        lines = Path(tmp) / "mcr.jsonl"
-        lines.write_text(_mcr_lines(a.mcr_hands))
-        script = Path(tmp) / "pymahjonggb_score.py"
-        script.write_text(PYMAHJONGGB_SCRIPT)
-        n = a.mcr_hands
-        cases[f"{n} mcr hands, score --jsonl"] = (
-            [py, "-m", "controller", "score", "--jsonl", str(lines)], ROOT)
-        cases[f"{n} mcr hands, pymahjonggb script"] = ([py, str(script), str(lines)], ROOT)
-        print(f"median of {a.runs} runs, the commands in turn; CPU = user + system of the process; "
-              f"{'compiled files used' if PYC else 'every module compiled in every run'}")
-        result = _rows(a.runs, cases)
+        cases = _cases(Path(tmp), a.before, a.mcr_hands)
+        print(f"median of {a.runs} runs, the commands in turn; CPU = user + system of the "
+              f"process; {'compiled files used' if pyc else 'every module compiled every run'}")
+        result = _rows(a.runs, cases, pyc)
     for label, (cpu, wall) in result.items():
         print(f"  {label:36} CPU {cpu * 1e3:7.1f} ms   wall {wall * 1e3:7.1f} ms")
     for name in ONE:
@@ -173,6 +179,7 @@ def main() -> int:
             now, old = result[f"one {name} hand, now"], result[f"one {name} hand, before"]
             print(f"  one {name} hand: {old[0] / now[0]:.2f}x quicker in CPU, "
                   f"{old[1] / now[1]:.2f}x in wall time than before")
+    n = a.mcr_hands
     ours = result[f"{n} mcr hands, score --jsonl"]
     theirs = result[f"{n} mcr hands, pymahjonggb script"]
     print(f"  {n} mcr hands: score --jsonl / pymahjonggb script = {ours[0] / theirs[0]:.2f} "

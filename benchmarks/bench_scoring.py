@@ -221,7 +221,7 @@ def _distinct(cases: list[Case]) -> list[Case]:
     return out
 
 
-def main() -> int:
+def _args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=2000, help="new hands timed per row")
@@ -236,13 +236,10 @@ def main() -> int:
                     "(arrangements, swedish, hua-bao, dmjl, bmja)")
     ap.add_argument("--sort", default="tottime", help="the profile's order (pstats' keys)")
     ap.add_argument("--no-mcr", action="store_true", help="leave out the mcr row (pymahjonggb)")
-    args = ap.parse_args()
-    if HandDivider is None:
-        print("The PyPI package 'mahjong' is missing: .venv/bin/pip install mahjong "
-              "(for this benchmark only; it is not a project dependency)")
-        return 1
-    cases = _distinct(make_cases(2 * (args.warm + args.hands), args.seed))
-    warm, new = cases[:args.warm], cases[args.warm:args.warm + args.hands]
+    return ap.parse_args()
+
+
+def _rows(warm: list[Case], new: list[Case], numbers_only: bool) -> list[Row]:
     swedish = get_ruleset("swedish")  # seven pairs count, as in mahjong's divider
 
     def ours_divide(c: Case) -> object:
@@ -255,8 +252,19 @@ def main() -> int:
         return HandCalculator.estimate_hand_value(c.tiles_136, c.win_136, c.mj_melds)
 
     rows = [Row("arrangements", ours_divide, theirs_divide, warm, new)]
-    rows += [_ruleset_row(n, warm, new, theirs_score, args.numbers_only)
-             for n in ("swedish", "hua-bao", "dmjl", "bmja")]
+    return rows + [_ruleset_row(n, warm, new, theirs_score, numbers_only)
+                   for n in ("swedish", "hua-bao", "dmjl", "bmja")]
+
+
+def main() -> int:
+    args = _args()
+    if HandDivider is None:
+        print("The PyPI package 'mahjong' is missing: .venv/bin/pip install mahjong "
+              "(for this benchmark only; it is not a project dependency)")
+        return 1
+    cases = _distinct(make_cases(2 * (args.warm + args.hands), args.seed))
+    warm, new = cases[:args.warm], cases[args.warm:args.warm + args.hands]
+    rows = _rows(warm, new, args.numbers_only)
     if args.profile:
         return _profile(next(r for r in rows if r.label.endswith(args.profile)), args.sort)
     answer = ("numbers only" if args.numbers_only
