@@ -222,17 +222,26 @@ def _splittable(cnt: tuple[int, ...], suited: bool) -> tuple[bool, bool]:
         rest = [n % 3 for n in cnt]
         return not any(rest), rest.count(2) == 1 and rest.count(1) == 0
     if sum(cnt) <= suit_parts.MOST and max(cnt) <= 4:  # a hand's part: the shipped table
-        sets, pairs = _TABLES[0] if _TABLES else _suit_tables()
-        return cnt in sets, cnt in pairs
+        tables = _TABLES[0] if _TABLES else _suit_tables()
+        if tables is not None:
+            return cnt in tables[0], cnt in tables[1]
     return _sets_only(cnt), _with_pair(cnt)
 
 
 _TABLES: list[suit_parts.Tables] = []
+_MISSES = [0]
+#: parts worked out before suit_parts' table is read (some 10 ms): a process that scores a
+#: few hands works out its few parts, a batch or a service reads the table
+READ_TABLE_AFTER = 64
 
 
-def _suit_tables() -> suit_parts.Tables:
-    """suit_parts' table of complete suit parts, read when first needed."""
+def _suit_tables() -> suit_parts.Tables | None:
+    """suit_parts' table of complete suit parts, once READ_TABLE_AFTER parts were worked out
+    without it; None before (the caller works the part out: the same answer)."""
     if not _TABLES:
+        _MISSES[0] += 1
+        if _MISSES[0] <= READ_TABLE_AFTER:
+            return None
         _TABLES.append(suit_parts.tables())
     return _TABLES[0]
 
@@ -286,7 +295,8 @@ def _part_additions(cnt: tuple[int, ...], base: int) -> tuple[tuple[int, bool, b
     pair, splits with one). Only kinds near the tiles held can join a set or pair."""
     out = []
     suited = base < 27
-    # a suit's part one tile short of a hand's (no kind five times): look the parts up
+    # a suit's part one tile short of a hand's (no kind five times): look the parts up once
+    # the table is read
     tables = ((_TABLES[0] if _TABLES else _suit_tables())
               if suited and sum(cnt) < suit_parts.MOST and max(cnt) <= 4 else None)
     held = [i for i, n in enumerate(cnt) if n]
