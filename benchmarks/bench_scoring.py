@@ -1,16 +1,20 @@
 """Benchmark: our arrangements and scoring against the PyPI ``mahjong`` package, side by side.
 
 Run by hand:  .venv/bin/pip install mahjong && .venv/bin/python benchmarks/bench_scoring.py
-One set of random complete hands (ambiguous runs like 1b1b1b2b2b2b3b3b3b, seven pairs, exposed
-sets and kongs) is timed (a) all arrangements per hand vs HandDivider.divide_hand and (b) a full
-score per hand vs HandCalculator.estimate_hand_value. Tile kind k is the same index in both
+Random complete hands (ambiguous runs like 1b1b1b2b2b2b3b3b3b, seven pairs, exposed sets and
+kongs) are timed (a) all arrangements per hand vs HandDivider.divide_hand and (b) a score per
+hand and rule set vs HandCalculator.estimate_hand_value. Tile kind k is the same index in both
 libraries' 34-kind order (suits, then honours), so both see the same shapes.
 
-Our score (b) is every number of the answer (points, doublings, limit hand, score, special hand,
-leftover), worked out from every item; the explained items and the arrangement are made when
-first read (as a page or `score` reads them). ``--read-items`` reads them too: mahjong's answer
-carries its yaku list, so that is the comparison with the explanation made on both sides
-(docs/scoring.md "Performance").
+Rows (CPU time, best of --rounds, each round from empty tables on both sides):
+- new: both sides score --warm other hands first (a table's evening so far: our tables keyed
+  by a suit's counts, a group, a situation fill; mahjong's lru_cache keeps 128 hands), then
+  --hands new hands once each, none repeated and none among the others;
+- repeated: the same new hands again, every table warm.
+Our answer is the whole one, as `score` prints it (to_json(): every number, every explained
+item, the arrangement), unless --numbers-only; mahjong's has its han, fu, cost and yaku list.
+The last row is mcr against pymahjonggb (C++), timed as bench_mcr.py does (the whole answer on
+both sides). docs/performance.md has the figures.
 """
 
 from __future__ import annotations
@@ -154,68 +158,88 @@ def _per_hand(fn: Callable[[Case], object], cases: list[Case]) -> float:
 
 
 def _cold() -> None:
-    """Empty both libraries' caches, so that a first pass is a cold start for each."""
+    """Empty both libraries' caches and tables: a fresh process for each."""
     clear_caches()
     HandDivider._divide_hand_impl.cache_clear()
 
 
-def _side_by_side(
-    ours: Callable[[Case], object], theirs: Callable[[Case], object], cases: list[Case],
-    repeat: int,
-) -> tuple[float, float, float, float]:
-    """(ours first pass, theirs first pass, ours best, theirs best) in µs per hand. Each first
-    pass starts with empty caches; the runs then alternate so that a busy machine slows both
-    alike, and the best of them is the steady state."""
+@dataclass
+class Row:
+    """One row: our full answer and mahjong's for the same hands (``warm``: others first)."""
+
+    label: str
+    ours: Callable[[Case], object]
+    theirs: Callable[[Case], object]
+    warm: list[Case]
+    new: list[Case]
+
+
+def _round(row: Row) -> tuple[float, float, float, float]:
+    """(ours new, theirs new, ours repeated, theirs repeated) in CPU µs per hand. New: both
+    sides start empty, score the ``warm`` hands (a table's evening so far), then the new hands
+    once each; repeated: the same new hands again, every table and cache warm. Ours and theirs
+    alternate so that a busy machine slows both alike."""
     _cold()
-    first_ours = _per_hand(ours, cases)
-    _cold()
-    first_theirs = _per_hand(theirs, cases)
-    best_ours, best_theirs = first_ours, first_theirs
-    for _ in range(repeat - 1):
-        best_ours = min(best_ours, _per_hand(ours, cases))
-        best_theirs = min(best_theirs, _per_hand(theirs, cases))
-    return first_ours, first_theirs, best_ours, best_theirs
+    _per_hand(row.ours, row.warm)
+    _per_hand(row.theirs, row.warm)
+    ours_new = _per_hand(row.ours, row.new)
+    theirs_new = _per_hand(row.theirs, row.new)
+    return ours_new, theirs_new, _per_hand(row.ours, row.new), _per_hand(row.theirs, row.new)
 
 
-def _score_rows(
-    cases: list[Case], read_items: bool = False,
-) -> list[tuple[str, Callable[[Case], object], list[Case]]]:
-    rows: list[tuple[str, Callable[[Case], object], list[Case]]] = []
-    for name in ("swedish", "hua-bao", "dmjl"):
-        rs = get_ruleset(name)
-        # a discard win by south in an east round; seven pairs only where the rule set has it
-        hands = [c for c in cases if is_complete(c.concealed, c.melds, rs)]
-        # each side gets its input ready-made (mahjong's tiles_136, win_136 and melds are made
-        # in make_cases), so both time the scoring only
-        inputs = {id(c): HandInput(rs, "south", "east", c.melds, c.concealed, (), True,
-                                   c.winning_tile, "discard") for c in hands}
+def _ruleset_row(name: str, warm: list[Case], new: list[Case], theirs: Callable[[Case], object],
+                 numbers_only: bool) -> Row:
+    rs = get_ruleset(name)
+    # a discard win by south in an east round; seven pairs only where the rule set has it
+    keep = [c for c in warm + new if is_complete(c.concealed, c.melds, rs)]
+    # each side gets its input ready-made (mahjong's tiles_136, win_136 and melds are made in
+    # make_cases), so both time the scoring only
+    inputs = {id(c): HandInput(rs, "south", "east", c.melds, c.concealed, (), True,
+                               c.winning_tile, "discard") for c in keep}
 
-        def ours_score(c: Case, inputs: dict[int, HandInput] = inputs) -> object:
-            return score_hand(inputs[id(c)])
+    def ours(c: Case) -> object:  # the whole answer, as `score` prints it (but the json.dumps)
+        return score_hand(inputs[id(c)]).to_json()
 
-        def ours_explained(c: Case, inputs: dict[int, HandInput] = inputs) -> object:
-            return score_hand(inputs[id(c)]).items  # the explained items made, as pages read
+    def ours_numbers(c: Case) -> object:
+        return score_hand(inputs[id(c)]).score
 
-        rows.append((f"score {name}", ours_explained if read_items else ours_score, hands))
-    return rows
+    fn = ours_numbers if numbers_only else ours
+    return Row(f"score {name}", fn, theirs, [c for c in warm if id(c) in inputs],
+               [c for c in new if id(c) in inputs])
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--hands", type=int, default=2000)
+def _distinct(cases: list[Case]) -> list[Case]:
+    """Each hand once (tiles, melds and winning tile): a new hand is never a repeat."""
+    seen: set[object] = set()
+    out = []
+    for c in cases:
+        key = (tuple(sorted(c.concealed)), tuple((m.tiles, m.concealed) for m in c.melds),
+               c.winning_tile)
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
+
+
+def _args() -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hands", type=int, default=2000, help="new hands timed per row")
+    ap.add_argument("--warm", type=int, default=2000,
+                    help="other hands each side scores first (a table's evening so far)")
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--read-items", action="store_true",
-                    help="read each score's explained items too (made on first read: the "
-                    "dashboard and `score` read them); mahjong's answer has its yaku list")
-    ap.add_argument("--repeat", type=int, default=15,
-                    help="timed passes per row, alternating ours and theirs; the best of each "
-                    "is kept (on a shared machine more passes find each side's undisturbed cost)")
-    args = ap.parse_args()
-    if HandDivider is None:
-        print("The PyPI package 'mahjong' is missing: .venv/bin/pip install mahjong "
-              "(for this benchmark only; it is not a project dependency)")
-        return 1
-    cases = make_cases(args.hands, args.seed)
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="rounds per row, each from empty tables; the best round is kept")
+    ap.add_argument("--numbers-only", action="store_true",
+                    help="our score's numbers only, not the explained items and arrangement")
+    ap.add_argument("--profile", metavar="ROW", help="cProfile our new-hand pass of this row "
+                    "(arrangements, swedish, hua-bao, dmjl, bmja)")
+    ap.add_argument("--sort", default="tottime", help="the profile's order (pstats' keys)")
+    ap.add_argument("--no-mcr", action="store_true", help="leave out the mcr row (pymahjonggb)")
+    return ap.parse_args()
+
+
+def _rows(warm: list[Case], new: list[Case], numbers_only: bool) -> list[Row]:
     swedish = get_ruleset("swedish")  # seven pairs count, as in mahjong's divider
 
     def ours_divide(c: Case) -> object:
@@ -227,17 +251,70 @@ def main() -> int:
     def theirs_score(c: Case) -> object:
         return HandCalculator.estimate_hand_value(c.tiles_136, c.win_136, c.mj_melds)
 
-    print(f"{len(cases)} hands (seed {args.seed}), CPU µs per hand; first pass (cold caches) and "
-          f"best of {args.repeat} alternating runs")
-    rows: list[tuple[str, Callable[[Case], object], list[Case]]] = [
-        ("arrangements", ours_divide, cases)
-    ]
-    rows.extend(_score_rows(cases, args.read_items))
-    for label, ours, hands in rows:
-        theirs = theirs_divide if label == "arrangements" else theirs_score
-        fo, ft, bo, bt = _side_by_side(ours, theirs, hands, args.repeat)
-        print(f"{label:15} first: ours {fo:6.1f} mahjong {ft:6.1f} ratio {ft / fo:4.1f}x   "
-              f"best: ours {bo:6.1f} mahjong {bt:6.1f} ratio {bt / bo:4.1f}x")
+    rows = [Row("arrangements", ours_divide, theirs_divide, warm, new)]
+    return rows + [_ruleset_row(n, warm, new, theirs_score, numbers_only)
+                   for n in ("swedish", "hua-bao", "dmjl", "bmja")]
+
+
+def main() -> int:
+    args = _args()
+    if HandDivider is None:
+        print("The PyPI package 'mahjong' is missing: .venv/bin/pip install mahjong "
+              "(for this benchmark only; it is not a project dependency)")
+        return 1
+    cases = _distinct(make_cases(2 * (args.warm + args.hands), args.seed))
+    warm, new = cases[:args.warm], cases[args.warm:args.warm + args.hands]
+    rows = _rows(warm, new, args.numbers_only)
+    if args.profile:
+        return _profile(next(r for r in rows if r.label.endswith(args.profile)), args.sort)
+    answer = ("numbers only" if args.numbers_only
+              else "the whole answer (numbers, items, arrangement)")
+    print(f"CPU µs per hand, best of {args.rounds} rounds; ours: {answer}; mahjong: "
+          "estimate_hand_value (divide_hand for arrangements)\n"
+          f"new: {args.hands} hands never scored before, after {args.warm} other hands from "
+          "empty tables (a table's evening); repeated: the same hands again, tables warm")
+    for row in rows:
+        best = [min(x) for x in zip(*(_round(row) for _ in range(args.rounds)), strict=True)]
+        on, tn, orep, trep = best
+        print(f"{row.label:15} new: ours {on:6.1f} mahjong {tn:6.1f} ratio {tn / on:4.2f}x   "
+              f"repeated: ours {orep:6.1f} mahjong {trep:6.1f} ratio {trep / orep:4.2f}x   "
+              f"({len(row.new)} hands)")
+    if not args.no_mcr:
+        _mcr_row(args.warm, args.hands, args.rounds)
+    return 0
+
+
+def _mcr_row(warm_n: int, n: int, rounds: int) -> None:
+    """mcr against pymahjonggb, the same way (bench_mcr.py's hands and timings: the whole
+    answer on both sides, the new hands after ``warm_n`` others from empty tables)."""
+    import bench_mcr as bm  # beside this file; it needs hypothesis and pymahjonggb
+
+    warm, hands = bm.two_sets(max(warm_n, n))
+    hands = hands[:n]
+    args = [bm.oracle_args(h) for h in hands]
+    new, repeated, theirs = [], [], []
+    for _ in range(rounds):
+        bm.clear()
+        bm.time_ours(warm[:warm_n])
+        new.append(bm.time_ours(hands))
+        theirs.append(bm.time_theirs(args))
+        repeated.append(bm.time_ours(hands))
+    o, t, r = (min(x) / len(hands) * 1e6 for x in (new, theirs, repeated))
+    print(f"{'score mcr':15} new: ours {o:6.1f} pymahjonggb {t:5.1f}, ours {o / t:4.1f}x slower   "
+          f"repeated (memo): ours {r:5.1f}, {r / t:4.2f}x   ({len(hands)} hands)")
+
+
+def _profile(row: Row, sort: str) -> int:
+    import cProfile
+    import pstats
+
+    _cold()
+    _per_hand(row.ours, row.warm)
+    prof = cProfile.Profile(time.process_time)
+    prof.enable()
+    _per_hand(row.ours, row.new)
+    prof.disable()
+    pstats.Stats(prof).sort_stats(sort).print_stats(40)
     return 0
 
 

@@ -126,22 +126,25 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {_one_line(message)} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand, or of ``command`` only: running one subcommand then
+    imports its module alone (``score`` loads no asyncio, web or service code)."""
     parser = _Parser(
         prog="mahjong-table",
         description="Scoring table controller for an RFID-instrumented mahjong table.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in SUBCOMMANDS:
+    for name in (command,) if command in SUBCOMMANDS else SUBCOMMANDS:
         importlib.import_module(f"controller.cli.{name}_cmd").register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(words[0] if words else None)
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(words)
     except SystemExit as exc:  # --help (0), or a bad argument told in one line (2)
         return int(exc.code or 0) if isinstance(exc.code, int | None) else 2
     # Files made by any command (event log, registry, tokens, exports) hold the game or its

@@ -12,6 +12,8 @@ from controller import jsonsafe
 from controller.cli import CliError
 
 WIN_CHOICES = ("wall", "discard", "replacement", "robbed_kong", "dealt")
+# json.dumps(obj, ensure_ascii=False) with its encoder made once, not per answer
+_dumps = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def register(subparsers: Any) -> None:
@@ -62,9 +64,14 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("give a JSON FILE (or - for standard input), or --hand \"...\"")
     text = _read(args.file)
     if args.jsonl:
+        import gc
+
+        # what start-up made (modules, tables) is never garbage: collections skip it
+        gc.freeze()
+        write = sys.stdout.write
         for line in text.splitlines():
             if line.strip():
-                print(json.dumps(score_line(line), ensure_ascii=False))
+                write(_dumps(score_line(line)) + "\n")
         return 0
     try:
         answer = score_json(_parse(text))

@@ -11,6 +11,7 @@ from functools import cache
 from itertools import product
 from typing import NamedTuple
 
+from controller.scoring import suit_parts
 from controller.tiles import KIND_INDEX, KINDS, Meld, Tile
 
 # Group kinds inside a part's split: (kind, offset of its lowest tile in the part).
@@ -220,7 +221,29 @@ def _splittable(cnt: tuple[int, ...], suited: bool) -> tuple[bool, bool]:
     if not suited:
         rest = [n % 3 for n in cnt]
         return not any(rest), rest.count(2) == 1 and rest.count(1) == 0
+    if sum(cnt) <= suit_parts.MOST and max(cnt) <= 4:  # a hand's part: the shipped table
+        tables = _TABLES[0] if _TABLES else _suit_tables()
+        if tables is not None:
+            return cnt in tables[0], cnt in tables[1]
     return _sets_only(cnt), _with_pair(cnt)
+
+
+_TABLES: list[suit_parts.Tables] = []
+_MISSES = [0]
+#: parts worked out before suit_parts' table is read (some 10 ms): a process that scores a
+#: few hands works out its few parts, a batch or a service reads the table
+READ_TABLE_AFTER = 64
+
+
+def _suit_tables() -> suit_parts.Tables | None:
+    """suit_parts' table of complete suit parts, once READ_TABLE_AFTER parts were worked out
+    without it; None before (the caller works the part out: the same answer)."""
+    if not _TABLES:
+        _MISSES[0] += 1
+        if _MISSES[0] <= READ_TABLE_AFTER:
+            return None
+        _TABLES.append(suit_parts.tables())
+    return _TABLES[0]
 
 
 def _sets_only(c: Sequence[int]) -> bool:
@@ -271,14 +294,23 @@ def _part_additions(cnt: tuple[int, ...], base: int) -> tuple[tuple[int, bool, b
     """For each kind one more tile of which still lets the part split: (kind, splits without a
     pair, splits with one). Only kinds near the tiles held can join a set or pair."""
     out = []
-    c = list(cnt)
+    suited = base < 27
+    # a suit's part one tile short of a hand's (no kind five times): look the parts up once
+    # the table is read
+    tables = ((_TABLES[0] if _TABLES else _suit_tables())
+              if suited and sum(cnt) < suit_parts.MOST and max(cnt) <= 4 else None)
+    held = [i for i, n in enumerate(cnt) if n]
     for off in range(len(cnt)):
-        near = range(max(0, off - 2), min(len(cnt), off + 3)) if base < 27 else (off,)
-        if not any(cnt[j] for j in near):
+        if suited:
+            if not any(-2 <= off - j <= 2 for j in held):
+                continue
+        elif not cnt[off]:
             continue
-        c[off] += 1
-        without, with_pair = _splittable(tuple(c), base < 27)
-        c[off] -= 1
+        more = (*cnt[:off], cnt[off] + 1, *cnt[off + 1:])
+        if tables is not None and cnt[off] < 4:
+            without, with_pair = more in tables[0], more in tables[1]
+        else:
+            without, with_pair = _splittable(more, suited)
         if without or with_pair:
             out.append((base + off, bool(without), bool(with_pair)))
     return tuple(out)

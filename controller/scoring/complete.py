@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import ModuleType
 
 from controller.scoring import arrange as ar
 from controller.scoring.arrange import Group
-from controller.scoring.mcr import shapes as mcr_shapes
 from controller.scoring.model import ScoringError
 from controller.scoring.rules import RuleSet
 from controller.scoring.special import special_waits
@@ -48,7 +48,7 @@ def standard_complete(c: list[int], free: int | None) -> bool:
 def _complete(c: list[int], melds: Sequence[Meld], rs: RuleSet) -> bool:
     if standard_complete(c, free_chows(rs, melds)):
         return True
-    if rs.name == "mcr" and mcr_shapes.special_complete(c, len(melds)):
+    if rs.name == "mcr" and _mcr_shapes().special_complete(c, len(melds)):
         return True
     if melds:
         return False
@@ -115,10 +115,18 @@ def wait_kinds(c: list[int], held: Sequence[int], melds: Sequence[Meld], rs: Rul
         if more:  # standard_waits answers in KINDS order already
             kinds = sorted(set(kinds) | more)
     if rs.name == "mcr":  # its own special shapes, a knitted straight with a meld too
-        more = mcr_shapes.special_waits(c, len(melds))
+        more = _mcr_shapes().special_waits(c, len(melds))
         if more:
             kinds = sorted(set(kinds) | more)
     return [k for k in kinds if held[k] < 4]
+
+
+def _mcr_shapes() -> ModuleType:
+    """mcr's special shapes, imported when an mcr hand first needs them (not for other rule
+    sets' hands: they import mcr's scorer)."""
+    from controller.scoring.mcr import shapes
+
+    return shapes
 
 
 def completes_with(c: list[int], k: int, free: int | None) -> bool:

@@ -20,7 +20,6 @@ from controller.scoring.complete import (
     waits,
     within_chows,
 )
-from controller.scoring.mcr import score_mcr
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
 from controller.scoring.riichi import score_riichi
 from controller.scoring.rules import RuleSet
@@ -69,7 +68,9 @@ def score_hand(inp: HandInput) -> ScoreResult:
     rs = inp.ruleset  # ruleset_of(inp), without the call
     if not isinstance(rs, RuleSet):
         rs = get_ruleset(rs, inp.options)
-    if rs.name == "mcr":  # fans, not points: its own scorer (controller.scoring.mcr)
+    if rs.name == "mcr":  # fans, not points: its own scorer, loaded when first needed
+        from controller.scoring.mcr.scorer import score_mcr
+
         return score_mcr(inp, rs)
     if rs.name == "riichi":  # han and fu: its own scorer (controller.scoring.riichi)
         return score_riichi(inp, rs)

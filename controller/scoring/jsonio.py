@@ -3,6 +3,7 @@ its parts. Wrong types and unknown fields raise ScoringError naming the field.""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -58,6 +59,26 @@ def _melds(obj: Mapping[str, Any]) -> list[Meld]:
     return out
 
 
+_RULESETS: dict[tuple[str, str], RuleSet] = {}
+
+
+def _ruleset(name: Any, options: Any) -> RuleSet:
+    """get_ruleset(name, options), made once per name and options (some 25 µs each): the lines
+    of a batch name a few. A RuleSet is not changed once made; a bad one raises each time."""
+    if not isinstance(name, str):
+        return get_ruleset(name, options)
+    try:
+        key = (name, "" if options is None else json.dumps(options, sort_keys=True))
+    except (TypeError, ValueError):  # not JSON's values: made each time, get_ruleset judges
+        return get_ruleset(name, options)
+    rs = _RULESETS.get(key)
+    if rs is None:
+        if len(_RULESETS) >= 64:  # many different options: keep the memo small
+            _RULESETS.clear()
+        rs = _RULESETS[key] = get_ruleset(name, options)
+    return rs
+
+
 def hand_input(obj: Any) -> HandInput:
     """The ``score`` input object as a HandInput (values are checked later by the scorer)."""
     if not isinstance(obj, dict):
@@ -74,7 +95,7 @@ def hand_input(obj: Any) -> HandInput:
             raise ScoringError(f"field {key!r} must be a string, not {obj[key]!r}")
     if not isinstance(obj["mahjong"], bool):
         raise ScoringError(f"field 'mahjong' must be true or false, not {obj['mahjong']!r}")
-    rs = get_ruleset(obj["ruleset"], obj.get("options"))
+    rs = _ruleset(obj["ruleset"], obj.get("options"))
     extra = [k for k in RIICHI_FIELDS if k in obj and rs.name != "riichi"]
     if extra:
         raise ScoringError(f"field {extra[0]!r} is for rule set riichi only")

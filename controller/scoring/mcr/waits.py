@@ -2,8 +2,9 @@
 
 A part of the hand (a suit, or the honours) is coded as one integer, a byte per kind holding its
 count (``int.from_bytes``); one more tile of the kind at offset ``i`` adds ``1 << 8 * i``. Every
-part that splits into sets (at most four: a hand has four) is listed once, at import, with the
-pair and without it (some 22,000 codes, a few milliseconds); a wait is then a sum and a look-up.
+part that splits into sets (at most four: a hand has four) is listed once, with the pair and
+without it (some 22,000 codes, about 10 ms of CPU: made when first needed, not at import, so
+that a process scoring no mcr winner never pays for it); a wait is then a sum and a look-up.
 """
 
 from __future__ import annotations
@@ -27,9 +28,18 @@ def _table(sets: Iterable[int], kinds: int) -> tuple[frozenset[int], frozenset[i
     return frozenset(without), frozenset(with_pair)
 
 
-# [part][pair]: the suits' table for parts 0..2, the honours' for part 3
-_SUIT_TABLE, _HONOUR_TABLE = _table(_SUITED, 9), _table(_HONOURS, 7)
-_TABLES = (_SUIT_TABLE, _SUIT_TABLE, _SUIT_TABLE, _HONOUR_TABLE)
+Tables = tuple[tuple[frozenset[int], frozenset[int]], ...]
+_MADE: list[Tables] = []
+
+
+def _tables() -> Tables:
+    """[part][pair]: the suits' table for parts 0..2, the honours' for part 3 (made once)."""
+    if not _MADE:
+        suits = _table(_SUITED, 9)
+        _MADE.append((suits, suits, suits, _table(_HONOURS, 7)))
+    return _MADE[0]
+
+
 _PARTS = ((0, 9), (9, 18), (18, 27), (27, 34))
 
 
@@ -64,11 +74,12 @@ def standard_waits(c: list[int]) -> list[int]:
     else:
         return []
     codes = [int.from_bytes(bytes(c[a:b]), "little") for a, b in _PARTS]
+    tables = _MADE[0] if _MADE else _tables()
     out: list[int] = []
     for q in targets:
         after = 2 if mods[q] == 1 else 0
-        if all(codes[i] in _TABLES[i][mods[i] == 2] for i in range(4) if i != q):
-            table = _TABLES[q][after == 2]
+        if all(codes[i] in tables[i][mods[i] == 2] for i in range(4) if i != q):
+            table = tables[q][after == 2]
             base, end = _PARTS[q]
             code = codes[q]
             out += [k for k in range(base, end)
