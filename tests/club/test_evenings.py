@@ -228,6 +228,9 @@ def play(tmp: Path, evening: list[list[dict[str, Any]]]) -> list[Session]:
         with EventLog.open(tmp / table / "events.sqlite") as log:
             for script in scripts:
                 now += 60
+                if model and model[-1].table == table:
+                    # A new session ends the one still open (the store: at most one open).
+                    model[-1].ended = True
                 sid = log.start_session("hua-bao", {}, now)
                 session = Session(table, sid, script["ended"])
                 state = game.new_game()
