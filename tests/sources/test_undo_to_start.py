@@ -24,7 +24,7 @@ def test_the_virtual_table_plays_on_after_an_undo_to_the_start(tmp_path: Path) -
     players rest after the first hand (``hand_pause``: nothing is in flight, so the undo lands
     on the session's start exactly); then they put the tiles back and play on."""
     run = SimRun()
-    options = SimOptions(seed=3, pace=0.01, hand_pause=15.0)
+    options = SimOptions(seed=3, pace=0.01, hand_pause=45.0)  # room for a busy host
     system = build(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path,
                    sources={"table": virtual_table_source(options, run)})
     loop = system.loop
