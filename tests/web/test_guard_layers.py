@@ -1,0 +1,179 @@
+"""Each wall of the access control on its own (issue 29): the Guard middleware in front of an app
+that lets everything through, and the routers' own token checks (deps.py) in the real app with
+the Guard taken out. With both in place a hole in one is hidden by the other, so the full-app
+tests (tests/reliability/test_access.py) cannot see it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from controller.app import System, build
+from controller.config import Config, SessionConfig
+from controller.store.tokens import Tokens
+from controller.web.guard import MAX_BODY, Guard
+
+TOKENS = Tokens(admin="admin-token", seats={1: "seat-one", 2: "seat-two", 3: "seat-3", 4: "s4"})
+ADMIN_PATHS = ["/api/admin/undo", "/api/admin/session", "/api/admin/", "/api/admin"]
+
+
+class Inner:
+    """An app that answers 200 to everything and remembers what reached it."""
+
+    def __init__(self) -> None:
+        self.reached: list[tuple[str, bytes]] = []
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        self.reached.append((scope["path"], body))
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"reached"})
+
+
+def ask(path: str, token: str | None = None, body: bytes = b"", *,
+        length: int | None = None, chunks: list[bytes] | None = None) -> tuple[int, Inner]:
+    """One request through the Guard alone: the status it answers and the inner app."""
+    inner = Inner()
+    headers = [] if token is None else [(b"authorization", f"Bearer {token}".encode())]
+    if length is not None:
+        headers.append((b"content-length", str(length).encode()))
+    scope = {"type": "http", "path": path, "method": "POST", "headers": headers,
+             "app": SimpleNamespace(state=SimpleNamespace(tokens=TOKENS))}
+    parts = chunks if chunks is not None else [body]
+    messages = [{"type": "http.request", "body": c, "more_body": i < len(parts) - 1}
+                for i, c in enumerate(parts)]
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    asyncio.run(Guard(inner)(scope, receive, send))
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    names = {k for k, _ in start["headers"]}
+    assert {b"content-security-policy", b"x-frame-options"} <= names  # on every answer
+    return start["status"], inner
+
+
+@pytest.mark.parametrize("path", ADMIN_PATHS)
+def test_the_guard_alone_lets_only_the_admin_token_onto_admin_paths(path: str) -> None:
+    for token in (None, "", "seat-one", "seat-two", "admin-toke", "admin-tokenx", "ADMIN-TOKEN"):
+        status, inner = ask(path, token)
+        assert (status, inner.reached) == (401, []), (path, token)
+    status, inner = ask(path, "admin-token")
+    assert status == 200 and [p for p, _ in inner.reached] == [path]
+
+
+@pytest.mark.parametrize("position", [1, 2, 3, 4])
+def test_the_guard_alone_lets_only_that_seats_token_onto_a_seat_path(position: int) -> None:
+    path = f"/api/seats/{position}/declare"
+    own = TOKENS.seats[position]
+    others = [t for p, t in TOKENS.seats.items() if p != position]
+    for token in (None, "", "admin-token", *others, own[:-1], own + "x"):
+        status, inner = ask(path, token)
+        assert (status, inner.reached) == (401, []), (path, token)
+    status, inner = ask(path, own)
+    assert status == 200 and inner.reached
+    status, inner = ask(f"/api/seats/{position}", own)  # the seat's own view
+    assert status == 200 and inner.reached
+
+
+def test_the_guard_alone_leaves_public_paths_to_the_app() -> None:
+    for path in ("/", "/api/table", "/api/seats", "/api/seats/5/declare", "/api/administer",
+                 "/static/app.js"):
+        status, inner = ask(path)
+        assert status == 200 and inner.reached, path
+
+
+def test_the_guard_alone_caps_bodies_before_the_app_sees_them() -> None:
+    token = "admin-token"
+    status, inner = ask("/api/admin/undo", token, b"x" * MAX_BODY)
+    assert status == 200 and inner.reached == [("/api/admin/undo", b"x" * MAX_BODY)]
+    status, inner = ask("/api/admin/undo", token, length=MAX_BODY + 1)
+    assert (status, inner.reached) == (413, [])
+    status, inner = ask("/api/admin/undo", token, length=10**30)  # no overflow, no traceback
+    assert (status, inner.reached) == (413, [])
+    chunked = [b"y" * 1000] * (MAX_BODY // 1000 + 1)  # no Content-Length: counted as it comes
+    status, inner = ask("/api/admin/undo", token, chunks=chunked)
+    assert (status, inner.reached) == (413, [])
+    # a refused token is answered before the length is even looked at
+    assert ask("/api/admin/undo", None, length=MAX_BODY + 1)[0] == 401
+
+
+# ---------------------------------------------------------------- the routes without the guard
+
+@pytest.fixture
+def unguarded(tmp_path: Path) -> Iterator[tuple[TestClient, System]]:
+    """The real app with its routes and their token checks, and the Guard taken out."""
+    system = build(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path / "data")
+    app = system.app
+    assert any(m.cls is Guard for m in app.user_middleware)  # there, before it is taken out
+    app.user_middleware = [m for m in app.user_middleware if m.cls is not Guard]
+    app.middleware_stack = None
+    with TestClient(app) as client:
+        yield client, system
+
+
+def _operations(client: TestClient, prefix: str) -> list[tuple[str, str]]:
+    paths: dict[str, dict[str, Any]] = client.get("/openapi.json").json()["paths"]
+    return sorted((m.upper(), p) for p, item in paths.items() if p.startswith(prefix)
+                  for m in item)
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_the_routes_alone_refuse_admin_actions_without_the_admin_token(
+    unguarded: tuple[TestClient, System]
+) -> None:
+    client, system = unguarded
+    ops = _operations(client, "/api/admin")
+    assert len(ops) >= 10, ops
+    seq = system.loop.seq
+    wrong = [{}, _bearer(""), _bearer(system.tokens.admin + "x"),
+             *(_bearer(t) for t in system.tokens.seats.values())]
+    for method, path in ops:
+        for headers in wrong:
+            r = client.request(method, path, headers=headers, json={})
+            assert r.status_code == 401, (method, path, headers, r.text)
+            assert r.json()["detail"].startswith("this needs the admin token")
+    assert system.loop.seq == seq
+    assert client.get("/api/admin/readers", headers=_bearer(system.tokens.admin)).status_code \
+        == 200
+    # and the guard really is out: the same refusal comes from deps.py's words
+    assert "Bearer" in client.get("/api/admin/readers").headers["www-authenticate"]
+
+
+def test_the_routes_alone_refuse_a_seat_path_without_that_seats_token(
+    unguarded: tuple[TestClient, System]
+) -> None:
+    client, system = unguarded
+    ops = _operations(client, "/api/seats/{position}")
+    assert ops, "no seat routes"
+    seats = system.tokens.seats
+    for method, path in ops:
+        for position in (1, 2, 3, 4):
+            url = path.replace("{position}", str(position))
+            wrong = [{}, _bearer(system.tokens.admin),
+                     *(_bearer(t) for p, t in seats.items() if p != position)]
+            for headers in wrong:
+                r = client.request(method, url, headers=headers, json={"call": "ready"})
+                assert r.status_code == 401, (method, url, headers, r.text)
+                assert r.json()["detail"] == f"this needs the token of seat {position}: " \
+                    "send 'Authorization: Bearer TOKEN' (see `mahjong-table tokens`)"
+    ok = client.get("/api/seats/2", headers=_bearer(seats[2]))
+    assert ok.status_code == 200
