@@ -6,10 +6,11 @@ tests (tests/reliability/test_access.py) cannot see it."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from fastapi.testclient import TestClient
@@ -26,8 +27,9 @@ ADMIN_PATHS = ["/api/admin/undo", "/api/admin/session", "/api/admin/", "/api/adm
 class Inner:
     """An app that answers 200 to everything and remembers what reached it."""
 
-    def __init__(self) -> None:
+    def __init__(self, headers: list[tuple[bytes, bytes]] | None = None) -> None:
         self.reached: list[tuple[str, bytes]] = []
+        self.headers = headers or []
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         body = b""
@@ -37,15 +39,25 @@ class Inner:
             if not message.get("more_body"):
                 break
         self.reached.append((scope["path"], body))
-        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.start", "status": 200, "headers": self.headers})
         await send({"type": "http.response.body", "body": b"reached"})
 
 
-def ask(path: str, token: str | None = None, body: bytes = b"", *,
-        length: int | None = None, chunks: list[bytes] | None = None) -> tuple[int, Inner]:
-    """One request through the Guard alone: the status it answers and the inner app."""
-    inner = Inner()
+class Answer(NamedTuple):
+    status: int
+    headers: list[tuple[bytes, bytes]]
+    body: bytes
+    inner: Inner
+
+
+def answer(path: str, token: str | None = None, body: bytes = b"", *,
+           length: int | None = None, chunks: list[bytes] | None = None,
+           authorization: bytes | None = None, inner: Inner | None = None) -> Answer:
+    """One request through the Guard alone, and all of its answer."""
+    inner = inner or Inner()
     headers = [] if token is None else [(b"authorization", f"Bearer {token}".encode())]
+    if authorization is not None:
+        headers = [(b"authorization", authorization)]
     if length is not None:
         headers.append((b"content-length", str(length).encode()))
     scope = {"type": "http", "path": path, "method": "POST", "headers": headers,
@@ -62,10 +74,59 @@ def ask(path: str, token: str | None = None, body: bytes = b"", *,
         sent.append(message)
 
     asyncio.run(Guard(inner)(scope, receive, send))
-    start = next(m for m in sent if m["type"] == "http.response.start")
-    names = {k for k, _ in start["headers"]}
-    assert {b"content-security-policy", b"x-frame-options"} <= names  # on every answer
-    return start["status"], inner
+    start, *rest = sent
+    assert start["type"] == "http.response.start"
+    assert [m["type"] for m in rest] == ["http.response.body"]
+    return Answer(start["status"], list(start["headers"]), rest[0]["body"], inner)
+
+
+def ask(path: str, token: str | None = None, body: bytes = b"", *,
+        length: int | None = None, chunks: list[bytes] | None = None) -> tuple[int, Inner]:
+    """The status the Guard answers, and the inner app; every answer carries the
+    anti-framing headers."""
+    got = answer(path, token, body, length=length, chunks=chunks)
+    names = [k for k, _ in got.headers]
+    for name in (b"content-security-policy", b"x-frame-options", b"x-content-type-options"):
+        assert names.count(name) == 1, (name, got.headers)
+    return got.status, got.inner
+
+
+def test_a_refusal_is_a_whole_json_answer() -> None:
+    got = answer("/api/admin/undo", None)
+    assert got.status == 401
+    assert json.loads(got.body) == {"detail": "this needs the admin token: send 'Authorization: "
+                                    "Bearer TOKEN' (see `mahjong-table tokens`)"}
+    headers = dict(got.headers)
+    assert headers[b"content-type"] == b"application/json"
+    assert headers[b"content-length"] == str(len(got.body)).encode()
+    assert headers[b"www-authenticate"] == b"Bearer"
+    assert headers[b"x-frame-options"] == b"DENY"
+    assert headers[b"content-security-policy"] == b"frame-ancestors 'none'"
+    assert headers[b"x-content-type-options"] == b"nosniff"
+    seat = answer("/api/seats/3/declare", "seat-one")
+    assert json.loads(seat.body)["detail"].startswith("this needs the token of seat 3: ")
+    big = answer("/api/admin/undo", "admin-token", length=MAX_BODY + 1)
+    assert json.loads(big.body) == {"detail": f"the request body is larger than {MAX_BODY} "
+                                    "bytes: every request this API takes is smaller; check "
+                                    "what is being sent"}
+
+
+def test_only_a_bearer_token_counts() -> None:
+    for header in (b"Basic admin-token", b"admin-token", b"Bearer", b"Bearer ", b"Bearer   ",
+                   b"Token admin-token"):
+        got = answer("/api/admin/undo", authorization=header)
+        assert (got.status, got.inner.reached) == (401, []), header
+    for header in (b"Bearer admin-token", b"bearer admin-token", b"BEARER  admin-token "):
+        assert answer("/api/admin/undo", authorization=header).status == 200, header
+
+
+def test_the_apps_own_security_headers_are_kept_not_doubled() -> None:
+    inner = Inner([(b"X-Frame-Options", b"SAMEORIGIN")])
+    got = answer("/", inner=inner)
+    names = [k.lower() for k, _ in got.headers]
+    assert names.count(b"x-frame-options") == 1
+    assert (b"X-Frame-Options", b"SAMEORIGIN") in got.headers
+    assert names.count(b"content-security-policy") == 1
 
 
 @pytest.mark.parametrize("path", ADMIN_PATHS)
