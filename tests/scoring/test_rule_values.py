@@ -184,3 +184,57 @@ def test_swedish_settlement_rounds_each_payment_half_up() -> None:
     s = settle(get_ruleset("swedish"), "east", "south",
                {"east": 0, "south": 149, "west": 0, "north": 0})
     assert s.net == {"south": 500, "east": -300, "west": -100, "north": -100}
+
+
+def test_winner_paid_with_a_winner_scoring_one_and_losers_one_apart() -> None:
+    """RULES.md 6: each loser pays the winner's score (east double); each pair of losers
+    settles the difference (east double), however small."""
+    s = settle(get_ruleset("hua-bao"), "east", "south",
+               {"east": 2, "south": 1, "west": 1, "north": 0})
+    assert sorted(s.payments) == sorted([
+        ("east", "south", 2), ("west", "south", 1), ("north", "south", 1),
+        ("west", "east", 2), ("north", "east", 4), ("north", "west", 1)])
+    assert all(type(v) is int for v in s.net.values())
+
+
+def test_washout_and_equal_scores_pay_nothing() -> None:
+    s = settle(get_ruleset("dmjl"), "east", None, {"east": 8, "south": 4, "west": 0, "north": 2})
+    assert s.payments == [] and set(s.net.values()) == {0}
+    s = settle(get_ruleset("dmjl"), "east", "south", {"east": 4, "south": 0, "west": 4,
+                                                       "north": 4})
+    assert s.payments == []  # a winner scoring 0 is paid nothing; equal losers settle nothing
+
+
+@pytest.mark.parametrize(("discarder", "payments"), [
+    # RULES.md 10: the discarder pays 8 + fans, the two others 8; self-drawn, 8 + fans each
+    ("west", {("east", "south", 8), ("west", "south", 18), ("north", "south", 8)}),
+    (None, {("east", "south", 18), ("west", "south", 18), ("north", "south", 18)}),
+])
+def test_mcr_settlement(discarder: str | None, payments: set[tuple[str, str, int]]) -> None:
+    s = settle(get_ruleset("mcr"), "east", "south",
+               {"east": 0, "south": 10, "west": 0, "north": 0}, discarder)
+    assert set(s.payments) == payments and len(s.payments) == 3
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (("east", "south", {"east": 0, "south": 1, "west": 0}),
+     "settlement needs the scores of four players, not 3"),
+    (("east", "south", {"east": 0, "south": -1, "west": 0, "north": 0}),
+     "score of south must be a whole number >= 0, not -1"),
+    (("east", "south", {"east": 0, "south": True, "west": 0, "north": 0}),
+     "score of south must be a whole number >= 0, not True"),
+    (("east", "south", {"east": 0, "south": 1.5, "west": 0, "north": 0}),
+     "score of south must be a whole number >= 0, not 1.5"),
+    (("middle", "south", {"east": 0, "south": 1, "west": 0, "north": 0}),
+     "dealer 'middle' is not one of the players ['east', 'south', 'west', 'north']"),
+    (("east", "middle", {"east": 0, "south": 1, "west": 0, "north": 0}),
+     "winner 'middle' is not one of the players ['east', 'south', 'west', 'north']"),
+    (("east", "south", {"east": 0, "south": 1, "west": 0, "north": 0}, "south"),
+     "discarder 'south' must be one of the players other than the winner"),
+    (("east", "south", {"east": 0, "south": 1, "west": 0, "north": 0}, "middle"),
+     "discarder 'middle' must be one of the players other than the winner"),
+])
+def test_bad_settlement_input_is_named(args: tuple, words: str) -> None:  # type: ignore[type-arg]
+    with pytest.raises(ScoringError) as caught:
+        settle(get_ruleset("mcr"), *args)
+    assert str(caught.value) == words
