@@ -87,9 +87,9 @@ def reading(request: pytest.FixtureRequest) -> Iterator[asyncio.AbstractEventLoo
 def link(table: VirtualTable, reading: asyncio.AbstractEventLoop | None,
          ) -> Iterator[tuple[SerialBackend, Collector]]:
     sink = Collector()
-    # A heartbeat silence of 1 s and acknowledgements within 0.2 s (five tries): the virtual
+    # A heartbeat silence of 3 s and acknowledgements within 0.2 s (five tries): the virtual
     # boards run on the same, possibly busy, host (issue 22's CI under load)
-    backend = SerialBackend(serials=table.serials, lookup=table.lookup, heartbeat_timeout=1.0,
+    backend = SerialBackend(serials=table.serials, lookup=table.lookup, heartbeat_timeout=3.0,
                             ack_timeout=0.2, reconnect_s=0.05)
     backend.read_on(reading)
     backend.start(sink)

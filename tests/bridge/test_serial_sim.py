@@ -116,7 +116,8 @@ def test_lost_commands_are_retried(table: VirtualTable, reading: asyncio.Abstrac
     a busy machine and took one of the drops, issue 22), and the acknowledgement may take as
     long as a loaded host needs: 2 s per try."""
     sink = Collector()
-    backend = SerialBackend(serials=table.serials, lookup=table.lookup, heartbeat_timeout=1.0,
+    # no watchdog here (a reconnect fails what is pending): the retries are what is tested
+    backend = SerialBackend(serials=table.serials, lookup=table.lookup, heartbeat_timeout=600,
                             ack_timeout=2.0, reconnect_s=0.05)
     backend.read_on(reading)
     backend.start(sink)
@@ -292,13 +293,18 @@ def test_a_replugged_board_is_up_even_when_its_first_identify_is_lost(
     assert sink.wait(lambda: len([h for h in sink.health("up") if h.board == "seat1"]) > ups,
                      timeout=30), "the replugged board was never reported up"
     assert table.board("seat1").faults.drop_commands == 0
-    asked = table.board("seat1").outputs.commands.count("identify")
     # identify is not asked again once answered: watched while the link read 20 more frames
-    # (heartbeats) over more than twice the 0.2 s after which an unanswered one is repeated
-    link, since = backend.link("seat1"), time.monotonic()
-    frames = link.counters["frames"]
-    assert sink.wait(lambda: link.counters["frames"] >= frames + 20
-                     and time.monotonic() - since > 0.5)
+    # (heartbeats) over more than twice the 0.2 s after which an unanswered one is repeated,
+    # on one connection (a reconnect on a starved host asks again, rightly: watched anew)
+    link = backend.link("seat1")
+    for _ in range(5):
+        asked = table.board("seat1").outputs.commands.count("identify")
+        since, frames, reconnects = time.monotonic(), link.counters["frames"], \
+            link.counters["reconnects"]
+        assert sink.wait(lambda: link.counters["frames"] >= frames + 20  # noqa: B023
+                         and time.monotonic() - since > 0.5)  # noqa: B023
+        if link.counters["reconnects"] == reconnects:
+            break
     assert table.board("seat1").outputs.commands.count("identify") == asked
     table.place(A, "seat1/2")
     assert sink.wait(sink.sees("seat1/2", {A}))
