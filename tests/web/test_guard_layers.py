@@ -27,9 +27,13 @@ ADMIN_PATHS = ["/api/admin/undo", "/api/admin/session", "/api/admin/", "/api/adm
 class Inner:
     """An app that answers 200 to everything and remembers what reached it."""
 
-    def __init__(self, headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    def __init__(self, headers: list[tuple[bytes, bytes]] | None = None, *,
+                 no_headers: bool = False, read_on: bool = False) -> None:
         self.reached: list[tuple[str, bytes]] = []
         self.headers = headers or []
+        self.no_headers = no_headers  # a start message without "headers" (ASGI allows it)
+        self.read_on = read_on  # read once more after the body: the client's disconnect
+        self.after: list[dict[str, Any]] = []
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         body = b""
@@ -39,7 +43,12 @@ class Inner:
             if not message.get("more_body"):
                 break
         self.reached.append((scope["path"], body))
-        await send({"type": "http.response.start", "status": 200, "headers": self.headers})
+        if self.read_on:
+            self.after.append(await receive())
+        start: dict[str, Any] = {"type": "http.response.start", "status": 200}
+        if not self.no_headers:
+            start["headers"] = self.headers
+        await send(start)
         await send({"type": "http.response.body", "body": b"reached"})
 
 
@@ -52,7 +61,8 @@ class Answer(NamedTuple):
 
 def answer(path: str, token: str | None = None, body: bytes = b"", *,
            length: int | None = None, chunks: list[bytes] | None = None,
-           authorization: bytes | None = None, inner: Inner | None = None) -> Answer:
+           authorization: bytes | None = None, inner: Inner | None = None,
+           app: Any = None, raw_length: bytes | None = None) -> Answer:
     """One request through the Guard alone, and all of its answer."""
     inner = inner or Inner()
     headers = [] if token is None else [(b"authorization", f"Bearer {token}".encode())]
@@ -60,8 +70,11 @@ def answer(path: str, token: str | None = None, body: bytes = b"", *,
         headers = [(b"authorization", authorization)]
     if length is not None:
         headers.append((b"content-length", str(length).encode()))
-    scope = {"type": "http", "path": path, "method": "POST", "headers": headers,
-             "app": SimpleNamespace(state=SimpleNamespace(tokens=TOKENS))}
+    if raw_length is not None:
+        headers.append((b"content-length", raw_length))
+    if app is None:
+        app = SimpleNamespace(state=SimpleNamespace(tokens=TOKENS))
+    scope = {"type": "http", "path": path, "method": "POST", "headers": headers, "app": app}
     parts = chunks if chunks is not None else [body]
     messages = [{"type": "http.request", "body": c, "more_body": i < len(parts) - 1}
                 for i, c in enumerate(parts)]
@@ -159,6 +172,41 @@ def test_the_guard_alone_leaves_public_paths_to_the_app() -> None:
         assert status == 200 and inner.reached, path
 
 
+def test_a_seat_view_itself_needs_the_seats_token() -> None:
+    assert ask("/api/seats/3")[0] == 401
+    assert ask("/api/seats/3", "seat-3")[0] == 200
+
+
+def test_an_app_without_tokens_lets_nobody_onto_guarded_paths() -> None:
+    for app in (None, SimpleNamespace(), SimpleNamespace(state=SimpleNamespace())):
+        for token in (None, "admin-token"):
+            got = answer("/api/admin/undo", token, app=app or SimpleNamespace(state=None))
+            assert (got.status, got.inner.reached) == (401, []), (app, token)
+
+
+def test_the_body_is_replayed_whole_then_the_disconnect() -> None:
+    inner = Inner(read_on=True)
+    got = answer("/api/admin/undo", "admin-token", chunks=[b"ab", b"cd"], inner=inner)
+    assert got.status == 200 and inner.reached == [("/api/admin/undo", b"abcd")]
+    assert inner.after == [{"type": "http.disconnect"}]
+    # a start message without headers still gets the anti-framing ones
+    bare = answer("/", inner=Inner(no_headers=True))
+    assert dict(bare.headers)[b"x-frame-options"] == b"DENY"
+
+
+def test_a_body_of_exactly_the_cap_is_taken_and_lengths_are_read_with_care() -> None:
+    token = "admin-token"
+    got = answer("/api/admin/undo", token, b"x" * MAX_BODY, length=MAX_BODY)
+    assert got.status == 200 and got.inner.reached == [("/api/admin/undo", b"x" * MAX_BODY)]
+    assert answer("/api/admin/undo", token, b"0123456789", length=10).status == 200
+    for raw in (b"12abc", b"-1", b"1e9", b"9" * 40):
+        got = answer("/api/admin/undo", token, raw_length=raw)
+        assert (got.status, got.inner.reached) == (413, []), raw
+    chunked = answer("/api/admin/undo", token, chunks=[b"y" * (MAX_BODY + 1)])
+    assert chunked.status == 413 and json.loads(chunked.body)["detail"].startswith(
+        f"the request body is larger than {MAX_BODY} bytes")
+
+
 def test_the_guard_alone_caps_bodies_before_the_app_sees_them() -> None:
     token = "admin-token"
     status, inner = ask("/api/admin/undo", token, b"x" * MAX_BODY)
@@ -206,12 +254,14 @@ def test_the_routes_alone_refuse_admin_actions_without_the_admin_token(
     assert len(ops) >= 10, ops
     seq = system.loop.seq
     wrong = [{}, _bearer(""), _bearer(system.tokens.admin + "x"),
+             {"Authorization": f"Basic {system.tokens.admin}"},
              *(_bearer(t) for t in system.tokens.seats.values())]
     for method, path in ops:
         for headers in wrong:
             r = client.request(method, path, headers=headers, json={})
             assert r.status_code == 401, (method, path, headers, r.text)
             assert r.json()["detail"].startswith("this needs the admin token")
+            assert r.headers["www-authenticate"] == "Bearer"
     assert system.loop.seq == seq
     assert client.get("/api/admin/readers", headers=_bearer(system.tokens.admin)).status_code \
         == 200
