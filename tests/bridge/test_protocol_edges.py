@@ -38,6 +38,21 @@ def test_the_smallest_block_is_5_bytes() -> None:
         P.decode_block(empty)  # no message id in it
 
 
+def test_an_empty_block_has_no_message_whatever_its_crc() -> None:
+    """With no content, the byte after the header is the CRC's: never read as a message id,
+    even where it happens to be one (found by trying the sequence bytes)."""
+    tried = 0
+    for seq_byte in [*range(0x10, 0x20), *range(0x20, 0x30)]:
+        block = raw_block(b"", seq_byte)
+        fmt = P.BY_ID.get(block[2])
+        if fmt is None or P.DIR_BITS[fmt.direction] != seq_byte & 0xF0:
+            continue
+        tried += 1
+        with pytest.raises(P.ProtocolError, match="^unknown message id or wrong direction$"):
+            P.decode_block(block)
+    assert tried >= 1  # (seq byte 0x19: its CRC high byte is 0x03, the snapshot id)
+
+
 def test_strings_are_at_most_32_bytes() -> None:
     P.encode("hello", 0, proto=2, firmware="x" * 32, serial="", board="", channels=0)
     with pytest.raises(P.ProtocolError, match="^string 'xxx.*' longer than 32 bytes$"):
@@ -53,8 +68,9 @@ def test_strings_are_at_most_32_bytes() -> None:
     (bytes([0x01, 2, 2, 0xC3, 0x28]), "^string is not UTF-8$"),
     # hello cut after its proto byte: no length byte for the firmware string
     (bytes([0x01, 2]), "^message too short$"),
-    # a length field of 9 with 2 bytes left
+    # a length field of 9 with 2 bytes left; of 3 with 2 left (one past the end)
     (bytes([0x01, 2, 9, 0x41, 0x42]), "^length field runs past the message$"),
+    (bytes([0x01, 2, 3, 0x41, 0x42]), "^length field runs past the message$"),
     # a scan whose UID has 5 bytes
     (bytes([0x02, 3, 1, 5, 1, 2, 3, 4, 5]), "^UID of 5 bytes$"),
     # a snapshot entry on channel 64
