@@ -238,3 +238,11 @@ def test_bad_settlement_input_is_named(args: tuple, words: str) -> None:  # type
     with pytest.raises(ScoringError) as caught:
         settle(get_ruleset("mcr"), *args)
     assert str(caught.value) == words
+
+
+def test_an_unknown_rule_set_is_named_with_the_known_ones() -> None:
+    for name in ("nope", ["hua-bao"], None, 5):
+        with pytest.raises(ScoringError) as caught:
+            get_ruleset(name)  # type: ignore[arg-type]
+        assert str(caught.value).startswith(
+            f"unknown rule set {name!r}: use one of hua-bao, swedish, dmjl, bmja, mcr")
