@@ -184,6 +184,8 @@ def test_swedish_settlement_rounds_each_payment_half_up() -> None:
     s = settle(get_ruleset("swedish"), "east", "south",
                {"east": 0, "south": 149, "west": 0, "north": 0})
     assert s.net == {"south": 500, "east": -300, "west": -100, "north": -100}
+    # whole numbers, as FORMATS.md's JSON shows them (not 100.0)
+    assert all(type(amount) is int for _, _, amount in s.payments)
 
 
 def test_winner_paid_with_a_winner_scoring_one_and_losers_one_apart() -> None:
