@@ -19,6 +19,7 @@ from controller.app import System, build
 from controller.config import Config, SessionConfig
 from controller.store.tokens import Tokens
 from controller.web.guard import MAX_BODY, Guard
+from tests.reliability.test_access import bearer, operations
 
 TOKENS = Tokens(admin="admin-token", seats={1: "seat-one", 2: "seat-two", 3: "seat-3", 4: "s4"})
 ADMIN_PATHS = ["/api/admin/undo", "/api/admin/session", "/api/admin/", "/api/admin"]
@@ -236,26 +237,16 @@ def unguarded(tmp_path: Path) -> Iterator[tuple[TestClient, System]]:
         yield client, system
 
 
-def _operations(client: TestClient, prefix: str) -> list[tuple[str, str]]:
-    paths: dict[str, dict[str, Any]] = client.get("/openapi.json").json()["paths"]
-    return sorted((m.upper(), p) for p, item in paths.items() if p.startswith(prefix)
-                  for m in item)
-
-
-def _bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 def test_the_routes_alone_refuse_admin_actions_without_the_admin_token(
     unguarded: tuple[TestClient, System]
 ) -> None:
     client, system = unguarded
-    ops = _operations(client, "/api/admin")
+    ops = operations(client, "/api/admin")
     assert len(ops) >= 10, ops
     seq = system.loop.seq
-    wrong = [{}, _bearer(""), _bearer(system.tokens.admin + "x"),
+    wrong = [{}, bearer(""), bearer(system.tokens.admin + "x"),
              {"Authorization": f"Basic {system.tokens.admin}"},
-             *(_bearer(t) for t in system.tokens.seats.values())]
+             *(bearer(t) for t in system.tokens.seats.values())]
     for method, path in ops:
         for headers in wrong:
             r = client.request(method, path, headers=headers, json={})
@@ -263,7 +254,7 @@ def test_the_routes_alone_refuse_admin_actions_without_the_admin_token(
             assert r.json()["detail"].startswith("this needs the admin token")
             assert r.headers["www-authenticate"] == "Bearer"
     assert system.loop.seq == seq
-    assert client.get("/api/admin/readers", headers=_bearer(system.tokens.admin)).status_code \
+    assert client.get("/api/admin/readers", headers=bearer(system.tokens.admin)).status_code \
         == 200
     # and the guard really is out: the same refusal comes from deps.py's words
     assert "Bearer" in client.get("/api/admin/readers").headers["www-authenticate"]
@@ -273,18 +264,18 @@ def test_the_routes_alone_refuse_a_seat_path_without_that_seats_token(
     unguarded: tuple[TestClient, System]
 ) -> None:
     client, system = unguarded
-    ops = _operations(client, "/api/seats/{position}")
+    ops = operations(client, "/api/seats/{position}")
     assert ops, "no seat routes"
     seats = system.tokens.seats
     for method, path in ops:
         for position in (1, 2, 3, 4):
             url = path.replace("{position}", str(position))
-            wrong = [{}, _bearer(system.tokens.admin),
-                     *(_bearer(t) for p, t in seats.items() if p != position)]
+            wrong = [{}, bearer(system.tokens.admin),
+                     *(bearer(t) for p, t in seats.items() if p != position)]
             for headers in wrong:
                 r = client.request(method, url, headers=headers, json={"call": "ready"})
                 assert r.status_code == 401, (method, url, headers, r.text)
                 assert r.json()["detail"] == f"this needs the token of seat {position}: " \
                     "send 'Authorization: Bearer TOKEN' (see `mahjong-table tokens`)"
-    ok = client.get("/api/seats/2", headers=_bearer(seats[2]))
+    ok = client.get("/api/seats/2", headers=bearer(seats[2]))
     assert ok.status_code == 200
