@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 from brute import ORPHANS, complete, special
 from brute import waits as brute_waits
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.scoring import HandInput, get_ruleset, is_complete, waits
@@ -58,12 +58,17 @@ def near_hands(draw: st.DrawFn) -> HandInput:
     return replace(inp, hand=hand, ruleset=draw(st.sampled_from(RULESETS)))
 
 
+SLOW_OK = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SLOW_OK
 @given(near_hands())
 def test_is_complete_agrees_with_the_reference(inp: HandInput) -> None:
     rs = str(inp.ruleset)
     assert is_complete(inp.hand, inp.melds, get_ruleset(rs)) == complete(inp.hand, inp.melds, rs)
 
 
+@SLOW_OK
 @given(near_hands(), st.data())
 def test_waits_agree_with_the_reference(inp: HandInput, data: st.DataObject) -> None:
     rs = str(inp.ruleset)
