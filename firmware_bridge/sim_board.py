@@ -30,6 +30,7 @@ class Faults:
     ghost_rate: float = 0.0  # per channel per scan: a random UID read for one scan
     muted: bool = False  # board stays plugged in but sends nothing (silence)
     drop_commands: int = 0  # ignore the next n host commands entirely (no ack)
+    drop_only: str = ""  # when set, only commands of this name are dropped (and counted)
 
 
 @dataclass(frozen=True)
@@ -292,7 +293,7 @@ class VirtualBoard:
         msg = blk.message
         if blk.direction != "host":
             return
-        if self.faults.drop_commands > 0:
+        if self.faults.drop_commands > 0 and self.faults.drop_only in ("", msg.name):
             self.faults.drop_commands -= 1
             return
         if msg.name == "snapshot_ack":  # never acknowledged itself

@@ -84,8 +84,8 @@ def test_a_stalled_host_is_not_a_silent_board(
         table: VirtualTable, reading: asyncio.AbstractEventLoop | None) -> None:
     clock = JumpingClock()
     sink = Collector()
-    backend = SerialBackend(serials=table.serials, lookup=table.lookup, heartbeat_timeout=0.25,
-                            ack_timeout=0.03, reconnect_s=0.05, clock=clock)
+    backend = SerialBackend(serials=table.serials, lookup=table.lookup, heartbeat_timeout=1.0,
+                            ack_timeout=0.2, reconnect_s=0.05, clock=clock)
     backend.read_on(reading)
     backend.start(sink)
     try:
@@ -103,26 +103,43 @@ def test_a_stalled_host_is_not_a_silent_board(
 
 def test_commands_are_acknowledged(table: VirtualTable, link: Link) -> None:
     backend, _ = link
-    assert backend.send("seat1", "set_leds", on=0b11, blink=0b10).result(timeout=2)
-    assert backend.send("T-CENTRE", "buzzer", ms=300).result(timeout=2)
+    assert backend.send("seat1", "set_leds", on=0b11, blink=0b10).result(timeout=30)
+    assert backend.send("T-CENTRE", "buzzer", ms=300).result(timeout=30)
     assert table.board("seat1").outputs.leds_on == 0b11
-    assert table.board("centre").outputs.buzzer_ms == [300]
+    # once, or again if a late ack let a retransmission through (idempotent)
+    assert set(table.board("centre").outputs.buzzer_ms) == {300}
 
 
-def test_lost_commands_are_retried(table: VirtualTable, link: Link) -> None:
-    backend, _ = link
-    table.set_faults("seat1", drop_commands=2)
-    assert backend.send("seat1", "buzzer", ms=50).result(timeout=2)
-    assert backend.stats()["retries"] >= 2
-    # executed once, or again if a late ack let one more retransmission through (idempotent)
-    buzzes = table.board("seat1").outputs.buzzer_ms
-    assert buzzes and set(buzzes) == {50}
+def test_lost_commands_are_retried(table: VirtualTable, reading: asyncio.AbstractEventLoop | None,
+                                   ) -> None:
+    """Two buzzer commands dropped, two retransmissions counted. Only the buzzer is dropped
+    (the link's own identify, resyncs and snapshot acknowledgements may come at any moment on
+    a busy machine and took one of the drops, issue 22), and the acknowledgement may take as
+    long as a loaded host needs: 2 s per try."""
+    sink = Collector()
+    # no watchdog here (a reconnect fails what is pending): the retries are what is tested
+    backend = SerialBackend(serials=table.serials, lookup=table.lookup, heartbeat_timeout=600,
+                            ack_timeout=2.0, reconnect_s=0.05)
+    backend.read_on(reading)
+    backend.start(sink)
+    try:
+        assert sink.wait(lambda: len(sink.health("up")) >= 2, 30), "boards never said hello"
+        table.set_faults("seat1", drop_commands=2, drop_only="buzzer")
+        retries = backend.link("seat1").counters["retries"]
+        assert backend.send("seat1", "buzzer", ms=50).result(timeout=60)
+        assert table.board("seat1").faults.drop_commands == 0  # both drops were the buzzer's
+        assert backend.link("seat1").counters["retries"] - retries >= 2
+        # executed once, or again if a late ack let one more retransmission through (idempotent)
+        buzzes = table.board("seat1").outputs.buzzer_ms
+        assert buzzes and set(buzzes) == {50}
+    finally:
+        backend.stop()
 
 
 def test_a_dead_board_fails_the_command(table: VirtualTable, link: Link) -> None:
     backend, _ = link
     table.set_faults("seat1", drop_commands=1000)
-    assert backend.send("seat1", "buzzer", ms=50).result(timeout=2) is False
+    assert backend.send("seat1", "buzzer", ms=50).result(timeout=30) is False
     table.set_faults("seat1", drop_commands=0)
 
 
@@ -140,15 +157,17 @@ def test_bit_errors_never_yield_a_false_scan_and_snapshots_repair(
         time.sleep(0.02)
         if k % 3 == 0:
             table.remove(uid)
-    time.sleep(0.4)
+    # the noise stays on until it has done its work (not for a fixed time: issue 29)
+    def noisy() -> bool:
+        stats = backend.stats()
+        return stats["bad_frames"] > 0 and stats["resyncs"] > 2
+    assert sink.wait(noisy, timeout=60), backend.stats()
     table.set_faults(bit_error_rate=0.0, lost_byte_rate=0.0)
     expected = table.contents()
     for channel in table.channels():
-        assert sink.wait(sink.sees(channel, set(expected.get(channel, ()))))
+        assert sink.wait(sink.sees(channel, set(expected.get(channel, ()))), timeout=30)
     for scan in sink.scans():
         assert scan.uids <= placed.get(scan.channel, set()), f"false scan {scan}"
-    stats = backend.stats()
-    assert stats["bad_frames"] > 0 and stats["resyncs"] > 2
 
 
 def test_ghost_reads_reach_the_host_as_unknown_uids(table: VirtualTable, link: Link) -> None:
@@ -273,10 +292,20 @@ def test_a_replugged_board_is_up_even_when_its_first_identify_is_lost(
     table.board("seat1").faults.drop_commands = 30  # identify, its retries, the resyncs' too
     table.replug("seat1")
     assert sink.wait(lambda: len([h for h in sink.health("up") if h.board == "seat1"]) > ups,
-                     timeout=5.0), "the replugged board was never reported up"
+                     timeout=30), "the replugged board was never reported up"
     assert table.board("seat1").faults.drop_commands == 0
-    asked = table.board("seat1").outputs.commands.count("identify")
-    time.sleep(0.5)  # identify is not asked again once answered
+    # identify is not asked again once answered: watched while the link read 20 more frames
+    # (heartbeats) over more than twice the 0.2 s after which an unanswered one is repeated,
+    # on one connection (a reconnect on a starved host asks again, rightly: watched anew)
+    link = backend.link("seat1")
+    for _ in range(5):
+        asked = table.board("seat1").outputs.commands.count("identify")
+        since, frames, reconnects = time.monotonic(), link.counters["frames"], \
+            link.counters["reconnects"]
+        assert sink.wait(lambda: link.counters["frames"] >= frames + 20  # noqa: B023
+                         and time.monotonic() - since > 0.5)  # noqa: B023
+        if link.counters["reconnects"] == reconnects:
+            break
     assert table.board("seat1").outputs.commands.count("identify") == asked
     table.place(A, "seat1/2")
     assert sink.wait(sink.sees("seat1/2", {A}))
@@ -289,7 +318,7 @@ def test_a_board_just_plugged_in_sends_no_snapshot_before_it_has_read_its_antenn
     # empty and the host would report the tag gone; the board answers after its first scan.
     with VirtualTable(LAYOUT, scan_ms=500, snapshot_ms=5000, heartbeat_ms=40, seed=3) as vt:
         sink = Collector()
-        backend = SerialBackend(serials=vt.serials, lookup=vt.lookup, heartbeat_timeout=0.25,
+        backend = SerialBackend(serials=vt.serials, lookup=vt.lookup, heartbeat_timeout=1.0,
                                 reconnect_s=0.02)
         backend.read_on(reading)
         backend.start(sink)
@@ -301,7 +330,7 @@ def test_a_board_just_plugged_in_sends_no_snapshot_before_it_has_read_its_antenn
             start = len(sink.events)
             vt.replug("seat1")
             assert sink.wait(lambda: any(isinstance(e, ChannelScan) and e.channel == "seat1/1"
-                                         for e in sink.events[start:]), timeout=5.0)
+                                         for e in sink.events[start:]), timeout=30)
             after = [e for e in sink.events[start:]
                      if isinstance(e, ChannelScan) and e.channel == "seat1/1"]
             assert all(e.uids == frozenset({A}) for e in after), after
@@ -321,9 +350,9 @@ def test_read_on_a_loop_the_frames_are_decoded_and_posted_on_the_loops_own_threa
     assert sink.wait(lambda: any(h.board == "seat1" for h in sink.health("down")))
     table.replug("seat1")
     table.place(A, "seat1/1")
-    assert sink.wait(sink.sees("seat1/1", {A}), timeout=5.0)
+    assert sink.wait(sink.sees("seat1/1", {A}), timeout=30)
     assert sink.scan_threads == {LOOP_THREAD}, sink.scan_threads
-    assert backend.send("seat1", "set_leds", on=1, blink=0).result(timeout=2)
+    assert backend.send("seat1", "set_leds", on=1, blink=0).result(timeout=30)
 
 
 @pytest.mark.parametrize("reading", ["loop"], indirect=True)

@@ -7,8 +7,10 @@ import random
 from collections import Counter
 from typing import Any
 
-from controller.scoring import HandInput, get_ruleset, is_complete, score_hand, waits
+from controller.scoring import HandInput, get_ruleset, score_hand
 from controller.tiles import Meld, is_bonus, next_wind, tile_set
+from tests.scoring.brute import complete as brute_complete
+from tests.scoring.brute import waits as brute_waits
 
 
 class RandomTable:
@@ -109,13 +111,13 @@ class RandomTable:
     def maybe_ready(self, p: int) -> None:
         """swedish: call ready as soon as the 13 tiles wait on something."""
         if self.ruleset.requires_ready and p not in self.ready:
-            if waits(self.racks[p], [Meld(m) for m in self.melds[p]], self.ruleset):
+            if brute_waits(self.racks[p], [Meld(m) for m in self.melds[p]], self.ruleset.name):
                 self.ready.add(p)
                 self.events.append({"declare": {"seat": p, "call": "ready"}})
 
     def complete(self, p: int) -> bool:
         melds = [Meld(m) for m in self.melds[p]]
-        if not is_complete(self.racks[p], melds, self.ruleset):
+        if not brute_complete(self.racks[p], melds, self.ruleset.name):
             return False
         if not self.ruleset.requires_ready:
             return True

@@ -3,18 +3,19 @@ mfrc522 chips over the fakes, with a seat button pressed on the fake GPIO."""
 
 from __future__ import annotations
 
+import io
 import json
 import signal
 import subprocess
 import sys
 import threading
-import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from controller.cli import main
+from controller.cli import main, monitor_cmd
 from controller.sources.world import TileBox
 from controller.table import TileRegistry
 from firmware_bridge.fakes import FakeHardware, FakeMFRC522, VirtualTag
@@ -23,10 +24,63 @@ from tests.hardware.helpers import SEAT1, TILES, mfrc522_toml
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def monitor(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[Any], str]:
-    code = main(["monitor", "--json", *args])
-    out, err = capsys.readouterr()
-    return code, [json.loads(line) for line in out.splitlines()], err
+class Out(io.StringIO):
+    """The monitor's stdout, watched line by line as it is written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cond = threading.Condition()
+
+    def write(self, text: str) -> int:
+        with self.cond:
+            n = super().write(text)
+            self.cond.notify_all()
+            return n
+
+    def lines(self) -> list[Any]:
+        with self.cond:
+            return [json.loads(line) for line in self.getvalue().split("\n")[:-1]]
+
+    def wait(self, done: Callable[[list[Any]], bool], timeout: float = 60.0) -> bool:
+        with self.cond:
+            return self.cond.wait_for(lambda: done(self.lines()), timeout)
+
+
+Step = tuple[Callable[[list[Any]], bool], Callable[[], None]]
+
+
+def monitor_until(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                  args: list[str], steps: list[Step]) -> tuple[int, list[Any], str]:
+    """Run `monitor --json` until its output has passed every step (a condition on the lines
+    printed so far, then an action), then stop it as Ctrl-C does: on what it showed, not after
+    a fixed time (issue 29: 2.5 s of monitoring while a press could take 5 s to set up)."""
+    out = Out()
+    stops: list[threading.Event] = []
+    real_watch = monitor_cmd.watch
+
+    def watch(*a: Any) -> None:
+        stops.append(a[-1])  # the stop event Ctrl-C sets
+        real_watch(*a)
+
+    monkeypatch.setattr(monitor_cmd, "watch", watch)
+    monkeypatch.setattr(sys, "stdout", out)
+    failed: list[str] = []
+
+    def drive() -> None:
+        for n, (done, act) in enumerate(steps):
+            if not out.wait(lambda lines, done=done: bool(stops) and done(lines)):
+                failed.append(f"step {n} never came")
+                break
+            act()
+        if stops:
+            stops[0].set()
+
+    driver = threading.Thread(target=drive)
+    driver.start()
+    code = main(["monitor", "--json", *args, "--seconds", "300"])  # 300: a safety net only
+    driver.join()
+    assert not failed, failed
+    return code, out.lines(), capsys.readouterr().err
 
 
 def write(tmp_path: Path, text: str) -> str:
@@ -35,10 +89,16 @@ def write(tmp_path: Path, text: str) -> str:
     return str(path)
 
 
+def _moves(lines: list[Any]) -> list[Any]:
+    return [x["move"] for x in lines if "move" in x]
+
+
 def test_the_sim_demo_shows_moves_named_from_its_own_tile_set(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, lines, err = monitor(capsys, "--data-dir", str(tmp_path), "--seconds", "2.5",
-                               "--pace", "0.1")
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    code, lines, err = monitor_until(monkeypatch, capsys, [
+        "--data-dir", str(tmp_path), "--pace", "0.1"],
+        [(lambda lines: len(_moves(lines)) >= 5, lambda: None)])
     assert (code, err) == (0, "")
     assert any("virtual table's own tagged set" in x.get("note", "") for x in lines)
     box = TileBox(bonus_tiles=True, seed=0).registry
@@ -52,11 +112,13 @@ def test_the_sim_demo_shows_moves_named_from_its_own_tile_set(
     assert not (tmp_path / "registry.sqlite").exists()  # looking creates nothing
 
 
-def test_enrolled_tiles_are_used_when_there_are_some(capsys: pytest.CaptureFixture[str],
+def test_enrolled_tiles_are_used_when_there_are_some(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str],
                                                      tmp_path: Path,
                                                      registry: TileRegistry) -> None:
-    code, lines, _ = monitor(capsys, "--data-dir", str(tmp_path), "--seconds", "2",
-                             "--pace", "0.1")
+    code, lines, _ = monitor_until(monkeypatch, capsys, [
+        "--data-dir", str(tmp_path), "--pace", "0.1"],
+        [(lambda lines: len(_moves(lines)) >= 2, lambda: None)])
     assert code == 0
     assert any(x.get("note") == f"2 tiles enrolled in {tmp_path}" for x in lines)
     moved = {(m["move"]["uid"], m["move"]["tile"]) for m in lines if "move" in m}
@@ -64,6 +126,7 @@ def test_enrolled_tiles_are_used_when_there_are_some(capsys: pytest.CaptureFixtu
 
 
 def test_mfrc522_tags_and_a_button_over_the_fakes(hw: FakeHardware,
+                                                  monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str],
                                                   tmp_path: Path) -> None:
     rack = FakeMFRC522()
@@ -71,19 +134,18 @@ def test_mfrc522_tags_and_a_button_over_the_fakes(hw: FakeHardware,
     hw.spi.attach(0, 1, FakeMFRC522())
     rack.place(VirtualTag(bytes.fromhex("04A219C15E2280")))
 
-    def press() -> None:  # once the seat I/O is set up (a loaded machine may take a while)
-        deadline = time.monotonic() + 5
-        while hw.gpio.level(SEAT1["mahjong"]) is None and time.monotonic() < deadline:
-            time.sleep(0.02)
-        time.sleep(0.1)
-        hw.gpio.press(SEAT1["mahjong"])
-        threading.Timer(0.15, hw.gpio.release, (SEAT1["mahjong"],)).start()
+    def ready(_: list[Any]) -> bool:  # the seat I/O is set up
+        return hw.gpio.level(SEAT1["mahjong"]) is not None
 
-    timer = threading.Thread(target=press)
-    timer.start()
-    code, lines, _ = monitor(capsys, "--config", write(tmp_path, mfrc522_toml(tmp_path)),
-                             "--seconds", "2.5")
-    timer.join()
+    def pressed(lines: list[Any]) -> bool:  # held until the monitor shows the press
+        return any("button" in x for x in lines)
+
+    code, lines, _ = monitor_until(
+        monkeypatch, capsys, ["--config", write(tmp_path, mfrc522_toml(tmp_path))],
+        [(ready, lambda: hw.gpio.press(SEAT1["mahjong"])),
+         (pressed, lambda: hw.gpio.release(SEAT1["mahjong"])),
+         (lambda lines: any("scan" in x for x in lines) and any("anomaly" in x for x in lines),
+          lambda: None)])
     assert code == 0
     assert any("tiles show as UIDs" in x.get("note", "") for x in lines)
     scans = [x["scan"] for x in lines if "scan" in x]

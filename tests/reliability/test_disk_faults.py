@@ -52,7 +52,8 @@ def assert_stops_and_says_why(served: Served, fault: Fault) -> dict[str, float]:
                                   headers={"Authorization": f"Bearer {seat}"})
     assert declared.status_code == 503 and "event log" in declared.json()["detail"]
     seq = table["seq"]
-    time.sleep(1.5)  # the simulation keeps trying: nothing more may be shown
+    # the simulation's next move came and was held back (pump.py logs it): nothing more shown
+    wait_until("a move held back", lambda: "waits: " in served.log(), served)
     assert served.get("/api/table")["seq"] == seq
     assert "STOPPED accepting moves" in served.log()
     served.kill()
@@ -103,7 +104,7 @@ def test_a_read_only_data_directory_at_start_takes_no_moves_and_says_why(
     served = Served(tmpfs / "data", log, *SERVE_ARGS)
     try:
         served.wait_ready()
-        time.sleep(1.0)  # the simulation would have moved by now
+        wait_until("the simulation's move held back", lambda: "waits: " in served.log(), served)
         health, table = served.get("/api/health"), served.get("/api/table")
         assert health["ok"] is False and health["accepting_moves"] is False
         assert "event log" in health["halted"] and table["service"]["halted"] == health["halted"]
@@ -131,7 +132,7 @@ def test_after_a_full_disk_resume_plays_on_under_simulate(tmp_path: Path) -> Non
         resource.prlimit(served.proc.pid, resource.RLIMIT_FSIZE, (0, hard))  # "disk full"
         wait_until("the halt", lambda: not served.get("/api/health")["ok"], served)
         seq = served.get("/api/table")["seq"]
-        time.sleep(1.0)
+        wait_until("a move held back", lambda: "waits: " in served.log(), served)
         resource.prlimit(served.proc.pid, resource.RLIMIT_FSIZE, (soft, hard))  # space again
         resumed = served.client.post("/api/admin/resume", headers=served.admin())
         assert resumed.status_code == 200

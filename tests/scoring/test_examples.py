@@ -53,3 +53,26 @@ def test_example_c() -> None:
     assert s.net == {"east": 300, "south": -100, "west": -100, "north": -100}
     assert sorted(s.payments) == [("north", "east", 100), ("south", "east", 100),
                                   ("west", "east", 100)]
+
+
+def test_section_6_east_wins_with_100_each_loser_pays_200() -> None:
+    s = settle(get_ruleset("hua-bao"), "east", "east",
+               {"east": 100, "south": 0, "west": 0, "north": 0})
+    assert sorted(s.payments) == [("north", "east", 200), ("south", "east", 200),
+                                  ("west", "east", 200)]
+
+
+def test_section_6_both_own_bonus_tiles_give_2_all_eight_give_4() -> None:
+    """South's own tiles are flower 2f and season 2s (bonus tile N belongs to wind N)."""
+    plain = "1b2b3b 4b5b6b 7c8c9c 2d3d4d nwnw "
+    own = play("hua-bao", plain + "2f2s")
+    assert own.doubles == 2
+    eight = play("hua-bao", plain + "1f2f3f4f1s2s3s4s")
+    assert eight.doubles == 4
+
+
+def test_section_6_nine_gates_by_the_fourteen_tiles() -> None:
+    """``1X 1X 1X 1X 2X ... 8X 9X 9X 9X`` won on a 9X is nine gates, although the 13 tiles
+    before the win were not the gates shape."""
+    r = play("hua-bao", "1b1b1b1b2b3b4b5b6b7b8b9b9b 9b")
+    assert r.limit_hand == "nine_gates" and r.score == 500

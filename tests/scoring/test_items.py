@@ -1,4 +1,5 @@
-"""One test per scoring item of each rule set: a hand where it applies, one where it just fails.
+"""One test per scoring item of each rule set: a hand where it applies (scored at the rule book's
+value, tests/scoring/rule_book.py), one where it just fails.
 
 Each row: (rule set, item name, the hand it applies to, the hand it just fails on). A hand is
 (notation, keyword arguments for play()); the default player is south in an east round, winning
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rule_book import assert_book_value
 from scoring_helpers import names, play
 
 from controller.scoring import ScoringError
@@ -171,9 +173,61 @@ DMJL = [
     ("Mahjong with original call", h(PLAIN + "nwnw", flags=["original_call"]), h(PLAIN + "nwnw")),
 ]
 
+# bmja: at most one chow in a complete hand, so its own hands (one chow each).
+ONE = "2c2c2c 6c6c6c 5b5b5b 2d3d4d "
+BMJA = [
+    ("exposed pung of simples", h("[5b5b5b] 1c1c1c 7c7c7c 2d3d4d nwnw"),
+     h("[1b1b1b] 2c2c2c 7c7c7c 2d3d4d nwnw")),
+    ("concealed pung of simples", h("5b5b5b 1c1c1c 9c9c9c 2d3d4d nwnw"),
+     h("5b5b5b 1c1c1c 9c9c9c 2d3d4d nwnw", tile="5b", won="discard")),
+    ("exposed pung of terminals or honours", h("[9c9c9c] 2b2b2b 5b5b5b 2d3d4d nwnw"),
+     h("[8c8c8c] 2b2b2b 5b5b5b 2d3d4d nwnw")),
+    ("concealed pung of terminals or honours", h("9c9c9c 2b2b2b 5b5b5b 2d3d4d nwnw"),
+     h("9c9c9c 2b2b2b 5b5b5b 2d3d4d nwnw", tile="9c", won="discard")),
+    ("exposed kong of simples", h("[5b5b5b5b] " + ONE[:14] + "2d3d4d nwnw"),
+     h("{5b5b5b5b} " + ONE[:14] + "2d3d4d nwnw")),
+    ("concealed kong of simples", h("{5b5b5b5b} " + ONE[:14] + "2d3d4d nwnw"),
+     h("[5b5b5b5b] " + ONE[:14] + "2d3d4d nwnw")),
+    ("exposed kong of terminals or honours", h("[1b1b1b1b] " + ONE[:14] + "2d3d4d nwnw"),
+     h("[2b2b2b2b] " + ONE[:14] + "2d3d4d nwnw")),
+    ("concealed kong of terminals or honours", h("{ewewewew} " + ONE[:14] + "2d3d4d nwnw"),
+     h("[ewewewew] " + ONE[:14] + "2d3d4d nwnw")),
+    ("pung of dragons", h("gdgdgd " + ONE[:14] + "2d3d4d 5b5b"),
+     h("gdgd " + ONE[:14] + "2d3d4d 5b5b5b")),
+    ("pung of own wind", h("swswsw " + ONE[:14] + "2d3d4d 5b5b"),
+     h("swswsw " + ONE[:14] + "2d3d4d 5b5b", seat="west")),
+    ("pung of the prevailing wind", h("ewewew " + ONE[:14] + "2d3d4d 5b5b"),
+     h("ewewew " + ONE[:14] + "2d3d4d 5b5b", prevailing="south", seat="west")),
+    ("pair of dragons", h(ONE + "rdrd"), h(ONE + "5c5c")),
+    ("pair of own wind", h(ONE + "swsw"), h(ONE + "wwww")),
+    ("pair of the prevailing wind", h(ONE + "ewew"), h(ONE + "nwnw")),
+    ("flower", h(ONE + "nwnw 1f"), h(ONE + "nwnw 1s")),
+    ("season", h(ONE + "nwnw 1s"), h(ONE + "nwnw 1f")),
+    ("going Mahjong", h(ONE + "nwnw"), h(ONE + "nw", won=None)),
+    ("winning tile drawn", h(ONE + "nwnw", won="replacement"), h(ONE + "nwnw", won="discard")),
+    ("own flower", h(ONE + "nwnw 2f"), h(ONE + "nwnw 3f")),
+    ("own season", h(ONE + "nwnw 2s"), h(ONE + "nwnw 1s")),
+    ("all four flowers", h(ONE + "nwnw 1f2f3f4f"), h(ONE + "nwnw 1f2f3f")),
+    ("all four seasons", h(ONE + "nwnw 1s2s3s4s"), h(ONE + "nwnw 1s2s4s")),
+    ("no chow", h("1b1b1b 5c5c5c 7d7d7d 9c9c9c 3b3b"), h("1b1b1b 5c5c5c 7d7d7d 7c8c9c 3b3b")),
+    ("only concealed sets", h(ONE + "nwnw"), h(ONE + "nwnw", won="discard")),
+    ("purity", h("[1b1b1b] 3b3b3b 5b5b5b 7b7b7b 9b9b"),
+     h("[1b1b1b] 3b3b3b 5b5b5b 7b7b7b ewew")),
+    ("only terminals and honours", h("1b1b1b 9c9c9c ewewew rdrdrd 9d9d"),
+     h("1b1b1b 9c9c9c ewewew rdrdrd 8d8d")),
+    ("winning tile is the last tile of the live wall", h(ONE + "nwnw", last_tile=True),
+     h(ONE + "nwnw")),
+    ("winning on the discard of the last tile of the live wall",
+     h(ONE + "nwnw", won="discard", last_tile=True), h(ONE + "nwnw", won="discard")),
+    ("robbing a kong", h(ONE + "nwnw", won="robbed_kong", tile="4d"),
+     h(ONE + "nwnw", won="discard", tile="4d")),
+    ("original call", h(ONE + "nwnw", flags=["original_call"]), h(ONE + "nwnw")),
+]
+
 CASES = [
     pytest.param(rs, item, yes, no, id=f"{rs}: {item}")
-    for rs, table in (("hua-bao", HUA_BAO), ("swedish", SWEDISH), ("dmjl", DMJL))
+    for rs, table in (("hua-bao", HUA_BAO), ("swedish", SWEDISH), ("dmjl", DMJL),
+                      ("bmja", BMJA))
     for item, yes, no in table
 ]
 
@@ -181,7 +235,9 @@ CASES = [
 @pytest.mark.parametrize(("ruleset", "item", "applies", "fails"), CASES)
 def test_item(ruleset: str, item: str, applies: H, fails: H) -> None:
     text, kw = applies
-    assert item in names(play(ruleset, text, **kw)), f"{item} should apply to {text} {kw}"
+    scored = play(ruleset, text, **kw)
+    assert item in names(scored), f"{item} should apply to {text} {kw}"
+    assert_book_value(ruleset, item, scored)
     text, kw = fails
     assert item not in names(play(ruleset, text, **kw)), f"{item} should not apply to {text} {kw}"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rule_book import LIMIT, assert_book_value, limit_value
 from scoring_helpers import names, play
 
 from controller.scoring import ScoringError, get_ruleset, is_complete
@@ -76,7 +77,6 @@ SWEDISH = [
     ("all_eight_bonus", h("1b2b3b 4b5b6b 7c8c9c 3d4d5d nwnw 1f2f3f4f1s2s3s4s"),
      h("1b2b3b 4b5b6b 7c8c9c 3d4d5d nwnw 1f2f3f4f1s2s3s")),
 ]
-LIMIT = {"hua-bao": 500, "dmjl": 500, "swedish": 3000}
 CASES = [
     pytest.param(rs, key, yes, no, id=f"{rs}: {key}")
     for rs, table in (("hua-bao", HUA_BAO), ("dmjl", DMJL), ("swedish", SWEDISH))
@@ -88,10 +88,11 @@ CASES = [
 def test_limit_hand(ruleset: str, key: str, applies: H, fails: H) -> None:
     text, kw = applies
     r = play(ruleset, text, **kw)
-    rules = get_ruleset(ruleset).rules
-    keys = {rule.name: rule.key for rule in rules}
-    value = max(rule.limit for rule in rules if rule.key == key)  # hua-bao earthly hand: 0.5
-    assert key in {keys[i.name] for i in r.items if i.limit}
+    keys = {rule.name: rule.key for rule in get_ruleset(ruleset).rules}
+    (name,) = [i.name for i in r.items if i.limit and keys[i.name] == key]
+    # the value from the rule book (tests/scoring/rule_book.py), not from the rule table
+    value = limit_value(ruleset, name)  # hua-bao's earthly hand: 0.5
+    assert_book_value(ruleset, name, r)
     assert r.limit_hand is not None and r.score == round(LIMIT[ruleset] * value)
     try:
         r = play(ruleset, fails[0], **fails[1])

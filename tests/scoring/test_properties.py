@@ -122,17 +122,20 @@ def test_concealing_a_pung_never_scores_less_in_hua_bao(inp: HandInput) -> None:
 
 @given(winning_hands())
 def test_waits_are_exactly_the_kinds_that_complete(inp: HandInput) -> None:
-    from controller.scoring import get_ruleset, is_complete, waits
+    """Against the tests' own completeness check (tests/scoring/brute.py), not is_complete."""
+    from brute import waits as brute_waits
+
+    from controller.scoring import get_ruleset, waits
 
     rs = get_ruleset(str(inp.ruleset))
     rest = list(inp.hand)
     rest.remove(str(inp.winning_tile))
     held = _all_tiles(inp)
-    expected = [k for k in KINDS if held[k] - (k == inp.winning_tile) < 4
-                and is_complete([*rest, k], inp.melds, rs)]
+    expected = [k for k in KINDS if k in brute_waits(rest, inp.melds, str(inp.ruleset))]
     got = waits(rest, inp.melds, rs)
     assert got == expected
-    assert inp.winning_tile in got or held[str(inp.winning_tile)] == 4
+    assert inp.winning_tile in got or held[str(inp.winning_tile)] == 4 or (
+        inp.ruleset == "bmja")  # a winning hand of the generator may hold two chows
 
 
 @given(winning_hands(), st.booleans())
