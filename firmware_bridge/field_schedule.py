@@ -1,0 +1,139 @@
+"""Which coils may have their fields on together: the field schedule, derived from the coil
+layout (hardware_docs/timing.md, "Field schedule").
+
+A coil's carrier reaching a neighbour's tag fills the pauses of the neighbour's 100 % ASK
+commands; ISO/IEC 14443-2 (8.1.2.1) wants the field in a pause below 5 % of its level
+before it. The model: a coil of area A acts as a loop of the same area (radius
+a = sqrt(A / pi)); its field at a tag over its centre at height z is I a^2 / (2 (a^2 + z^2)^1.5)
+and a neighbour's field at distance r is at most I a^2 / (2 r^3) (a magnetic dipole's field is
+largest on its axis), so two coils may be on together when r >= 20^(1/3) * sqrt(a^2 + z^2),
+r taken from the neighbour's centre to the tag over this coil. Coils closer than that go in
+different groups (a greedy colouring in channel order); each group's fields are on, alone,
+for 5.1 ms before its first command.
+
+    python -m firmware_bridge.field_schedule [--layout layout.json] [--write]
+
+prints the groups per board, or writes them to firmware/fw_layout.py for the boards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+FIRMWARE_LAYOUT = Path(__file__).resolve().parent / "firmware" / "fw_layout.py"
+PAUSE_RESIDUE = 0.05  # ISO/IEC 14443-2 8.1.2.1: the field in a pause below 5 % of H
+# Until the coil boards' layout (hardware_docs/boards/layout.json) is given: a seat's rack and
+# meld strip as two rows of coils at a slot pitch of 22 mm (a tile about 20 mm wide and 1 mm
+# either side, hardware_docs/antennas.md), 18 x 20 mm coils, the tag 4 mm above its coil, the
+# meld strip's row 60 mm in front of the rack's; the centre board's one pad coil.
+FALLBACK_PITCH_MM = 22.0
+FALLBACK_COIL_MM = (18.0, 20.0)
+FALLBACK_TAG_MM = 4.0
+FALLBACK_ROW_GAP_MM = 60.0
+
+
+@dataclass(frozen=True)
+class Coil:
+    """One coil: its board and channel, centre (mm), size (mm) and the tag's height over it."""
+
+    board: str
+    channel: int
+    x: float
+    y: float
+    z: float
+    w: float
+    h: float
+    tag_mm: float = FALLBACK_TAG_MM
+
+    @property
+    def radius(self) -> float:
+        return math.sqrt(self.w * self.h / math.pi)
+
+
+def fallback_layout(rack: int = 18, melds: int = 16) -> list[Coil]:
+    """The documented fallback: a seat board's two rows and the centre board's pad."""
+    w, h = FALLBACK_COIL_MM
+    seat = [Coil("seat", ch, ch * FALLBACK_PITCH_MM, 0.0, 0.0, w, h) for ch in range(rack)]
+    seat += [Coil("seat", rack + i, i * FALLBACK_PITCH_MM, FALLBACK_ROW_GAP_MM, 0.0, w, h)
+             for i in range(melds)]
+    return seat + [Coil("centre", 0, 0.0, 0.0, 0.0, 80.0, 60.0)]
+
+
+def load_layout(path: Path) -> list[Coil]:
+    """Coils from a layout file: {"coils": [{"board", "channel", "x", "y", "z"?, "w", "h",
+    "tag_mm"?}, ...]} in mm. A seat board's coils are listed once, under board "seat"."""
+    try:
+        data = json.loads(path.read_text())
+        return [Coil(str(c["board"]), int(c["channel"]), float(c["x"]), float(c["y"]),
+                     float(c.get("z", 0.0)), float(c["w"]), float(c["h"]),
+                     float(c.get("tag_mm", FALLBACK_TAG_MM))) for c in data["coils"]]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: not a coil layout ({exc}); see field_schedule.py") from exc
+
+
+def min_distance(coil: Coil) -> float:
+    """How far (mm) another coil's centre must be from the tag over ``coil``."""
+    return float(PAUSE_RESIDUE ** (-1 / 3) * math.hypot(coil.radius, coil.tag_mm))
+
+
+def conflict(a: Coil, b: Coil) -> bool:
+    """Would a's field fill b's pauses at b's tag, or b's a's?"""
+    for own, other in ((a, b), (b, a)):
+        r = math.dist((own.x, own.y, own.z + own.tag_mm), (other.x, other.y, other.z))
+        if r < min_distance(own):
+            return True
+    return False
+
+
+def schedule(coils: Sequence[Coil]) -> list[list[int]]:
+    """Groups of channels of one board whose fields may be on together (greedy colouring)."""
+    groups: list[list[Coil]] = []
+    for coil in sorted(coils, key=lambda c: c.channel):
+        for group in groups:
+            if not any(conflict(coil, other) for other in group):
+                group.append(coil)
+                break
+        else:
+            groups.append([coil])
+    return [[c.channel for c in g] for g in groups]
+
+
+def schedules(coils: Iterable[Coil]) -> dict[str, list[list[int]]]:
+    """Board -> its groups."""
+    boards: dict[str, list[Coil]] = {}
+    for coil in coils:
+        boards.setdefault(coil.board, []).append(coil)
+    return {board: schedule(cs) for board, cs in sorted(boards.items())}
+
+
+def firmware_source(groups: dict[str, list[list[int]]], source: str) -> str:
+    """The firmware's fw_layout.py for these groups."""
+    lines = ["# Generated by `python -m firmware_bridge.field_schedule --write` from " + source,
+             "# (hardware_docs/timing.md, \"Field schedule\"); do not edit by hand.", "",
+             "GROUPS = {"]
+    lines += [f"    {board!r}: {g!r}," for board, g in groups.items()]
+    return "\n".join(lines + ["}", ""])
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m firmware_bridge.field_schedule")
+    p.add_argument("--layout", type=Path, help="coil layout JSON (default: the fallback)")
+    p.add_argument("--write", action="store_true", help="write firmware/fw_layout.py")
+    args = p.parse_args(argv)
+    coils = load_layout(args.layout) if args.layout else fallback_layout()
+    source = args.layout.name if args.layout else "the fallback slot pitch (field_schedule.py)"
+    groups = schedules(coils)
+    if args.write:
+        FIRMWARE_LAYOUT.write_text(firmware_source(groups, source))
+    for board, g in groups.items():
+        print(f"{board}: {len(g)} groups: {g}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
