@@ -44,6 +44,7 @@ class FakeBoardHal:
         self.fd: int | None = None  # pty master when running on a pty
         self.inbox = bytearray()
         self.written = bytearray()
+        self.log: list[tuple[float, bytes]] = []  # (clock us, bytes) of every write
         self.leds: tuple[int, int] = (0, 0)
         self.buzzes: list[bool] = []
         self.now_ms: int | None = None  # set to freeze the clock in a test
@@ -103,6 +104,7 @@ class FakeBoardHal:
                 pass  # nobody reading: the USB CDC buffer is full, the bytes are lost
         else:
             self.written += data
+            self.log.append((self.clock.us, bytes(data)))
 
     def reader_xfers(self) -> dict[int, Any]:
         return {ch: chip.transfer for ch, chip in self.chips.items()}
