@@ -21,7 +21,7 @@ from firmware_bridge.fakes.board_hal import FakeBoardHal, load_firmware
 from firmware_bridge.fakes.iso14443_tag import VirtualTag
 from firmware_bridge.fakes.mfrc522_chip import FakeMFRC522
 from firmware_bridge.fakes.rf_time import VirtualClock
-from firmware_bridge.field_schedule import Coil, conflict, fallback_layout, schedule
+from firmware_bridge.field_schedule import Coil, conflict, load_layout, schedule
 
 SPI_HZ = 4_000_000  # hal.py's baudrate
 
@@ -45,12 +45,12 @@ class BoardModel:
 
     @classmethod
     def seat(cls, name: str = "seat1", **kw: Any) -> BoardModel:
-        """A seat board of the layout (the documented fallback until the boards' layout)."""
-        return cls(name, [c for c in fallback_layout() if c.board == "seat"], **kw)
+        """A seat board of the layout (hardware_docs/boards/layout.json)."""
+        return cls(name, [c for c in load_layout() if c.board == "seat"], **kw)
 
     @classmethod
     def centre(cls, **kw: Any) -> BoardModel:
-        return cls("centre", [c for c in fallback_layout() if c.board == "centre"], **kw)
+        return cls("centre", [c for c in load_layout() if c.board == "centre"], **kw)
 
     @property
     def now_us(self) -> float:
