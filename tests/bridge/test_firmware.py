@@ -186,6 +186,24 @@ def test_firmware_on_a_pty_through_the_serial_backend() -> None:
     assert backend.stats()["bad_frames"] == 0
 
 
+def test_the_config_ties_a_boards_usb_serial_number_to_its_seat() -> None:
+    """Every board runs the same files; commissioning writes serial number -> seat, and the
+    channels take that name, whatever the board calls itself."""
+    board, hal, chips = make_board()
+    hal.now_ms = None
+    runner = FirmwareOnPty(board).start()
+    sink = Collector()
+    backend = SerialBackend(ports=[runner.path], names={"MJT-SEAT3": "seat1"})
+    backend.start(sink)
+    try:
+        chips[2].place(VirtualTag(NTAG))
+        assert sink.wait(sink.sees("seat1/2", {"04:A2:19:C1:5E:22:80"}))
+        assert not [ch for ch in sink.latest if ch.startswith("seat3/")]
+    finally:
+        backend.stop()
+        runner.stop()
+
+
 commands = st.one_of(
     st.builds(lambda ms: ("buzzer", {"ms": ms}), st.integers(0, 65535)),
     st.builds(lambda a, b: ("set_leds", {"on": a, "blink": b}), st.integers(0, 255),

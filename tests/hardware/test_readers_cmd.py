@@ -66,7 +66,7 @@ def test_a_config_error_is_one_line_and_status_2(capsys: pytest.CaptureFixture[s
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "unknown key 'bakend'" in err
     code, _, err = readers(capsys, "--config", write(tmp_path, "[readers]\nbackend = 'serial'\n"))
-    assert code == 2 and "[readers.serial] ports" in err
+    assert code == 2 and "[readers.serial] boards" in err
 
 
 def test_mfrc522_chips_over_the_fakes(hw: FakeHardware, capsys: pytest.CaptureFixture[str],
