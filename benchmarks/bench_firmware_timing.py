@@ -57,6 +57,8 @@ class Seat:
 
     def new_tag(self) -> VirtualTag:
         uid = bytes([0x04]) + self.rng.randbytes(6)
+        while uid[3] == 0x88:  # never the cascade tag there (ISO/IEC 14443-3)
+            uid = bytes([0x04]) + self.rng.randbytes(6)
         self.registry[uid_to_str(uid)] = CODES[len(self.registry) % len(CODES)]
         return VirtualTag(uid)
 

@@ -2,15 +2,15 @@
 layout (hardware_docs/timing.md, "Field schedule").
 
 A coil's carrier reaching a neighbour's tag fills the pauses of the neighbour's 100 % ASK
-commands; ISO/IEC 14443-2 (8.1.2.1) wants the field in a pause below 5 % of its level
-before it. The model: a coil of area A acts as a loop of the same area (radius
-a = sqrt(A / pi)); its field at a tag over its centre at height z is I a^2 / (2 (a^2 + z^2)^1.5)
-and a neighbour's field at distance r is at most I a^2 / (2 r^3) (a magnetic dipole's field is
-largest on its axis), so two coils may be on together when r >= 20^(1/3) * sqrt(a^2 + z^2),
-r taken from the neighbour's centre to the tag over this coil, z the layout's worst tag
-distance (a face-down kong's tag, a stacked dora indicator's). Coils closer than that go in
-different groups (a greedy colouring in channel order); each group's fields are on, alone,
-for 5.1 ms before its first command.
+commands; ISO/IEC 14443-2 (Type A, PCD to PICC modulation) wants the field in a pause
+below 5 % of its level before it. The model: a coil of area A acts as a loop of the same
+area (radius a = sqrt(A / pi)); its field at a tag over its centre at height z is
+I a^2 / (2 (a^2 + z^2)^1.5) and a neighbour's field at distance r is at most I a^2 / (2 r^3)
+(a magnetic dipole's field is largest on its axis), so two coils may be on together when
+r >= 20^(1/3) * sqrt(a^2 + z^2), r taken from the neighbour's centre to the tag over this
+coil, z the layout's worst tag distance (a face-down kong's tag, a stacked dora indicator's).
+Coils closer than that go in different groups (a greedy colouring in channel order); each
+group's fields are on, alone, for 5.1 ms before its first command.
 
     python -m firmware_bridge.field_schedule [--layout hardware_docs/boards/layout.json] [--write]
 
@@ -29,7 +29,7 @@ from typing import Any
 
 FIRMWARE_LAYOUT = Path(__file__).resolve().parent / "firmware" / "fw_layout.py"
 REPO_LAYOUT = Path(__file__).resolve().parent.parent / "hardware_docs" / "boards" / "layout.json"
-PAUSE_RESIDUE = 0.05  # ISO/IEC 14443-2 8.1.2.1: the field in a pause below 5 % of H
+PAUSE_RESIDUE = 0.05  # ISO/IEC 14443-2, Type A PCD -> PICC: a pause below 5 % of the field
 APART_MM = 1000.0  # boards the layout places apart (its placement_note: over 150 mm)
 Vec = tuple[float, float, float]
 

@@ -53,6 +53,9 @@ class VirtualTag:
     def __post_init__(self) -> None:
         if len(self.uid) not in (4, 7, 10):
             raise ValueError("ISO 14443A UIDs have 4, 7 or 10 bytes")
+        if self.levels[-1][0] == CASCADE_TAG:
+            raise ValueError("the last cascade level of a UID never begins with 88h, the "
+                             "cascade tag (ISO/IEC 14443-3, 6.5)")
 
     @property
     def levels(self) -> list[bytes]:
@@ -65,7 +68,7 @@ class VirtualTag:
         return [bytes([CASCADE_TAG]) + u[:3], bytes([CASCADE_TAG]) + u[3:6], u[6:]]
 
     def uid_cl(self, level: int) -> bytes:
-        """UID CLn: the level's four bytes and their BCC (ISO 14443-3, 6.5.3.3)."""
+        """UID CLn: the level's four bytes and their BCC (ISO/IEC 14443-3, 6.5)."""
         cl = self.levels[level]
         return cl + bytes([cl[0] ^ cl[1] ^ cl[2] ^ cl[3]])
 
@@ -116,7 +119,8 @@ class VirtualTag:
 
     def _anticoll(self, level: int, nvb: int, known: list[int]) -> list[int] | None:
         """NVB = 16 + len(known) bits (upper nibble bytes, lower nibble bits): a tag whose UID CLn
-        begins with the known bits sends the rest of it; another tag is silent (6.5.3.2)."""
+        begins with the known bits sends the rest of it; another tag is silent
+        (ISO/IEC 14443-3, 6.5)."""
         count = (nvb >> 4) * 8 + (nvb & 0x0F) - 16
         if self.state != "READY" or level != self.level or count != len(known) or count >= 40:
             self._reject()

@@ -4,7 +4,7 @@ Models what the drivers touch: registers, the 64-byte FIFO (burst reads and writ
 CalcCRC / Transceive / SoftReset commands, the interrupt request bits, the timer (TAuto,
 TPrescaler, TReload), bit-oriented frames (TxLastBits, RxAlign, RxLastBits) and collisions:
 the answers of every tag in the field are ORed, CollErr is set and CollReg holds the first
-colliding bit (ISO/IEC 14443-3 6.5.3; datasheet CollReg). Time (firmware_bridge.fakes.rf_time):
+colliding bit (ISO/IEC 14443-3 6.5; datasheet CollReg). Time (firmware_bridge.fakes.rf_time):
 each SPI transaction advances the shared clock by its bytes at the bus clock; a transmission,
 the tags' frame delay time and answer, and the timer run on that clock, so an interrupt bit is
 set only once its moment has come. A tag answers only in a field that has been on, unmodulated,
@@ -264,7 +264,7 @@ class FakeMFRC522:
 def _overlay(answers: list[list[int]]) -> tuple[list[int], int | None]:
     """Answers sent at once: each bit the OR of the senders' (load modulation adds), and the
     first bit where they differ (Manchester coding makes it a collision, ISO/IEC 14443-3
-    6.4.2 / 6.5.3)."""
+    6.5)."""
     length = max(len(a) for a in answers)
     out, first = [], None
     for i in range(length):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 FC_HZ = 13_560_000  # carrier frequency fc (ISO/IEC 14443-2, 6.1)
-BIT_US = 128 / FC_HZ * 1e6  # one bit at 106 kbit/s: 128/fc = 9.44 us (ISO/IEC 14443-2, 8.1.1)
+BIT_US = 128 / FC_HZ * 1e6  # 106 kbit/s: 128/fc = 9.44 us (ISO/IEC 14443-2, Type A bit rate)
 FIELD_SETTLE_US = 5100.0  # unmodulated field before the first command (HARDWARE_NOTES.md;
 #                           ISO/IEC 14443-3 6.1: a PICC answers within 5 ms of a field)
 PCD_GUARD_US = 1172 / FC_HZ * 1e6  # a tag's answer to the PCD's next frame: at least 1172/fc
@@ -30,7 +30,7 @@ def fdt_us(last_bit: int) -> float:
 def frame_bits(nbits: int) -> int:
     """Bits on air for a frame of nbits data bits: start of communication, one odd parity bit
     per whole byte (a short or a split last byte has none), end of communication
-    (ISO/IEC 14443-3 6.1.2 - 6.1.5)."""
+    (ISO/IEC 14443-3 6.2.3, frame formats)."""
     return 1 + nbits + nbits // 8 + 1
 
 

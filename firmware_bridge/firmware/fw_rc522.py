@@ -149,7 +149,7 @@ class RC522:
 
     # ------------------------------------------------------------ anticollision
     def cascade(self, level):
-        """One cascade level's bit-frame anticollision (ISO/IEC 14443-3 6.5.3): returns
+        """One cascade level's bit-frame anticollision (ISO/IEC 14443-3 6.5): returns
         (UID CLn with BCC, collided) or None. On a collision the tags sending 1 are taken."""
         sel = SEL[level]
         cl = [0, 0, 0, 0, 0]

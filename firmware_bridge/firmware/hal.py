@@ -49,8 +49,9 @@ class Hal:
     # ---- identity
     def serial(self):
         # MicroPython's RP2040 port gives the flash chip's unique ID as the USB serial number
-        # (iSerial): the same hex string names the board in /dev/serial/by-id and in pyserial.
-        return "".join("%02X" % b for b in machine.unique_id())
+        # (iSerial): the same hex string names the board in /dev/serial/by-id
+        # (usb-MicroPython_Board_in_FS_mode_<id>-if00) and in pyserial's list_ports.
+        return "".join("%02x" % b for b in machine.unique_id())
 
     def board_name(self):
         return BOARD_NAME

@@ -8,7 +8,7 @@ import itertools
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from firmware_bridge.fakes import FakeMFRC522, VirtualTag
@@ -124,8 +124,9 @@ def test_a_collision_is_the_or_of_the_answers_and_collreg_names_the_first_bit(
         a: bytes, b: bytes) -> None:
     """ANTICOLLISION CL1 with two tags: the FIFO holds the ORed bits up to the first differing
     bit (ValuesAfterColl = 0 clears the rest), CollErr is set, CollPos is that bit's position
-    counted from 1 (ISO/IEC 14443-3 6.5.3; datasheet CollReg)."""
+    counted from 1 (ISO/IEC 14443-3 6.5; datasheet CollReg)."""
     a, b = b"\x04" + a[1:], b"\x04" + b[1:]
+    assume(a[3] != 0x88 and b[3] != 0x88)  # never the cascade tag there (ISO/IEC 14443-3)
     chip = FakeMFRC522()
     tags = [chip.place(VirtualTag(a)), chip.place(VirtualTag(b))]
     ready(chip)
