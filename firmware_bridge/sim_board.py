@@ -134,6 +134,7 @@ class VirtualBoard:
         self._scans = 0
         self._boot_t = time.monotonic()
         self._decoder = P.StreamDecoder()
+        self._tail = b""  # the part of a block the pty did not take
         self._out: _Outgoing | None = None  # the snapshot whose parts are not all acknowledged
 
     def plug(self) -> str:
@@ -358,11 +359,15 @@ class VirtualBoard:
         if self.faults.lost_byte_rate:
             rate = self.faults.lost_byte_rate
             data = bytes(b for b in data if self._rng.random() >= rate)
+        data, self._tail = self._tail + data, b""
         try:
-            os.write(self._master, data)
+            sent = os.write(self._master, data)
         except OSError as exc:  # host not reading (buffer full) or gone: a real board drops too
             if exc.errno not in (errno.EAGAIN, errno.EIO, errno.EBADF):
                 raise
+            return
+        if sent < len(data):  # the pty took part of a block: the rest goes first next time,
+            self._tail = data[sent:]  # as a USB CDC board finishes a packet it has begun
 
     def _corrupt(self, data: bytes) -> bytes:
         ber = self.faults.bit_error_rate

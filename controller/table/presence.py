@@ -409,6 +409,8 @@ class PresenceTracker:
         return []
 
     def _absent(self, track: _Track) -> list[Event]:
+        if track.pending is not None and not track.quarantined:
+            return []  # read once in a rack or meld zone: on its way there, not gone yet
         if track.quarantined:
             self._place(track, None)
             track.zone, track.quarantined = None, False

@@ -65,3 +65,12 @@ def test_reads_never_two_in_a_row_never_move_a_tile_into_a_rack(seen: list[bool]
               if "move" in e]  # a tile gone long enough is also reported missing
     pairs = [i for i in range(1, len(seen)) if seen[i] and seen[i - 1]]
     assert events == ([move(A5B, "wall", "rack:1")] if pairs else [])
+
+
+def test_a_claimed_tile_read_once_on_the_strip_does_not_go_to_the_river_meanwhile() -> None:
+    """The pad's absence verdict waits while the strip has read the tile once: a claim is one
+    move discard -> melds, never discard -> river then wall -> melds."""
+    reads = [("centre/0", {A5B}), ("centre/0", set()), ("seat3/m", {A5B})]
+    reads += [("centre/0", set())] * 8  # well past absent_after on the pad
+    events = play([*reads, ("seat3/m", {A5B})])
+    assert events == [move(A5B, "wall", "discard"), move(A5B, "discard", "melds:3")]
