@@ -175,7 +175,7 @@ def test_a_chip_that_loses_its_registers_is_flaky(hw: FakeHardware,
     brown_out.start()
     # a health check every 50 polls; a poll is at least the fields' 5.1 ms settle
     code, report, _ = readers(capsys, "--config", write(tmp_path, mfrc522_toml(tmp_path)),
-                              "--json", "--seconds", "1.5")
+                              "--json", "--seconds", "4")
     brown_out.join()
     assert code == 1
     chips = {r["name"]: r for r in report["readers"]}
