@@ -148,7 +148,12 @@ class Mfrc522Config(_Strict):
 
 
 class SerialConfig(_Strict):
+    """Boards on USB serial: by device path (``ports``, e.g. /dev/serial/by-id/...) and/or by
+    their USB serial number (``boards``: serial number -> the board name its channels take,
+    seat1..seat4 or centre; written at commissioning, hardware_docs/commissioning.md)."""
+
     ports: list[str] = Field(default_factory=list)
+    boards: dict[str, str] = Field(default_factory=dict)
     baudrate: int = 115200
     timeout: float = Field(default=0.5, gt=0)
 

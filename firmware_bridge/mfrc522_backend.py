@@ -3,11 +3,13 @@
     backend = open_backend("mfrc522", readers=[{"bus": 0, "device": 0, "pin_rst": 25},
                                                {"bus": 0, "device": 1, "pin_rst": 24}])
 
-Uses the `mfrc522` package (0.0.7) for SPI register access and its CRC coprocessor call, and adds
-what it lacks (hardware_docs/wiring.md): cascade levels 2 and 3 for 7- and 10-byte UIDs, waits
-bounded by the timer interrupt and a poll budget, HALT after each read with WUPA polling, an
-explicit reset pin, and a cleanup of its own pins only. `mfrc522`, `RPi.GPIO` and `spidev` are
-imported in start(), never at module import.
+Uses the `mfrc522` package (0.0.7) for SPI register access (its SpiDev for FIFO bursts) and
+the firmware's MFRC522 driver (firmware/fw_rc522.py) for what the package lacks
+(hardware_docs/wiring.md, timing.md): the ISO 14443-3 anticollision loop over every cascade
+level (several tags a field, 4-, 7- and 10-byte UIDs), waits bounded by the chip's timer and a
+poll budget, the soft reset awaited and checked, fields switched on 5.1 ms before the first
+command and off after the read, an explicit reset pin, and a cleanup of its own pins only.
+`mfrc522`, `RPi.GPIO` and `spidev` are imported in start(), never at module import.
 """
 
 from __future__ import annotations
@@ -18,19 +20,33 @@ from dataclasses import dataclass
 from typing import Any
 
 from firmware_bridge.errors import BridgeConfigError, HardwareUnavailable
+from firmware_bridge.firmware_code import load_firmware
 from firmware_bridge.readers import ReaderBackend
 from firmware_bridge.types import BoardHealth, ChannelScan, Sink, uid_to_str
 
-# MFRC522 registers and bits used beyond the package's own helpers
-COMM_IEN, COMM_IRQ, ERROR, FIFO_DATA, FIFO_LEVEL = 0x02, 0x04, 0x06, 0x09, 0x0A
-CONTROL, BIT_FRAMING, COLL, COMMAND, VERSION = 0x0C, 0x0D, 0x0E, 0x01, 0x37
-T_RELOAD_L, T_RELOAD_H = 0x2D, 0x2C
-PCD_IDLE, PCD_TRANSCEIVE = 0x00, 0x0C
-IRQ_TIMER, IRQ_ERR, IRQ_RX = 0x01, 0x02, 0x20
-ERR_MASK = 0x1B  # BufferOvfl, CollErr, ParityErr, ProtocolErr
-WUPA, HLTA, CASCADE_TAG = 0x52, 0x50, 0x88
-SEL = (0x93, 0x95, 0x97)
+VERSION = 0x37
 GOOD_VERSIONS = (0x88, 0x90, 0x91, 0x92, 0xB2)  # MFRC522 v1/v2 and common clones
+SETTLE_S = 0.0051  # unmodulated field before the first command (hardware_docs/timing.md)
+
+#: The firmware's MFRC522 driver (firmware/fw_rc522.py): one anticollision loop for both.
+_fw: Any = load_firmware("fw_rc522")
+_RC522: Any = _fw.RC522
+
+
+class WallClock:
+    """The driver's clock on the Pi: microsecond ticks, real waits."""
+
+    @staticmethod
+    def ticks_us() -> int:
+        return time.perf_counter_ns() // 1000
+
+    @staticmethod
+    def ticks_diff(a: int, b: int) -> int:
+        return a - b
+
+    @staticmethod
+    def wait_us(us: float) -> None:
+        time.sleep(us / 1e6)
 
 
 @dataclass(frozen=True)
@@ -67,113 +83,52 @@ class GpioChipSelect:
         self.spi.close()
 
 
-class TagReader:
-    """One MFRC522: WUPA -> anticollision/select per cascade level -> HLTA, with bounded waits."""
+class TagReader(_RC522):  # type: ignore[misc]
+    """One MFRC522: the firmware's driver (REQA, bit-frame anticollision over every cascade
+    level, several tags a field) with register access through the `mfrc522` package."""
 
-    def __init__(self, spec: ReaderSpec, speed_hz: int, max_polls: int, timeout_ms: int,
-                 gpio: Any) -> None:
+    def __init__(self, spec: ReaderSpec, speed_hz: int, max_polls: int, timeout_us: int,
+                 gpio: Any, clock: Any) -> None:
         from mfrc522 import MFRC522  # lazy: only when this back-end is chosen
 
         self.spec = spec
         self.gpio = gpio
-        self.max_polls = max_polls
-        self.timeout_ms = timeout_ms
-        self.polls_used = 0
         # pin_rst is always explicit: the package's default turns into BCM 15 (UART RX)
         # when other code set BCM numbering first (upstream issue 63).
         self.chip = MFRC522(bus=spec.bus, device=spec.device, spd=speed_hz,
                             pin_mode=gpio.BCM, pin_rst=spec.pin_rst)
-        if spec.pin_cs is not None:
-            # the package's own init went out on the hardware CE line; redo it on ours
+        if spec.pin_cs is not None:  # the package's own init went out on the hardware CE line
             self.chip.spi = GpioChipSelect(self.chip.spi, gpio, spec.pin_cs)
-            self.chip.MFRC522_Init()
-        self._set_timeout(timeout_ms)
+        super().__init__(self.chip.spi.xfer2, clock, timeout_us, max_polls)
+        try:
+            self.init()  # awaited soft reset, timer, field off (the package's init left it on)
+        except _fw.ChipError:
+            pass  # a dead chip: alive() says so and the health check resets it
 
-    def _set_timeout(self, timeout_ms: int) -> None:
-        # the package's prescaler gives 0.5 ms timer ticks; its 15 ms default makes empty polls slow
-        ticks = max(1, timeout_ms * 2)
-        self.chip.Write_MFRC522(T_RELOAD_H, ticks >> 8)
-        self.chip.Write_MFRC522(T_RELOAD_L, ticks & 0xFF)
+    def write(self, reg: int, value: int) -> None:
+        self.chip.Write_MFRC522(reg, value & 0xFF)
+
+    def read(self, reg: int) -> int:
+        return int(self.chip.Read_MFRC522(reg))
 
     def alive(self) -> bool:
-        return bool(self.chip.Read_MFRC522(VERSION) in GOOD_VERSIONS)
+        return self.read(VERSION) in GOOD_VERSIONS
 
     def hard_reset(self) -> None:
-        """Pulse the reset pin, then re-run the package's init (soft reset, timer, antenna)."""
+        """Pulse the reset pin, then the driver's init again (soft reset awaited, checked)."""
         self.gpio.output(self.spec.pin_rst, 0)
         time.sleep(0.001)
         self.gpio.output(self.spec.pin_rst, 1)
         time.sleep(0.001)  # oscillator start-up: datasheet says tens of microseconds
-        self.chip.MFRC522_Init()
-        self._set_timeout(self.timeout_ms)
-
-    def transceive(self, data: Sequence[int], last_bits: int = 0) -> tuple[bytes, int] | None:
-        """Send a frame; the reply and its bit count, or None (timeout, error, no answer)."""
-        chip = self.chip
-        chip.Write_MFRC522(COMMAND, PCD_IDLE)
-        chip.Write_MFRC522(COMM_IEN, 0x77 | 0x80)
-        chip.Write_MFRC522(COMM_IRQ, 0x7F)  # Set1=0: clear every request bit
-        chip.Write_MFRC522(FIFO_LEVEL, 0x80)  # flush the FIFO
-        for byte in data:
-            chip.Write_MFRC522(FIFO_DATA, byte)
-        chip.Write_MFRC522(BIT_FRAMING, last_bits & 0x07)
-        chip.Write_MFRC522(COMMAND, PCD_TRANSCEIVE)
-        chip.Write_MFRC522(BIT_FRAMING, 0x80 | (last_bits & 0x07))  # StartSend
-        irq = polls = 0
-        while polls < self.max_polls:  # bounded: the package's loop is not (issue 42)
-            polls += 1
-            irq = chip.Read_MFRC522(COMM_IRQ)
-            if irq & (IRQ_RX | IRQ_TIMER | IRQ_ERR):
-                break
-        self.polls_used = polls
-        chip.Write_MFRC522(BIT_FRAMING, 0x00)
-        if not irq & IRQ_RX or chip.Read_MFRC522(ERROR) & ERR_MASK:
-            return None
-        n = chip.Read_MFRC522(FIFO_LEVEL)
-        reply = bytes(chip.Read_MFRC522(FIFO_DATA) for _ in range(n))
-        valid = chip.Read_MFRC522(CONTROL) & 0x07
-        return reply, (n - 1) * 8 + valid if valid else n * 8
-
-    def _crc(self, data: Sequence[int]) -> list[int]:
-        out: list[int] = self.chip.CalulateCRC(list(data))  # the chip's CRC_A coprocessor
-        return out
-
-    def read_uid(self) -> bytes | None:
-        """One poll: the UID of the tag in the field, or None. Leaves the tag halted."""
-        if self.transceive([WUPA], last_bits=7) is None:
-            return None
-        uid = bytearray()
-        for sel in SEL:
-            got = self.transceive([sel, 0x20])
-            if got is None or len(got[0]) != 5:
-                return None
-            cl = got[0]
-            if cl[0] ^ cl[1] ^ cl[2] ^ cl[3] != cl[4]:
-                return None  # BCC mismatch: a garbled read (e.g. two tags in one field)
-            frame = [sel, 0x70, *cl]
-            reply = self.transceive(frame + self._crc(frame))
-            if reply is None or reply[1] != 24 or self._crc(reply[0][:1]) != list(reply[0][1:]):
-                return None
-            sak = reply[0][0]
-            if sak & 0x04:  # cascade bit: more UID bytes follow at the next level
-                if cl[0] != CASCADE_TAG:
-                    return None
-                uid += cl[1:4]
-                continue
-            uid += cl[:4]
-            self.halt()
-            return bytes(uid)
-        return None
-
-    def halt(self) -> None:
-        """HLTA: the tag stops answering REQA (WUPA still wakes it) until it leaves the field."""
-        frame = [HLTA, 0x00]
-        self.transceive(frame + self._crc(frame))  # silence is the correct answer
+        try:
+            self.init()
+        except _fw.ChipError:
+            pass  # still dead: alive() says so and the next health check tries again
 
     def close(self) -> None:
-        """Antenna off, SPI closed, and only this reader's reset pin released."""
+        """Field off, SPI closed, and only this reader's reset pin released."""
         try:
-            self.chip.AntennaOff()
+            self.field(False)
         finally:
             self.chip.spi.close()
             own = [self.spec.pin_rst] + ([self.spec.pin_cs] if self.spec.pin_cs is not None else [])
@@ -186,9 +141,9 @@ class Mfrc522Backend(ReaderBackend):
     name = "mfrc522"
 
     def __init__(self, readers: Sequence[Mapping[str, int] | ReaderSpec], board: str = "spi",
-                 speed_hz: int = 1_000_000, max_polls: int = 200, timeout_ms: int = 2,
+                 speed_hz: int = 1_000_000, max_polls: int = 400, timeout_us: int = 300,
                  cycle_s: float = 0.0, health_every: int = 50,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, rf_clock: Any = None) -> None:
         super().__init__()
         if not readers:
             raise BridgeConfigError("mfrc522 back-end needs readers=[{bus, device, pin_rst}, ...]")
@@ -198,7 +153,8 @@ class Mfrc522Backend(ReaderBackend):
             raise BridgeConfigError("two readers share a channel number")
         self.channels = channels
         self.board = board
-        self.options = (speed_hz, max_polls, timeout_ms)
+        self.options = (speed_hz, max_polls, timeout_us)
+        self.rf_clock = rf_clock or WallClock()
         self.cycle_s = cycle_s
         self.health_every = health_every
         self.clock = clock
@@ -231,7 +187,7 @@ class Mfrc522Backend(ReaderBackend):
         self.readers = []
         for spec in self.specs:
             try:
-                self.readers.append(TagReader(spec, speed, polls, timeout, GPIO))
+                self.readers.append(TagReader(spec, speed, polls, timeout, GPIO, self.rf_clock))
             except OSError as exc:
                 raise HardwareUnavailable(
                     f"cannot open SPI device /dev/spidev{spec.bus}.{spec.device} ({exc}): enable "
@@ -239,12 +195,23 @@ class Mfrc522Backend(ReaderBackend):
                     "reader's bus and device in the config") from exc
 
     def poll_once(self) -> list[ChannelScan]:
-        """Read every reader once; the ChannelScans (also posted). Used by the thread and tests."""
+        """Read every reader once; the ChannelScans (also posted). Used by the thread and tests.
+
+        The readers' fields go on together (the direct layout's readers are separate pads,
+        far apart: hardware_docs/timing.md), unmodulated for 5.1 ms, then every chip is asked
+        (REQA) before any answer is taken, each field's tags are read with the anticollision
+        loop, and the fields go off (which resets the tags for the next poll)."""
+        for reader in self.readers:
+            reader.field(True)
+        self.rf_clock.wait_us(SETTLE_S * 1e6)
+        for reader in self.readers:
+            reader.start([_fw.REQA], 7)
+        answered = [reader.finish() is not None for reader in self.readers]
         scans = []
-        for channel, reader in zip(self.channels, self.readers, strict=True):
-            uid = reader.read_uid()
-            self.counters["reads" if uid else "empty"] += 1
-            uids = frozenset({uid_to_str(uid)}) if uid else frozenset()
+        for channel, reader, ans in zip(self.channels, self.readers, answered, strict=True):
+            uids = frozenset(uid_to_str(u) for u in reader.read_all(ans)) if ans else frozenset()
+            reader.field(False)
+            self.counters["reads" if uids else "empty"] += 1
             scan = ChannelScan(f"{self.board}/{channel}", uids, self.clock())
             self.post(scan)
             scans.append(scan)

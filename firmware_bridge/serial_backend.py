@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
@@ -49,8 +49,8 @@ def find_port(serial_number: str) -> str | None:
     """The device path of the USB serial port with this serial number, if plugged in."""
     from serial.tools import list_ports
 
-    for port in list_ports.comports():
-        if port.serial_number == serial_number:
+    for port in list_ports.comports():  # hex digits in either case name the same board
+        if (port.serial_number or "").lower() == serial_number.lower():
             return str(port.device)
     return None
 
@@ -359,10 +359,11 @@ class BoardLink:
     def _hello(self, msg: P.Message, now: float) -> None:
         mask = msg["channels"]
         wanted = {ch for ch in range(64) if mask >> ch & 1}
-        if self.name != msg["board"] or set(self.channels) != wanted:
+        name = self.backend.names.get(msg["serial"].lower(), msg["board"])
+        if self.name != name or set(self.channels) != wanted:
             self.channels = {ch: set() for ch in sorted(wanted)}
             self._stale = set(self.channels)
-        self.name = msg["board"]
+        self.name = name
         self.serial_number = msg["serial"]
         self._down_reported = False
         self._greeted = True
@@ -478,12 +479,16 @@ class SerialBackend(ReaderBackend):
         serials: Sequence[str] = (),
         lookup: Lookup | None = None,
         clock: Callable[[], float] = time.monotonic,
+        names: Mapping[str, str] | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
         if not ports and not serials:
             raise BridgeConfigError("serial back-end needs ports=[...] or serials=[...] to open")
         self.clock = clock
+        # USB serial number -> board name, tied at commissioning: the config, not the board's
+        # own name, says which seat a board serves
+        self.names = {k.lower(): v for k, v in (names or {}).items()}
         opts = LinkOptions(**options)
         self.links = [BoardLink(self, p, False, opts, None) for p in ports]
         self.links += [BoardLink(self, s, True, opts, lookup) for s in serials]

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from firmware_bridge import protocol as P
+from firmware_bridge.sim_timing import sweep_s
 
 FIRMWARE_VERSION = "sim-1.0"
 
@@ -79,7 +80,13 @@ class _Outgoing:
 
 
 class VirtualBoard:
-    """A seat or centre board: debounced scan events, periodic snapshots, heartbeats, acks."""
+    """A seat or centre board: debounced scan events, periodic snapshots, heartbeats, acks.
+
+    With ``physics`` (the default) it sweeps as the firmware on the model does
+    (firmware_bridge.sim_timing): a sweep takes the time the firmware's own code takes for the
+    tags in its fields (5.1 ms a field group, longer for each tag, much longer for several
+    tags in one field), never less than ``scan_ms``; like the firmware it reports a tag at its
+    first read and again at its second in a row (the host's two agreeing reads)."""
 
     def __init__(
         self,
@@ -93,8 +100,11 @@ class VirtualBoard:
         debounce_scans: int = 2,
         resend_ms: float = 20.0,
         seed: int | None = None,
+        physics: bool = True,
     ) -> None:
         self.spec = spec
+        self.physics = physics
+        self.sweep_s = 0.0  # the last sweep's time by the model (0 without physics)
         self.faults = Faults()
         self.outputs = BoardOutputs()
         self.scan_s = scan_ms / 1000
@@ -118,12 +128,14 @@ class VirtualBoard:
         """Power-on state: nothing reported yet, counters from zero."""
         self.reported: dict[int, set[bytes]] = {ch: set() for ch in self.spec.channels}
         self._missing: dict[tuple[int, bytes], int] = {}
+        self._second: set[tuple[int, bytes]] = set()  # read once: the next read is reported
         self._last_view: object = None  # the field last scanned, when reported exactly
         self._seq = 0
         self._snap = 0
         self._scans = 0
         self._boot_t = time.monotonic()
         self._decoder = P.StreamDecoder()
+        self._tail = b""  # the part of a block the pty did not take
         self._out: _Outgoing | None = None  # the snapshot whose parts are not all acknowledged
 
     def plug(self) -> str:
@@ -186,7 +198,7 @@ class VirtualBoard:
                     continue
                 if now >= next_scan:
                     self._scan_locked()
-                    next_scan = now + self.scan_s
+                    next_scan = now + max(self.scan_s, self.sweep_s)
                 if self._out is not None:
                     next_snap = now + self.snapshot_s
                     if now >= self._out.resend_at:
@@ -220,17 +232,25 @@ class VirtualBoard:
     def _scan_locked(self) -> None:
         self._scans += 1
         seen = self._field_view()
+        if self.physics:
+            self.sweep_s = sweep_s(len(self.spec.channels),
+                                   {ch: len(uids) for ch, uids in seen.items() if uids})
         if seen is self._last_view and not self.faults.ghost_rate:
             return  # the field reported exactly, unchanged since: nothing to say
         ghosted = False
+        second, self._second = self._second, set()
         for ch in self.spec.channels:
             now_seen = set(seen.get(ch, ()))
             if self.faults.ghost_rate and self._rng.random() < self.faults.ghost_rate:
                 now_seen.add(bytes([0x04]) + self._rng.randbytes(6))
                 ghosted = True
             reported = self.reported[ch]
+            for uid in now_seen & reported:
+                if (ch, uid) in second:  # the second read in a row: said once more
+                    self._emit_locked("scan", channel=ch, present=1, uid=uid)
             for uid in now_seen - reported:
                 reported.add(uid)
+                self._second.add((ch, uid))
                 self._missing.pop((ch, uid), None)
                 self._emit_locked("scan", channel=ch, present=1, uid=uid)
             for uid in list(reported - now_seen):
@@ -243,8 +263,9 @@ class VirtualBoard:
                     self._missing[(ch, uid)] = misses
             for key in [k for k in self._missing if k[0] == ch and k[1] in now_seen]:
                 del self._missing[key]
-        # reported == seen now, unless a ghost was added or a departure is still debounced
-        self._last_view = seen if not ghosted and not self._missing else None
+        # reported == seen now, unless a ghost was added, a departure is still debounced or a
+        # second read is still to be said
+        self._last_view = seen if not ghosted and not self._missing and not self._second else None
 
     def _entries_locked(self) -> list[tuple[int, bytes]]:
         return P.fit_entries((ch, uid) for ch in self.spec.channels for uid in self.reported[ch])
@@ -339,11 +360,15 @@ class VirtualBoard:
         if self.faults.lost_byte_rate:
             rate = self.faults.lost_byte_rate
             data = bytes(b for b in data if self._rng.random() >= rate)
+        data, self._tail = self._tail + data, b""
         try:
-            os.write(self._master, data)
+            sent = os.write(self._master, data)
         except OSError as exc:  # host not reading (buffer full) or gone: a real board drops too
             if exc.errno not in (errno.EAGAIN, errno.EIO, errno.EBADF):
                 raise
+            return
+        if sent < len(data):  # the pty took part of a block: the rest goes first next time,
+            self._tail = data[sent:]  # as a USB CDC board finishes a packet it has begun
 
     def _corrupt(self, data: bytes) -> bytes:
         ber = self.faults.bit_error_rate

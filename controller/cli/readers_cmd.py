@@ -41,6 +41,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--seconds", type=seconds, default=2.0, metavar="S",
                    help="how long to listen to the readers (default 2)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.add_argument("--jig", metavar="UID",
+                   help="a jig run: move the tile with this UID over every slot while the "
+                   "command listens; reports reads %% and neighbour reads per slot "
+                   "(hardware_docs/commissioning.md)")
+    p.add_argument("--jig-channels", metavar="CH,CH", default=None,
+                   help="the slots the jig must visit (default: every mapped rack and meld "
+                   "channel that answers)")
     p.set_defaults(func=run)
 
 
@@ -74,12 +81,19 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     system = build(config)
     zones = system.channels()
-    readers = probe(system, args.seconds)
+    scans: list[ChannelScan] = []
+    readers = probe(system, args.seconds, scans)
     problems = check(readers, zones)
+    jig = None
+    if args.jig:
+        jig = jig_run(args, zones, readers, scans)
+        problems += jig["problems"]
     report = {"backend": config.readers.backend, "seconds": args.seconds, "ok": not problems,
               "readers": [r.to_json(zones) for r in readers], "zones": zones,
               "unmapped": sorted({ch for r in readers for ch in r.answering} - set(zones)),
               "problems": problems}
+    if jig is not None:
+        report["jig"] = jig
     if args.json:
         print(json.dumps(report))
     else:
@@ -88,15 +102,38 @@ def run(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------ probing
-def probe(system: System, seconds: float) -> list[Reader]:
-    """Open the back-end for ``seconds`` and describe every board or chip."""
+def jig_run(args: argparse.Namespace, zones: dict[str, str], readers: list[Reader],
+            scans: list[ChannelScan]) -> dict[str, Any]:
+    """The jig's figures from the scans recorded while probing."""
+    from controller.cli.jig import jig_report
+    from controller.table.registry import normalize_uid
+
+    try:
+        uid = normalize_uid(args.jig)
+    except ValueError as exc:
+        raise CliError(f"--jig {args.jig}: {exc}") from exc
+    if args.jig_channels:
+        slots = [c.strip() for c in args.jig_channels.split(",") if c.strip()]
+    else:
+        answering = {ch for r in readers for ch in r.answering}
+        slots = [ch for ch, zone in zones.items()
+                 if ch in answering and zone.startswith(("rack:", "melds:"))]
+    scans.sort(key=lambda s: s.t)
+    return jig_report(scans, uid, slots)
+
+
+def probe(system: System, seconds: float, record: list[ChannelScan] | None = None,
+          ) -> list[Reader]:
+    """Open the back-end for ``seconds`` and describe every board or chip (every scan also
+    appended to ``record``)."""
     backend = open_readers(system)
     if system.config.readers.backend == "mfrc522":
-        return probe_spi(backend, seconds)
-    return probe_boards(backend, seconds)
+        return probe_spi(backend, seconds, record)
+    return probe_boards(backend, seconds, record)
 
 
-def probe_boards(backend: Any, seconds: float) -> list[Reader]:
+def probe_boards(backend: Any, seconds: float, record: list[ChannelScan] | None = None,
+                 ) -> list[Reader]:
     """Serial boards (or the virtual table's): health events, scans and link counters."""
     seen: dict[str, Reader] = {}
     lock = threading.Lock()
@@ -104,6 +141,8 @@ def probe_boards(backend: Any, seconds: float) -> list[Reader]:
     def sink(event: Any) -> None:
         with lock:
             if isinstance(event, ChannelScan):
+                if record is not None:
+                    record.append(event)
                 board = seen.setdefault(event.channel.rpartition("/")[0],
                                         Reader(event.channel.rpartition("/")[0], "up"))
                 board.answering.add(event.channel)
@@ -140,7 +179,8 @@ def _link_reader(link: Any, seen: dict[str, Reader]) -> Reader:
     return reader
 
 
-def probe_spi(backend: Any, seconds: float) -> list[Reader]:
+def probe_spi(backend: Any, seconds: float, record: list[ChannelScan] | None = None,
+              ) -> list[Reader]:
     """MFRC522 chips polled from this thread; each chip's version register says up or down."""
     chips = [Reader(f"{backend.board}/{n}", channels=[f"{backend.board}/{n}"],
                     where={"spi": {k: v for k, v in vars(spec).items() if v is not None}})
@@ -157,6 +197,8 @@ def probe_spi(backend: Any, seconds: float) -> list[Reader]:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             for chip, scan in zip(chips, backend.poll_once(), strict=True):
+                if record is not None:
+                    record.append(scan)
                 chip.tags |= scan.uids
                 chip.counters["reads"] = chip.counters.get("reads", 0) + bool(scan.uids)
             polls += 1
@@ -246,6 +288,17 @@ def zone_summary(channels: list[str], zones: dict[str, str]) -> str:
     return ", ".join(f"{z} ({a})" if a == b else f"{z} ({a}-{b})" for z, a, b in parts) or "-"
 
 
+def render_jig(jig: dict[str, Any]) -> list[str]:
+    """The jig's figures, one line a slot."""
+    lines = [f"jig: reference tile {jig['uid']}, {len(jig['slots'])} slot(s) visited, "
+             f"{'PASS' if jig['pass'] else 'FAIL'} (99.9 % reads, no neighbour read)"]
+    for s in jig["slots"]:
+        near = ", ".join(f"{c} x{n}" for c, n in s["neighbour_reads"].items()) or "none"
+        lines.append(f"  {s['channel']}: {s['reads']}/{s['scans']} reads "
+                     f"({s['reads_pct']:g} %), neighbour reads: {near}")
+    return lines
+
+
 def render(report: dict[str, Any]) -> list[str]:
     """The report as a table for a person at the table."""
     zones = report["zones"]
@@ -272,6 +325,8 @@ def render(report: dict[str, Any]) -> list[str]:
     if report["unmapped"]:
         lines.append("answering but not in [table.channels] (ignored by the table): "
                      + channel_ranges(report["unmapped"]))
+    if "jig" in report:
+        lines += render_jig(report["jig"])
     lines += [f"problem: {p}" for p in report["problems"]]
     n = len(report["readers"])
     lines.append(f"all {n} {'chips' if spi else 'boards'} up; every mapped channel answers"

@@ -35,10 +35,12 @@ def reader_factory(name: str) -> Callable[[ReaderFactory], ReaderFactory]:
 @reader_factory("serial")
 def serial_readers(readers: ReadersConfig) -> ReaderBackend:
     section = readers.serial
-    if not section.ports:
-        raise BridgeConfigError("the serial back-end has no boards: list their device paths in "
-                                "[readers.serial] ports, e.g. [\"/dev/ttyACM0\"]")
-    return open_backend("serial", ports=list(section.ports), baudrate=section.baudrate)
+    if not section.ports and not section.boards:
+        raise BridgeConfigError("the serial back-end has no boards: list their USB serial numbers "
+                                "in [readers.serial] boards (`mahjong-table readers` shows them), "
+                                "or their device paths in ports")
+    return open_backend("serial", ports=list(section.ports), serials=list(section.boards),
+                        names=dict(section.boards), baudrate=section.baudrate)
 
 
 @reader_factory("sim")

@@ -52,6 +52,9 @@ class _Track:
     both_since: float | None = None
     both_reported: bool = False
     order: int = 0  # the tracker's n-th tile: settling goes in this order
+    pending: str | None = None  # a rack or meld zone that has read it, not yet twice
+    pending_channel: str = ""  # the channel of that zone's latest agreeing read
+    pending_reads: int = 0
 
 
 @dataclass
@@ -70,12 +73,15 @@ class PresenceTracker:
     ``silent_after``: seconds without a scan before a channel is reported silent.
     ``ghost_quiet``: at most one ``unknown_uid`` report per zone in this many seconds (garbled
     reads come in bursts; the next report counts the ones held back).
+    ``confirm_reads``: how many agreeing reads a rack or meld-strip zone needs before it takes
+    a tile from elsewhere (a single cross-read from a neighbouring coil is no move); a scan of
+    the channel that read it last, without it, starts the count again.
     """
 
     def __init__(
         self, channels: Mapping[str, str], registry: Mapping[str, Tile], *,
         absent_after: float = 0.4, move_window: float = 1.0, silent_after: float = 3.0,
-        ghost_quiet: float = 5.0,
+        ghost_quiet: float = 5.0, confirm_reads: int = 2,
     ) -> None:
         for channel, zone in channels.items():
             if not ZONE_RE.match(zone):
@@ -86,6 +92,8 @@ class PresenceTracker:
         self.move_window = move_window
         self.silent_after = silent_after
         self.ghost_quiet = ghost_quiet
+        self.confirm_reads = confirm_reads
+        self._pending: dict[str, set[str]] = {}  # channel -> UIDs counting agreeing reads
         self.hand_over = False
         self._channels = {name: _Channel(zone) for name, zone in channels.items()}
         self._tracks: dict[str, _Track] = {}
@@ -114,6 +122,7 @@ class PresenceTracker:
             return self._unmapped_channel(scan.channel)
         channel.last_scan, channel.uids, channel.silent_reported = scan.t, scan.uids, False
         self._now = scan.t if self._now is None else max(self._now, scan.t)
+        self._disagree(scan.channel, scan.uids)
         events: list[Event] = []
         for uid in sorted(scan.uids):
             tile = self.registry.get(uid)
@@ -238,7 +247,9 @@ class PresenceTracker:
             track = self._tracks[uid] = _Track(uid, tile, order=len(self._tracks))
         if track.zone == zone:
             self._place(track, channel)
-            track.last, track.missing = t, False
+            track.last, track.missing, track.pending = t, False, None
+            return []
+        if not self._agreed(track, channel, zone):
             return []
         if track.zone is None or track.channel is None:
             return self._appear(track, channel, zone, t)
@@ -249,6 +260,34 @@ class PresenceTracker:
         if track.both_since is None:
             track.both_since = t
         return []
+
+    def _agreed(self, track: _Track, channel: str, zone: str) -> bool:
+        """Has ``zone`` read the tile ``confirm_reads`` times without its reading channel
+        missing it in between? Only rack and meld zones wait (the discard pad is read once)."""
+        if self.confirm_reads <= 1 or not zone.startswith(("rack:", "melds:")):
+            return True
+        if track.pending != zone:
+            track.pending, track.pending_reads = zone, 0
+        track.pending_reads += 1
+        track.pending_channel = channel
+        self._pending.setdefault(channel, set()).add(track.uid)
+        if track.pending_reads < self.confirm_reads:
+            return False
+        track.pending = None
+        return True
+
+    def _disagree(self, channel: str, uids: frozenset[str]) -> None:
+        """A scan without a tile its channel read last for a pending zone: count again."""
+        waiting = self._pending.get(channel)
+        if not waiting:
+            return
+        for uid in list(waiting):
+            track = self._tracks.get(uid)
+            if track is None or track.pending is None or track.pending_channel != channel:
+                waiting.discard(uid)
+            elif uid not in uids:
+                track.pending = None
+                waiting.discard(uid)
 
     def _appear(self, track: _Track, channel: str, zone: str, t: float) -> list[Event]:
         """Read while off the table (or unread in the river): from the wall."""
@@ -370,6 +409,8 @@ class PresenceTracker:
         return []
 
     def _absent(self, track: _Track) -> list[Event]:
+        if track.pending is not None and not track.quarantined:
+            return []  # read once in a rack or meld zone: on its way there, not gone yet
         if track.quarantined:
             self._place(track, None)
             track.zone, track.quarantined = None, False

@@ -1,136 +1,88 @@
-"""A register-level fake MFRC522 with virtual ISO 14443A tags in its antenna field.
+"""A register-level fake MFRC522 with virtual ISO 14443A tags in its antenna field, on a clock.
 
-Models what the drivers touch: registers, the 64-byte FIFO, the Idle / CalcCRC / Transceive /
-SoftReset commands, the interrupt request bits, and tags with 4-, 7- and 10-byte UIDs that
-follow the ISO 14443-3 state machine (IDLE, READY, ACTIVE, HALT; cascade tag 0x88 and BCC).
+Models what the drivers touch: registers, the 64-byte FIFO (burst reads and writes), the Idle /
+CalcCRC / Transceive / SoftReset commands, the interrupt request bits, the timer (TAuto,
+TPrescaler, TReload), bit-oriented frames (TxLastBits, RxAlign, RxLastBits) and collisions:
+the answers of every tag in the field are ORed, CollErr is set and CollReg holds the first
+colliding bit (ISO/IEC 14443-3 6.5; datasheet CollReg). Time (firmware_bridge.fakes.rf_time):
+each SPI transaction advances the shared clock by its bytes at the bus clock; a transmission,
+the tags' frame delay time and answer, and the timer run on that clock, so an interrupt bit is
+set only once its moment has come. A tag answers only in a field that has been on, unmodulated,
+for 5.1 ms, and not while a neighbour's field (``interferers``) is on.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from firmware_bridge.fakes.iso14443_tag import (
+    CASCADE_TAG,
+    SEL,
+    VirtualTag,
+    crc_a,
+    from_bits,
+    to_bits,
+)
+from firmware_bridge.fakes.rf_time import (
+    BIT_US,
+    FC_HZ,
+    FIELD_SETTLE_US,
+    PCD_GUARD_US,
+    SOFT_RESET_US,
+    TIMER_STOP_BITS,
+    VirtualClock,
+    air_us,
+    fdt_us,
+    spi_us,
+)
+
+__all__ = ["CASCADE_TAG", "SEL", "FakeMFRC522", "VirtualTag", "crc_a"]
 
 # registers (the datasheet's names)
 COMMAND, COMM_IEN, COMM_IRQ, DIV_IRQ, ERROR = 0x01, 0x02, 0x04, 0x05, 0x06
 FIFO_DATA, FIFO_LEVEL, CONTROL, BIT_FRAMING, COLL = 0x09, 0x0A, 0x0C, 0x0D, 0x0E
 MODE, TX_CONTROL, CRC_RESULT_M, CRC_RESULT_L, VERSION = 0x11, 0x14, 0x21, 0x22, 0x37
-T_MODE = 0x2A
+T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L = 0x2A, 0x2B, 0x2C, 0x2D
 
 CMD_IDLE, CMD_CALC_CRC, CMD_TRANSCEIVE, CMD_SOFT_RESET = 0x00, 0x03, 0x0C, 0x0F
 IRQ_TIMER, IRQ_ERR, IRQ_IDLE, IRQ_RX, IRQ_TX = 0x01, 0x02, 0x10, 0x20, 0x40
 DIV_CRC = 0x04
 ERR_COLL = 0x08
-
-REQA, WUPA, HLTA = 0x26, 0x52, 0x50
-SEL = (0x93, 0x95, 0x97)
-CASCADE_TAG = 0x88
-
-
-def crc_a(data: bytes | list[int]) -> bytes:
-    """ISO 14443A CRC_A (init 0x6363, poly 0x8408 reflected), low byte first."""
-    crc = 0x6363
-    for b in data:
-        b = (b ^ crc) & 0xFF
-        b = (b ^ (b << 4)) & 0xFF
-        crc = ((crc >> 8) ^ (b << 8) ^ (b << 3) ^ (b >> 4)) & 0xFFFF
-    return bytes([crc & 0xFF, crc >> 8])
+POWER_DOWN = 0x10  # CommandReg: set while the soft reset runs
 
 
 @dataclass
-class VirtualTag:
-    """A tag: UID (4, 7 or 10 bytes; NTAG213 UIDs start with 0x04), SAK, ISO 14443-3 state."""
+class _Exchange:
+    """One transmission under way: when each of its interrupt bits is due."""
 
-    uid: bytes
-    sak: int = 0x00  # NTAG / Ultralight; MIFARE Classic 1K would be 0x08
-    state: str = "IDLE"
-    level: int = 0
-    halted_before: bool = False
-    answers: int = field(default=0, repr=False)
-
-    def __post_init__(self) -> None:
-        if len(self.uid) not in (4, 7, 10):
-            raise ValueError("ISO 14443A UIDs have 4, 7 or 10 bytes")
-
-    @property
-    def levels(self) -> list[bytes]:
-        """The UID as cascade levels of four bytes, with cascade tags where more follows."""
-        u = self.uid
-        if len(u) == 4:
-            return [u]
-        if len(u) == 7:
-            return [bytes([CASCADE_TAG]) + u[:3], u[3:]]
-        return [bytes([CASCADE_TAG]) + u[:3], bytes([CASCADE_TAG]) + u[3:6], u[6:]]
-
-    def atqa(self) -> bytes:
-        size_bits = {4: 0x00, 7: 0x40, 10: 0x80}[len(self.uid)]
-        return bytes([size_bits | 0x04, 0x00])
-
-    def power_up(self) -> None:
-        self.state, self.level, self.halted_before = "IDLE", 0, False
-
-    def _reject(self) -> None:
-        # an unexpected command sends a READY/ACTIVE tag back to IDLE (HALT if it was halted)
-        self.state = "HALT" if self.halted_before else "IDLE"
-        self.level = 0
-
-    def handle(self, frame: bytes, last_bits: int) -> bytes | None:
-        """React to one frame from the reader; the answer, or None for silence."""
-        if last_bits == 7 and len(frame) == 1:
-            return self._short(frame[0])
-        if len(frame) == 2 and frame[0] in SEL and frame[1] == 0x20:
-            return self._anticoll(SEL.index(frame[0]))
-        if len(frame) == 9 and frame[0] in SEL and frame[1] == 0x70:
-            return self._select(SEL.index(frame[0]), frame)
-        if len(frame) == 4 and frame[:2] == bytes([HLTA, 0]) and crc_a(frame[:2]) == frame[2:]:
-            if self.state == "ACTIVE":
-                self.state, self.halted_before = "HALT", True
-                return None
-        self._reject()
-        return None
-
-    def _short(self, cmd: int) -> bytes | None:
-        if self.state in ("READY", "ACTIVE"):
-            self._reject()
-            return None
-        if cmd == WUPA or (cmd == REQA and self.state == "IDLE"):
-            self.state, self.level = "READY", 0
-            return self.atqa()
-        return None
-
-    def _anticoll(self, level: int) -> bytes | None:
-        if self.state != "READY" or level != self.level:
-            self._reject()
-            return None
-        cl = self.levels[level]
-        return cl + bytes([cl[0] ^ cl[1] ^ cl[2] ^ cl[3]])
-
-    def _select(self, level: int, frame: bytes) -> bytes | None:
-        if self.state != "READY" or level != self.level or crc_a(frame[:7]) != frame[7:]:
-            self._reject()
-            return None
-        cl = self.levels[level]
-        if frame[2:7] != cl + bytes([cl[0] ^ cl[1] ^ cl[2] ^ cl[3]]):
-            self._reject()
-            return None
-        if level + 1 < len(self.levels):
-            self.level += 1
-            sak = 0x04  # cascade bit: the UID is not complete yet
-        else:
-            self.state = "ACTIVE"
-            sak = self.sak
-        self.answers += 1
-        return bytes([sak]) + crc_a([sak])
+    tx_end: float
+    timer_at: float | None  # TimerIRq due (None: stopped by an answer, or no TAuto)
+    rx_end: float | None = None
+    bits: list[int] | None = None
+    collision: int | None = None  # index of the first colliding answer bit
+    rx_align: int = 0
 
 
 class FakeMFRC522:
     """The chip behind one chip select. `transfer` is what the fake spidev calls."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: VirtualClock | None = None, spi_hz: int = 4_000_000) -> None:
+        self.clock = clock or VirtualClock()
+        self.spi_hz = spi_hz
         self.tags: list[VirtualTag] = []
         self.transfers = 0
         self.stuck = False  # fault: the chip never raises an interrupt bit
+        self.stuck_in_reset = False  # fault: the soft reset never ends (PowerDown stays set)
         self.in_reset = False  # the NRSTPD pin is low: the chip ignores SPI
+        self.interferers: list[FakeMFRC522] = []  # coils close enough to fill our pauses
         self.commands: list[int] = []
+        self.field_on_at: float | None = None
+        self.early = 0  # transmissions started before the field had settled
+        self.jammed = 0  # transmissions made while a neighbour's field was on
+        self.frames: list[bytes] = []  # every frame sent to the tags, for tests
+        self.rushed = 0  # frames sent less than 1172/fc after a tag's answer ended
+        self.quiet_from = 0.0
         self.soft_reset()
 
     # ------------------------------------------------------------ the field
@@ -143,20 +95,27 @@ class FakeMFRC522:
     def take(self, tag: VirtualTag) -> None:
         self.tags.remove(tag)
 
+    @property
+    def field_on(self) -> bool:
+        return self.regs[TX_CONTROL] & 0x03 == 0x03 and not self.in_reset
+
     # ------------------------------------------------------------ SPI
     def transfer(self, data: list[int]) -> list[int]:
         """One chip-select-low SPI transaction, as the MFRC522 datasheet section 8.1.2."""
         self.transfers += 1
+        self.clock.sync()
+        self.clock.advance(spi_us(len(data), self.spi_hz))
         out = [0] * len(data)
         if self.in_reset or not data:
             return out
+        self._settle()
         addr = (data[0] >> 1) & 0x3F
         if data[0] & 0x80:
             for i in range(1, len(data)):  # byte i answers the address sent in byte i-1
                 out[i] = self.read(addr)
                 addr = (data[i] >> 1) & 0x3F
         else:
-            for value in data[1:]:
+            for value in data[1:]:  # every data byte goes to the one address (FIFO bursts)
                 self.write(addr, value)
         return out
 
@@ -169,13 +128,19 @@ class FakeMFRC522:
         self.regs[COMMAND] = 0x20
         self.regs[MODE] = 0x3F
         self.regs[COMM_IRQ] = 0x14
+        self.regs[T_RELOAD_L] = 0  # reset value 0: a driver must set its timeout
         self.fifo: deque[int] = deque(maxlen=64)
+        self.busy: _Exchange | None = None
+        self.reset_until = self.clock.us + SOFT_RESET_US
+        self.field_on_at = None
 
     def read(self, addr: int) -> int:
         if addr == FIFO_DATA:
             return self.fifo.popleft() if self.fifo else 0
         if addr == FIFO_LEVEL:
             return len(self.fifo)
+        if addr == COMMAND and (self.stuck_in_reset or self.clock.us < self.reset_until):
+            return self.regs[COMMAND] | POWER_DOWN
         return self.regs[addr]
 
     def write(self, addr: int, value: int) -> None:
@@ -195,12 +160,22 @@ class FakeMFRC522:
             self.regs[BIT_FRAMING] = value & 0x7F
             if value & 0x80 and self.regs[COMMAND] & 0x0F == CMD_TRANSCEIVE:
                 self._transceive()
+        elif addr == TX_CONTROL:
+            was = self.field_on
+            self.regs[TX_CONTROL] = value
+            if self.field_on and not was:
+                self.field_on_at = self.clock.us
+                for tag in self.tags:
+                    tag.power_up()  # a tag is powered by the field: it starts afresh
+            elif not self.field_on:
+                self.field_on_at = None
         else:
             self.regs[addr] = value
 
     # ------------------------------------------------------------ commands
     def _command(self, cmd: int) -> None:
         self.commands.append(cmd)
+        self.busy = None
         if cmd == CMD_SOFT_RESET:
             self.soft_reset()
         elif cmd == CMD_CALC_CRC:
@@ -209,29 +184,93 @@ class FakeMFRC522:
             self.regs[CRC_RESULT_L], self.regs[CRC_RESULT_M] = crc[0], crc[1]
             if not self.stuck:
                 self.regs[DIV_IRQ] |= DIV_CRC
-        elif cmd == CMD_IDLE:
-            pass
+
+    def timeout_us(self) -> float:
+        """(TPrescaler*2 + 1) * (TReload + 1) / 13.56 MHz (datasheet 8.5, TPrescalEven = 0)."""
+        prescaler = (self.regs[T_MODE] & 0x0F) << 8 | self.regs[T_PRESCALER]
+        reload = self.regs[T_RELOAD_H] << 8 | self.regs[T_RELOAD_L]
+        return (2 * prescaler + 1) * (reload + 1) / FC_HZ * 1e6
+
+    def _frame_bits(self) -> list[int]:
+        """The FIFO's bytes as bits on air; TxLastBits (0 = 8) valid bits of the last byte."""
+        data = list(self.fifo)
+        self.fifo.clear()
+        last = self.regs[BIT_FRAMING] & 0x07
+        bits = to_bits(data)
+        return bits[: len(bits) - (8 - last)] if last and bits else bits
 
     def _transceive(self) -> None:
-        frame = bytes(self.fifo)
-        self.fifo.clear()
-        last_bits = self.regs[BIT_FRAMING] & 0x07
+        bits = self._frame_bits()
+        self.frames.append(from_bits(bits))
+        now = self.clock.us
         self.regs[ERROR] = 0
         self.regs[CONTROL] &= ~0x07
-        field_on = self.regs[TX_CONTROL] & 0x03 == 0x03
-        answers = [a for t in (self.tags if field_on else []) if (a := t.handle(frame, last_bits))]
-        if self.stuck:
+        tx_end = now + air_us(len(bits))
+        auto = self.regs[T_MODE] & 0x80
+        ex = _Exchange(tx_end, tx_end + self.timeout_us() if auto else None,
+                       rx_align=(self.regs[BIT_FRAMING] >> 4) & 0x07)
+        self.busy = None if self.stuck else ex
+        if self.field_on_at is None or now < self.field_on_at + FIELD_SETTLE_US:
+            self.early += 1  # tags not yet powered: a command into the void
             return
-        self.regs[COMM_IRQ] |= IRQ_TX
+        if now < self.quiet_from:
+            self.rushed += 1  # sooner than FDT PICC -> PCD after an answer: not heard
+            return
+        if any(n.field_on for n in self.interferers):
+            self.jammed += 1  # a neighbour's carrier fills our pauses: no tag decodes it
+            return
+        answers = [a for t in self.tags if (a := t.handle_bits(bits)) is not None]
         if not answers:
-            self.regs[COMM_IRQ] |= IRQ_TIMER  # nobody answered: only the timer fires
             return
-        reply = bytearray(answers[0])
-        if any(a != answers[0] for a in answers[1:]):
-            for a in answers[1:]:  # overlapping answers: a garbled mix and a collision error
-                for i in range(min(len(reply), len(a))):
-                    reply[i] |= a[i]
+        ex.bits, ex.collision = _overlay(answers)
+        start = tx_end + fdt_us(bits[-1] if bits else 0)
+        ex.rx_end = start + air_us(len(ex.bits))
+        if ex.timer_at is not None and start + TIMER_STOP_BITS * BIT_US < ex.timer_at:
+            ex.timer_at = None  # the answer began in time: TAuto stops the timer
+
+    def _settle(self) -> None:
+        """Set the interrupt bits whose moment has come (and the answer in the FIFO)."""
+        ex, now = self.busy, self.clock.us
+        if ex is None:
+            return
+        if now >= ex.tx_end:
+            self.regs[COMM_IRQ] |= IRQ_TX
+        if ex.timer_at is not None and now >= ex.timer_at:
+            self.regs[COMM_IRQ] |= IRQ_TIMER
+            ex.timer_at = None
+        if ex.rx_end is not None and now >= ex.rx_end and ex.bits is not None:
+            self._receive(ex)
+            ex.rx_end = None
+        if now >= ex.tx_end and ex.timer_at is None and ex.rx_end is None:
+            self.busy = None
+
+    def _receive(self, ex: _Exchange) -> None:
+        """The answer into the FIFO from bit RxAlign of its first byte; CollReg and CollErr."""
+        bits = ex.bits or []
+        if ex.collision is not None and not self.regs[COLL] & 0x80:
+            bits = bits[: ex.collision + 1] + [0] * (len(bits) - ex.collision - 1)
+        placed = [0] * ex.rx_align + bits
+        self.fifo.extend(from_bits(placed))
+        self.regs[CONTROL] = (self.regs[CONTROL] & ~0x07) | len(placed) % 8
+        self.quiet_from = (ex.rx_end or self.clock.us) + PCD_GUARD_US
+        self.regs[COMM_IRQ] |= IRQ_RX
+        if ex.collision is not None:
+            pos = ex.rx_align + ex.collision + 1
+            self.regs[COLL] = (self.regs[COLL] & 0x80) | (0x20 if pos > 32 else pos % 32)
             self.regs[ERROR] |= ERR_COLL
             self.regs[COMM_IRQ] |= IRQ_ERR
-        self.fifo.extend(reply)
-        self.regs[COMM_IRQ] |= IRQ_RX
+
+
+def _overlay(answers: list[list[int]]) -> tuple[list[int], int | None]:
+    """Answers sent at once: each bit the OR of the senders' (load modulation adds), and the
+    first bit where they differ (Manchester coding makes it a collision, ISO/IEC 14443-3
+    6.5)."""
+    length = max(len(a) for a in answers)
+    out, first = [], None
+    for i in range(length):
+        sent = {a[i] for a in answers if i < len(a)}
+        if first is None and len(sent) > 1:
+            first = i
+        out.append(max(sent))
+    return out, first
+

@@ -9,8 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from firmware_bridge.fakes.rf_time import VirtualClock
+
 
 class Chip(Protocol):
+    spi_hz: int
+    clock: VirtualClock
+
     def transfer(self, data: list[int]) -> list[int]: ...
 
 
@@ -26,15 +31,20 @@ class FakeSpiBus:
         self.cs_level = cs_level
         self.opened: list[tuple[int, int]] = []
         self.closed: list[tuple[int, int]] = []
+        # one clock for every chip on the bus; it follows the wall clock, since the drivers
+        # that use this bus (the Pi's SPI back-end) really sleep
+        self.clock = VirtualClock(follow_wall=True)
 
     def attach(self, bus: int, device: int, chip: Chip) -> Chip:
         """Wire chip to hardware chip select `device` of SPI `bus` (/dev/spidev<bus>.<device>)."""
         self.chips[(bus, device)] = chip
+        chip.clock = self.clock
         return chip
 
     def attach_gpio_cs(self, bus: int, pin: int, chip: Chip) -> Chip:
         """Wire chip to SPI `bus` with its chip select on GPIO `pin` (active low)."""
         self.gpio_chips[(bus, pin)] = chip
+        chip.clock = self.clock
         return chip
 
     def chips_on(self, bus: int) -> int:
@@ -82,6 +92,8 @@ class SpiDev:
         if not chips:
             return [0xFF] * len(data)  # nobody drives MISO: the pull-up reads all ones
         wiring = type(self).bus_wiring
+        for chip in chips:
+            chip.spi_hz = self.max_speed_hz  # the bus clock the driver set
         replies = [chip.transfer(list(data)) for chip in chips]
         if not wiring.miso_buffered and wiring.chips_on(self._dev[0]) > len(chips):
             replies.append([0] * len(data))  # an unselected chip still pulls MISO low

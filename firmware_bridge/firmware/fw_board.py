@@ -1,22 +1,28 @@
-# The seat board's logic: round-robin scanning of its channels, debounced events, periodic
-# snapshots and heartbeats, host commands acknowledged. All hardware goes through `hal`
-# (see hal.py for the RP2040 one; host-side tests pass a fake), so CPython can run this file.
+# The seat board's logic: its channels read group by group under the field schedule
+# (fw_sweep.py), debounced events, periodic snapshots and heartbeats, host commands
+# acknowledged, the watchdog fed. All hardware goes through `hal` (see hal.py for the RP2040
+# one; host-side tests pass a fake), so CPython and MicroPython's WebAssembly port run this file.
 
 import fw_proto as P
-from fw_rc522 import RC522
+from fw_rc522 import RC522, ChipError
 from fw_scan import ChannelTracker
+from fw_sweep import Sweeper
 
-FIRMWARE_VERSION = "1.0.0"
+FIRMWARE_VERSION = "2.0.0"
 
 
 class Board:
-    def __init__(self, hal, scan_ms=20, snapshot_ms=250, heartbeat_ms=100, debounce=3,
+    def __init__(self, hal, scan_ms=0, snapshot_ms=250, heartbeat_ms=100, debounce=2,
                  resend_ms=40):
         self.hal = hal
         self.readers = {}
         for ch, xfer in hal.reader_xfers().items():
-            self.readers[ch] = RC522(xfer)
-        self.order = sorted(self.readers)
+            self.readers[ch] = RC522(xfer, hal)
+        self.order = []  # the channels whose chip answered at start()
+        self.down = []  # channels whose chip did not (left out, not in the hello)
+        self.sweeper = None
+        self.sweep_at = 0  # ticks_ms when the current sweep began
+        self.debounce = debounce
         self.tracker = ChannelTracker(self.order, debounce)
         self.parser = P.Parser()
         self.scan_ms = scan_ms
@@ -29,7 +35,6 @@ class Board:
         self.out_acked = 0
         self.resend_at = 0
         self.scans = 0  # full sweeps since power-up
-        self.next_index = 0
         now = hal.ticks_ms()
         self.boot_ms = now
         self.next_sweep = now
@@ -80,28 +85,46 @@ class Board:
 
     # ---------------------------------------------------------------- life cycle
     def start(self):
-        for ch in self.order:
-            self.readers[ch].init()
+        """Every chip reset and checked; a chip that fails is left out (its channel is not
+        in the hello, so the host reports it silent); then the field schedule starts."""
+        self.order, self.down = [], []
+        for ch in sorted(self.readers):
+            try:
+                self.readers[ch].init()
+                self.order.append(ch)
+            except ChipError:
+                self.down.append(ch)
+        self.tracker = ChannelTracker(self.order, self.debounce)
+        if self.order:
+            working = {ch: self.readers[ch] for ch in self.order}
+            self.sweeper = Sweeper(working, self.hal.field_groups(self.order), self.hal)
+            self.sweeper.begin()
         self.send_hello()
 
     def run(self):
+        """The main loop, never sleeping: what waits is the fields' settling, and then only
+        when nothing else is to be done."""
         self.start()
         while True:
             self.step()
-            self.hal.sleep_ms(1)
+            if self.sweeper is not None:
+                wait = self.sweeper.wait_us()
+                if wait:
+                    self.hal.wait_us(min(wait, 1000))
 
     def step(self):
-        """One pass of the main loop: commands, one channel's read, timers."""
+        """One pass of the main loop: watchdog, commands, a group's read when due, timers."""
         hal = self.hal
+        hal.feed()
         data = hal.read()
         if data:
             for seq, cmd, args in self.parser.feed(data):
                 self.command(seq, cmd, args)
         now = hal.ticks_ms()
-        if self.order and hal.ticks_diff(now, self.next_sweep) >= 0:
-            self.scan_next()
-            if self.next_index == 0:
-                self.next_sweep = hal.ticks_add(now, self.scan_ms)
+        if self.sweeper is not None and hal.ticks_diff(now, self.next_sweep) >= 0 \
+                and not self.sweeper.wait_us():
+            self.read_group()
+            now = hal.ticks_ms()
         if self.order and not self.scans:
             pass  # no snapshot before every channel has been read once: it would say "empty"
         elif self.out_ranges is not None:
@@ -118,15 +141,18 @@ class Board:
             hal.buzzer(False)
             self.buzz_until = None
 
-    def scan_next(self):
-        ch = self.order[self.next_index]
-        self.next_index = (self.next_index + 1) % len(self.order)
-        if self.next_index == 0:
+    def read_group(self):
+        """The current group's channels read; a finished sweep counted (and the next one
+        held back until `scan_ms` after this one began)."""
+        seen, finished = self.sweeper.read_group()
+        for ch in sorted(seen):
+            for channel, present, tag in self.tracker.update(ch, set(seen[ch])):
+                self.send(P.scan(channel, present, tag))
+        if finished:
             self.scans += 1
-        uid = self.readers[ch].read_uid()
-        seen = {uid} if uid else set()
-        for channel, present, tag in self.tracker.update(ch, seen):
-            self.send(P.scan(channel, present, tag))
+            now = self.hal.ticks_ms()
+            self.next_sweep = self.hal.ticks_add(self.sweep_at, self.scan_ms)
+            self.sweep_at = now
 
     # ---------------------------------------------------------------- host commands
     def command(self, seq, cmd, args):
@@ -142,7 +168,7 @@ class Board:
             self.hal.buzzer(args[0] > 0)
             self.buzz_until = self.hal.ticks_add(self.hal.ticks_ms(), args[0]) if args[0] else None
         elif cmd == P.CMD_SCAN_RATE:
-            self.scan_ms = max(1, args[0])
+            self.scan_ms = args[0]
             self.snapshot_ms = max(20, args[1])
         self.send(P.ack(seq, 0))
         if cmd == P.CMD_IDENTIFY:

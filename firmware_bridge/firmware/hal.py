@@ -8,8 +8,11 @@ import time
 import machine
 import micropython
 import select
+from fw_layout import GROUPS
 
 BOARD_NAME = "seat1"  # channels are reported as "<board name>/<n>"; set one per seat
+LAYOUT = "seat"  # which board of fw_layout.GROUPS this is: "seat" or "centre"
+WATCHDOG_MS = 1000  # the RP2040's watchdog resets the board when not fed for this long
 SPI_ID = 0
 PIN_SCK, PIN_MOSI, PIN_MISO = 18, 19, 16
 PIN_RST = 20  # shared reset line of every MFRC522 on this board
@@ -41,10 +44,14 @@ class Hal:
         self.poll.register(sys.stdin, select.POLLIN)
         self.out = sys.stdout.buffer
         self.inp = sys.stdin.buffer
+        self.wdt = None
 
     # ---- identity
     def serial(self):
-        return "MJT-" + "".join("%02X" % b for b in machine.unique_id())
+        # MicroPython's RP2040 port gives the flash chip's unique ID as the USB serial number
+        # (iSerial): the same hex string names the board in /dev/serial/by-id
+        # (usb-MicroPython_Board_in_FS_mode_<id>-if00) and in pyserial's list_ports.
+        return "".join("%02x" % b for b in machine.unique_id())
 
     def board_name(self):
         return BOARD_NAME
@@ -59,8 +66,19 @@ class Hal:
     def ticks_add(self, a, b):
         return time.ticks_add(a, b)
 
-    def sleep_ms(self, ms):
-        time.sleep_ms(ms)
+    def ticks_us(self):
+        return time.ticks_us()
+
+    def wait_us(self, us):
+        time.sleep_us(us)
+
+    # ---- watchdog (main.py starts it)
+    def start_watchdog(self):
+        self.wdt = machine.WDT(timeout=WATCHDOG_MS)
+
+    def feed(self):
+        if self.wdt is not None:
+            self.wdt.feed()
 
     # ---- USB CDC link
     def read(self):
@@ -95,6 +113,9 @@ class Hal:
                 return list(out)
             return xfer
         return {ch: make(ch) for ch in range(CHANNELS)}
+
+    def field_groups(self, channels):
+        return GROUPS[LAYOUT]
 
     # ---- outputs
     def set_leds(self, on, blink):

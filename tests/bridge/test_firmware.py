@@ -88,18 +88,53 @@ def test_tracker_debounces_leaving_but_not_arriving() -> None:
     assert tracker.entries() == []
 
 
+def test_tracker_reports_a_second_read_in_a_row_once() -> None:
+    tracker = fw_scan.ChannelTracker([0], debounce=2)
+    assert tracker.update(0, {NTAG}) == [(0, True, NTAG)]  # first read
+    assert tracker.update(0, {NTAG}) == [(0, True, NTAG)]  # second in a row: the host's 2nd
+    assert tracker.update(0, {NTAG}) == []
+    assert tracker.update(0, set()) == [] and tracker.update(0, {NTAG}) == []  # not in a row
+    assert tracker.update(0, {NTAG}) == [(0, True, NTAG)]
+
+
+def read_field(reader: Any, clock: Any) -> list[bytes]:
+    """As a board does: field on, 5.1 ms unmodulated, REQA, every tag, field off."""
+    reader.field(True)
+    clock.wait_us(5100)
+    reader.start([fw_rc522.REQA], 7)
+    got: list[bytes] = reader.read_all(reader.finish() is not None)
+    reader.field(False)
+    return got
+
+
 @pytest.mark.parametrize("uid", [NTAG, bytes.fromhex("DEADBEEF"), bytes(range(1, 11))])
 def test_firmware_driver_reads_every_uid_size(uid: bytes) -> None:
     chip = FakeMFRC522()
     tag = chip.place(VirtualTag(uid))
-    reader = fw_rc522.RC522(chip.transfer)
+    reader = fw_rc522.RC522(chip.transfer, chip.clock)
     assert reader.init() == 0x92
-    assert [reader.read_uid() for _ in range(5)] == [uid] * 5
-    assert tag.state == "HALT"
+    assert [read_field(reader, chip.clock) for _ in range(5)] == [[uid]] * 5
+    assert chip.early == chip.rushed == 0
     chip.take(tag)
     before = chip.transfers
-    assert reader.read_uid() is None
-    assert chip.transfers - before < 30
+    assert read_field(reader, chip.clock) == []
+    assert chip.transfers - before < 60
+
+
+def test_firmware_soft_reset_is_awaited_and_checked() -> None:
+    chip = FakeMFRC522()
+    reader = fw_rc522.RC522(chip.transfer, chip.clock)
+    reader.init()
+    reset_reads = [c for c in chip.commands]
+    assert reset_reads[0] == 0x0F and chip.clock.us >= 37.74  # PowerDown seen clear
+    chip.stuck_in_reset = True
+    with pytest.raises(fw_rc522.ChipError, match="soft reset"):
+        reader.init()
+    chip.stuck_in_reset = False
+    chip.regs[0x37] = 0x00  # VERSION: no chip answers
+    chip.write = lambda addr, value: None  # type: ignore[method-assign]  # writes lost
+    with pytest.raises(fw_rc522.ChipError, match="VERSION"):
+        reader.init()
 
 
 def make_board(**kw: Any) -> tuple[Any, FakeBoardHal, dict[int, FakeMFRC522]]:
@@ -118,8 +153,8 @@ def test_board_reports_arrivals_and_answers_commands_offline() -> None:
         board.step()
     msgs = decode_all(bytes(hal.written))
     assert msgs[0].name == "hello" and msgs[0]["board"] == "seat3"
-    assert [m.args for m in msgs if m.name == "scan"] == [
-        {"channel": 2, "present": 1, "uid": NTAG}]
+    assert [m.args for m in msgs if m.name == "scan"] == [  # first read, and the second
+        {"channel": 2, "present": 1, "uid": NTAG}] * 2
     hal.written.clear()
     hal.inbox += P.encode("buzzer", 4, ms=20) + P.encode("set_leds", 5, on=1, blink=0)
     board.step()
@@ -150,6 +185,24 @@ def test_firmware_on_a_pty_through_the_serial_backend() -> None:
         backend.stop()
         runner.stop()
     assert backend.stats()["bad_frames"] == 0
+
+
+def test_the_config_ties_a_boards_usb_serial_number_to_its_seat() -> None:
+    """Every board runs the same files; commissioning writes serial number -> seat, and the
+    channels take that name, whatever the board calls itself."""
+    board, hal, chips = make_board()
+    hal.now_ms = None
+    runner = FirmwareOnPty(board).start()
+    sink = Collector()
+    backend = SerialBackend(ports=[runner.path], names={"MJT-SEAT3": "seat1"})
+    backend.start(sink)
+    try:
+        chips[2].place(VirtualTag(NTAG))
+        assert sink.wait(sink.sees("seat1/2", {"04:A2:19:C1:5E:22:80"}))
+        assert not [ch for ch in sink.latest if ch.startswith("seat3/")]
+    finally:
+        backend.stop()
+        runner.stop()
 
 
 commands = st.one_of(
@@ -192,14 +245,15 @@ def test_firmware_resends_unacknowledged_parts_with_fresh_state_until_acked() ->
     board, hal, chips = make_board(scan_ms=5, snapshot_ms=1000, debounce=2, resend_ms=40)
     board.start()
     hal.inbox += P.encode("request_snapshot", 1)
-    for _ in range(4):  # one step reads one channel: the snapshot follows the first sweep
+    for t in range(20):  # the snapshot follows the first sweep
+        hal.now_ms = t
         board.step()
     first = [m for m in decode_all(bytes(hal.written)) if m.name == "snapshot"]
     assert len(first) == 1 and first[0]["entries"] == ()
     snap = first[0]["snap"]
     chips[2].place(VirtualTag(NTAG))
     hal.written.clear()
-    for t in range(1, 45):  # the tag is read, then the unacknowledged part is due again
+    for t in range(20, 65):  # the tag is read, then the unacknowledged part is due again
         hal.now_ms = t
         board.step()
     again = [m for m in decode_all(bytes(hal.written)) if m.name == "snapshot"]
@@ -207,7 +261,7 @@ def test_firmware_resends_unacknowledged_parts_with_fresh_state_until_acked() ->
     assert again[-1]["entries"] == ((2, NTAG),)  # ... with its channels' state now
     hal.written.clear()
     hal.inbox += P.encode("snapshot_ack", 3, snap=snap, parts=0b1)
-    for t in range(45, 400):
+    for t in range(65, 400):
         hal.now_ms = t
         board.step()
     sent = decode_all(bytes(hal.written))
@@ -226,7 +280,8 @@ def test_firmware_answers_a_snapshot_request_at_power_up_after_its_first_sweep()
     sent = decode_all(bytes(hal.written))
     assert [m["ack_seq"] for m in sent if m.name == "ack"] == [1]  # taken at once ...
     assert not [m for m in sent if m.name == "snapshot"]  # ... answered after the sweep
-    for _ in range(3):
+    for t in range(1, 20):
+        hal.now_ms = t
         board.step()
     parts = [m for m in decode_all(bytes(hal.written)) if m.name == "snapshot"]
     assert len(parts) == 1 and parts[0]["entries"] == ((3, NTAG),)

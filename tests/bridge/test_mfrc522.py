@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -53,18 +54,19 @@ def test_the_package_alone_sees_only_the_partial_ntag_uid(hw: FakeHardware) -> N
     from mfrc522 import MFRC522
 
     reader = MFRC522(bus=0, device=0, pin_rst=25)
+    time.sleep(0.006)  # its init switched the field on: the tag answers after 5.1 ms
     assert reader.MFRC522_Request(reader.PICC_REQIDL)[0] == reader.MI_OK
     status, level1 = reader.MFRC522_Anticoll()
     assert status == reader.MI_OK
     assert level1[:4] == [0x88, 0x04, 0xA2, 0x19]  # cascade tag + 3 bytes: not the UID
 
 
-def test_presence_is_stable_with_halt_and_wupa(hw: FakeHardware) -> None:
+def test_presence_is_stable_with_the_field_cycled_each_poll(hw: FakeHardware) -> None:
     backend, a, _ = two_readers(hw)
     tag = a.place(VirtualTag(NTAG))
     reads = [backend.poll_once()[0].uids for _ in range(20)]
     assert all(r == frozenset({"04:A2:19:C1:5E:22:80"}) for r in reads)
-    assert tag.state == "HALT"
+    assert not a.field_on and a.early == 0  # off between polls; on 5.1 ms before a command
     a.take(tag)
     assert backend.poll_once()[0].uids == frozenset()
     a.place(tag)  # re-entering the field: powered up again
@@ -78,6 +80,7 @@ def test_without_halt_reqa_polling_flickers(hw: FakeHardware) -> None:
     from mfrc522 import MFRC522
 
     reader = MFRC522(bus=0, device=0, pin_rst=25)
+    time.sleep(0.006)  # field settle
     seen = []
     for _ in range(6):
         ok = reader.MFRC522_Request(reader.PICC_REQIDL)[0] == reader.MI_OK
@@ -105,15 +108,25 @@ def test_stuck_chip_gives_up_after_the_poll_budget(hw: FakeHardware) -> None:
     backend, a, _ = two_readers(hw)
     a.place(VirtualTag(NTAG))
     a.stuck = True
+    before = a.transfers
     assert backend.poll_once()[0].uids == frozenset()
-    assert backend.readers[0].polls_used == 200
+    assert backend.readers[0].max_polls <= a.transfers - before <= backend.readers[0].max_polls + 10
 
 
-def test_two_tags_in_one_field_are_not_read_as_a_garbled_uid(hw: FakeHardware) -> None:
+def test_several_tags_in_one_field_are_all_read(hw: FakeHardware) -> None:
+    """ISO 14443-3 anticollision: two NTAGs sharing cascade level 1, a 4- and a 10-byte UID."""
     backend, a, _ = two_readers(hw)
-    a.place(VirtualTag(NTAG))
-    a.place(VirtualTag(bytes.fromhex("04FFEEDDCCBBAA")))
-    assert backend.poll_once()[0].uids == frozenset()
+    uids = [NTAG, bytes.fromhex("04A219C1FFEEDD"), CLASSIC, TRIPLE]
+    for uid in uids:
+        a.place(VirtualTag(uid))
+    want = frozenset(":".join(f"{b:02X}" for b in uid) for uid in uids)
+    assert [backend.poll_once()[0].uids for _ in range(3)] == [want] * 3
+    assert selected_several(a)
+
+
+def selected_several(chip: FakeMFRC522) -> bool:
+    """Did the chip see collisions (SELECT frames for more than one UID at level 1)?"""
+    return len({f[2:7] for f in chip.frames if f[:2] == bytes([0x93, 0x70])}) > 1
 
 
 def test_reset_pins_are_explicit_and_cleanup_is_local(hw: FakeHardware) -> None:

@@ -380,3 +380,21 @@ def test_read_on_a_loop_stopped_from_that_loop_lets_go_of_the_ports_at_once(
         return True
 
     assert asyncio.run_coroutine_threadsafe(alive(), reading).result(timeout=5)
+
+
+def test_two_tiles_on_the_pad_are_both_read_in_the_models_time(table: VirtualTable,
+                                                                link: Link) -> None:
+    """The virtual boards' physics: two tags on one coil are both read (anticollision), the
+    sweep taking what the firmware takes for them on the model, and each tile's arrival is
+    reported twice (first and second read)."""
+    from firmware_bridge.sim_timing import sweep_s
+
+    _, sink = link
+    table.place(A, "centre/0")
+    table.place(C, "centre/0")
+    assert sink.wait(sink.sees("centre/0", {A, C}))
+    centre = table.board("centre")
+    assert sink.wait(lambda: centre.sweep_s == sweep_s(1, {0: 2}))
+    assert sweep_s(1, {0: 2}) - sweep_s(1, {0: 1}) > sweep_s(1, {0: 1}) - sweep_s(1, {})
+    assert sink.wait(lambda: sum(1 for s in sink.scans()
+                                 if s.channel == "centre/0" and A in s.uids) >= 2)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +68,7 @@ def test_a_config_error_is_one_line_and_status_2(capsys: pytest.CaptureFixture[s
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "unknown key 'bakend'" in err
     code, _, err = readers(capsys, "--config", write(tmp_path, "[readers]\nbackend = 'serial'\n"))
-    assert code == 2 and "[readers.serial] ports" in err
+    assert code == 2 and "[readers.serial] boards" in err
 
 
 def test_mfrc522_chips_over_the_fakes(hw: FakeHardware, capsys: pytest.CaptureFixture[str],
@@ -167,12 +168,16 @@ def test_a_chip_that_loses_its_registers_is_flaky(hw: FakeHardware,
     hw.spi.attach(0, 1, browned)
 
     def lose_registers() -> None:  # a power dip: the version register reads 0 until a reset
+        deadline = time.monotonic() + 30
+        while not browned.frames and time.monotonic() < deadline:
+            time.sleep(0.01)  # the command is polling
         browned.regs[VERSION] = 0x00
 
-    brown_out = threading.Timer(0.2, lose_registers)
+    brown_out = threading.Thread(target=lose_registers)
     brown_out.start()
+    # a health check every 50 polls; a poll is at least the fields' 5.1 ms settle
     code, report, _ = readers(capsys, "--config", write(tmp_path, mfrc522_toml(tmp_path)),
-                              "--json")
+                              "--json", "--seconds", "4")
     brown_out.join()
     assert code == 1
     chips = {r["name"]: r for r in report["readers"]}

@@ -21,7 +21,7 @@ CHANNELS = {"seat3/0": "rack:3", "centre/0": "discard"}
 
 def _sensing() -> Sensing:
     def make() -> PresenceTracker:
-        return PresenceTracker(CHANNELS, {UID: "7d"}, absent_after=0.15)
+        return PresenceTracker(CHANNELS, {UID: "7d"}, absent_after=0.15, confirm_reads=1)
 
     return Sensing(make(), make)
 

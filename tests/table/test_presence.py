@@ -26,7 +26,7 @@ class Table:
     """Drives a tracker the way the readers do: every channel, every period."""
 
     def __init__(self, registry: Mapping[str, str] = REGISTRY, **options: float) -> None:
-        self.tracker = PresenceTracker(CHANNELS, registry, **options)
+        self.tracker = PresenceTracker(CHANNELS, registry, **{"confirm_reads": 1, **options})
         self.t = 0.0
 
     def cycle(self, seen: Mapping[str, set[str]], order: list[str] | None = None,
@@ -179,7 +179,7 @@ def test_a_silent_channel_is_reported_and_its_tiles_stay() -> None:
 
 
 def test_a_channel_that_never_scans_is_reported_silent() -> None:
-    tracker = PresenceTracker({"seat1/0": "rack:1"}, REGISTRY, silent_after=3.0)
+    tracker = PresenceTracker({"seat1/0": "rack:1"}, REGISTRY, silent_after=3.0, confirm_reads=1)
     assert tracker.tick(10.0) == []
     assert kinds(tracker.tick(13.0)) == ["reader_silent"]
     assert tracker.tick(14.0) == []
@@ -231,7 +231,7 @@ def test_when_the_hand_is_over_tiles_leaving_go_back_to_the_wall() -> None:
 
 
 def test_unmapped_channel_is_reported_once() -> None:
-    tracker = PresenceTracker(CHANNELS, REGISTRY)
+    tracker = PresenceTracker(CHANNELS, REGISTRY, confirm_reads=1)
     first = tracker.scan(ChannelScan("seat9/0", frozenset({A5B}), 0.0))
     assert kinds(first) == ["unmapped_channel"]
     assert tracker.scan(ChannelScan("seat9/0", frozenset({A5B}), 0.1)) == []
@@ -297,7 +297,8 @@ def test_a_leftover_adoption_does_not_hide_the_next_deal() -> None:
 def test_describe_says_where_a_tile_is_believed_and_who_reads_it() -> None:
     """For the warning when a move is not registered: the tracker's belief, in words, without
     the tile's code (it may be concealed)."""
-    tracker = PresenceTracker({"seat2/0": "rack:2", "centre/0": "discard"}, {"04:AA": "7d"})
+    tracker = PresenceTracker({"seat2/0": "rack:2", "centre/0": "discard"}, {"04:AA": "7d"},
+                              confirm_reads=1)
     tracker.scan(ChannelScan("seat2/0", frozenset({"04:AA"}), 10.0))
     tracker.scan(ChannelScan("centre/0", frozenset({"04:AA"}), 10.1))  # moving: read in both
     text = tracker.describe("04:AA", 10.3)

@@ -111,7 +111,8 @@ def tables(draw: st.DrawFn) -> tuple[list[Life], dict[str, list[bool]]]:
 
 def _run(table: list[Life], flicker: dict[str, list[bool]],
          rng: random.Random) -> list[dict[str, object]]:
-    tracker = PresenceTracker(CHANNELS, REGISTRY, absent_after=DEBOUNCE_SCANS * PERIOD,
+    tracker = PresenceTracker(CHANNELS, REGISTRY, confirm_reads=1,
+                              absent_after=DEBOUNCE_SCANS * PERIOD,
                               move_window=1.0, silent_after=60.0)
     length = len(next(iter(flicker.values())))
     events: list[dict[str, object]] = []
