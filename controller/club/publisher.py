@@ -161,7 +161,7 @@ class ClubPublisher:
         self._wake.set()
 
     def _on_disconnect(self, *_args: Any) -> None:
-        """"Lost" only when a connection existed (a refused or failed first attempt is not)."""
+        """Say "lost" only when a connection existed (not after a refused or failed attempt)."""
         if self.connected and not self._stop.is_set():
             log.warning("lost the club broker %s:%s; the table plays on and the backlog goes "
                         "out when it is back", self.broker.host, self.broker.port)
