@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from controller import game
@@ -404,8 +404,22 @@ def check_table(tmp: Path, model: list[Session]) -> None:
             assert last["places"]["places"] == detail["places"]
 
 
+# Always tried: Eve takes seat 1 from Ann Lee after hand 1 at t1 (ended); at t2 Dee leaves
+# seat 1 after hand 1 and the operator says she held it from hand 2 on (a session under way).
+HOLDER_CHANGES = [
+    [{"seed": 0, "hands": 3, "ended": True, "slots": {
+        (0, "after"): [("seat", 1, "Ann Lee"), ("seat", 2, "Bo"), ("seat", 3, "Cai")],
+        (1, "after"): [("seat", 1, "Eve")]}}],
+    [{"seed": 1, "hands": 3, "ended": False, "slots": {
+        (0, "after"): [("seat", 1, "Dee"), ("seat", 2, "ANN LEE")],
+        (1, "after"): [("seat", 1, None)],
+        (2, "after"): [("holder", 1, "Dee", 2, None), ("transfer", 2, 1, 10)]}}],
+]
+
+
 @settings(max_examples=20, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@example(HOLDER_CHANGES)
 @given(evenings)
 def test_every_page_agrees_with_the_model_and_a_session_has_four_places(
         evening: list[list[dict[str, Any]]]) -> None:
