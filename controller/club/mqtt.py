@@ -82,6 +82,8 @@ class Client(paho.Client):
                          clean_session=clean, protocol=paho.MQTTv311)
         self.manual_ack_set(True)
         self.handle: Handler = lambda _t, _p, _r: None
+        self.set_aside: SetAside | None = None  # where a message set aside here is counted
+        self.sender_of: Callable[[str], str] = lambda _topic: "?"
         self.receiving = False
         self.crashes = 0
         self.restart_after = restart_after
@@ -91,20 +93,38 @@ class Client(paho.Client):
         self.on_message = self._dispatch
 
     def _dispatch(self, _client: Any, _ud: Any, msg: Any) -> None:
-        payload = bytes(msg.payload)
-        digest = hashlib.sha256(msg.topic.encode() + b"\0" + payload).digest()
+        self.handle(msg.topic, bytes(msg.payload), bool(msg.retain))
+
+    # paho calls this for every message it has read (it then calls ``on_message``): the
+    # boundary where a message is acknowledged whatever happens beyond it, and remembered
+    # while in hand, so that a message that killed the thread is never handled twice.
+    def _handle_on_message(self, message: paho.MQTTMessage) -> None:
+        payload = bytes(message.payload)
         try:
-            if digest in self._poison:  # it was in hand when the thread died
+            topic: str | None = message.topic
+        except UnicodeDecodeError:
+            topic = None
+        digest = hashlib.sha256((topic or "").encode() + b"\0" + payload).digest()
+        try:
+            if topic is None:
+                self._aside("?", "its topic is not UTF-8", payload)
+            elif digest in self._poison:  # it was in hand when the thread died
                 self._poison.discard(digest)
-                log.warning("set aside again, unread: the message on %s that was in hand when "
-                            "the receiving thread died", msg.topic[:120])
-                return
-            self._in_hand = digest
-            self.handle(msg.topic, payload, bool(msg.retain))
-            self._in_hand = None
+                self._aside(topic, "it was in hand when the receiving thread died (set aside "
+                            "unread)", payload)
+            else:
+                self._in_hand = digest
+                super()._handle_on_message(message)
+                self._in_hand = None
         finally:
-            if msg.qos > 0:
-                self.ack(msg.mid, msg.qos)
+            if message.qos > 0:
+                self.ack(message.mid, message.qos)
+
+    def _aside(self, topic: str, reason: str, payload: bytes) -> None:
+        if self.set_aside is not None:
+            self.set_aside.add(topic, self.sender_of(topic), reason, len(payload))
+        else:
+            log.warning("set aside a message on %s: %s", topic[:120], reason)
 
     # paho's loop_start() runs this in its thread; it is the one hook to keep that thread
     # alive (loop_stop() and disconnect() end it as before).

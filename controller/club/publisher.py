@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.club import topics
-from controller.club.inbox import Inbox
+from controller.club.inbox import SENDER, Inbox
 from controller.club.mqtt import BrokerConfig, SetAside, lets_anyone_in, make_client
 from controller.club.signing import Signer, Verifier
 from controller.sessions import Fact, SessionFold
@@ -38,7 +38,8 @@ class ClubPublisher:
 
     def __init__(self, data_dir: Path, table: str, broker: BrokerConfig, *,
                  signer: Signer | None, club: Verifier | None, insecure: bool = False,
-                 log_file: str = "events.sqlite", poll: float = 0.25) -> None:
+                 log_file: str = "events.sqlite", poll: float = 0.25,
+                 restart_after: float = 1.0) -> None:
         self.table = topics.check_table_id(table)
         self.db_path = Path(data_dir) / log_file
         self.state_path = Path(data_dir) / STATE_FILE
@@ -46,8 +47,10 @@ class ClubPublisher:
         self.poll = poll
         self.signer = signer  # None only in the benchmark's unsigned baseline
         self.insecure = insecure
+        self.restart_after = restart_after  # the receiving thread's first restart delay
         self.refused: str | None = None  # why the table does not connect, if it does not
         self.connected = False
+        self._said: set[str] = set()  # log lines said once ("connecting", "not yet")
         self.set_aside = SetAside("the table")
         self.published, issued = self._load_position()
         self.inbox = Inbox(self.table, club, self.set_aside, issued)
@@ -80,9 +83,12 @@ class ClubPublisher:
 
     def _connect(self) -> bool:
         """Connect unless the broker lets anyone in (then say so and try again later)."""
+        self._once("connecting", logging.INFO, "connecting to the club broker %s:%s as table "
+                   "%s", self.broker.host, self.broker.port, self.table)
         if not self.insecure:
             open_ = lets_anyone_in(self.broker)
             if open_ is None:  # not reached yet: the table is fine, it tries again
+                self._not_yet()
                 return False
             if open_:
                 self.refused = ("the club broker lets anyone in without a password: anyone "
@@ -91,12 +97,15 @@ class ClubPublisher:
                 log.error("%s", self.refused)
                 return False
         self.refused = None
-        client = make_client(self.broker, f"table-{self.table}")
+        client = make_client(self.broker, f"table-{self.table}",
+                             restart_after=self.restart_after)
+        client.set_aside, client.sender_of = self.set_aside, lambda _topic: SENDER
         online = topics.table_topic(self.table, "online")
         client.will_set(online, self._signed(online, {"table": self.table, "online": False,
                                                       "at": time.time()}), qos=1, retain=True)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
+        client.on_connect_fail = lambda *_: self._not_yet()
         client.handle = self._on_message
         client.connect_async(self.broker.host, self.broker.port, keepalive=10)
         client.loop_start()
@@ -141,6 +150,7 @@ class ClubPublisher:
             log.warning("the club broker refused the table: %s", reason)
             return
         self.connected = True
+        self._said.add("connected")
         online = topics.table_topic(self.table, "online")
         client.publish(online, self._signed(online, {"table": self.table, "online": True,
                                                      "at": time.time()}), qos=1, retain=True)
@@ -151,9 +161,22 @@ class ClubPublisher:
         self._wake.set()
 
     def _on_disconnect(self, *_args: Any) -> None:
+        """Say "lost" only when a connection existed (not after a refused or failed attempt)."""
         if self.connected and not self._stop.is_set():
-            log.warning("lost the club broker; the backlog goes out when it is back")
+            log.warning("lost the club broker %s:%s; the table plays on and the backlog goes "
+                        "out when it is back", self.broker.host, self.broker.port)
         self.connected = False
+
+    def _not_yet(self) -> None:
+        if "connected" not in self._said:
+            self._once("not yet", logging.WARNING, "the club broker %s:%s does not answer yet; "
+                       "the table plays on and tries again every few seconds",
+                       self.broker.host, self.broker.port)
+
+    def _once(self, what: str, level: int, text: str, *args: Any) -> None:
+        if what not in self._said:
+            self._said.add(what)
+            log.log(level, text, *args)
 
     def _on_message(self, topic: str, payload: bytes, _retained: bool) -> None:
         try:

@@ -16,6 +16,7 @@ from controller.club.keyring import Keyring
 from controller.club.mqtt import BrokerConfig
 from controller.club.store import ClubStore
 from controller.club.subscriber import ClubSubscriber
+from controller.sessions.places import key
 
 TOKEN_FILE = "club-token.json"
 DB_FILE = "club.sqlite"
@@ -168,19 +169,24 @@ class ClubService:
         return removed
 
     def tournament(self) -> dict[str, Any] | None:
+        """The plan, each round played with each table's places and the round's ranking, and
+        the final ranking: by whoever held each seat, as the league counts (one computation)."""
         state = self.store.get("tournament")
         if not state:
             return None
-        hands, penalties = self.store.hands(), self.store.penalties()
+        club = self._club()
         rounds = []
         for rnd in state.get("rounds_played", []):
             seating = rnd["seating"]
-            played = tournament.round_hands(hands, list(seating), rnd["started"],
+            played = tournament.round_hands(club.hands, list(seating), rnd["started"],
                                             rnd["ends_at"])
-            rounds.append({**rnd, "ranking": tournament.round_ranking(played, penalties,
-                                                                      seating)})
-        roster = {p["name"].casefold(): p for p in self.store.roster()}
-        final = tournament.final_ranking([r["ranking"] for r in rounds], roster)
+            tables = tournament.round_tables(played, club.penalties, seating,
+                                             club.is_finished)
+            rounds.append({**rnd, "tables": tables,
+                           "ranking": tournament.round_ranking(tables)})
+        roster = {key(p["name"]): p for p in self.store.roster()}
+        final = tournament.final_ranking([r["ranking"] for r in rounds],
+                                         state.get("players", []), roster)
         return {**state, "rounds_played": rounds, "final": final}
 
     def new_tournament(self, players: list[str], rounds: int, minutes: float,

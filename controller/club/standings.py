@@ -22,21 +22,12 @@ TONIGHT_HOURS = 12.0
 
 
 def net_by_name(hand: dict[str, Any]) -> dict[str, int]:
-    """A hand's nets by the label of who held each seat (the tournament's rounds)."""
+    """A hand's nets by the label of who held each seat (``GET /api/club/hands``)."""
     table = str(hand.get("table"))
     out: dict[str, int] = {}
     for seat, name, net in pl.hand_shares(hand):
         text = pl.label(name, table, seat)
         out[text] = out.get(text, 0) + net
-    return out
-
-
-def penalty_by_name(penalty: dict[str, Any]) -> dict[str, int]:
-    table = str(penalty.get("table"))
-    out: dict[str, int] = {}
-    for seat, name, amount in pl.penalty_shares(penalty):
-        text = pl.label(name, table, seat)
-        out[text] = out.get(text, 0) + amount
     return out
 
 
@@ -144,31 +135,16 @@ class Club:
                              "points": person["points"], "score": person["score"],
                              "hands": person["hands"]})
             hands, penalties = self.grouped[k]
-            for step, amount in _steps(pk, hands, penalties, stats):
-                running += amount
-                balance.append({"table": k[0], "session": k[1], **step, "balance": running})
+            by_number = {int(h.get("number") or 0): h for h in hands}
+            for step in pl.person_steps(name, hands, penalties):
+                if "number" in step:
+                    _count(stats, by_number[step["number"]], step["seat"])
+                running += step["amount"]
+                what = {"number": step["number"]} if "number" in step else \
+                    {"penalty": step["penalty"]}
+                balance.append({"table": k[0], "session": k[1], **what, "balance": running})
         shown = sessions[-1]["name"] if sessions else name
         return {"name": shown, "statistics": stats, "sessions": sessions, "balance": balance}
-
-
-def _steps(pk: str, hands: list[dict[str, Any]], penalties: list[dict[str, Any]],
-           stats: dict[str, int]) -> list[tuple[dict[str, Any], int]]:
-    """A person's hands (with their statistics counted) and penalties in one session, each
-    penalty after the hand it was given in."""
-    out: list[tuple[float, dict[str, Any], int]] = []
-    for hand in hands:
-        seat = next((s for s, n, _ in pl.hand_shares(hand) if n and pl.key(n) == pk), None)
-        if seat is None:
-            continue
-        number = int(hand.get("number") or 0)
-        out.append((number, {"number": number}, int((hand.get("net") or {}).get(seat, 0))))
-        _count(stats, hand, seat)
-    for penalty in penalties:
-        amount = sum(a for _, n, a in pl.penalty_shares(penalty) if n and pl.key(n) == pk)
-        if any(n and pl.key(n) == pk for _, n, _ in pl.penalty_shares(penalty)):
-            at = int(penalty.get("hand") or 0) + 0.5
-            out.append((at, {"penalty": penalty.get("index")}, amount))
-    return [(step, amount) for _, step, amount in sorted(out, key=lambda x: x[0])]
 
 
 def _count(stats: dict[str, int], hand: dict[str, Any], seat: str) -> None:
@@ -194,15 +170,6 @@ def card(club: Club, table: str, session: Any, names: dict[str, Any]) -> dict[st
     places = club.places.get(k) if k is not None else None
     if places is None:
         places = pl.session_places([], [], table=table)
-    people = pl.people_of(places)
-    seats = {}
-    for p in POSITIONS:
-        name = pl.holder(names, p)
-        if name:
-            score = (people.get(pl.key(name)) or {}).get("score", 0)
-        else:
-            place = next(x for x in places if x["seat"] == p)
-            score = next((h["score"] for h in place["holders"] if h["name"] is None), 0)
-        seats[p] = {"name": name, "label": pl.label(name, table, p), "score": score}
+    seats = pl.seated(places, names, table)
     done = club.is_finished(k) if k is not None and k in club.places else False
     return {"places": places, "seats": seats, "finished": done}

@@ -42,6 +42,8 @@ class ClubSubscriber:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.handle = self._on_message
+        self._client.set_aside = self.set_aside
+        self._client.sender_of = lambda topic: (topics.parse_table_topic(topic) or ("?",))[0]
 
     @property
     def receiving(self) -> bool:

@@ -2,7 +2,10 @@
 timer sent to every table, rankings per round and final, and the EMA ranking CSV.
 
 A round's result at a table: the hands that table finished after the round began, up to and
-including the first hand finished after time-up (the hand in play then is played out).
+including the first hand finished after time-up (the hand in play then is played out), counted
+by whoever held each seat with the league's one computation (``controller.sessions.places``):
+four places, table points only once the table's session is finished, anonymous seats never
+ranked.
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ import itertools
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
-from controller.club.standings import net_by_name, penalty_by_name, rank_points
+from controller.sessions import places as pl
 
 Plan = list[list[list[str]]]  # rounds -> tables -> four names
 
@@ -116,44 +120,77 @@ def round_hands(hands: list[dict[str, Any]], tables: list[str], started: float,
     return out
 
 
-def round_ranking(hands: list[dict[str, Any]], penalties: list[dict[str, Any]],
-                  seating: dict[str, list[str]]) -> list[dict[str, Any]]:
-    """Per player of the round: table, place, table points (4/2/1/0) and score."""
+def round_tables(hands: list[dict[str, Any]], penalties: list[dict[str, Any]],
+                 seating: dict[str, list[str]], is_finished: Callable[[tuple[str, int]], bool]
+                 ) -> dict[str, dict[str, Any]]:
+    """Each table's part of a round (``hands``: the round's, from ``round_hands``): its four
+    places over the round's hands and the penalties given during them, by whoever held each
+    seat (``controller.sessions.places``, as the league counts), and whether it is finished:
+    every session it played ended (by the operator, at time-up, or by the game's own end), as
+    the league's ``is_finished`` says. Table points only for a finished one."""
+    out = {}
+    for table in seating:
+        mine = [h for h in hands if h["table"] == table]
+        spans: dict[int, tuple[int, int]] = {}
+        for hand in mine:
+            sid, number = int(hand["session"]), int(hand.get("number") or 0)
+            first, last = spans.get(sid, (number, number))
+            spans[sid] = (min(first, number), max(last, number))
+        given = [p for p in penalties if p["table"] == table and _during(p, spans)]
+        done = bool(spans) and all(is_finished((table, sid)) for sid in spans)
+        out[table] = {"finished": done, "hands": len(mine),
+                      "places": pl.session_places(mine, given, table=table, finished=done)}
+    return out
+
+
+def _during(penalty: dict[str, Any], spans: dict[int, tuple[int, int]]) -> bool:
+    """A penalty given during the round's hands of its session (before the first hand of a
+    session the round began with too)."""
+    span = spans.get(int(penalty.get("session") or 0))
+    if span is None:
+        return False
+    first = span[0] if span[0] > 1 else 0
+    return first <= int(penalty.get("hand") or 0) <= span[1]
+
+
+def round_ranking(tables: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per person who held a seat in the round (anonymous seats are nobody): table, place,
+    table points (their part of the place's 4/2/1/0; None while the table's session is under
+    way), score and hands."""
     rows = []
-    for table, names in seating.items():
-        scores = dict.fromkeys(names, 0)
-        sessions = set()
-        for hand in hands:
-            if hand["table"] != table:
-                continue
-            sessions.add(hand["session"])
-            for name, amount in net_by_name(hand).items():
-                if name in scores:
-                    scores[name] += amount
-        for penalty in penalties:
-            if penalty["table"] == table and penalty["session"] in sessions:
-                for name, amount in penalty_by_name(penalty).items():
-                    if name in scores:
-                        scores[name] += amount
-        for name, r in rank_points(scores).items():
-            rows.append({"name": name, "table": table, "place": r["place"],
-                         "table_points": r["points"], "score": r["score"]})
-    return sorted(rows, key=lambda r: (-r["table_points"], -r["score"], r["name"]))
+    for table, part in tables.items():
+        for person in pl.people_of(part["places"]).values():
+            rows.append({"name": person["name"], "table": table,
+                         "place": min(person["places"]), "table_points": person["points"],
+                         "score": person["score"], "hands": person["hands"],
+                         "finished": part["finished"]})
+    return sorted(rows, key=lambda r: (-(r["table_points"] or 0.0), -r["score"], r["name"]))
 
 
-def final_ranking(rounds: list[list[dict[str, Any]]], roster: dict[str, dict[str, str]]
-                  ) -> list[dict[str, Any]]:
+def final_ranking(rounds: list[list[dict[str, Any]]], players: list[str],
+                  roster: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
+    """Every tournament player and everyone else who held a seat in a round, by the sum of
+    their table points, then score, over the FINISHED tables of the rounds (a table still
+    playing its round counts nothing yet)."""
     totals: dict[str, dict[str, Any]] = {}
+
+    def row(name: str) -> dict[str, Any]:
+        return totals.setdefault(pl.key(name), {"name": name, "table_points": 0.0,
+                                                "score": 0, "rounds": 0})
+
+    for name in players:
+        row(name)
     for rnd in rounds:
-        for row in rnd:
-            t = totals.setdefault(row["name"], {"name": row["name"], "table_points": 0.0,
-                                                "score": 0})
-            t["table_points"] += row["table_points"]
-            t["score"] += row["score"]
+        for got in rnd:
+            person = row(got["name"])
+            if got["finished"]:
+                person["table_points"] += got["table_points"] or 0.0
+                person["score"] += got["score"]
+                person["rounds"] += 1
     out = sorted(totals.values(), key=lambda r: (-r["table_points"], -r["score"], r["name"]))
-    for i, row in enumerate(out, start=1):
-        info = roster.get(row["name"].casefold()) or {}
-        row.update(rank=i, ema=info.get("ema", ""), country=info.get("country", ""))
+    for i, ranked in enumerate(out, start=1):
+        info = roster.get(pl.key(ranked["name"])) or {}
+        ranked.update(rank=i, ema=info.get("ema", ""), country=info.get("country", ""))
     return out
 
 

@@ -156,6 +156,46 @@ def people_of(places: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def seated(places: list[dict[str, Any]], names: dict[str, Any] | None,
+           table: str | None = None) -> dict[str, dict[str, Any]]:
+    """Who sits at each seat now and their score in this session (the table's seat heads,
+    the seat page's "my total", the club's table card): a named person's whole session (every
+    part they held, at any seat, as ``people_of`` counts it); an anonymous seat its anonymous
+    part."""
+    people = people_of(places)
+    out: dict[str, dict[str, Any]] = {}
+    for seat in POSITIONS:
+        name = holder(names, seat)
+        if name:
+            score = (people.get(key(name)) or {}).get("score", 0)
+        else:
+            parts: list[dict[str, Any]] = next(
+                (x["holders"] for x in places if x["seat"] == seat), [])
+            score = next((h["score"] for h in parts if h["name"] is None), 0)
+        out[seat] = {"name": name, "label": label(name, table, seat), "score": score}
+    return out
+
+
+def person_steps(name: str, hands: Iterable[dict[str, Any]],
+                 penalties: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One person's amounts in one session, in order (a player page's balance): each hand they
+    held (``number``, ``seat``, ``amount``: the hand's net at their seat) and each penalty that
+    touched them (``penalty``, ``amount``) after the hand it was given in."""
+    pk = key(name)
+    out: list[tuple[float, dict[str, Any]]] = []
+    for hand in hands:
+        for seat, who, net in hand_shares(hand):
+            if who and key(who) == pk:
+                number = int(hand.get("number") or 0)
+                out.append((number, {"number": number, "seat": seat, "amount": net}))
+    for penalty in penalties:
+        mine = [a for _, who, a in penalty_shares(penalty) if who and key(who) == pk]
+        if mine:
+            out.append((int(penalty.get("hand") or 0) + 0.5,
+                        {"penalty": penalty.get("index"), "amount": sum(mine)}))
+    return [step for _, step in sorted(out, key=lambda x: x[0])]
+
+
 def by_session(hands: Iterable[dict[str, Any]], penalties: Iterable[dict[str, Any]]
                ) -> dict[tuple[str, int], tuple[list[dict[str, Any]], list[dict[str, Any]]]]:
     """(table, session) -> (its hands, its penalties)."""

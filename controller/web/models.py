@@ -206,6 +206,12 @@ class PlaceOut(_Open):
     holders: list[HolderPart]
 
 
+class SeatedOut(_Open):
+    name: str | None  # None: an anonymous seat
+    label: str
+    score: int  # the person's whole session (every part they held); an anonymous seat's part
+
+
 class HandsOut(_Open):
     hands: list[HandRecord]
     totals: dict[str, int]
@@ -213,6 +219,8 @@ class HandsOut(_Open):
     #: the session's four places, each holder's part (controller.sessions.places)
     places: list[PlaceOut] = Field(default_factory=list)
     finished: bool = False
+    #: who sits at each seat now and their score in the session (controller.sessions.places)
+    seated: dict[str, SeatedOut] = Field(default_factory=dict)
 
 
 class SeatView(_Open):

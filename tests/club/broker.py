@@ -12,7 +12,6 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,17 +23,11 @@ from controller.club.keyring import CLUB_USER, Credentials
 from controller.club.mqtt import BrokerConfig
 from controller.club.publisher import ClubPublisher
 from tests.reliability.support import free_port
+from tests.waiting import until
+
+__all__ = ["Mosquitto", "club_login", "enrol", "table_publisher", "until"]
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-
-
-def until(check: Callable[[], Any], timeout: float = 90.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"not reached in {timeout} s: {what}")
 
 
 def enrol(club_dir: Path, table: str, out: Path) -> Path:

@@ -8,6 +8,7 @@ health endpoints tell the truth (nothing died, the bad messages were set aside).
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import time
 from pathlib import Path
@@ -102,15 +103,29 @@ def _check_after(hall: Hall, tmp: Path) -> None:
     assert health["ok"] and health["receiving"] and health["restarts"] == 0
     assert health["set_aside"] >= 1
     db = hall.club_dir / "club.sqlite"
-    with sqlite3.connect(db) as conn:
+    with sqlite3.connect(db) as conn:  # every table of club.sqlite, and its files' bytes
+        names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = "
+                                             "'table'")]
         stored = json.dumps([conn.execute(f"SELECT * FROM {t}").fetchall()  # noqa: S608
-                             for t in ("hands", "penalties", "sessions", "facts")])
+                             for t in names])
+    assert {"hands", "penalties", "sessions", "facts", "set_aside"} <= set(names)
     assert not any(name in stored for name in NAMES) and "lots" not in stored
+    raw = b"".join(p.read_bytes() for p in db.parent.glob("club.sqlite*"))
+    assert not any(name.encode() in raw for name in NAMES) and b"xxxxxxxx" not in raw
     assert db.stat().st_size < 2_000_000
 
 
+def _logged(caplog: pytest.LogCaptureFixture, side: str, topic: str, sender: str) -> None:
+    """A set-aside message's log line names its topic and its sender (docs/club.md)."""
+    lines = [r.getMessage() for r in caplog.records if r.name == "controller.club.mqtt"]
+    start = f"{side} set aside a message on {topic} (sender: {sender}; "
+    assert any(line.startswith(start) for line in lines), (start, lines[:20])
+
+
 @pytest.mark.slow
-def test_anonymous_attacks_on_an_open_broker_change_nothing(tmp_path: Path) -> None:
+def test_anonymous_attacks_on_an_open_broker_change_nothing(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="controller.club.mqtt")
     hall = Hall(tmp_path, locked=False, hands=HANDS)
     try:
         until(lambda: all(hall.club.store.last_pos(n) for n in hall.tables), 120,
@@ -131,14 +146,17 @@ def test_anonymous_attacks_on_an_open_broker_change_nothing(tmp_path: Path) -> N
         # the resend request)
         until(lambda: hall.tables["blue"].publisher.set_aside.count >= 8, 30, "blue refused")
         until(lambda: hall.tables["green"].publisher.set_aside.count >= 10, 30, "green refused")
+        _logged(caplog, "the club", "mahjong/tables/green/facts", "green")
+        _logged(caplog, "the table", topics.ROUND, "whoever wrote the club's topic")
         _check_after(hall, tmp_path)
     finally:
         hall.stop()
 
 
 @pytest.mark.slow
-def test_another_tables_credentials_on_the_locked_broker_change_nothing(tmp_path: Path
-                                                                        ) -> None:
+def test_another_tables_credentials_on_the_locked_broker_change_nothing(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="controller.club.mqtt")
     hall = Hall(tmp_path, locked=True, hands=HANDS)
     try:
         until(lambda: all(hall.club.store.last_pos(n) for n in hall.tables), 120,
@@ -165,6 +183,7 @@ def test_another_tables_credentials_on_the_locked_broker_change_nothing(tmp_path
         assert log.count("as mallory (") >= 10 and "as club (" in log
         assert "Client club already connected" not in log
         _reasons(hall, "mallory", ("valid integer", "nested deeper than 6", "valid dictionary"))
+        _logged(caplog, "the club", "mahjong/tables/mallory/status", "mallory")
         # the broker refused every write to the club's topics: no table had anything to refuse
         assert [t.publisher.set_aside.count for t in hall.tables.values()] == [0, 0]
         _check_after(hall, tmp_path)

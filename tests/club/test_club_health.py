@@ -92,3 +92,35 @@ def test_a_table_refuses_a_broker_that_lets_anyone_in(tmp_path: Path) -> None:
     finally:
         told.stop()
         broker.stop()
+
+
+def test_a_message_set_aside_is_acknowledged_and_never_brought_again(tmp_path: Path) -> None:
+    """An unsigned fact is set aside and acknowledged: a club started again on its persistent
+    session at the broker is not handed it again (a message never acknowledged would be)."""
+    path = enrol(tmp_path / "club", "green", tmp_path / "green.json")
+    creds = Credentials.load(path)
+    broker = Mosquitto(tmp_path / "broker", tmp_path / "club")
+    broker.start()
+    green = Attacker(broker.port, "green", creds.broker_password, "green")
+    facts = topics.table_topic("green", "facts")
+    forged = {"table": "green", "session": 1, "kind": "session_start", "pos": 8, "prev": 0,
+              "ruleset": "hua-bao", "options": {}, "started": 1.0}
+    try:
+        first = ClubService(tmp_path / "club", club_login(broker))
+        with TestClient(create_club_app(first)) as http:
+            until(lambda: first.subscriber.connected, 30, "connected")
+            green.send(facts, forged)  # not signed
+            until(lambda: http.get("/api/health").json()["set_aside"] == 1, 30, "set aside")
+        again = ClubService(tmp_path / "club", club_login(broker))
+        with TestClient(create_club_app(again)) as http:
+            until(lambda: again.subscriber.connected, 30, "connected again")
+            green.send(topics.table_topic("green", "status"), _status(creds, time.time()))
+            # the broker hands a persistent session's unacknowledged messages first, in order
+            until(lambda: [t["table"] for t in http.get("/api/club/tables").json()] ==
+                  ["green"], 30, "the status after the restart taken")
+            health = http.get("/api/health").json()
+            assert health["set_aside"] == 0 and health["messages"] == 1
+            assert again.store.last_pos("green") == 0
+    finally:
+        green.stop()
+        broker.stop()

@@ -107,13 +107,48 @@ def test_the_ema_ranking_csv_layout() -> None:
     seating = {"t1": ["Ann", "Bo", "Cai", "Dee"]}
     hands = [_hand(8, 0, 1, NET)]
     hands[0]["table"] = "t1"
-    rnd = tournament.round_ranking(hands, [], seating)
-    final = tournament.final_ranking([rnd, rnd], {"ann": {"ema": "04120001",
-                                                          "country": "Sweden"}})
+    tables = tournament.round_tables(hands, [], seating, lambda _k: True)
+    rnd = tournament.round_ranking(tables)
+    final = tournament.final_ranking([rnd, rnd], seating["t1"],
+                                     {"ann": {"ema": "04120001", "country": "Sweden"}})
     rows = list(csv.reader(io.StringIO(tournament.ema_csv(final))))
     assert rows[0] == ["rank", "name", "EMA number", "country", "table points", "score"]
     assert rows[1] == ["1", "Ann", "04120001", "Sweden", "8", "60"]
     assert [r[4] for r in rows[2:]] == ["2", "2", "2"]  # three tied second: (2+1+0)/3 a round
+
+
+def _at(table: str, number: int, names: list[str | None], net: list[int]) -> dict[str, Any]:
+    return {"table": table, "session": 1, "number": number, "result": "mahjong", "winner": 1,
+            "names": dict(zip("1234", names, strict=True)),
+            "net": dict(zip("1234", net, strict=True))}
+
+
+def test_a_round_ranks_whoever_held_each_seat_and_only_finished_tables() -> None:
+    """Eve takes seat 1 from Ann after hand 1 at t1 (finished); seat 4 there is anonymous;
+    t2 is still playing. Expected by hand from the nets and RULES' 4/2/1/0 with ties shared:
+    seats 70, 10, -40, -40 -> 4, 2, 0.5, 0.5; seat 1's 4 shared by hands held (Ann 1, Eve 2)."""
+    hands = [_at("t1", 1, ["Ann", "Bo", "Cai", None], [30, -10, -10, -10]),
+             _at("t1", 2, ["Eve", "Bo", "Cai", None], [-20, 40, -10, -10]),
+             _at("t1", 3, ["Eve", "Bo", "Cai", None], [60, -20, -20, -20]),
+             _at("t2", 1, ["Dee", "Fay", "Gus", "Hal"], [10, -10, 0, 0])]
+    penalties = [{"table": "t1", "session": 1, "index": 1, "hand": 2, "kind": "transfer",
+                  "names": {"1": "Eve", "2": "Bo"},
+                  "payments": [{"from": 2, "to": 1, "amount": 5}]}]
+    seating = {"t1": ["Ann", "Bo", "Cai", "Dee"], "t2": ["Eve", "Fay", "Gus", "Hal"]}
+    tables = tournament.round_tables(hands, penalties, seating, lambda k: k[0] == "t1")
+    assert [len(t["places"]) for t in tables.values()] == [4, 4]
+    rows = {r["name"]: r for r in tournament.round_ranking(tables)}
+    assert set(rows) == {"Ann", "Eve", "Bo", "Cai", "Dee", "Fay", "Gus", "Hal"}  # no seat 4
+    got = {n: (r["table_points"], r["score"], r["hands"]) for n, r in rows.items()}
+    assert got["Ann"] == (4 / 3, 30, 1) and got["Eve"] == (8 / 3, 45, 2)
+    assert got["Bo"] == (2.0, 5, 3) and got["Cai"] == (0.5, -40, 3)
+    assert got["Dee"] == (None, 10, 1)  # t2 under way: provisional
+    final = tournament.final_ranking([list(rows.values())], [*seating["t1"], *seating["t2"]],
+                                     {})
+    assert [(r["name"], r["table_points"], r["score"]) for r in final[:4]] == [
+        ("Eve", 8 / 3, 45), ("Bo", 2.0, 5), ("Ann", 4 / 3, 30), ("Cai", 0.5, -40)]
+    assert {r["name"]: (r["table_points"], r["score"]) for r in final[4:]} == {
+        n: (0.0, 0) for n in ("Dee", "Fay", "Gus", "Hal")}
 
 
 def test_a_round_counts_the_hand_in_play_at_time_up_and_no_later() -> None:

@@ -195,3 +195,30 @@ def test_the_games_own_end_finishes_the_session(club: Club) -> None:
     tied = sum(1 for n in nets if n == nets[0])
     assert ranked[ANN]["points"] == pytest.approx(sum((4, 2, 1, 0)[above:above + tied]) / tied)
     assert ranked[ANN]["score"] == nets[0]
+
+
+def test_after_a_swap_the_table_and_the_club_show_one_number_per_person(
+        table: Table, club: Club) -> None:
+    """Ann plays hand 1 at seat 1, then the operator swaps seats 1 and 2: the table's seat
+    head (``seated`` of /api/hands), the club's card, tonight and her page all give her whole
+    session (both seats' parts), summed here from the hands' own records."""
+    c, admin = table.client, table.admin()
+    for seat, name in ((1, ANN), (2, "Bo")):
+        assert c.post("/api/admin/players", json={"seat": seat, "name": name},
+                      headers=admin).status_code == 200
+    table.play_until(lambda v: len(v.get("hands") or []) >= 1 and hand_over(v))
+    assert c.post("/api/admin/players/swap", json={"a": 1, "b": 2},
+                  headers=admin).json()["accepted"]
+    table.play_until(lambda v: len(v.get("hands") or []) >= 2 and hand_over(v))
+    board = c.get("/api/hands").json()
+    held = [(h["number"], p) for h in board["hands"] for p in "1234"
+            if (h.get("names") or {}).get(p) == ANN]
+    assert {p for _, p in held} == {"1", "2"}  # her parts at both seats
+    mine = sum(int(h["net"][p]) for h in board["hands"] for n, p in held if n == h["number"])
+    assert board["seated"]["2"] == {"name": ANN, "label": ANN, "score": mine}
+    club.take_log(table.system.data_dir / "events.sqlite")
+    _status(club, table)
+    assert club.get("/api/club/tables")[0]["totals"][ANN] == mine
+    tonight = {r["name"]: r["score"] for r in club.get("/api/club/standings")["tonight"]}
+    assert tonight[ANN] == mine
+    assert club.get("/api/club/players/Ann Lee")["sessions"][0]["score"] == mine

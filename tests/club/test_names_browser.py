@@ -5,8 +5,7 @@ session under way is provisional. Expected numbers are summed here from the tabl
 
 from __future__ import annotations
 
-import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -15,6 +14,7 @@ import pytest
 from controller.loop import GameLoop
 from controller.sources.simulation import simulation_source
 from tests.club.test_club_browser import hall  # noqa: F401 - the fixture
+from tests.waiting import until
 from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM
 
 pytestmark = pytest.mark.browser
@@ -36,16 +36,6 @@ def _ann_during_hand_2(loop: GameLoop) -> AsyncIterator[tuple[dict[str, Any], st
     return source()
 
 
-def _until(check: Callable[[], Any], timeout: float = 60.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = check()
-        if got:
-            return got
-        time.sleep(0.2)
-    raise AssertionError("not reached")
-
-
 def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
@@ -55,13 +45,13 @@ def test_the_pages_give_ann_her_own_hands(hall: dict[str, Any]) -> None:  # noqa
     from playwright.sync_api import sync_playwright
 
     table, club = hall["table"], hall["club"]
-    hands = _until(lambda: (lambda d: d if len(d["hands"]) >= 2 else None)(
+    hands = until(lambda: (lambda d: d if len(d["hands"]) >= 2 else None)(
         httpx.get(table.base + "/api/hands").json()))["hands"]
     mine = [h for h in hands if h["names"]["1"] == ANN]
     assert [h["number"] for h in mine] == [2]  # she sat down during hand 2
     ann = sum(int(h["net"]["1"]) for h in mine)
     before = sum(int(h["net"]["1"]) for h in hands if h["names"]["1"] is None)
-    _until(lambda: len(httpx.get(club.base + "/api/club/hands").json()) >= 2)
+    until(lambda: len(httpx.get(club.base + "/api/club/hands").json()) >= 2)
     errors: list[str] = []
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:

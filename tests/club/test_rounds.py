@@ -4,10 +4,8 @@ new session."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
 
 from fastapi.testclient import TestClient
 
@@ -15,17 +13,9 @@ from controller.app import build
 from controller.club.rounds import RoundKeeper, round_source
 from controller.config import Config
 from controller.sources.simulation import simulation_source
+from tests.waiting import until
 
 SEATING = {"green": ["Ann", "Bo", "Cai", "Dee"], "blue": ["Eve", "Fay", "Gus", "Hal"]}
-
-
-def _until(check: Any, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError("not reached")
 
 
 def test_a_round_seats_its_players_and_ends_after_the_hand_in_play(tmp_path: Path) -> None:
@@ -36,8 +26,8 @@ def test_a_round_seats_its_players_and_ends_after_the_hand_in_play(tmp_path: Pat
     with TestClient(system.app) as client:
         now = loop.clock()
         club.round = {"round": 1, "started": now, "ends_at": now + 1.0, "seating": SEATING}
-        _until(lambda: client.get("/api/table").json()["names"]["4"] == "Dee")
-        _until(lambda: not loop.session_active)
+        until(lambda: client.get("/api/table").json()["names"]["4"] == "Dee")
+        until(lambda: not loop.session_active)
         first = client.get("/api/sessions").json()["sessions"][0]
         assert first["ended"] is not None and first["hands"] >= 1
         detail = client.get(f"/api/sessions/{first['session']}").json()
@@ -47,9 +37,9 @@ def test_a_round_seats_its_players_and_ends_after_the_hand_in_play(tmp_path: Pat
         now = loop.clock()
         club.round = {"round": 2, "started": now, "ends_at": now + 1.0,
                       "seating": {"green": ["Hal", "Ann", "Gus", "Bo"]}}
-        _until(lambda: len(client.get("/api/sessions").json()["sessions"]) == 2)
-        _until(lambda: client.get("/api/table").json()["names"]["1"] == "Hal")
-        _until(lambda: not loop.session_active)
+        until(lambda: len(client.get("/api/sessions").json()["sessions"]) == 2)
+        until(lambda: client.get("/api/table").json()["names"]["1"] == "Hal")
+        until(lambda: not loop.session_active)
 
 
 def test_the_keeper_waits_for_the_hand_in_play() -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,17 +21,9 @@ from controller.sources.simulation import simulation_source
 from controller.sources.virtual import SimOptions, SimRun, virtual_table_source
 from controller.store import EventLog
 from controller.tiles import tile_set
+from tests.waiting import until
 
 View = dict[str, Any]
-
-
-def until(check: Callable[[], Any], timeout: float = 60.0, what: str = "") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if result := check():
-            return result
-        time.sleep(0.02)
-    raise AssertionError(f"not reached in {timeout} s: {what}")
 
 
 def hand_of(client: TestClient) -> View:

@@ -5,11 +5,8 @@ on; every tile once, the stored log replaying to the live state."""
 
 from __future__ import annotations
 
-import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -20,15 +17,7 @@ from controller.game import lying, replay_lines
 from controller.sources.simulation import simulation_source
 from controller.store import EventLog
 from controller.tiles import tile_set
-
-
-def until(check: Callable[[], Any], timeout: float = 30.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.002)
-    raise AssertionError(f"not reached in {timeout} s: {what}")
+from tests.waiting import until
 
 
 @pytest.mark.parametrize("dealt", [15, 35, 45])
@@ -39,7 +28,7 @@ def test_an_undo_during_the_deal_and_play_goes_on(tmp_path: Path, dealt: int) ->
     with TestClient(system.app) as client:
         admin = {"Authorization": f"Bearer {system.tokens.admin}"}
         until(lambda: loop.state.hand is not None and loop.state.hand.drawn >= dealt,
-              what="the deal under way")
+              what="the deal under way", every=0.002)  # often: the deal is quick
         undo = client.post("/api/admin/undo", json={"count": 1}, headers=admin)
         assert undo.status_code == 200
         until(lambda: loop.state.hand is not None and loop.state.hand.phase == "play"

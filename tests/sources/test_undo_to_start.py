@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from controller.app import build
 from controller.config import Config, SessionConfig
 from controller.sources.virtual import SimOptions, SimRun, virtual_table_source
-from tests.sources.test_corrections_virtual import until
+from tests.waiting import until
 
 
 def test_the_virtual_table_plays_on_after_an_undo_to_the_start(tmp_path: Path) -> None:

@@ -159,7 +159,7 @@ async function tournamentPage() {
       }
       box.append(head, el("p", {}, rnd.map((tbl, k) => `${t.tables[k]}: ${tbl.join(", ")}`).join(" | ")));
       if (played) box.append(el("p", {}, "Ends " + when(played.ends_at) + " · " +
-        played.ranking.map(r => `${r.name} ${r.table_points}/${r.score}`).join(", ")));
+        played.ranking.map(r => `${r.name} ${r.table_points === null ? "provisional" : r.table_points}/${r.score}`).join(", ")));
     });
     box.append(el("h3", {}, "Final"), el("ol", {}, ...t.final.map(r => el("li", {}, `${r.name}: ${r.table_points} table points, ${r.score}`))));
   };

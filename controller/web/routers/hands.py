@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Path
 
 from controller.game.history import statistics
-from controller.sessions.places import session_places
+from controller.sessions.places import seated, session_places
 from controller.web.deps import LoopDep
 from controller.web.models import HandRecord, HandsOut
 
@@ -17,14 +17,16 @@ router = APIRouter(tags=["hands"])
 @router.get("/api/hands", response_model=HandsOut)
 def hands(loop: LoopDep) -> Any:
     """Every finished hand (scores, payments, every hand shown), totals, per-seat statistics
-    and the session's four places with each holder's part (provisional while under way)."""
+    and the session's four places with each holder's part (provisional while under way);
+    ``seated``: who sits at each seat now with their score in the session (the seat heads)."""
     view = loop.public_view()
     entries = loop.hands()
     session = view.get("session") or {}
     done = bool(session.get("game_over"))
+    places = session_places(entries, view.get("penalties") or [], finished=done)
     return {"hands": entries, "totals": view.get("totals") or {},
-            "statistics": statistics(entries), "finished": done,
-            "places": session_places(entries, view.get("penalties") or [], finished=done)}
+            "statistics": statistics(entries), "finished": done, "places": places,
+            "seated": seated(places, view.get("names"))}
 
 
 @router.get("/api/hands/{number}", response_model=HandRecord,

@@ -52,7 +52,8 @@ function penaltiesAndDeductions() {
   const list = (view && view.penalties) || [];
   if (!list.length) return null;
   const ded = (view && view.deductions) || {};
-  const apart = POS.filter((p) => ded[p]).map((p) => `${nameOf(p)} −${ded[p]}`).join(", ");
+  // By seat: a seat's holder may have changed (each deduction's line names who it was for).
+  const apart = POS.filter((p) => ded[p]).map((p) => `seat ${p} −${ded[p]}`).join(", ");
   return h("div", {}, h("h3", {}, "Penalties"), h("ol", { class: "penalties" }, list.map(penaltyLine)),
     apart ? h("p", {}, `Deductions (apart from the totals): ${apart}`) : null);
 }

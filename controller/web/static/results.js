@@ -139,13 +139,14 @@ export function balanceChart(stats, names) {
   return h("div", { class: "chart-box" }, svg, legend);
 }
 
-/** The part of seat ``p`` that belongs to ``name`` (null: the seat's anonymous part), from the
- *  session's places (GET /api/hands, the one computation the club uses too). */
-export function partOf(places, p, name) {
-  const place = (places || []).find((x) => x.seat === String(p));
-  if (!place) return null;
-  const key = name ? name.trim().toLowerCase() : null;
-  return place.holders.find((x) => (x.name ? x.name.trim().toLowerCase() : null) === key) || null;
+/** Who sits at seat ``p`` now and their score in the session (``seated`` of GET /api/hands:
+ *  the one computation the club's cards use too), or null while it is not loaded or names
+ *  another holder than ``name`` (the page reloads it). */
+export function seatedNow(seated, p, name) {
+  const now = (seated || {})[String(p)];
+  if (!now) return null;
+  const key = (x) => (x ? x.trim().toLowerCase() : null);
+  return key(now.name) === key(name) ? now : null;
 }
 
 /** A seat's label for per-seat numbers (its chart line): its holders in turn when the holder

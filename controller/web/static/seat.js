@@ -9,7 +9,7 @@ import {
   api, flashIn, forgetToken, h, keepToken, linkToken, livePage, peopleText, replace, signed, storedToken,
 } from "./common.js";
 import { pickTile } from "./picker.js";
-import { partOf } from "./results.js";
+import { seatedNow } from "./results.js";
 import { tile, tileName, tiles } from "./tiles.js";
 
 const position = Number(location.pathname.split("/").pop());
@@ -19,7 +19,7 @@ let seat = null;
 let fixing = null; // the tile of the own rack being corrected
 
 const $ = (id) => document.getElementById(id);
-let places = null; // the session's places by holder (GET /api/hands), for "my total"
+let seated = null; // who sits at each seat now and their session's score (GET /api/hands)
 let placesKey = null;
 const playerName = (table, p) => (table.players || {})[String(p)] || `Seat ${p}`;
 
@@ -145,10 +145,10 @@ function render() {
   const key = JSON.stringify([(table.hands || []).map((x) => x.names), (table.penalties || []).map((x) => x.cancelled), table.names]);
   if (key !== placesKey) {
     placesKey = key;
-    api("/api/hands").then((d) => { places = d.places; render(); }).catch(() => {});
+    api("/api/hands").then((d) => { seated = d.seated; render(); }).catch(() => {});
   }
-  const mine = partOf(places, position, (table.names || {})[String(position)]);
-  const total = places ? (mine ? mine.score : 0) : (table.totals || {})[String(position)] ?? 0;
+  const mine = seatedNow(seated, position, (table.names || {})[String(position)]);
+  const total = mine ? mine.score : (table.totals || {})[String(position)] ?? 0;
   const d = hand.discard;
   const turn = hand.phase === "play" && hand.turn
     ? `${playerName(table, hand.turn)}${hand.turn === position ? " (you)" : ""}${hand.step ? " · " + hand.step : ""}`

@@ -4,12 +4,13 @@
 "use strict";
 
 import { api, h, livePage, replace, secondsLeft, seatLabel, signed } from "./common.js";
-import { balanceChart, historyList, partOf, resultPanel, seatHolders, statsTable } from "./results.js";
+import { balanceChart, historyList, resultPanel, seatedNow, seatHolders, statsTable } from "./results.js";
 import { backs, sortTiles, tile, tiles } from "./tiles.js";
 
 let view = null;
 let handsSeen = -1;
 let places = null; // the session's places by holder (GET /api/hands)
+let seated = null; // who sits at each seat now and their score in the session (GET /api/hands)
 // Violations stay on screen for a while: the next accepted event clears last_violation.
 const VIOLATION_SECONDS = 20;
 let violations = [];
@@ -51,9 +52,9 @@ function riverEl(pos, seat) {
 function seatHead(pos, seat, hand) {
   const isTurn = hand.turn === pos && hand.phase === "play";
   // The score of whoever holds the seat now: their part, not the seat's earlier holders'.
-  const mine = partOf(places, pos, (view.names || {})[String(pos)]);
+  const mine = seatedNow(seated, pos, (view.names || {})[String(pos)]);
   const seatTotal = ((view.totals || {})[String(pos)]) ?? 0;
-  const total = places ? (mine ? mine.score : 0) : seatTotal;
+  const total = mine ? mine.score : seatTotal;
   return h("div", { class: "seat-head" },
     h("span", { class: "wind", title: seat.wind || "" }, (seat.wind || "?")[0].toUpperCase()),
     h("span", { class: "seat-name" }, seat.name || `Seat ${pos}`),
@@ -224,8 +225,9 @@ function render() {
 async function loadSession() {
   try {
     const data = await api("/api/hands");
-    const again = JSON.stringify(places) !== JSON.stringify(data.places);
+    const again = JSON.stringify([places, seated]) !== JSON.stringify([data.places, data.seated]);
     places = data.places;
+    seated = data.seated;
     if (again) render();
     replace("stats", statsTable(data, names));
     replace("chart", data.hands.length ? balanceChart(data.statistics, seatHolders(data.places, names)) : null);

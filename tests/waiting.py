@@ -1,0 +1,22 @@
+"""One way for the tests to wait for a condition: poll it until it holds or a generous deadline
+passes (never decide on the wall clock: a busy machine only makes the wait longer)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+
+def until(check: Callable[[], Any], timeout: float = 60.0, what: str = "",
+          every: float = 0.05) -> Any:
+    """``check()``'s first truthy answer, polled every ``every`` seconds; AssertionError
+    naming ``what`` when ``timeout`` seconds pass without one."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = check()
+        if got:
+            return got
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"not reached in {timeout} s: {what or 'the condition'}")
+        time.sleep(every)
