@@ -23,8 +23,9 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "score",
         help="score a hand (JSON from FILE or -, or --hand in the people's notation)",
-        description="Score one player's hand. JSON in and out as FORMATS.md says, or give the "
+        description="Score one player's hand. JSON in and out (docs/formats.md), or give the "
         "hand as --hand \"[5b5b5b] [4d5d6d] gdgdgd 1c2c3c ewew\" for a readable table.",
+        epilog="The formats, with examples that run: docs/formats.md (in the project's clone).",
     )
     p.add_argument("file", nargs="?", help="JSON input file, - for standard input")
     p.add_argument("--jsonl", action="store_true", help="one JSON object per line, one answer each")

@@ -114,8 +114,8 @@ def run(args: argparse.Namespace) -> int:
     pin(cpu)  # every thread of the service, those running and those it starts from now on
     on_cpu = f"; on CPU {cpu}" if cpu is not None else ""
     print(f"mahjong-table: dashboard on http://{config.server.host}:{config.server.port}/ "
-          f"(operator page: /operator; tokens and seat links: "
-          f"{command_name()} tokens --urls --data-dir {data_dir}{on_cpu})")
+          f"(the operator page's link: {command_name()} tokens --data-dir {data_dir}; "
+          f"the seats' links: add --urls{on_cpu})")
     uvicorn.run(app, host=config.server.host, port=config.server.port,
                 log_level=args.log_level, **uvicorn_options(config.server.header_seconds))
     return 0

@@ -347,7 +347,7 @@ livePage("/ws", {
   },
 });
 
-$("tokens-cmd").textContent = "mahjong-table tokens --urls --data-dir DIR";
+$("tokens-cmd").textContent = "mahjong-table tokens --data-dir DIR";
 pickers();
 update();
 const fromLink = linkToken();
