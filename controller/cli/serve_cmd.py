@@ -97,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
     except CpuError as exc:
         raise CliError(str(exc)) from None
     publisher = _club_publisher(_club_options(args, config), data_dir)  # before the port
+    if publisher is not None:  # the club's card links to this table's board
+        publisher.board_url = _board_url(config.server)
     check_port(config.server.host, config.server.port)
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -153,6 +155,14 @@ def _club_options(args: argparse.Namespace, config: Config) -> argparse.Namespac
             setattr(args, name, value)
     args.insecure_broker = args.insecure_broker or club.insecure_broker
     return args
+
+
+def _board_url(server: Any) -> str:
+    """The table's board as the club's page links to it: ``public_url``, else host and port."""
+    if server.public_url:
+        return str(server.public_url).rstrip("/") + "/"
+    host = "127.0.0.1" if server.host in ("0.0.0.0", "::", "") else server.host  # noqa: S104
+    return f"http://{host}:{server.port}/"
 
 
 def _club_publisher(args: argparse.Namespace, data_dir: Path) -> ClubPublisher | None:

@@ -130,6 +130,10 @@ class ClubService:
                 "turn_name": seats[str(status["turn"])]["label"]
                 if str(status.get("turn")) in seats else None,
                 "hands": status.get("hands"), "at": status.get("at"),
+                "dealer": status.get("dealer"),
+                "prevailing_wind": status.get("prevailing_wind"),
+                "board": status.get("board"), "discard": status.get("discard"),
+                "url": status.get("url"),
             })
         return out
 
