@@ -142,6 +142,7 @@ class Hand(FactHead):
     payments: Annotated[list[Payment], Field(max_length=12)]
     limit_hand: Annotated[str, Field(max_length=80)] | None  # a rule key (31 at most today)
     game_over: bool | None = None  # the game's own end came with this hand (issue 21)
+    patterns: Annotated[list[Annotated[str, Field(max_length=80)]], Field(max_length=40)] = []
 
 
 class Holders(FactHead):

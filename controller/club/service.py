@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from controller.club import standings, topics, tournament
+from controller.club import profile, standings, topics, tournament
 from controller.club.keyring import Keyring
 from controller.club.mqtt import BrokerConfig
 from controller.club.store import ClubStore
@@ -153,8 +153,9 @@ class ClubService:
         return {"season": year, "tonight": club.tonight(standings.tonight_since(now)),
                 "league": club.league(keys)}
 
-    def player(self, name: str) -> dict[str, Any]:
-        return self._club().player(name)
+    def player(self, name: str) -> dict[str, Any] | None:
+        """A player's page (None: no such name at any table of the club)."""
+        return profile.player_page(self._club(), name)
 
     # --- roster and tournament (admin) --------------------------------------------------------
 
