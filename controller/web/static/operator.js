@@ -8,7 +8,7 @@ import {
   api, flashIn, forgetToken, h, keepToken, linkToken, livePage, peopleText, replace, seatLabel, storedToken,
 } from "./common.js";
 import { pickTile } from "./picker.js";
-import { tile, tileName } from "./tiles.js";
+import { saying, tile, tileWords } from "./tiles.js";
 
 const KEY = "admin-token";
 let token = null;
@@ -156,7 +156,7 @@ async function loadRecent() {
   try {
     const data = await admin("recent?count=10");
     available = data.available;
-    replace("events", data.events.length ? data.events.map((t, i) => h("li", { class: i ? "" : "newest" }, t))
+    replace("events", data.events.length ? data.events.map((t, i) => h("li", { class: i ? "" : "newest" }, saying(t)))
       : h("li", { class: "muted" }, "Nothing yet in this session."));
     update();
     await preview();
@@ -172,7 +172,7 @@ async function preview() {
   try {
     const p = await admin(`undo?count=${n}`);
     replace("undo-preview", h("div", {}, h("b", {}, `Undo ${n} takes back:`),
-      h("ol", { class: "takes-back" }, p.takes_back.map((t) => h("li", {}, t))),
+      h("ol", { class: "takes-back" }, p.takes_back.map((t) => h("li", {}, saying(t)))),
       p.put_back.length ? h("div", { class: "putback-list" }, h("b", {}, "Then put back on the table: "),
         p.put_back.map((m) => h("span", { class: "pb" }, m.tile ? tile(m.tile, { cls: "inline" }) : "a tile",
           ` from ${m.from} to ${m.to}`))) : null));
@@ -217,9 +217,9 @@ function zoneOptions() {
 
 function pickers() {
   const bonus = true; // flowers and seasons can be misread too
-  replace("re-tile", pickTile((c) => { reading.tile = c; $("re-tile-name").textContent = `${c} (${tileName(c)})`; update(); },
+  replace("re-tile", pickTile((c) => { reading.tile = c; $("re-tile-name").textContent = tileWords(c); update(); },
     { selected: reading.tile, bonus, label: "the tile as it was read" }));
-  replace("re-as", pickTile((c) => { reading.as = c; $("re-as-name").textContent = `${c} (${tileName(c)})`; update(); },
+  replace("re-as", pickTile((c) => { reading.as = c; $("re-as-name").textContent = tileWords(c); update(); },
     { selected: reading.as, bonus, label: "what the tile really is" }));
 }
 
@@ -227,7 +227,7 @@ $("re-zone").addEventListener("change", () => {
   const d = view && view.hand && view.hand.discard;
   if ($("re-zone").value === "discard" && d) {
     reading.tile = d.tile;
-    $("re-tile-name").textContent = `${d.tile} (${tileName(d.tile)})`;
+    $("re-tile-name").textContent = tileWords(d.tile);
     pickers();
   }
   update();
@@ -238,7 +238,7 @@ $("reassign-form").addEventListener("submit", async (ev) => {
   if (why) return flashIn("reassign-flash", why, false);
   const zone = $("re-zone").value;
   const where = $("re-zone").selectedOptions[0].textContent;
-  const said = `The ${reading.tile} on ${where} is a ${reading.as}`;
+  const said = `The ${tileWords(reading.tile)} on ${where} is a ${tileWords(reading.as)}`;
   if (await act("reassign-flash", said,
     "reassign", { zone, tile: reading.tile, as: reading.as })) {
     reading = { tile: null, as: null };
