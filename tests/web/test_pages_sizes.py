@@ -22,7 +22,7 @@ SIZES = {"tv": {"width": 1920, "height": 1080}, "phone": {"width": 390, "height"
 SHOTS = Path(os.environ.get("SCREENSHOTS_DIR") or ARTIFACTS)
 CODE = re.compile(r"\b([1-9][bcd]|[eswn]w|[rgw]d|[1-4][fs])\b")
 FACES = """(where) => [...document.querySelectorAll(where + ' .tile:not(.back)')]
-  .filter(t => t.offsetParent !== null).map(t => t.getBoundingClientRect().width)"""
+  .filter(t => t.getClientRects().length > 0).map(t => t.getBoundingClientRect().width)"""
 
 
 @pytest.fixture
@@ -86,4 +86,35 @@ def test_board_seat_and_operator_at_both_sizes(playing: SimServer, browser: Any)
         assert not CODE.findall(words), words
         _fits(op)
         _shoot(op, f"operator-{size}.png")
+    assert errors == []
+
+
+NEXT_HAND = """(n) => {
+  const m = /Hand (\\d+)/.exec(document.querySelector('#handinfo').textContent);
+  if (!m || Number(m[1]) <= n) return null;
+  return { notice: document.querySelector('#notice').textContent };
+}"""
+
+
+def test_the_seats_result_stays_until_the_next_first_discard(playing: SimServer,
+                                                             browser: Any) -> None:  # noqa: F811
+    errors: list[str] = []
+    seat = _page(browser, "phone", errors)
+    seat.goto(f"{playing.base}/seat/1#token={playing.tokens.seats[1]}")
+    seat.wait_for_selector("#notice .over-note", timeout=120000)
+    text = seat.inner_text("#notice")
+    over = playing.loop.public_view()["hand"]
+    number = int(re.search(r"Hand (\d+)", seat.inner_text("#handinfo")).group(1))  # type: ignore[union-attr]
+    if "Washout" not in text:
+        assert "Your hand scores" in text and "This hand:" in text and "pay" in text
+    _shoot(seat, "seat-result-phone.png")
+    # the next hand is dealt: the result is still there (no discard yet) ...
+    at_deal = seat.wait_for_function(NEXT_HAND, arg=number, timeout=120000,
+                                     polling=20).json_value()
+    assert at_deal["notice"], "the result went before the next hand's first discard"
+    # ... and goes with the first discard
+    seat.wait_for_function("!document.querySelector('#notice .over-note')", timeout=120000)
+    view = playing.loop.public_view()["hand"]
+    assert view["number"] > number and (view["discard"] or any(
+        s["river"] or s["melds"] for s in view["seats"].values())), (over, view)
     assert errors == []

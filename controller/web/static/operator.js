@@ -255,15 +255,46 @@ $("washout").addEventListener("click", () => {
     act("washout-flash", "End the hand", "end-hand", { result: "washout" });
   }
 });
+// A new session's options as a form: one field per option of the chosen rule set, its default
+// filled in; only the options changed from their defaults are sent.
+let RULESETS = {};
+const words = (k) => k.replace(/_/g, " ");
+function optionFields() {
+  const opts = (RULESETS[$("ruleset").value] || {}).options || {};
+  const fields = Object.entries(opts).map(([k, d]) => {
+    const id = `opt-${k}`;
+    const input = typeof d === "boolean" ? h("input", { id, type: "checkbox", "data-opt": k })
+      : typeof d === "number" ? h("input", { id, type: "number", "data-opt": k, value: String(d), style: "width:6rem" })
+        : typeof d === "string" ? h("input", { id, type: "text", "data-opt": k, value: d, size: "12" })
+          : h("input", { id, type: "text", "data-opt": k, "data-json": "1", value: JSON.stringify(d), size: "12" });
+    if (typeof d === "boolean") input.checked = d;
+    return h("label", { for: id, class: "opt" }, words(k), " ", input);
+  });
+  replace("options-fields", h("legend", {}, "Options (the rule set's defaults shown)"), ...fields);
+}
+function optionValues() {
+  const opts = (RULESETS[$("ruleset").value] || {}).options || {};
+  const out = {};
+  for (const input of document.querySelectorAll("#options-fields [data-opt]")) {
+    const k = input.dataset.opt;
+    let v = input.type === "checkbox" ? input.checked : input.type === "number" ? Number(input.value) : input.value.trim();
+    if (input.dataset.json) {
+      try { v = JSON.parse(v || "null"); } catch (_) { throw new Error(`${words(k)}: write it as ${JSON.stringify(opts[k])} is written`); }
+    }
+    if (JSON.stringify(v) !== JSON.stringify(opts[k])) out[k] = v;
+  }
+  return out;
+}
+api("/api/rulesets").then((d) => { RULESETS = d.rulesets;
+  const select = $("ruleset"); const chosen = select.value;
+  select.replaceChildren(...Object.keys(RULESETS).map((n) => h("option", {}, n)));
+  if (RULESETS[chosen]) select.value = chosen;
+  optionFields(); }).catch(() => {});
+$("ruleset").addEventListener("change", optionFields);
 $("session-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   let options = {};
-  const text = $("options").value.trim();
-  if (text) {
-    try { options = JSON.parse(text); } catch (_) {
-      return flashIn("session-flash", 'The options are not written right: use the form {"limit": 500}.', false, 12);
-    }
-  }
+  try { options = optionValues(); } catch (e) { return flashIn("session-flash", e.message, false, 12); }
   const ruleset = $("ruleset").value;
   const running = view && view.session && view.session.active;
   const hand = view && view.hand;
@@ -339,7 +370,8 @@ livePage("/ws", {
     replace("handinfo", hand ? `Hand ${hand.number} · ${hand.phase === "deal" ? "dealing" : hand.phase === "over" ? "over" : "in play"}` : "");
     replace("session-state", v.session && v.session.active
       ? h("div", {}, h("b", {}, `running: ${v.session.ruleset}`), h("div", { class: "opts" },
-        Object.entries(v.session.options || {}).map(([k, val]) => `${k}=${JSON.stringify(val)}`).join("  ")))
+        Object.entries(v.session.options || {}).map(([k, val]) => `${words(k)}: ${typeof val === "boolean" ? (val ? "yes" : "no")
+          : typeof val === "object" ? (Object.keys(val || {}).length ? JSON.stringify(val) : "none") : String(val).replace(/_/g, " ")}`).join(" · ")))
       : "no session running");
     if (first) pickers();
     update();
