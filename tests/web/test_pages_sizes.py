@@ -24,6 +24,11 @@ CODE = re.compile(r"\b([1-9][bcd]|[eswn]w|[rgw]d|[1-4][fs])\b")
 FACES = """(where) => [...document.querySelectorAll(where + ' .tile:not(.back)')]
   .filter(t => t.getClientRects().length > 0).map(t => t.getBoundingClientRect().width)"""
 
+# Text cut off: a cell or header item whose content is wider than its box.
+CLIPPED = """() => [...document.querySelectorAll('td, th, .bar > *, .info, .pill')]
+  .filter(e => e.getClientRects().length && e.scrollWidth > e.clientWidth + 1)
+  .map(e => e.textContent.slice(0, 40))"""
+
 
 @pytest.fixture
 def playing(tmp_path: Path) -> Iterator[SimServer]:
@@ -64,11 +69,16 @@ def test_board_seat_and_operator_at_both_sizes(playing: SimServer, browser: Any)
             bottom = page.evaluate("document.querySelector('#board').getBoundingClientRect()"
                                    ".bottom")
             assert bottom <= 1080, f"the board ends at {bottom}px"
+            clipped = page.evaluate(CLIPPED)
+            assert clipped == [], clipped  # the hands list's numbers, the header, ...
         _fits(page)
         _shoot(page, f"board-{size}.png")
-        page.wait_for_selector("#result:not([hidden]) .tile", timeout=120000)
+        # the result's tile faces, measured while it is on screen (until the next discard)
+        shown = page.wait_for_function(f"(w) => {{ const x = ({FACES})(w);"
+                                       " return x.length ? x : null; }", arg="#result",
+                                       timeout=120000, polling=20).json_value()
         if size == "phone":
-            assert min(page.evaluate(FACES, "#result")) >= 28
+            assert min(shown) >= 28, shown
         _fits(page)
         _shoot(page, f"board-result-{size}.png")
 
@@ -84,6 +94,20 @@ def test_board_seat_and_operator_at_both_sizes(playing: SimServer, browser: Any)
                              " document.querySelector('#events .tile')", timeout=60000)
         words = op.inner_text("#events") + op.inner_text("#undo-preview")
         assert not CODE.findall(words), words
+        # a new session's options as a form with the rule set's defaults (RULES.md: hua-bao's
+        # limit is 500, its Mahjong bonus 10), the running session's in words, not JSON
+        op.wait_for_selector("#opt-limit", timeout=20000)
+        assert op.input_value("#opt-limit") == "500"
+        assert op.input_value("#opt-mahjong_bonus") == "10"
+        state = op.inner_text("#session-state")
+        assert "limit: 500" in state and "{" not in state and "=" not in state, state
+        op.select_option("#ruleset", "swedish")
+        assert op.input_value("#opt-limit") == "3000"  # swedish's limit (RULES.md)
+        plain = op.evaluate("""() => [...document.querySelectorAll('button')]
+          .filter(b => b.getClientRects().length)
+          .filter(b => ['rgb(239, 239, 239)', 'rgb(240, 240, 240)', 'buttonface']
+            .includes(getComputedStyle(b).backgroundColor)).map(b => b.textContent)""")
+        assert plain == [], plain
         _fits(op)
         _shoot(op, f"operator-{size}.png")
     assert errors == []
