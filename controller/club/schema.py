@@ -195,11 +195,11 @@ class OpenSeat(Strict):
     kongs), forming tiles, bonus tiles; the rack only as a count."""
     river: Tiles = []
     melds: Annotated[list[Annotated[list[Tile], Field(min_length=2, max_length=4)]],
-                     Field(max_length=6)] = []
-    concealed: Annotated[list[Annotated[int, Field(ge=0, le=5)]], Field(max_length=6)] = []
+                     Field(max_length=8)] = []
+    concealed: Annotated[list[Annotated[int, Field(ge=0, le=7)]], Field(max_length=8)] = []
     forming: Tiles = []
     bonus: Tiles = []
-    concealed_count: Annotated[int, Field(ge=0, le=18)] = 0
+    concealed_count: Annotated[int, Field(ge=0, le=40)] = 0
 
 
 class LiveDiscard(Strict):
