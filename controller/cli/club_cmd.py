@@ -121,8 +121,10 @@ def run(args: argparse.Namespace) -> int:
         club = ClubService(args.data_dir, broker)  # type: ignore[arg-type]
     except (OSError, ValueError, KeysError) as exc:
         raise CliError(f"cannot open the club's data in {args.data_dir}: {exc}") from None
-    print(f"mahjong-table club: club page on http://{args.host}:{args.port}/ (admin token in "
-          f"{args.data_dir / 'club-token.json'})", flush=True)
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host  # noqa: S104
+    print(f"mahjong-table club: club page on http://{shown}:{args.port}/; tournament and roster "
+          f"admin: http://{shown}:{args.port}/tournament#token={club.admin_token} (the token is "
+          f"kept in {args.data_dir / 'club-token.json'})", flush=True)
     if club.keyring is not None and not club.keyring.tables():
         print("mahjong-table club: no table is enrolled yet, so every table's messages are set "
               "aside: `mahjong-table club enrol-table NAME --data-dir "

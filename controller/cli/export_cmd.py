@@ -18,8 +18,9 @@ def register(subparsers: Any) -> None:
         help="export a session as a table log (JSON lines) or CSV of hands and payments",
         description=(
             "Export one session of the event log. jsonl: the table log of FORMATS.md (the "
-            "`session` line, then the events), which `mahjong-table replay` reads back. csv: one "
-            "row per hand with scores, net amounts and payments."
+            "`session` line, then the events), which `mahjong-table replay` reads back. csv: the "
+            "dashboard's export, one row per finished hand (scores, nets, payments, winds, "
+            "names, win source, discarder), then the penalties and places (docs/store.md)."
         ),
     )
     where = parser.add_mutually_exclusive_group(required=True)
@@ -44,13 +45,14 @@ def run(args: argparse.Namespace) -> int:
     db: Path = args.db if args.db is not None else args.data_dir / LOG_FILE
     try:
         with EventLog.open(db, readonly=True) as log:
-            log.session(args.session)  # fail before creating the output file
+            info = log.session(args.session)  # fail before creating the output file
+            text = _csv(db, info.id) if args.format == "csv" else None
             out = sys.stdout if args.output is None else _open_output(args.output)
             try:
-                if args.format == "jsonl":
+                if text is None:
                     export_jsonl(log, out, args.session, notes=args.notes)
                 else:
-                    _csv(log, out, args.session)
+                    out.write(text)
             finally:
                 if out is not sys.stdout:
                     out.close()
@@ -59,19 +61,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _csv(log: Any, out: Any, session: int | None) -> None:
+def _csv(db: Path, session: int) -> str:
+    """The dashboard's CSV of the session (``controller.reports``: one layout for both)."""
     from controller.reports import export_csv
-    from controller.store import StoreError
+    from controller.sessions.catalog import Catalog
 
-    try:
-        export_csv(log, out, session)
-    except StoreError:
-        raise
-    except Exception as exc:  # the engine or the rules refused the log: one line, no traceback
+    detail = Catalog(db).session(session)
+    if detail.get("damaged"):
         raise CliError(
-            f"the session could not be replayed for the CSV export ({type(exc).__name__}: "
-            f"{exc}); export it as jsonl and check it with `mahjong-table replay`"
-        ) from None
+            f"the event log {db} is damaged: session {session}, {detail['damaged']}; keep a "
+            f"copy, then `mahjong-table recover --db {db} --to NEW_FILE` copies every readable "
+            "event (docs/store.md, Recovery)")
+    return export_csv(detail)
 
 
 def _open_output(path: Path) -> Any:

@@ -21,6 +21,7 @@ def register(subparsers: Any) -> None:
         description="Play back a table log (JSON lines, FILE or - for standard input) and print "
         "the hands with their scores and nets, the session totals, every violation with its "
         "line number, and the state at the end of the log, as JSON.",
+        epilog="The formats, with examples that run: docs/formats.md (in the project's clone).",
     )
     p.add_argument("file", nargs="?", help="the table log, - for standard input")
     p.add_argument("--db", help="replay a session of the service's event log (events.sqlite)")

@@ -11,6 +11,9 @@ from typing import Any
 from controller import jsonsafe
 from controller.cli import CliError
 
+# the rule sets by name, written out: the registry is not imported for --help (score's lean
+# start-up); tests/scoring/test_riichi_settle.py checks this against the registry
+RULESET_NAMES = ("hua-bao", "swedish", "dmjl", "bmja", "mcr", "riichi")
 WIN_CHOICES = ("wall", "discard", "replacement", "robbed_kong", "dealt")
 # json.dumps(obj, ensure_ascii=False) with its encoder made once, not per answer
 _dumps = json.JSONEncoder(ensure_ascii=False).encode
@@ -20,14 +23,15 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "score",
         help="score a hand (JSON from FILE or -, or --hand in the people's notation)",
-        description="Score one player's hand. JSON in and out as FORMATS.md says, or give the "
+        description="Score one player's hand. JSON in and out (docs/formats.md), or give the "
         "hand as --hand \"[5b5b5b] [4d5d6d] gdgdgd 1c2c3c ewew\" for a readable table.",
+        epilog="The formats, with examples that run: docs/formats.md (in the project's clone).",
     )
     p.add_argument("file", nargs="?", help="JSON input file, - for standard input")
     p.add_argument("--jsonl", action="store_true", help="one JSON object per line, one answer each")
     p.add_argument("--hand", help="the hand: [..] exposed set, {..} concealed kong, bare tiles")
     p.add_argument("--ruleset", default="hua-bao",
-                   help="hua-bao, swedish, dmjl, bmja, mcr or riichi")
+                   help="the rule set: " + ", ".join(RULESET_NAMES) + " (default: hua-bao)")
     p.add_argument("--seat", default="east", help="seat wind (east, south, west, north)")
     p.add_argument("--prevailing", default="east", help="prevailing wind")
     p.add_argument("--won", choices=WIN_CHOICES, help="this player won; where the tile came from")

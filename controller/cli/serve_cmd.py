@@ -97,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
     except CpuError as exc:
         raise CliError(str(exc)) from None
     publisher = _club_publisher(_club_options(args, config), data_dir)  # before the port
+    if publisher is not None:  # the club's card links to this table's board
+        publisher.board_url = _board_url(config.server)
     check_port(config.server.host, config.server.port)
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -114,8 +116,8 @@ def run(args: argparse.Namespace) -> int:
     pin(cpu)  # every thread of the service, those running and those it starts from now on
     on_cpu = f"; on CPU {cpu}" if cpu is not None else ""
     print(f"mahjong-table: dashboard on http://{config.server.host}:{config.server.port}/ "
-          f"(operator page: /operator; tokens and seat links: "
-          f"{command_name()} tokens --urls --data-dir {data_dir}{on_cpu})")
+          f"(the operator page's link: {command_name()} tokens --data-dir {data_dir}; "
+          f"the seats' links: add --urls{on_cpu})")
     uvicorn.run(app, host=config.server.host, port=config.server.port,
                 log_level=args.log_level, **uvicorn_options(config.server.header_seconds))
     return 0
@@ -153,6 +155,14 @@ def _club_options(args: argparse.Namespace, config: Config) -> argparse.Namespac
             setattr(args, name, value)
     args.insecure_broker = args.insecure_broker or club.insecure_broker
     return args
+
+
+def _board_url(server: Any) -> str:
+    """The table's board as the club's page links to it: ``public_url``, else host and port."""
+    if server.public_url:
+        return str(server.public_url).rstrip("/") + "/"
+    host = "127.0.0.1" if server.host in ("0.0.0.0", "::", "") else server.host  # noqa: S104
+    return f"http://{host}:{server.port}/"
 
 
 def _club_publisher(args: argparse.Namespace, data_dir: Path) -> ClubPublisher | None:

@@ -17,6 +17,7 @@ def register(subparsers: Any) -> None:
         help="who pays whom after a hand (JSON from FILE or -)",
         description="Settle one hand: input {\"ruleset\", \"options\", \"dealer\", \"winner\", "
         "\"scores\"}, output the payments and each player's net.",
+        epilog="The formats, with examples that run: docs/formats.md (in the project's clone).",
     )
     p.add_argument("file", help="JSON input file, - for standard input")
     p.set_defaults(func=run)

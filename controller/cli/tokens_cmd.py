@@ -14,9 +14,10 @@ from controller.cli.argtypes import port
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = subparsers.add_parser(
         "tokens",
-        help="print the admin and seat tokens (made on first start of `serve`)",
+        help="print the admin and seat tokens and the operator page's link",
         description="Print the access tokens kept in the data directory (tokens.json, mode "
-        "0600). They are made on the first start of `serve`, or here with --create.",
+        "0600) and the operator page's link with its token (open it to log in). They are "
+        "made on the first start of `serve`, or here with --create.",
     )
     p.add_argument("--data-dir", type=Path,
                    help="the service's data directory (default: --config's, else ./data)")
@@ -25,9 +26,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help='print {"admin": ..., "seats": {"1": ..., ...}} as JSON')
     p.add_argument("--urls", action="store_true",
                    help="print each seat's page address with its token (for the players' "
-                   "phones; from [server] public_url, else --host/--port)")
-    p.add_argument("--host", help="with --urls: the address the service listens on")
-    p.add_argument("--port", type=port, help="with --urls: the port the service listens on")
+                   "phones; from [server] public_url, else --host/--port), then the "
+                   "operator page's")
+    p.add_argument("--host", help="the address the service listens on (for the links)")
+    p.add_argument("--port", type=port, help="the port the service listens on (for the links)")
     p.add_argument("--create", action="store_true",
                    help="make the tokens if the data directory has none yet")
     p.set_defaults(func=run)
@@ -47,13 +49,14 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:
         raise CliError(str(exc)) from None
     if args.urls:
-        return _print_urls(args, tokens.seats)
+        return _print_urls(args, tokens.seats, tokens.admin)
     if args.json:
         print(json.dumps(tokens.to_json()))
         return 0
     print(f"admin   {tokens.admin}")
     for position, token in sorted(tokens.seats.items()):
         print(f"seat {position}  {token}")
+    print(f"operator  {_base(args)}/operator#token={tokens.admin}")
     return 0
 
 
@@ -70,25 +73,34 @@ def _data_dir(args: argparse.Namespace) -> Path:
     return Path("data")
 
 
-def _print_urls(args: argparse.Namespace, seats: dict[int, str]) -> int:
+def _print_urls(args: argparse.Namespace, seats: dict[int, str], admin: str) -> int:
     """The seat links as the operator page gives them; a warning when no phone can open them."""
     import sys
 
+    from controller.web import links
+
+    host = args.host or _server(args).host
+    base = _base(args)
+    hint = None
+    for position, token in sorted(seats.items()):
+        link = links.seat_link(base, position, token, host)
+        hint = hint or link.hint
+        print(f"seat {position}  {link.url}")
+    print(f"operator  {base}/operator#token={admin}")
+    if hint:
+        print(f"note: {hint}", file=sys.stderr)
+    return 0
+
+
+def _base(args: argparse.Namespace) -> str:
+    """The service's address as the operator page gives the seat links."""
     from controller.web import links
 
     server = _server(args)
     host = args.host or server.host
     port = args.port or server.port
     shown = "127.0.0.1" if host in links.ANY_ADDRESSES else host
-    base = links.base_url(f"http://{shown}:{port}", host, port, server.public_url)
-    hint = None
-    for position, token in sorted(seats.items()):
-        link = links.seat_link(base, position, token, host)
-        hint = hint or link.hint
-        print(f"seat {position}  {link.url}")
-    if hint:
-        print(f"note: {hint}", file=sys.stderr)
-    return 0
+    return links.base_url(f"http://{shown}:{port}", host, port, server.public_url)
 
 
 def _server(args: argparse.Namespace) -> Any:

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi.responses import FileResponse, PlainTextResponse
@@ -14,11 +14,13 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect
 
+from controller import tiles
 from controller.club.service import ClubService
 from controller.club.tournament import TournamentError, ema_csv
 from controller.fields import NOT_BOOL, PersonName
 
 STATIC = Path(__file__).parent / "static"
+TABLE_STATIC = Path(__file__).parent.parent / "web" / "static"  # a file, not an import
 Rounds = Annotated[int, Field(ge=1, le=20), NOT_BOOL]
 Minutes = Annotated[float, Field(gt=0, le=600), NOT_BOOL]
 
@@ -85,8 +87,26 @@ def _pages(app: FastAPI) -> None:
         return FileResponse(STATIC / "club.html")
 
     @app.get("/player/{name}", include_in_schema=False)
-    def player_page(name: str) -> FileResponse:
+    def player_page(name: str, club: Club) -> FileResponse:
+        if club.player(name) is None:  # the page says so (static: the name is put in as text)
+            return FileResponse(STATIC / "noplayer.html", status_code=404)
         return FileResponse(STATIC / "player.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    @app.get("/static/tiles.js", include_in_schema=False)
+    def tile_faces() -> FileResponse:
+        """The table's own tile faces (one file for both services)."""
+        return FileResponse(TABLE_STATIC / "tiles.js", media_type="text/javascript")
+
+    @app.get("/api/tiles")
+    def tile_set() -> dict[str, Any]:
+        """The tile codes in order and their names (for the tile faces)."""
+        return {"order": list(tiles.ALL_CODES),
+                "names": {code: tiles.tile_name(code) for code in tiles.ALL_CODES},
+                "groups": {}}
 
     @app.get("/tournament", include_in_schema=False)
     def tournament_page() -> FileResponse:
@@ -117,9 +137,15 @@ def _api(app: FastAPI) -> None:
         """Tonight's standings and the season's league table."""
         return club.standings(season)
 
-    @app.get("/api/club/players/{name}")
+    @app.get("/api/club/players/{name}", responses={404: {"description": "no such player"}})
     def player(club: Club, name: str) -> dict[str, Any]:
-        return club.player(name)
+        """Sessions, statistics, balance after each hand, the hands won with their average
+        and the best with its patterns."""
+        page = club.player(name)
+        if page is None:
+            raise HTTPException(404, detail=f"no player called {' '.join(name.split())} has "
+                                "played at this club")
+        return page
 
 
 
@@ -135,12 +161,16 @@ def _api_tournament(app: FastAPI) -> None:
     @app.get("/api/club/tournament/ranking.csv", response_class=PlainTextResponse,
              responses={404: {"description": "no tournament"},
                         200: {"content": {"text/csv": {}}}})
-    def ranking_csv(club: Club) -> PlainTextResponse:
+    def ranking_csv(club: Club, family: Literal["mcr", "riichi"] = Query(default="mcr")
+                    ) -> PlainTextResponse:
+        """The final ranking in the EMA's layout for a rule family: mcr ranks by table points,
+        then score; riichi by score (docs/club.md)."""
         state = club.tournament()
         if state is None:
             raise HTTPException(404, detail="no tournament")
-        return PlainTextResponse(ema_csv(state["final"]), media_type="text/csv", headers={
-            "Content-Disposition": 'attachment; filename="ranking.csv"'})
+        return PlainTextResponse(ema_csv(state["final"], family), media_type="text/csv",
+                                 headers={"Content-Disposition":
+                                          f'attachment; filename="ranking-{family}.csv"'})
 
     @app.websocket("/ws/club")
     async def push(ws: WebSocket) -> None:

@@ -65,6 +65,7 @@ class ClubPublisher:
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
         self._client: Any = None
+        self.board_url: str | None = None  # the table's board, for the club's card
 
     # --- lifetime -----------------------------------------------------------------------------
 
@@ -310,7 +311,9 @@ class ClubPublisher:
                 "turn_wind": (seats.get(str(turn)) or {}).get("wind") if turn else None,
                 "dealer": hand.get("dealer"), "prevailing_wind": hand.get("prevailing_wind"),
                 "names": names, "totals": summary["totals"], "final": summary["final"],
-                "hands": summary["hands"]}
+                "hands": summary["hands"], "board": board_of(hand),
+                "discard": hand.get("discard"),
+                **({"url": self.board_url} if self.board_url else {})}
 
     # --- the durable position -----------------------------------------------------------------
 
@@ -340,3 +343,18 @@ class ClubPublisher:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, self.state_path)
+
+
+def board_of(hand: dict[str, Any]) -> dict[str, Any]:
+    """What lies open at each seat, from the public view: the discards (river), the sets on
+    the meld strip (``concealed``: the indexes of the declared concealed kongs), the tiles
+    forming a set there, the bonus tiles laid out, and how many tiles the rack holds (a
+    count, never a tile). Flat: the club's messages nest at most six deep."""
+    seats = hand.get("seats") or {}
+    return {p: {"river": list(s.get("river") or []),
+                "melds": [list(m["tiles"]) for m in s.get("melds") or []],
+                "concealed": [i for i, m in enumerate(s.get("melds") or []) if m["concealed"]],
+                "forming": list(s.get("forming") or []),
+                "bonus": list(s.get("bonus") or []),
+                "concealed_count": int(s.get("concealed_count") or 0)}
+            for p, s in seats.items()}

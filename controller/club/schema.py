@@ -142,6 +142,7 @@ class Hand(FactHead):
     payments: Annotated[list[Payment], Field(max_length=12)]
     limit_hand: Annotated[str, Field(max_length=80)] | None  # a rule key (31 at most today)
     game_over: bool | None = None  # the game's own end came with this hand (issue 21)
+    patterns: Annotated[list[Annotated[str, Field(max_length=80)]], Field(max_length=40)] = []
 
 
 class Holders(FactHead):
@@ -185,6 +186,27 @@ FactModel = Annotated[SessionStart | Players | Hand | Holders | HandUndone | Pen
                       | PenaltyUndone | SessionEnd, Field(discriminator="kind")]
 
 
+Tile = Annotated[str, Field(pattern=r"^(?:[1-9][bcd]|[eswn]w|[rgw]d|[1-4][fs])$")]
+Tiles = Annotated[list[Tile], Field(max_length=40)]
+
+
+class OpenSeat(Strict):
+    """One seat's open tiles: river, sets (``concealed``: which are declared concealed
+    kongs), forming tiles, bonus tiles; the rack only as a count."""
+    river: Tiles = []
+    melds: Annotated[list[Annotated[list[Tile], Field(min_length=2, max_length=4)]],
+                     Field(max_length=8)] = []
+    concealed: Annotated[list[Annotated[int, Field(ge=0, le=7)]], Field(max_length=8)] = []
+    forming: Tiles = []
+    bonus: Tiles = []
+    concealed_count: Annotated[int, Field(ge=0, le=40)] = 0
+
+
+class LiveDiscard(Strict):
+    tile: Tile
+    seat: Seat
+
+
 class Status(Signed):
     """A table's retained status (everything but ``table``, ``online``, ``last_pos`` and ``at``
     is absent before the table's first session)."""
@@ -207,6 +229,9 @@ class Status(Signed):
     totals: BySeat | None = None
     final: BySeat | None = None
     hands: Count | None = None
+    board: dict[Seats, OpenSeat] | None = None
+    discard: LiveDiscard | None = None
+    url: Annotated[str, Field(pattern=r"^https?://[^\s\"'<>]{1,200}$")] | None = None
 
 
 class Online(Signed):

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from controller.club import standings, topics, tournament
+from controller.club import profile, standings, topics, tournament
 from controller.club.keyring import Keyring
 from controller.club.mqtt import BrokerConfig
 from controller.club.store import ClubStore
@@ -131,6 +131,10 @@ class ClubService:
                 "turn_name": seats[str(status["turn"])]["label"]
                 if str(status.get("turn")) in seats else None,
                 "hands": status.get("hands"), "at": status.get("at"),
+                "dealer": status.get("dealer"),
+                "prevailing_wind": status.get("prevailing_wind"),
+                "board": status.get("board"), "discard": status.get("discard"),
+                "url": status.get("url"),
             })
         return out
 
@@ -150,8 +154,9 @@ class ClubService:
         return {"season": year, "tonight": club.tonight(standings.tonight_since(now)),
                 "league": club.league(keys)}
 
-    def player(self, name: str) -> dict[str, Any]:
-        return self._club().player(name)
+    def player(self, name: str) -> dict[str, Any] | None:
+        """A player's page (None: no such name at any table of the club)."""
+        return profile.player_page(self._club(), name)
 
     # --- roster and tournament (admin) --------------------------------------------------------
 

@@ -194,10 +194,18 @@ def final_ranking(rounds: list[list[dict[str, Any]]], players: list[str],
     return out
 
 
-def ema_csv(ranking: list[dict[str, Any]]) -> str:
-    """The EMA ranking layout: rank, name, EMA number, country, table points, score."""
+def ema_csv(ranking: list[dict[str, Any]], family: str = "mcr") -> str:
+    """The EMA ranking layout: rank, name, EMA number, country, then for mcr table points and
+    score (ranked by table points, then score, as ``final_ranking`` orders), for riichi the
+    score alone (ranked by score: riichi tournaments rank by the points won)."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
+    if family == "riichi":
+        writer.writerow(["rank", "name", "EMA number", "country", "score"])
+        ordered = sorted(ranking, key=lambda r: (-r["score"], r["name"]))
+        for rank, row in enumerate(ordered, start=1):
+            writer.writerow([rank, row["name"], row["ema"], row["country"], row["score"]])
+        return buf.getvalue()
     writer.writerow(["rank", "name", "EMA number", "country", "table points", "score"])
     for row in ranking:
         points = row["table_points"]

@@ -81,7 +81,7 @@ def score_hand(inp: HandInput) -> ScoreResult:
     views = (_winner_views(facts, hand, arrs) if inp.mahjong
              else _partial_views(facts, hand, rs.spec.loser_pairs))
     if not views:
-        raise ScoringError(_incomplete_message(hand))
+        raise ScoringError(_incomplete_message(hand, rs))
     memo = group_memo(rs, inp.mahjong, facts)
     hand_numbers = split.hand_numbers  # the same for every view
     if hand_numbers is None:
@@ -147,7 +147,15 @@ def _explained(
     return items, _arrangement(view.groups, hand)
 
 
-def _incomplete_message(hand: CheckedHand) -> str:
+def _incomplete_message(hand: CheckedHand, rs: RuleSet) -> str:
+    if rs.max_chows is not None:
+        splits = ar.arrangements_of_parts(hand.parts)
+        if splits:  # complete but for the rule set's chow limit (bmja: one chow)
+            exposed = rs.max_chows - (free_chows(rs, hand.melds) or 0)
+            least = exposed + min(sum(1 for g in gs if g.kind == "chow") for gs in splits)
+            allowed = "one chow" if rs.max_chows == 1 else f"{rs.max_chows} chows"
+            return (f"the winner's hand {' '.join(sort_tiles(hand.hand))} is not complete "
+                    f"in {rs.name}: it needs {least} chows, and {rs.name} allows {allowed}")
     return (
         f"the winner's hand {' '.join(sort_tiles(hand.hand))} is not complete: it does not "
         "split into sets and a pair (or a special hand of the rule set)"

@@ -1,11 +1,10 @@
 """The table's past sessions, read from its event log: the list (date, rule set, players,
 hands, final totals), one session's hands with explained scores and payments, and its export
-as JSON lines or CSV (public facts only: the finished hands as the dashboard showed them)."""
+as JSON lines (public facts only: the finished hands as the dashboard showed them; the CSV is
+``controller.reports``'s, one layout for the dashboard and the command line)."""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import threading
 from pathlib import Path
@@ -92,50 +91,6 @@ def safe_sessions(catalog: Catalog) -> list[dict[str, Any]]:
         return catalog.sessions()
     except StoreError:
         return []
-
-
-CSV_COLUMNS = (["session", "hand", "dealer", "prevailing_wind", "result", "winner",
-                "win_source", "discarder"]
-               + [f"{k}_{p}" for p in POSITIONS for k in ("name", "wind", "score", "net")]
-               + ["payments"])
-
-
-def export_csv(detail: dict[str, Any]) -> str:
-    """One row per finished hand (names and winds of that hand), then one per penalty."""
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for hand in detail["hands"]:
-        seats = []
-        for p in POSITIONS:
-            seats += [(hand.get("names") or {}).get(p) or f"Seat {p}",
-                      (hand.get("winds") or {}).get(p, ""), (hand.get("scores") or {}).get(p, 0),
-                      (hand.get("net") or {}).get(p, 0)]
-        pays = " ".join(f"{x['from']}->{x['to']}:{x['amount']}" for x in hand.get("payments", []))
-        writer.writerow([detail["session"], hand["number"], hand.get("dealer"),
-                         hand.get("prevailing_wind"), hand.get("result"), hand.get("winner"),
-                         hand.get("win_source"), hand.get("discarder"), *seats, pays])
-    for i, pen in enumerate(detail.get("penalties") or [], start=1):
-        if pen.get("cancelled"):
-            continue
-        pays = " ".join(f"{x['from']}->{x['to']}:{x['amount']}" for x in pen.get("payments", []))
-        if pen["kind"] == "deduction":
-            pays = f"{pen['seat']}-:{pen['amount']}"
-        writer.writerow([detail["session"], f"penalty {i} ({pen['kind']}, hand {pen['hand']})",
-                         *[""] * (len(CSV_COLUMNS) - 3), pen.get("reason") or "", pays])
-    for place in detail.get("places") or []:
-        for part in place["holders"]:
-            writer.writerow([detail["session"], f"place {place['place']} (seat {place['seat']})",
-                             *[""] * (len(CSV_COLUMNS) - 3), part["label"],
-                             _part_text(part, place)])
-    return buf.getvalue()
-
-
-def _part_text(part: dict[str, Any], place: dict[str, Any]) -> str:
-    points = part["points"]
-    shown = "provisional" if points is None else f"{points:g} rank points"
-    return (f"{part['score']} in {part['hands']} hands of the seat's {place['score']}; "
-            f"{shown}")
 
 
 def export_jsonl(detail: dict[str, Any]) -> str:

@@ -31,7 +31,7 @@ class Fact:
 
 def public_hand(record: dict[str, Any], result: dict[str, Any] | None) -> dict[str, Any]:
     """A finished hand as the club sees it: the record (winds, dealer, names) with the
-    payments and whether the winner's hand was a limit hand; no tiles."""
+    payments, whether the winner's hand was a limit hand and its patterns by name; no tiles."""
     result = result or {}
     winner = record.get("winner")
     detail = (result.get("details") or {}).get(str(winner)) or {}
@@ -43,6 +43,11 @@ def public_hand(record: dict[str, Any], result: dict[str, Any] | None) -> dict[s
     body["names"] = record.get("names") or dict.fromkeys(POSITIONS)
     body["payments"] = list(result.get("payments") or [])
     body["limit_hand"] = score.get("limit_hand") if winner is not None else None
+    # the winner's patterns by name (the explained items' names: no tiles), for the club's
+    # player pages; shown by the table's own result overlay once the hand is over
+    body["patterns"] = [str(i.get("name"))[:80] for i in (score.get("items") or [])
+                        if isinstance(i, dict) and i.get("name")][:40] if winner is not None \
+        else []
     return body
 
 

@@ -1,6 +1,6 @@
 """Export a session from the event log as the JSON-lines table log (FORMATS.md).
 
-The CSV of hands and payments replays the session with the game: ``controller.reports``.
+The CSV of hands and payments is the dashboard's: ``controller.reports`` over the catalog.
 """
 
 from __future__ import annotations

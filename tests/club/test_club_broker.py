@@ -20,6 +20,7 @@ import paho.mqtt.client as paho
 import pytest
 
 from controller.tiles import ALL_CODES
+from tests.club import open_tiles
 from tests.club.broker import Mosquitto, enrol, until
 from tests.reliability.support import Served, replay_db
 
@@ -155,9 +156,19 @@ def _check_privacy(messages: list[tuple[str, bytes]], table_dirs: list[Path],
         secrets += [tokens["admin"], *tokens["seats"].values()]
     kinds = {json.loads(p).get("kind") for t, p in messages if t.endswith("/facts")}
     assert {"session_start", "hand"} <= kinds, kinds  # the spy saw the traffic
+    opened = {d.name: open_tiles.moments(d) for d in table_dirs}
+    boards = 0
     for topic, payload in messages:
         text = payload.decode()
         assert not any(s in text for s in secrets), f"a token on {topic}"
-        if text:
-            tiles = [s for s in _strings(json.loads(text)) if s in TILES]
-            assert not tiles, f"tile codes {tiles} on {topic}: {text[:200]}"
+        if not text:
+            continue
+        message = json.loads(text)
+        if topic.endswith("/status"):  # the card's board: only what lay open at the table
+            shown = open_tiles.shown_by(message)
+            assert shown in opened[message["table"]], f"not open at {topic}: {shown}"
+            boards += bool(shown[0])
+            message = {k: v for k, v in message.items() if k not in ("board", "discard")}
+        tiles = [s for s in _strings(message) if s in TILES]
+        assert not tiles, f"tile codes {tiles} on {topic}: {text[:200]}"
+    assert boards, "no status showed a board"

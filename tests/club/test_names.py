@@ -113,7 +113,8 @@ def test_ann_lee_seated_during_hand_2(table: Table, club: Club) -> None:
         (score, None, False)]
     assert page["statistics"]["hands"] == len(numbers)
     assert page["balance"][-1]["balance"] == score
-    assert club.get("/api/club/players/Seat 1 at green")["sessions"] == []
+    nobody = club.client.get("/api/club/players/Seat 1 at green")  # an anonymous seat
+    assert nobody.status_code == 404 and "no player called Seat 1 at green" in nobody.text
 
     # the operator ends the session: the league counts it, anonymous seats stay out of it
     assert c.delete("/api/admin/session", headers=admin).status_code == 200

@@ -86,7 +86,7 @@ def test_the_pages_give_ann_her_own_hands(hall: dict[str, Any]) -> None:  # noqa
             page.wait_for_function(
                 "([s, t]) => document.querySelector(s)?.textContent === t",
                 arg=[f"{card} [data-total='{ANN}']", str(ann)], timeout=20000)
-            earlier = page.inner_text(f"{card} tr.earlier")
+            earlier = page.inner_text(f"{card} .earlier")
             assert "Seat 1 at green (1 hand)" in earlier and str(before) in earlier
             assert "provisional" in page.inner_text(f"{card} .provisional")
             page.wait_for_selector("#sessions tbody tr.provisional", timeout=20000)
@@ -122,7 +122,7 @@ def test_the_pages_give_ann_her_own_hands(hall: dict[str, Any]) -> None:  # noqa
             page.wait_for_function(
                 "([s, t]) => document.querySelector(s)?.textContent === t",
                 arg=[f"{card} [data-total='{ANN}']", str(whole)], timeout=30000)
-            assert page.locator(f"{card} tr.earlier").count() == 0
+            assert page.locator(f"{card} .earlier").count() == 0
         finally:
             browser.close()
     assert errors == []

@@ -35,8 +35,12 @@ def test_a_complete_hand_holds_one_chow_at_most() -> None:
     assert not is_complete(h.concealed, h.melds, BMJA)
     h = parse_hand("[1b2b3b] 4c4c4c 7d7d7d ewewew 9b9b")
     assert is_complete(h.concealed, h.melds, BMJA)
-    with pytest.raises(ScoringError, match="not complete"):
+    with pytest.raises(ScoringError, match="needs 2 chows, and bmja allows one chow"):
         play("bmja", "1b2b3b 4c5c6c 7d7d7d ewewew 9b9b")
+    with pytest.raises(ScoringError, match="needs 3 chows, and bmja allows one chow"):
+        play("bmja", "[1b2b3b] 4c5c6c 7d8d9d ewewew 9b9b")
+    with pytest.raises(ScoringError, match="does not split into sets and a pair"):
+        play("bmja", "1b2b4b 4c5c6c 7d7d7d ewewew 9b9b")  # no arrangement at all
 
 
 def test_waits_leave_out_the_tiles_that_would_need_a_second_chow() -> None:

@@ -152,7 +152,12 @@ def test_the_commands(monkeypatch: pytest.MonkeyPatch,
 def test_score_help_and_the_peoples_form(monkeypatch: pytest.MonkeyPatch,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(["score", "--help"], "", monkeypatch, capsys)  # main returns its 0
-    assert code == 0 and "riichi" in out
+    assert code == 0
+    from controller.scoring.rulesets import RULESETS
+
+    assert len(RULESETS) >= 6  # RULES.md's six: hua-bao, swedish, dmjl, bmja, mcr, riichi
+    for name in RULESETS:
+        assert name in " ".join(out.split()), name
     code, out, _ = _run(["score", "--ruleset", "riichi", "--hand",
                          "2c3c4c 7c8c9c 1d2d3d 6d6d 4d5d6d", "--seat", "south", "--won", "wall",
                          "--flag", "riichi", "--dora", "5d", "--honba", "1"], "",

@@ -103,7 +103,7 @@ def test_csv_leaves_out_the_hand_still_in_play(tmp_path: Path) -> None:
             log.append(sid, event, outcome.accepted, None, None, "test", 0.0)
             state = outcome.state
     assert main(["export", "--db", str(db), "--format", "csv", "-o", str(out)]) == 0
-    rows = list(csv.DictReader(out.read_text().splitlines()))
+    rows = [r for r in csv.DictReader(out.read_text().splitlines()) if r["hand"].isdigit()]
     assert [r["hand"] for r in rows] == ["1", "2"]
     assert all(r["result"] in ("mahjong", "washout") for r in rows)
 
@@ -144,7 +144,7 @@ def test_csv_of_a_played_session_reconciles_payments_with_nets(tmp_path: Path) -
             log.append(sid, event, outcome.accepted, None, None, "test", 0.0)
             state = outcome.state
     assert main(["export", "--db", str(db), "--format", "csv", "-o", str(out)]) == 0
-    rows = list(csv.DictReader(out.read_text().splitlines()))
+    rows = [r for r in csv.DictReader(out.read_text().splitlines()) if r["hand"].isdigit()]
     assert [r["hand"] for r in rows] == ["1", "2"]
     for row in rows:
         net = {s: 0 for s in "1234"}
@@ -186,8 +186,9 @@ def test_csv_names_and_winds_are_those_of_each_hand(tmp_path: Path) -> None:
     header = text.splitlines()[0].split(",")
     assert header == ["session", "hand", "dealer", "prevailing_wind", "result", "winner",
                       *[f"score_{s}" for s in "1234"], *[f"net_{s}" for s in "1234"], "payments",
-                      *[f"wind_{s}" for s in "1234"], *[f"name_{s}" for s in "1234"]]
-    rows = list(csv.DictReader(text.splitlines()))
+                      *[f"wind_{s}" for s in "1234"], *[f"name_{s}" for s in "1234"],
+                      "win_source", "discarder"]
+    rows = [r for r in csv.DictReader(text.splitlines()) if r["hand"].isdigit()]
     assert [r["hand"] for r in rows] == ["1", "2", "3"]
     order = ["east", "south", "west", "north"]
     for row in rows:

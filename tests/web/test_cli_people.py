@@ -38,7 +38,12 @@ def test_tokens_prints_the_seat_urls(tmp_path: Path, capsys: pytest.CaptureFixtu
     out, err = capsys.readouterr()
     lines = out.splitlines()
     assert lines == [f"seat {p}  http://127.0.0.1:9000/seat/{p}#token={tokens['seats'][str(p)]}"
-                     for p in (1, 2, 3, 4)]
+                     for p in (1, 2, 3, 4)] + [
+        f"operator  http://127.0.0.1:9000/operator#token={tokens['admin']}"]
+    # issue 24: plain `tokens` prints the operator page's link too (the page's login hint)
+    assert main(["tokens", "--data-dir", str(data), "--port", "9000"]) == 0
+    assert (f"operator  http://127.0.0.1:9000/operator#token={tokens['admin']}"
+            in capsys.readouterr().out.splitlines())
     assert "--host 0.0.0.0" in err and "public_url" in err
     config = tmp_path / "table.toml"
     config.write_text('[server]\npublic_url = "http://pi.local:8080"\n')

@@ -123,3 +123,37 @@ def test_names_and_numbers_of_the_wrong_form_are_422_and_change_nothing(table: T
     assert c.post("/api/admin/penalty", json={"kind": "deduction", "seat": 1, "amount": True},
                   headers=table.admin()).status_code == 422
     assert c.get("/api/table").json()["players"] == {str(p): f"Seat {p}" for p in range(1, 5)}
+
+
+def test_the_cli_and_the_dashboard_export_the_same_csv(table: Table, capsys) -> None:  # noqa: ANN001
+    """Issue 24, one export: `export --format csv` and the dashboard's download are the same
+    text (columns, order, rows); its winning facts agree with `replay --db`, the game's own
+    replay of the log (another path: no catalog, no report)."""
+    from controller.cli import main
+
+    c = table.client
+    c.post("/api/admin/players", json={"seat": 1, "name": "Ann"}, headers=table.admin())
+    table.play_until(_hands_done(3))
+    c.post("/api/admin/penalty", json={"kind": "deduction", "seat": 3, "amount": 10},
+           headers=table.admin())
+    assert c.post("/api/admin/session", json={"ruleset": "dmjl"},
+                  headers=table.admin()).status_code == 200
+    old = c.get("/api/sessions").json()["sessions"][1]["session"]
+    web = c.get(f"/api/sessions/{old}/export", params={"format": "csv"}).text
+    db = table.loop.data_dir / "events.sqlite"
+    capsys.readouterr()
+    assert main(["export", "--db", str(db), "--session", str(old), "--format", "csv"]) == 0
+    assert capsys.readouterr().out == web
+    header = web.splitlines()[0].split(",")
+    assert header[:6] == ["session", "hand", "dealer", "prevailing_wind", "result", "winner"]
+    assert header[-2:] == ["win_source", "discarder"] and "name_1" in header
+    rows = [r for r in csv.DictReader(io.StringIO(web)) if r["hand"].isdigit()]
+    assert main(["replay", "--db", str(db), "--session", str(old)]) == 0
+    replayed = [h for h in json.loads(capsys.readouterr().out)["hands"] if h["result"]]
+    assert len(rows) == len(replayed) >= 3
+    for row, hand in zip(rows, replayed, strict=True):
+        assert row["win_source"] == (hand["win_source"] or "")
+        assert row["discarder"] == ("" if hand["discarder"] is None else str(hand["discarder"]))
+        assert row["name_1"] == "Ann"
+    assert any(r["hand"] == "penalty 1" and r["payments"] == "3 -10"
+               for r in csv.DictReader(io.StringIO(web)))

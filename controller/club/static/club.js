@@ -9,7 +9,11 @@ function el(tag, attrs, ...kids) {
 async function getJSON(url, opts) {
   const r = await fetch(url, opts);
   const body = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(typeof body.detail === "string" ? body.detail : `error ${r.status}`);
+  if (!r.ok) {
+    const d = body.detail;  // a list of field errors (422) is said as its first one
+    const first = Array.isArray(d) && d.length ? `${(d[0].loc || []).slice(-1)[0] ?? "input"}: ${d[0].msg}` : null;
+    throw new Error(typeof d === "string" ? d : first || `error ${r.status}`);
+  }
   return body;
 }
 function playerLink(name) { return el("a", {href: "/player/" + encodeURIComponent(name)}, name); }
@@ -21,32 +25,63 @@ function nameCell(label, part) {
 function pts(v) { return v === null || v === undefined ? "provisional" : String(Math.round(v * 100) / 100); }
 function when(t) { return t ? new Date(t * 1000).toLocaleString() : ""; }
 
+// Tile faces come from the table's own tiles.js (loaded as a module by the page: window.faces).
+function tileRow(codes, cls) {
+  const f = window.faces;
+  if (!f) return el("span", {class: "tiles " + (cls || "")}, codes.join(" "));
+  const row = f.tiles(codes);
+  if (cls) row.classList.add(...cls.split(" "));
+  return row;
+}
+const WINDS = {east: "E", south: "S", west: "W", north: "N"};
+// Only what lies open at the table: the discards, the sets, the bonus tiles; the rack as a count.
+function seatBoard(t, p) {
+  const b = (t.board || {})[p];
+  const box = el("div", {class: "seat-tiles"});
+  if (!b) return box;
+  const sets = el("span", {class: "sets"});
+  b.melds.forEach((m, i) => sets.append(tileRow(m, "meld" + ((b.concealed || []).includes(i) ? " concealed" : ""))));
+  if (b.forming.length) sets.append(tileRow(b.forming, "meld forming"));
+  if (b.bonus.length) sets.append(tileRow(b.bonus, "bonus"));
+  sets.append(el("span", {class: "rack", title: "tiles in the rack (concealed)"}, `${b.concealed_count} in hand`));
+  box.append(sets);
+  if (b.river.length) box.append(el("div", {class: "river"}, tileRow(b.river, "river-tiles")));
+  return box;
+}
 function tableCard(t) {
   const card = el("div", {class: "card" + (t.online ? "" : " offline"), "data-table": t.table});
-  card.append(el("h3", {}, t.table, el("span", {class: "online"}, t.online ? "online" : "offline")));
-  const info = t.hand ? `Hand ${t.hand} · wall ${t.wall ?? "-"}${t.phase === "over" ? " · over" : ""}` : "no hand yet";
+  const head = el("h3", {}, t.table, el("span", {class: "online"}, t.online ? "online" : "offline"));
+  if (t.url) head.append(el("a", {class: "board-link", href: t.url, target: "_blank", rel: "noopener"}, "board ›"));
+  card.append(head);
+  const round = t.prevailing_wind ? `${t.prevailing_wind[0].toUpperCase()}${t.prevailing_wind.slice(1)} round` : "";
+  const info = t.hand ? [`Hand ${t.hand}`, round, `wall ${t.wall ?? "-"}`, t.phase === "over" ? "hand over" : ""].filter(Boolean).join(" · ") : "no hand yet";
   card.append(el("div", {class: "hand-info"}, info));
-  const rows = el("tbody");
+  if (t.turn) card.append(el("div", {class: "whose-turn"}, `${t.turn_name} (${t.turn_wind}) to play`));
+  if (t.discard) card.append(el("div", {class: "pad"}, "on the pad: ", tileRow([t.discard.tile], "pad-tile")));
+  const rows = el("div", {class: "seats"});
   for (const p of ["1", "2", "3", "4"]) {
     // The person sitting there now with their own score in this session; a seat whose holder
     // changed lists the earlier holders' parts under it (each hand belongs to whoever held it).
     const name = t.players[p];
     const place = (t.places || []).find(x => x.seat === p);
-    const tr = el("tr", {class: String(t.turn) === p ? "turn" : "", "data-seat": p},
-      el("td", {class: "n"}, place ? place.place + "." : ""), el("td", {}, nameCell(name)),
-      el("td", {class: "n", "data-total": name}, t.totals[name]));
-    rows.append(tr);
+    const wind = ((t.board || {})[p] && t.dealer) ? ["east", "south", "west", "north"][(Number(p) - t.dealer + 4) % 4] : null;
+    const row = el("div", {class: "seat-row" + (String(t.turn) === p ? " turn" : ""), "data-seat": p});
+    row.append(el("div", {class: "seat-head"},
+      el("span", {class: "place"}, place ? place.place + "." : ""),
+      wind ? el("span", {class: "wind", title: wind}, WINDS[wind]) : "",
+      el("span", {class: "who"}, nameCell(name)),
+      el("span", {class: "n", "data-total": name}, t.totals[name])));
     for (const part of place ? place.holders : []) {
       if (part.label.toLowerCase() === name.toLowerCase()) continue;
-      rows.append(el("tr", {class: "earlier", "data-seat": p}, el("td", {}, ""),
-        el("td", {}, `earlier: ${part.label} (${part.hands} ${part.hands === 1 ? "hand" : "hands"})`),
-        el("td", {class: "n"}, part.score)));
+      row.append(el("div", {class: "earlier"},
+        `earlier: ${part.label} (${part.hands} ${part.hands === 1 ? "hand" : "hands"}) ${part.score}`));
     }
+    row.append(seatBoard(t, p));
+    rows.append(row);
   }
-  card.append(el("table", {}, rows));
+  card.append(rows);
   if (t.places && t.places.length) card.append(el("div", {class: "provisional"},
     t.finished ? "session over" : "places provisional: the session is under way"));
-  if (t.turn) card.append(el("div", {class: "whose-turn"}, `${t.turn_name} (${t.turn_wind}) to play`));
   return card;
 }
 function showTables(tables) {
@@ -98,82 +133,152 @@ function clubPage() {
   setInterval(() => { document.getElementById("clock").textContent = new Date().toLocaleTimeString(); }, 1000);
 }
 
+// The balance after each hand, drawn at the width the page gives it (readable on a phone).
 function chart(svg, points) {
   svg.replaceChildren();
   const ns = "http://www.w3.org/2000/svg";
   if (!points.length) return;
+  const W = Math.max(280, svg.clientWidth || 600), H = 220, left = 48, right = 10, top = 12, bottom = 26;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const vals = points.map(p => p.balance);
   const lo = Math.min(0, ...vals), hi = Math.max(0, ...vals), span = (hi - lo) || 1;
-  const x = i => 40 + i * 550 / Math.max(1, points.length - 1);
-  const y = v => 185 - (v - lo) * 170 / span;
-  const mk = (tag, attrs) => { const e = document.createElementNS(ns, tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); svg.append(e); return e; };
-  mk("line", {x1: 40, x2: 590, y1: y(0), y2: y(0), stroke: "#999"});
+  const x = i => left + i * (W - left - right) / Math.max(1, points.length - 1);
+  const y = v => top + (hi - v) * (H - top - bottom) / span;
+  const mk = (tag, attrs, text) => { const e = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text; svg.append(e); return e; };
+  mk("line", {x1: left, x2: W - right, y1: y(0), y2: y(0), stroke: "#999"});
   mk("polyline", {points: points.map((p, i) => `${x(i)},${y(p.balance)}`).join(" "),
-    fill: "none", stroke: "#1f4d3a", "stroke-width": 2});
-  points.forEach((p, i) => mk("circle", {cx: x(i), cy: y(p.balance), r: 3, fill: "#1f4d3a"}));
-  for (const [v, label] of [[hi, hi], [lo, lo]]) {
-    const t = mk("text", {x: 2, y: y(v) + 4, "font-size": 11}); t.textContent = label;
-  }
+    fill: "none", stroke: "#1f4d3a", "stroke-width": 2.5});
+  points.forEach((p, i) => mk("circle", {cx: x(i), cy: y(p.balance), r: 3.5, fill: "#1f4d3a"}));
+  for (const v of new Set([hi, 0, lo])) mk("text", {x: left - 6, y: y(v) + 5, "font-size": 14, "text-anchor": "end"}, v);
+  mk("text", {x: left, y: H - 6, "font-size": 14}, "hand 1");
+  mk("text", {x: W - right, y: H - 6, "font-size": 14, "text-anchor": "end"}, `hand ${points.length}`);
+}
+function sourceWords(s) {
+  return {wall: "self-drawn", replacement: "self-drawn (replacement)", dealt: "dealt complete",
+    discard: "on a discard", robbed_kong: "robbing a kong"}[s] || s || "";
 }
 async function playerPage() {
   const name = decodeURIComponent(location.pathname.split("/").pop());
   document.getElementById("name").textContent = name;
-  const p = await getJSON("/api/club/players/" + encodeURIComponent(name));
+  let p;
+  try { p = await getJSON("/api/club/players/" + encodeURIComponent(name)); }
+  catch (e) { document.getElementById("stats").replaceWith(el("p", {class: "err"}, e.message)); return; }
+  document.getElementById("name").textContent = p.name;
   const s = p.statistics;
-  const labels = [["hands", "Hands played"], ["won", "Hands won"], ["self_drawn", "Self-drawn"],
-    ["dealt_in", "Dealt in"], ["largest", "Largest hand"], ["limit_hands", "Limit hands"]];
-  document.querySelector("#stats tbody").replaceChildren(...labels.map(([k, l]) =>
-    el("tr", {}, el("th", {}, l), el("td", {class: "n", "data-stat": k}, s[k]))));
-  chart(document.getElementById("chart"), p.balance);
-  document.querySelector("#psessions tbody").replaceChildren(...p.sessions.map(x =>
+  const rows = [["Sessions", p.sessions.length], ["Hands played", s.hands], ["Hands won", s.won],
+    ["Self-drawn", s.self_drawn], ["Dealt in", s.dealt_in],
+    ["Average hand won", p.average_won ?? "–"], ["Best hand", s.largest], ["Limit hands", s.limit_hands]];
+  const keys = ["sessions", "hands", "won", "self_drawn", "dealt_in", "average_won", "largest", "limit_hands"];
+  document.querySelector("#stats tbody").replaceChildren(...rows.map(([l, v], i) =>
+    el("tr", {}, el("th", {}, l), el("td", {class: "n", "data-stat": keys[i]}, v))));
+  const best = document.getElementById("best");
+  best.replaceChildren(p.best ? el("div", {},
+    el("p", {}, `${p.best.score} at ${p.best.table}, hand ${p.best.number} (${sourceWords(p.best.win_source)})` +
+      (p.best.limit_hand ? ` · limit hand: ${p.best.limit_hand}` : "")),
+    el("ul", {class: "patterns"}, ...p.best.patterns.map(x => el("li", {}, x)))) : el("p", {}, "no hand won yet"));
+  document.querySelector("#won tbody").replaceChildren(...p.hands_won.slice().reverse().map(w =>
+    el("tr", {}, el("td", {}, `${w.table} #${w.number}`), el("td", {class: "n"}, w.score),
+      el("td", {}, sourceWords(w.win_source)), el("td", {class: "pat"}, w.patterns.join(", ")))));
+  const svg = document.getElementById("chart");
+  chart(svg, p.balance);
+  let due = null;
+  window.addEventListener("resize", () => { clearTimeout(due); due = setTimeout(() => chart(svg, p.balance), 100); });
+  document.querySelector("#psessions tbody").replaceChildren(...p.sessions.slice().reverse().map(x =>
     el("tr", {}, el("td", {}, x.table), el("td", {}, when(x.started)), el("td", {class: "n"}, x.places.join(" + ")),
       el("td", {class: "n"}, pts(x.points)), el("td", {class: "n"}, x.score))));
+  window.playerShown = p;
 }
 
 function adminHeaders() {
   return {"Authorization": "Bearer " + (sessionStorage.getItem("clubToken") || ""),
           "Content-Type": "application/json"};
 }
+function say(id, text, ok) {
+  const m = document.getElementById(id);
+  m.textContent = text; m.className = "msg " + (ok ? "ok" : "bad");
+}
+function clock(t) { return new Date(t * 1000).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"}); }
+function planTables(t) {
+  const box = document.getElementById("plan");
+  if (!t) { box.replaceChildren(el("p", {}, "no tournament yet")); return; }
+  const admin = !document.getElementById("admin").hidden;
+  const out = [el("p", {}, `${t.players.length} players at ${t.tables.length} tables, ${t.rounds} rounds of ${t.minutes} minutes; pairs meeting twice: ${t.repeats.pairs_meeting_twice}`)];
+  t.plan.forEach((rnd, i) => {
+    const played = t.rounds_played[i];
+    const head = el("div", {class: "round-head"}, el("h3", {}, `Round ${i + 1}`),
+      el("span", {class: "timer"}, played ? `${clock(played.started)} – ${clock(played.ends_at)}` : `${t.minutes} minutes, not started`));
+    if (admin && !played && i === t.rounds_played.length) {
+      const b = el("button", {type: "button", "data-start": i + 1}, "Start round " + (i + 1));
+      b.onclick = () => getJSON(`/api/club/tournament/rounds/${i + 1}`, {method: "POST", headers: adminHeaders()})
+        .then(() => { say("plan-msg", `Round ${i + 1} started: every table shows its timer.`, true); loadPlan(); })
+        .catch(e => say("plan-msg", e.message, false));
+      head.append(b);
+    }
+    const seats = el("tbody", {}, ...rnd.map((names, k) => el("tr", {}, el("th", {}, t.tables[k]),
+      ...names.map(n => el("td", {}, n)))));
+    out.push(head, el("div", {class: "scroll"}, el("table", {class: "seating", "data-round": i + 1},
+      el("thead", {}, el("tr", {}, el("th", {}, "Table"), el("th", {}, "East"), el("th", {}, "South"), el("th", {}, "West"), el("th", {}, "North"))), seats)));
+    if (played) out.push(el("div", {class: "scroll"}, el("table", {class: "results", "data-round": i + 1},
+      el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Player"), el("th", {class: "n"}, "Table points"), el("th", {class: "n"}, "Score"))),
+      el("tbody", {}, ...played.ranking.map((r, j) => el("tr", {}, el("td", {}, j + 1), el("td", {}, r.name),
+        el("td", {class: "n"}, pts(r.table_points)), el("td", {class: "n"}, r.score)))))));
+  });
+  box.replaceChildren(...out);
+  document.querySelector("#final tbody").replaceChildren(...t.final.map(r => el("tr", {},
+    el("td", {}, r.rank), el("td", {}, r.name), el("td", {}, r.ema), el("td", {}, r.country),
+    el("td", {class: "n"}, r.table_points), el("td", {class: "n"}, r.score))));
+}
+async function loadPlan() {
+  const t = (await getJSON("/api/club/tournament")).tournament;
+  planTables(t);
+  window.tournamentShown = t;
+}
 async function tournamentPage() {
-  const msg = document.getElementById("msg");
-  const say = (text) => { msg.textContent = text; };
+  window.addEventListener("hashchange", () => location.reload());  // a #token= link opened here
+  const fromLink = location.hash.match(/token=([^&]+)/);
+  if (fromLink) {  // the link `mahjong-table club` prints: keep the token, drop it from the address
+    sessionStorage.setItem("clubToken", decodeURIComponent(fromLink[1]));
+    history.replaceState(null, "", location.pathname);
+  }
   const loadRoster = async () => {
     const r = await getJSON("/api/club/admin/roster", {headers: adminHeaders()});
     document.getElementById("roster").replaceChildren(...r.players.map(p =>
-      el("li", {}, `${p.name} ${p.ema ? "· EMA " + p.ema : ""} ${p.country ? "· " + p.country : ""}`)));
+      el("li", {}, `${p.name}${p.ema ? " · EMA " + p.ema : ""}${p.country ? " · " + p.country : ""}`)));
   };
-  const loadPlan = async () => {
-    const t = (await getJSON("/api/club/tournament")).tournament;
-    const box = document.getElementById("plan");
-    if (!t) { box.textContent = "no tournament yet"; return; }
-    box.replaceChildren(el("p", {}, `${t.players.length} players, ${t.rounds} rounds; pairs meeting twice: ${t.repeats.pairs_meeting_twice}`));
-    t.plan.forEach((rnd, i) => {
-      const played = t.rounds_played[i];
-      const head = el("h3", {}, `Round ${i + 1}`);
-      if (!played && i === t.rounds_played.length) {
-        const b = el("button", {}, "Start round " + (i + 1));
-        b.onclick = () => getJSON(`/api/club/tournament/rounds/${i + 1}`, {method: "POST", headers: adminHeaders()})
-          .then(loadPlan).catch(e => say(e.message));
-        head.append(" ", b);
-      }
-      box.append(head, el("p", {}, rnd.map((tbl, k) => `${t.tables[k]}: ${tbl.join(", ")}`).join(" | ")));
-      if (played) box.append(el("p", {}, "Ends " + when(played.ends_at) + " · " +
-        played.ranking.map(r => `${r.name} ${r.table_points === null ? "provisional" : r.table_points}/${r.score}`).join(", ")));
-    });
-    box.append(el("h3", {}, "Final"), el("ol", {}, ...t.final.map(r => el("li", {}, `${r.name}: ${r.table_points} table points, ${r.score}`))));
+  const enter = async (why) => {
+    try { await loadRoster(); }
+    catch (e) {
+      sessionStorage.removeItem("clubToken");
+      document.getElementById("admin").hidden = true; document.getElementById("login").hidden = false;
+      say("login-msg", why === "typed" ? "Wrong token: that is not this club's admin token." :
+        why === "link" ? "The link's token is not this club's admin token." : e.message, false);
+      return;
+    }
+    document.getElementById("admin").hidden = false; document.getElementById("login").hidden = true;
+    loadPlan().catch(() => {});
   };
-  document.getElementById("save-token").onclick = async () => {
-    sessionStorage.setItem("clubToken", document.getElementById("token").value.trim());
-    try { await loadRoster(); document.getElementById("login-msg").textContent = "logged in"; }
-    catch (e) { sessionStorage.removeItem("clubToken"); document.getElementById("login-msg").textContent = "wrong token"; }
+  document.getElementById("login-form").onsubmit = (ev) => {
+    ev.preventDefault();
+    const typed = document.getElementById("token").value.trim();
+    if (!typed) { say("login-msg", "Paste the admin token first.", false); return; }
+    sessionStorage.setItem("clubToken", typed);
+    enter("typed");
+  };
+  document.getElementById("logout").onclick = () => {
+    sessionStorage.removeItem("clubToken");
+    document.getElementById("admin").hidden = true; document.getElementById("login").hidden = false;
+    say("login-msg", "Logged out.", true); loadPlan().catch(() => {});
   };
   document.getElementById("add-player").onsubmit = async (ev) => {
     ev.preventDefault();
     const f = new FormData(ev.target);
-    try { await getJSON("/api/club/roster", {method: "POST", headers: adminHeaders(),
-      body: JSON.stringify({name: f.get("name"), ema: f.get("ema"), country: f.get("country")})}); loadRoster(); }
-    catch (e) { say(e.message); }
+    try {
+      await getJSON("/api/club/roster", {method: "POST", headers: adminHeaders(),
+        body: JSON.stringify({name: f.get("name"), ema: f.get("ema"), country: f.get("country")})});
+      say("roster-msg", `${f.get("name")} is on the roster.`, true); ev.target.reset(); loadRoster();
+    } catch (e) { say("roster-msg", e.message, false); }
   };
   document.getElementById("new-t").onsubmit = async (ev) => {
     ev.preventDefault();
@@ -181,9 +286,14 @@ async function tournamentPage() {
     const body = {players: f.get("players").split("\n").map(s => s.trim()).filter(Boolean),
       rounds: Number(f.get("rounds")), minutes: Number(f.get("minutes")),
       tables: f.get("tables").split(",").map(s => s.trim()).filter(Boolean)};
-    try { await getJSON("/api/club/tournament", {method: "POST", headers: adminHeaders(), body: JSON.stringify(body)}); loadPlan(); }
-    catch (e) { say(e.message); }
+    try {
+      await getJSON("/api/club/tournament", {method: "POST", headers: adminHeaders(), body: JSON.stringify(body)});
+      say("new-msg", `Seating plan made: ${body.players.length} players, ${body.rounds} rounds.`, true);
+      ev.target.reset(); loadPlan();
+    } catch (e) { say("new-msg", e.message, false); }
   };
-  if (sessionStorage.getItem("clubToken")) loadRoster().catch(() => {});
-  loadPlan();
+  if (sessionStorage.getItem("clubToken")) await enter(fromLink ? "link" : "saved");
+  else loadPlan().catch(() => {});
+  showRound().catch(() => {});
+  setInterval(() => showRound().catch(() => {}), 5000);
 }

@@ -10,10 +10,10 @@ from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from controller.fields import NOT_BOOL, PersonName
+from controller.reports import export_csv
 from controller.sessions.catalog import (
     Catalog,
     SessionNotFound,
-    export_csv,
     export_jsonl,
     safe_sessions,
 )

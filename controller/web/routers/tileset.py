@@ -29,3 +29,14 @@ def tile_set() -> dict[str, Any]:
             "seasons": list(tiles.SEASONS),
         },
     }
+
+
+@router.get("/api/rulesets")
+def rule_sets() -> dict[str, Any]:
+    """The rule sets the table plays, each with its options and their defaults (the
+    operator's new-session form is made from them)."""
+    from controller.scoring.rulesets import PLAYABLE, RULESETS
+
+    return {"rulesets": {name: {"options": {k: o.default
+                                            for k, o in RULESETS[name].options.items()}}
+                         for name in PLAYABLE}}

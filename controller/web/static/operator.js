@@ -8,7 +8,7 @@ import {
   api, flashIn, forgetToken, h, keepToken, linkToken, livePage, peopleText, replace, seatLabel, storedToken,
 } from "./common.js";
 import { pickTile } from "./picker.js";
-import { tile, tileName } from "./tiles.js";
+import { saying, tile, tileWords } from "./tiles.js";
 
 const KEY = "admin-token";
 let token = null;
@@ -156,7 +156,7 @@ async function loadRecent() {
   try {
     const data = await admin("recent?count=10");
     available = data.available;
-    replace("events", data.events.length ? data.events.map((t, i) => h("li", { class: i ? "" : "newest" }, t))
+    replace("events", data.events.length ? data.events.map((t, i) => h("li", { class: i ? "" : "newest" }, saying(t)))
       : h("li", { class: "muted" }, "Nothing yet in this session."));
     update();
     await preview();
@@ -172,7 +172,7 @@ async function preview() {
   try {
     const p = await admin(`undo?count=${n}`);
     replace("undo-preview", h("div", {}, h("b", {}, `Undo ${n} takes back:`),
-      h("ol", { class: "takes-back" }, p.takes_back.map((t) => h("li", {}, t))),
+      h("ol", { class: "takes-back" }, p.takes_back.map((t) => h("li", {}, saying(t)))),
       p.put_back.length ? h("div", { class: "putback-list" }, h("b", {}, "Then put back on the table: "),
         p.put_back.map((m) => h("span", { class: "pb" }, m.tile ? tile(m.tile, { cls: "inline" }) : "a tile",
           ` from ${m.from} to ${m.to}`))) : null));
@@ -217,9 +217,9 @@ function zoneOptions() {
 
 function pickers() {
   const bonus = true; // flowers and seasons can be misread too
-  replace("re-tile", pickTile((c) => { reading.tile = c; $("re-tile-name").textContent = `${c} (${tileName(c)})`; update(); },
+  replace("re-tile", pickTile((c) => { reading.tile = c; $("re-tile-name").textContent = tileWords(c); update(); },
     { selected: reading.tile, bonus, label: "the tile as it was read" }));
-  replace("re-as", pickTile((c) => { reading.as = c; $("re-as-name").textContent = `${c} (${tileName(c)})`; update(); },
+  replace("re-as", pickTile((c) => { reading.as = c; $("re-as-name").textContent = tileWords(c); update(); },
     { selected: reading.as, bonus, label: "what the tile really is" }));
 }
 
@@ -227,7 +227,7 @@ $("re-zone").addEventListener("change", () => {
   const d = view && view.hand && view.hand.discard;
   if ($("re-zone").value === "discard" && d) {
     reading.tile = d.tile;
-    $("re-tile-name").textContent = `${d.tile} (${tileName(d.tile)})`;
+    $("re-tile-name").textContent = tileWords(d.tile);
     pickers();
   }
   update();
@@ -238,7 +238,7 @@ $("reassign-form").addEventListener("submit", async (ev) => {
   if (why) return flashIn("reassign-flash", why, false);
   const zone = $("re-zone").value;
   const where = $("re-zone").selectedOptions[0].textContent;
-  const said = `The ${reading.tile} on ${where} is a ${reading.as}`;
+  const said = `The ${tileWords(reading.tile)} on ${where} is a ${tileWords(reading.as)}`;
   if (await act("reassign-flash", said,
     "reassign", { zone, tile: reading.tile, as: reading.as })) {
     reading = { tile: null, as: null };
@@ -255,15 +255,46 @@ $("washout").addEventListener("click", () => {
     act("washout-flash", "End the hand", "end-hand", { result: "washout" });
   }
 });
+// A new session's options as a form: one field per option of the chosen rule set, its default
+// filled in; only the options changed from their defaults are sent.
+let RULESETS = {};
+const words = (k) => k.replace(/_/g, " ");
+function optionFields() {
+  const opts = (RULESETS[$("ruleset").value] || {}).options || {};
+  const fields = Object.entries(opts).map(([k, d]) => {
+    const id = `opt-${k}`;
+    const input = typeof d === "boolean" ? h("input", { id, type: "checkbox", "data-opt": k })
+      : typeof d === "number" ? h("input", { id, type: "number", "data-opt": k, value: String(d), style: "width:6rem" })
+        : typeof d === "string" ? h("input", { id, type: "text", "data-opt": k, value: d, size: "12" })
+          : h("input", { id, type: "text", "data-opt": k, "data-json": "1", value: JSON.stringify(d), size: "12" });
+    if (typeof d === "boolean") input.checked = d;
+    return h("label", { for: id, class: "opt" }, words(k), " ", input);
+  });
+  replace("options-fields", h("legend", {}, "Options (the rule set's defaults shown)"), ...fields);
+}
+function optionValues() {
+  const opts = (RULESETS[$("ruleset").value] || {}).options || {};
+  const out = {};
+  for (const input of document.querySelectorAll("#options-fields [data-opt]")) {
+    const k = input.dataset.opt;
+    let v = input.type === "checkbox" ? input.checked : input.type === "number" ? Number(input.value) : input.value.trim();
+    if (input.dataset.json) {
+      try { v = JSON.parse(v || "null"); } catch (_) { throw new Error(`${words(k)}: write it as ${JSON.stringify(opts[k])} is written`); }
+    }
+    if (JSON.stringify(v) !== JSON.stringify(opts[k])) out[k] = v;
+  }
+  return out;
+}
+api("/api/rulesets").then((d) => { RULESETS = d.rulesets;
+  const select = $("ruleset"); const chosen = select.value;
+  select.replaceChildren(...Object.keys(RULESETS).map((n) => h("option", {}, n)));
+  if (RULESETS[chosen]) select.value = chosen;
+  optionFields(); }).catch(() => {});
+$("ruleset").addEventListener("change", optionFields);
 $("session-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   let options = {};
-  const text = $("options").value.trim();
-  if (text) {
-    try { options = JSON.parse(text); } catch (_) {
-      return flashIn("session-flash", 'The options are not written right: use the form {"limit": 500}.', false, 12);
-    }
-  }
+  try { options = optionValues(); } catch (e) { return flashIn("session-flash", e.message, false, 12); }
   const ruleset = $("ruleset").value;
   const running = view && view.session && view.session.active;
   const hand = view && view.hand;
@@ -339,7 +370,8 @@ livePage("/ws", {
     replace("handinfo", hand ? `Hand ${hand.number} · ${hand.phase === "deal" ? "dealing" : hand.phase === "over" ? "over" : "in play"}` : "");
     replace("session-state", v.session && v.session.active
       ? h("div", {}, h("b", {}, `running: ${v.session.ruleset}`), h("div", { class: "opts" },
-        Object.entries(v.session.options || {}).map(([k, val]) => `${k}=${JSON.stringify(val)}`).join("  ")))
+        Object.entries(v.session.options || {}).map(([k, val]) => `${words(k)}: ${typeof val === "boolean" ? (val ? "yes" : "no")
+          : typeof val === "object" ? (Object.keys(val || {}).length ? JSON.stringify(val) : "none") : String(val).replace(/_/g, " ")}`).join(" · ")))
       : "no session running");
     if (first) pickers();
     update();
@@ -347,7 +379,7 @@ livePage("/ws", {
   },
 });
 
-$("tokens-cmd").textContent = "mahjong-table tokens --urls --data-dir DIR";
+$("tokens-cmd").textContent = "mahjong-table tokens --data-dir DIR";
 pickers();
 update();
 const fromLink = linkToken();

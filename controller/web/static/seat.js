@@ -124,6 +124,23 @@ function myResult(table, result) {
       h("div", { class: "net-line" }, "This hand: ", h("span", { class: net >= 0 ? "pos" : "neg" }, signed(net)))));
 }
 
+// The last hand's result stays on the phone until the next hand's first discard (as on the
+// board): the seat's own score, items and payments.
+let heldResult = null;
+function resultToShow(table, hand) {
+  if (hand.phase === "over" && hand.result) {
+    heldResult = { number: hand.number, result: hand.result, table };
+    return heldResult;
+  }
+  const untouched = !hand.discard && [1, 2, 3, 4].every((p) => {
+    const s = (hand.seats || {})[String(p)] || {};
+    return !(s.river || []).length && !(s.melds || []).length;
+  });
+  if (heldResult && heldResult.number !== hand.number && untouched) return heldResult;
+  heldResult = null;
+  return null;
+}
+
 function render() {
   const table = seat.table || {};
   const hand = table.hand || {};
@@ -140,7 +157,8 @@ function render() {
   $("waits-box").hidden = !!result || seat.waits_shown === false || !hand.number;
   replace("waits", seat.waits && seat.waits.length ? tiles(seat.waits) : h("span", { class: "muted" }, "not waiting yet"));
   buttons(hand);
-  replace("notice", result ? myResult(table, result) : null);
+  const held = resultToShow(table, hand);
+  replace("notice", held ? myResult(held.table, held.result) : null);
   // "My total" is the score of whoever holds this seat now: their own part of the seat.
   const key = JSON.stringify([(table.hands || []).map((x) => x.names), (table.penalties || []).map((x) => x.cancelled), table.names]);
   if (key !== placesKey) {

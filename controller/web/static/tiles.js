@@ -229,3 +229,25 @@ export function sortTiles(codes) {
   const at = (c) => { const i = SET.order.indexOf(c); return i < 0 ? 999 : i; };
   return [...codes].sort((a, b) => at(a) - at(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
+
+/** A tile's name as words are written: "North Wind", "5 Bamboo". */
+export function tileWords(code) {
+  return tileName(code).replace(/\b[a-z]/g, (c) => c.toUpperCase());
+}
+
+// The tile codes in a sentence (as controller/game/privacy.py finds them).
+const TILE_CODE = /\b([1-9][bcd]|[eswn]w|[rgw]d|[1-4][fs])\b/g;
+
+/** A sentence with each tile code shown as its face and name ("took the discard 🀃 North
+ *  Wind"): the page's words never show a code. */
+export function saying(text) {
+  const span = document.createElement("span");
+  let at = 0;
+  for (const m of String(text).matchAll(TILE_CODE)) {
+    if (!SET.names[m[1]]) continue;
+    span.append(text.slice(at, m.index), tile(m[1], { cls: "inline" }), " " + tileWords(m[1]));
+    at = m.index + m[0].length;
+  }
+  span.append(String(text).slice(at));
+  return span;
+}
