@@ -76,9 +76,10 @@ def repeats(plan: Plan) -> dict[str, Any]:
 
 
 def seating_plan(players: list[str], rounds: int, seed: int = 0,
-                 budget: float = 1.0) -> Plan:
-    """R rounds of N/4 tables; tries random restarts within ``budget`` seconds and keeps the
-    plan with the fewest repeat meetings (0 when one is found)."""
+                 budget: float = 1.0, attempts: int = 1) -> Plan:
+    """R rounds of N/4 tables; tries random restarts, at least ``attempts`` of them and then
+    more within ``budget`` seconds, and keeps the plan with the fewest repeat meetings (stops
+    at once when one has none). With ``budget`` 0 the plan depends on the seed alone."""
     if len(players) < 4 or len(players) % 4:
         raise TournamentError(f"a tournament needs a multiple of 4 players, not {len(players)}")
     if len({p.casefold() for p in players}) != len(players):
@@ -89,7 +90,9 @@ def seating_plan(players: list[str], rounds: int, seed: int = 0,
     best: Plan | None = None
     best_cost = None
     deadline = time.monotonic() + budget
-    while best is None or (best_cost and time.monotonic() < deadline):
+    tried = 0
+    while best is None or (best_cost and (tried < attempts or time.monotonic() < deadline)):
+        tried += 1
         meet: Counter[frozenset[str]] = Counter()
         plan: Plan = []
         for _ in range(rounds):
