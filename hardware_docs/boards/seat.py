@@ -187,6 +187,14 @@ def build_seat(vals: SeatValues = SeatValues()) -> tuple[Board, list[str]]:
                 for j, n in enumerate(("LED", "BUZ", "GND"))])
     _fp(board, "J2", "3V3 IN 5A", "TerminalBlock:TerminalBlock_1x02_P5.08mm", x_term,
         _row_y(5), [("1", 0, 0, 2.6, 2.6, "3V3", True), ("2", 0, 8, 2.6, 2.6, "GND", True)])
+    for i, (hx, hy) in enumerate(((5, _row_y(8) + 1), (x_term + 6, 6), (GROUP_X0 + 66, 6),
+                                  (GROUP_X0 + 218, 6))):
+        _fp(board, f"H{i + 1}", "MountingHole_3.2mm_M3", "MountingHole:MountingHole_3.2mm_M3",
+            hx, hy, [("", 0, 0, 3.2, 3.2, "", True)])
+        hole = board.footprints[-1]
+        hole.attr = "exclude_from_pos_files exclude_from_bom"
+        hole.pads[0] = Pad("", "np_thru_hole", 0, 0, 3.2, 3.2, drill=3.2, shape="circle",
+                           layers='"*.Cu" "*.Mask"')
     fixed: list[tuple[str, int, float, float, float, float, float]] = []
     spans = []
     for k in range(groups):
@@ -225,7 +233,7 @@ def _route_all(board: Board, fixed: list[tuple[str, int, float, float, float, fl
     for fp in board.footprints:
         for p in fp.pads:
             x, y = round(fp.x + p.x, 4), round(fp.y + p.y, 4)
-            through = p.kind == "thru_hole"
+            through = p.kind != "smd"
             grid.add_pad(ids.get(p.net, 0), x, y, p.w, p.h, through)
             if p.net:
                 ix, iy = grid.cell(x, y)
