@@ -134,6 +134,24 @@ class VirtualTable:
             self._fields[board].setdefault(n, set()).add(raw)
             self._views.pop(board, None)
 
+    def place_together(self, uids: Iterable[str], channel: str) -> None:
+        """Put several tags on one channel at the same instant (two tiles laid on the discard
+        pad at once: the board's next sweep finds them together)."""
+        board, n = self._parse_channel(channel)
+        raws = [uid_from_str(u) for u in uids]
+        with self._lock:
+            for raw in raws:
+                self._take_locked(raw)
+                self._where[raw] = (board, n)
+                self._fields[board].setdefault(n, set()).add(raw)
+            self._views.pop(board, None)
+
+    def cross_read(self, uid: str, channel: str, sweeps: int = 1) -> None:
+        """Channel "<board>/<n>" also reads the tag uid in its board's next ``sweeps`` sweeps,
+        wherever the tag lies (a neighbouring coil's field reaching it)."""
+        board, n = self._parse_channel(channel)
+        self.boards[board].cross_read(n, uid_from_str(uid), sweeps)
+
     def remove(self, uid: str) -> None:
         """Take the tag uid off the table (back to the wall); unknown UIDs are ignored."""
         with self._lock:

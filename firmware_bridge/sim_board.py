@@ -32,6 +32,10 @@ class Faults:
     muted: bool = False  # board stays plugged in but sends nothing (silence)
     drop_commands: int = 0  # ignore the next n host commands entirely (no ack)
     drop_only: str = ""  # when set, only commands of this name are dropped (and counted)
+    # per occupied channel per sweep: a neighbouring channel of the same board (n - 1 or
+    # n + 1) also reads one of its tags for that sweep (a cross-read through a neighbour's
+    # field; hardware_docs/timing.md, "The virtual table")
+    cross_read_rate: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -130,6 +134,7 @@ class VirtualBoard:
         self._missing: dict[tuple[int, bytes], int] = {}
         self._second: set[tuple[int, bytes]] = set()  # read once: the next read is reported
         self._last_view: object = None  # the field last scanned, when reported exactly
+        self._cross: dict[tuple[int, bytes], int] = {}  # injected cross-reads: sweeps left
         self._seq = 0
         self._snap = 0
         self._scans = 0
@@ -235,12 +240,13 @@ class VirtualBoard:
         if self.physics:
             self.sweep_s = sweep_s(len(self.spec.channels),
                                    {ch: len(uids) for ch, uids in seen.items() if uids})
-        if seen is self._last_view and not self.faults.ghost_rate:
+        cross = self._cross_reads_locked(seen)
+        if seen is self._last_view and not self.faults.ghost_rate and not cross:
             return  # the field reported exactly, unchanged since: nothing to say
-        ghosted = False
+        ghosted = bool(cross)
         second, self._second = self._second, set()
         for ch in self.spec.channels:
-            now_seen = set(seen.get(ch, ()))
+            now_seen = set(seen.get(ch, ())) | cross.get(ch, set())
             if self.faults.ghost_rate and self._rng.random() < self.faults.ghost_rate:
                 now_seen.add(bytes([0x04]) + self._rng.randbytes(6))
                 ghosted = True
@@ -266,6 +272,31 @@ class VirtualBoard:
         # reported == seen now, unless a ghost was added, a departure is still debounced or a
         # second read is still to be said
         self._last_view = seen if not ghosted and not self._missing and not self._second else None
+
+    def cross_read(self, channel: int, uid: bytes, sweeps: int = 1) -> None:
+        """Channel ``channel`` reads the tag ``uid`` in its next ``sweeps`` sweeps, wherever
+        the tag lies: a neighbour's field reaching it (what the jig checks a built rack for)."""
+        with self._lock:
+            self._cross[(channel, uid)] = sweeps
+
+    def _cross_reads_locked(self, seen: Mapping[int, frozenset[bytes]]) -> dict[int, set[bytes]]:
+        """This sweep's cross-reads: the injected ones, and at ``cross_read_rate`` a tag of an
+        occupied channel read by a neighbouring channel too."""
+        out: dict[int, set[bytes]] = {}
+        for key, left in list(self._cross.items()):
+            out.setdefault(key[0], set()).add(key[1])
+            if left <= 1:
+                del self._cross[key]
+            else:
+                self._cross[key] = left - 1
+        rate = self.faults.cross_read_rate
+        if rate:
+            for ch, uids in seen.items():
+                if uids and self._rng.random() < rate:
+                    n = ch + self._rng.choice((-1, 1))
+                    if n in self.spec.channels:
+                        out.setdefault(n, set()).add(self._rng.choice(sorted(uids)))
+        return out
 
     def _entries_locked(self) -> list[tuple[int, bytes]]:
         return P.fit_entries((ch, uid) for ch in self.spec.channels for uid in self.reported[ch])

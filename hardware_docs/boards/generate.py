@@ -20,6 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import coil as cm  # noqa: E402
+import seat  # noqa: E402
 from cell import BUS_V, Mapper, Values, add_cell  # noqa: E402
 from drawings import write_drawings  # noqa: E402
 from kicad_sexpr import Board, Footprint, Pad, write_pcb, write_project  # noqa: E402
@@ -164,6 +165,29 @@ def bom_rows(board: Board) -> list[dict[str, str]]:
             for (v, lib), refs in sorted(groups.items())]
 
 
+def write_seat_board(out_root: str) -> dict[str, Any]:
+    """The seat board (seat.py): placed, routed, written like the coil boards."""
+    import schematic
+    schematic.MULTI.update(seat.symbol_pins())
+    board, failed = seat.build_seat()
+    if failed:
+        raise RuntimeError(f"the seat board's router left nets unrouted: {failed}")
+    folder = os.path.join(out_root, "seat")
+    os.makedirs(folder, exist_ok=True)
+    write_pcb(board, os.path.join(folder, "mjt_seat.kicad_pcb"))
+    write_project(os.path.join(folder, "mjt_seat.kicad_pro"), 0.2, 0.2)
+    write_schematic(board, os.path.join(folder, "mjt_seat.kicad_sch"), "seat")
+    rows = bom_rows(board)
+    with open(os.path.join(folder, "mjt_seat_bom.csv"), "w", newline="", encoding="utf-8") as fh:
+        wr = csv.DictWriter(fh, ["value", "footprint", "qty", "refs"])
+        wr.writeheader()
+        wr.writerows(rows)
+    return {"board_mm": [board.width, board.height], "channels": seat.CHANNELS,
+            "parts_per_board": {r["value"] + " " + r["footprint"].split(":")[-1]: int(r["qty"])
+                                for r in rows},
+            "nets": len(board.nets()), "vias": len(board.vias)}
+
+
 def main(out_root: str = HERE) -> dict[str, Any]:
     layout = json.load(open(os.path.join(HERE, "layout.json"), encoding="utf-8"))
     tag = layout["sticker"]["diameter_mm"]
@@ -200,6 +224,7 @@ def main(out_root: str = HERE) -> dict[str, Any]:
                        "readers": sum(1 for fp in board.footprints
                                       if fp.value.startswith("MFRC522"))},
         }
+    summary["seat"] = write_seat_board(out_root)
     write_drawings(layout, out_root)
     with open(os.path.join(out_root, "design.json"), "w", encoding="utf-8") as fh:
         json.dump(summary, fh, indent=1)

@@ -47,6 +47,7 @@ def plot(board: pcbnew.BOARD, out: str) -> list[str]:
 
 
 def check(folder: str) -> dict[str, object]:
+    folder = os.path.abspath(folder)      # pcbnew plots relative to the board, not the cwd
     pcb = glob.glob(os.path.join(folder, "*.kicad_pcb"))[0]
     board = pcbnew.LoadBoard(pcb)
     pcbnew.ZONE_FILLER(board).Fill(board.Zones())      # the reader band's GND pour
@@ -58,7 +59,7 @@ def check(folder: str) -> dict[str, object]:
     return {"board": os.path.basename(pcb), "violations": found.get("DRC violations", -1),
             "unconnected": found.get("unconnected pads", -1),
             "footprint_errors": found.get("Footprint errors", 0),
-            "gerbers": gerbers, "report": report}
+            "gerbers": gerbers, "report": os.path.relpath(report)}
 
 
 def main(folders: list[str]) -> int:

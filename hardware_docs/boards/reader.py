@@ -45,23 +45,48 @@ class Values:
     r2: str
 
 
+QFN_PAD = (2.4375, 0.875, 0.25)    # centre from the chip's centre, length, width (mm)
+QFN_EP = 3.1                       # exposed pad, square
+QFN_PASTE = (1.03, 0.83)           # the exposed pad's 3 x 3 paste windows: pitch, size
+
+
 def _qfn_pads(nets: dict[str, str]) -> list[tuple[str, float, float, float, float]]:
-    """HVQFN32 pads (number, x, y, w, h), pin 1's side on the right (the chip turned 180 deg
-    from the data sheet's top view, so that TX1/TX2 face the coil)."""
+    """HVQFN32 (SOT617-1) pads (number, x, y, w, h), pin 1's side on the right (the chip turned
+    180 deg from the data sheet's top view, so that TX1/TX2 face the coil). The land pattern is
+    KiCad's Package_DFN_QFN:HVQFN-32-1EP_5x5mm_P0.5mm_EP3.1x3.1mm (IPC-7351 lands generated
+    from NXP's SOT617-1 drawing; README.md, "The reader on the board", cites both)."""
+    c, ln, wd = QFN_PAD
     pads = []
     for p in range(1, 33):
         k = (p - 1) % 8
         if p <= 8:
-            pads.append((str(p), 2.45, -1.75 + 0.5 * k, 0.85, 0.25))
+            pads.append((str(p), c, -1.75 + 0.5 * k, ln, wd))
         elif p <= 16:
-            pads.append((str(p), 1.75 - 0.5 * k, 2.45, 0.25, 0.85))
+            pads.append((str(p), 1.75 - 0.5 * k, c, wd, ln))
         elif p <= 24:
-            pads.append((str(p), -2.45, 1.75 - 0.5 * k, 0.85, 0.25))
+            pads.append((str(p), -c, 1.75 - 0.5 * k, ln, wd))
         else:
-            pads.append((str(p), -1.75 + 0.5 * k, -2.45, 0.25, 0.85))
-    pads.append(("33", 0.0, 0.0, 3.1, 3.1))
+            pads.append((str(p), -1.75 + 0.5 * k, -c, wd, ln))
+    pads.append(("33", 0.0, 0.0, QFN_EP, QFN_EP))
     _ = nets
     return pads
+
+
+def _qfn_paste(board: Board, loc: Local) -> None:
+    """The exposed pad carries copper and mask only; its paste is nine windows (about 64 % of
+    the pad), as in KiCad's footprint, so the chip does not float on solder."""
+    fp = board.footprints[-1]
+    for p in fp.pads:
+        if p.number == "33":
+            p.layers = '"F.Cu" "F.Mask"'
+            p.shape = "rect"
+    pitch, size = QFN_PASTE
+    cx, cy = fp.x, fp.y
+    for i in (-1, 0, 1):
+        for j in (-1, 0, 1):
+            bx, by = loc(i * pitch, j * pitch)
+            fp.pads.append(Pad("", "smd", round(bx - cx, 4), round(by - cy, 4), size, size,
+                               layers='"F.Paste"'))
 
 
 def _part(board: Board, loc: Local, ref: str, value: str, lib: str, at: tuple[float, float],
@@ -117,6 +142,7 @@ def add_reader(board: Board, m: Mapper, slot: int, vals: Values) -> dict[str, st
     qfn = [(n, x, y, w, h, nets.get(n if n != "33" else "EP", ""))
            for n, x, y, w, h in _qfn_pads(nets)]
     _part(board, loc, f"U{slot}", "MFRC52202HN1", QFN_LIB, (0.0, 0.0), qfn, court=(3.15, 3.15))
+    _qfn_paste(board, loc)
     _crystal(board, loc, slot, nets, vals)
     _supply(board, loc, slot, nets, vals)
     _receiver(board, loc, slot, nets, vals)

@@ -129,7 +129,7 @@ def write_schematic(board: Board, path: str, name: str) -> None:
     for fp, (x, y) in _placed(parts):
         sid = uid(board.name, "sym", fp.ref)
         lib_id = _lib_id(fp)
-        nets = {p.number: p.net for p in fp.pads}
+        nets = {p.number: p.net for p in fp.pads if p.number}
         if lib_id == "mjt:Coil":
             nets = {"1": nets["1"], "2": nets["2"]}
         out.append(f"  (symbol (lib_id {q(lib_id)}) (at {x:.2f} {y:.2f} 0) (unit 1) "
