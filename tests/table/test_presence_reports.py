@@ -1,0 +1,147 @@
+"""What the tracker says and when, to the letter: ``describe`` in words, the operator's
+anomaly messages, and the edges of its time rules (a quiet time, a silent reader), on a reader
+clock far from zero as a board's is. Each time rule's edge is taken the way the rest of the
+tracker takes it: ``absent_after`` and ``silent_after`` have passed once that long has gone
+(``_gone``, ``reader_silent``), and ``ghost_quiet`` is a window a new report opens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.table import PresenceTracker
+from firmware_bridge.types import ChannelScan
+
+CHANNELS = {"seat1/0": "rack:1", "seat2/0": "rack:2", "centre/0": "discard"}
+TILE, GHOST, OTHER_GHOST = "04:00:00:AA", "08:BA:D0:01", "08:BA:D0:02"
+FIVES = [f"04:00:00:0{n}" for n in range(1, 6)]  # five tags coded 5b: one too many
+REGISTRY = {TILE: "7d", **{uid: "5b" for uid in FIVES}}
+T0 = 1000.0  # a board's clock is seconds since it started, never near zero at a game
+
+
+def tracker(**options: float) -> PresenceTracker:
+    return PresenceTracker(CHANNELS, REGISTRY, **{"confirm_reads": 1, **options})
+
+
+def scan(t: PresenceTracker, channel: str, uids: set[str], at: float) -> list[dict[str, Any]]:
+    return t.scan(ChannelScan(channel, frozenset(uids), at))
+
+
+def anomalies(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [e["anomaly"] for e in events if "anomaly" in e]
+
+
+# ------------------------------------------------------------------------------ describe
+
+
+def test_describe_a_missing_tile_names_only_the_channel_that_held_it() -> None:
+    t = tracker()
+    scan(t, "seat1/0", {TILE}, T0)
+    scan(t, "seat2/0", set(), T0 + 0.5)
+    scan(t, "centre/0", set(), T0 + 0.5)
+    assert [a["kind"] for a in anomalies(scan(t, "seat1/0", set(), T0 + 0.5))] == [
+        "tile_missing"]
+    # seat2/0 and centre/0 have scanned, but neither holds nor reads it: left out
+    assert t.describe(TILE, T0 + 1.0) == (
+        f"{TILE}: in rack:1; reported missing; seat1/0 (rack:1) last scanned 0.50 s ago, "
+        "not reading it")
+
+
+def test_describe_a_fifth_copy_says_it_is_quarantined_and_who_reads_it() -> None:
+    t = tracker()
+    events = scan(t, "seat1/0", set(FIVES), T0)
+    assert [a["kind"] for a in anomalies(events)] == ["fifth_copy"]
+    fifth = anomalies(events)[0]["uid"]
+    assert t.describe(fifth, T0 + 0.25) == (
+        f"{fifth}: in rack:1; quarantined as a fifth copy; seat1/0 (rack:1) last scanned "
+        "0.25 s ago, reading it")
+
+
+def test_describe_names_a_channel_that_reads_the_tile_though_it_does_not_hold_it() -> None:
+    t = tracker(absent_after=0.5, move_window=2.0)
+    scan(t, "seat1/0", {TILE}, T0)
+    scan(t, "seat2/0", {TILE}, T0 + 0.25)  # read in both racks at once
+    assert t.describe(TILE, T0 + 0.5) == (
+        f"{TILE}: in rack:1; also read in rack:2 on seat2/0 0.25 s ago; "
+        "seat1/0 (rack:1) last scanned 0.50 s ago, reading it; "
+        "seat2/0 (rack:2) last scanned 0.25 s ago, reading it")
+
+
+# ------------------------------------------------------------------------- the messages
+
+
+def test_an_unmapped_channel_is_named_with_what_to_do() -> None:
+    t = tracker()
+    assert anomalies(scan(t, "seat9/0", {TILE}, T0)) == [{
+        "kind": "unmapped_channel", "channel": "seat9/0",
+        "message": "channel seat9/0 is not in the config's channel -> zone map: its scans are "
+                   "ignored; add it under table.channels"}]
+
+
+def test_a_first_ghost_report_has_no_count_of_held_back_reads() -> None:
+    t = tracker()
+    (report,) = anomalies(scan(t, "seat1/0", {GHOST}, T0))
+    assert report == {
+        "kind": "unknown_uid", "uid": GHOST, "zone": "rack:1", "held_back": 0,
+        "message": f"tile {GHOST} is not in the registry: ignored (a ghost read from a "
+                   "neighbouring antenna?); if it is a tile, run `mahjong-table enroll`"}
+
+
+# ------------------------------------------------------------------- ghosts and quiet time
+
+
+def test_a_ghost_that_stays_is_one_appearance_not_reads_held_back() -> None:
+    t = tracker(ghost_quiet=5.0)
+    reports = []
+    for n in range(60):  # the same garbled UID read every 100 ms for 6 s
+        reports += anomalies(scan(t, "seat1/0", {GHOST}, T0 + n / 10))
+    assert [(a["uid"], a["held_back"]) for a in reports] == [(GHOST, 0)]
+    later = anomalies(scan(t, "seat1/0", {GHOST, OTHER_GHOST}, T0 + 6.0))
+    assert [(a["uid"], a["held_back"]) for a in later] == [(OTHER_GHOST, 0)]
+
+
+def test_a_ghost_unread_for_absent_after_is_a_new_appearance() -> None:
+    t = tracker(absent_after=0.5, ghost_quiet=0.25)
+    assert len(anomalies(scan(t, "seat1/0", {GHOST}, T0))) == 1
+    assert anomalies(scan(t, "seat1/0", {GHOST}, T0 + 0.25)) == []  # still there
+    assert anomalies(scan(t, "seat1/0", set(), T0 + 0.5)) == []
+    again = anomalies(scan(t, "seat1/0", {GHOST}, T0 + 0.75))  # unread for 0.5 s: it left
+    assert [(a["uid"], a["held_back"]) for a in again] == [(GHOST, 0)]
+
+
+def test_the_quiet_time_is_a_window_opened_by_each_report() -> None:
+    t = tracker(ghost_quiet=5.0)
+    assert len(anomalies(scan(t, "seat1/0", {"08:00:00:01"}, T0))) == 1
+    assert anomalies(scan(t, "seat1/0", {"08:00:00:02"}, T0 + 4.5)) == []  # held back
+    (report,) = anomalies(scan(t, "seat1/0", {"08:00:00:03"}, T0 + 5.0))
+    assert (report["uid"], report["held_back"]) == ("08:00:00:03", 1)
+    assert report["message"].endswith(
+        "run `mahjong-table enroll` (1 more unknown UIDs read there since the last report)")
+
+
+# ------------------------------------------------------------------------ a silent reader
+
+
+def test_a_reader_silent_for_silent_after_no_longer_holds_back_a_missing_tile() -> None:
+    """The pad stops at T0; the tile leaves rack 1 at once. While the pad is less than
+    ``silent_after`` (3 s) behind the newest scan it may yet report the tile; once it is
+    3 s behind it is dead, as ``reader_silent`` would say, and the tile is missing."""
+    t = tracker()
+    scan(t, "centre/0", set(), T0)
+    scan(t, "seat2/0", set(), T0)
+    scan(t, "seat1/0", {TILE}, T0)
+    for step in range(1, 6):  # T0 + 0.5 ... T0 + 2.5: the pad may be behind
+        at = T0 + step / 2
+        assert scan(t, "seat2/0", set(), at) + scan(t, "seat1/0", set(), at) == [], at
+    events = scan(t, "seat2/0", set(), T0 + 3.0) + scan(t, "seat1/0", set(), T0 + 3.0)
+    assert [a["kind"] for a in anomalies(events)] == ["tile_missing"]
+
+
+def test_scans_takes_many_scans_as_scan_takes_each() -> None:
+    batch = [ChannelScan("seat1/0", frozenset({TILE}), T0),
+             ChannelScan("centre/0", frozenset({TILE}), T0 + 0.1),
+             ChannelScan("seat1/0", frozenset(), T0 + 0.6),
+             ChannelScan("centre/0", frozenset({TILE}), T0 + 0.7)]
+    one_by_one = tracker()
+    expected = [e for s in batch for e in one_by_one.scan(s)]
+    assert expected[0] == {"move": {"tile": "7d", "from": "wall", "to": "rack:1", "uid": TILE}}
+    assert tracker().scans(batch) == expected
