@@ -145,3 +145,49 @@ def test_scans_takes_many_scans_as_scan_takes_each() -> None:
     expected = [e for s in batch for e in one_by_one.scan(s)]
     assert expected[0] == {"move": {"tile": "7d", "from": "wall", "to": "rack:1", "uid": TILE}}
     assert tracker().scans(batch) == expected
+
+
+# --------------------------------------------------------------------- read in two zones
+
+
+def move(frm: str, to: str) -> dict[str, Any]:
+    return {"move": {"tile": "7d", "from": frm, "to": to, "uid": TILE}}
+
+
+def test_a_tile_slid_to_the_next_rack_then_discarded_moves_each_time_from_where_it_was() -> None:
+    t = tracker(absent_after=0.5, move_window=2.0)
+    events = scan(t, "seat1/0", {TILE}, T0) + scan(t, "seat2/0", {TILE}, T0)  # on the seam
+    events += scan(t, "seat1/0", set(), T0 + 0.25)  # off rack 1: it is on rack 2
+    events += scan(t, "centre/0", {TILE}, T0 + 0.5)  # over the pad, rack 2 not yet rescanned
+    events += scan(t, "seat2/0", set(), T0 + 0.75)
+    assert events == [move("wall", "rack:1"), move("rack:1", "rack:2"),
+                      move("rack:2", "discard")]
+
+
+def test_a_cross_read_that_rack_two_no_longer_gives_is_no_place_to_move_to() -> None:
+    """Read once on rack 2, which then scans for absent_after without it: rack 2 does not
+    hold it. Lifted off rack 1 after that, it is missing, not moved to rack 2."""
+    t = tracker(absent_after=0.5, move_window=2.0)
+    scan(t, "seat1/0", {TILE}, T0)
+    scan(t, "seat2/0", {TILE}, T0)
+    assert scan(t, "seat2/0", set(), T0 + 0.5) == []
+    events = scan(t, "seat1/0", set(), T0 + 0.5)
+    assert [a["kind"] for a in anomalies(events)] == ["tile_missing"]
+    assert [e for e in events if "move" in e] == []
+
+
+def test_read_in_two_zones_for_move_window_is_reported_once_each_time_it_happens() -> None:
+    t = tracker(absent_after=0.5, move_window=1.0)
+
+    def both(at: float, second: set[str]) -> list[dict[str, Any]]:
+        return anomalies(scan(t, "seat1/0", {TILE}, at) + scan(t, "seat2/0", second, at))
+
+    assert both(T0, {TILE}) == []
+    assert both(T0 + 0.5, set()) == []  # a cross-read that went away: forgotten
+    assert both(T0 + 1.0, {TILE}) == []  # read in both again: a new start
+    assert both(T0 + 1.5, {TILE}) == []
+    assert both(T0 + 2.0, {TILE}) == [{  # 1.0 s (move_window) in both: reported
+        "kind": "seen_in_two_zones", "uid": TILE, "tile": "7d", "zones": ["rack:1", "rack:2"],
+        "message": f"7d ({TILE}) is read in rack:1 and rack:2 at once for 1.0 s: two tags "
+                   "with one UID, or an antenna reading its neighbour; it stays in rack:1"}]
+    assert both(T0 + 2.5, {TILE}) == []  # once
