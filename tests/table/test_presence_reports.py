@@ -191,3 +191,26 @@ def test_read_in_two_zones_for_move_window_is_reported_once_each_time_it_happens
         "message": f"7d ({TILE}) is read in rack:1 and rack:2 at once for 1.0 s: two tags "
                    "with one UID, or an antenna reading its neighbour; it stays in rack:1"}]
     assert both(T0 + 2.5, {TILE}) == []  # once
+
+
+# ------------------------------------------------------------------ off the table's antennas
+
+
+def test_a_discard_gone_to_the_river_is_believed_there_and_not_missing() -> None:
+    t = tracker()
+    events = scan(t, "centre/0", {TILE}, T0)
+    events += scan(t, "seat1/0", set(), T0 + 0.5) + scan(t, "seat2/0", set(), T0 + 0.5)
+    events += scan(t, "centre/0", set(), T0 + 0.5)  # both racks spoke since: not claimed
+    assert events == [move("wall", "discard"), move("discard", "river")]
+    assert t.positions() == {TILE: "river"}
+    assert t.describe(TILE, T0 + 1.0) == f"{TILE}: in river"
+
+
+def test_a_tile_swept_off_after_the_hand_is_back_in_the_wall() -> None:
+    t = tracker()
+    scan(t, "seat1/0", {TILE}, T0)
+    assert t.set_hand_over(True) == []
+    assert scan(t, "seat1/0", set(), T0 + 0.5) == [move("rack:1", "wall")]
+    assert t.positions() == {TILE: "wall"}
+    assert t.zone_tiles() == {}
+    assert t.describe(TILE, T0 + 1.0) == f"{TILE}: in wall"
