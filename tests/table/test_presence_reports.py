@@ -214,3 +214,24 @@ def test_a_tile_swept_off_after_the_hand_is_back_in_the_wall() -> None:
     assert t.positions() == {TILE: "wall"}
     assert t.zone_tiles() == {}
     assert t.describe(TILE, T0 + 1.0) == f"{TILE}: in wall"
+
+
+def test_a_tile_still_read_when_the_hand_is_taken_back_is_in_play_again() -> None:
+    """Read in the newest scan when an undo takes the finished hand back, the tile was on
+    the table then: gone afterwards it is missing (the hand's tile), not cleared to the wall."""
+    t = tracker()
+    scan(t, "seat1/0", {TILE}, T0)
+    t.set_hand_over(True)
+    scan(t, "seat1/0", {TILE}, T0 + 0.25)
+    assert t.set_hand_over(False) == []  # the undo, at the newest scan's time
+    events = scan(t, "seat1/0", set(), T0 + 0.75)
+    assert [a["kind"] for a in anomalies(events)] == ["tile_missing"]
+    assert t.positions() == {TILE: "rack:1"}
+
+
+def test_a_tile_whose_own_reader_is_move_window_behind_moves_at_once() -> None:
+    """``_sees``: the tile's own zone still reads it only on a scan less than move_window
+    old. Read on rack 2 a full move_window after rack 1's last scan: it moves now."""
+    t = tracker(absent_after=0.5, move_window=1.0)
+    scan(t, "seat1/0", {TILE}, T0)
+    assert scan(t, "seat2/0", {TILE}, T0 + 1.0) == [move("rack:1", "rack:2")]
