@@ -235,3 +235,31 @@ def test_a_tile_whose_own_reader_is_move_window_behind_moves_at_once() -> None:
     t = tracker(absent_after=0.5, move_window=1.0)
     scan(t, "seat1/0", {TILE}, T0)
     assert scan(t, "seat2/0", {TILE}, T0 + 1.0) == [move("rack:1", "rack:2")]
+
+
+def test_a_fifth_copy_taken_off_goes_quietly() -> None:
+    t = tracker()
+    events = scan(t, "seat1/0", set(FIVES), T0)
+    fifth = anomalies(events)[0]["uid"]
+    assert scan(t, "seat1/0", set(FIVES) - {fifth}, T0 + 0.5) == []  # no move, no anomaly
+    assert t.describe(fifth, T0 + 1.0) == f"{fifth}: in wall"
+    assert t.zone_tiles() == {"rack:1": ["5b"] * 4}
+
+
+def test_a_claim_read_once_on_the_rack_holds_the_discard_back_from_the_river() -> None:
+    """With two agreeing reads needed, the claimed discard read once on the claimer's rack
+    is on its way there: the pad no longer reading it does not send it to the river."""
+    t = tracker(confirm_reads=2)
+    events = scan(t, "centre/0", {TILE}, T0)
+    events += scan(t, "seat1/0", {TILE}, T0 + 0.5) + scan(t, "seat2/0", set(), T0 + 0.5)
+    events += scan(t, "centre/0", set(), T0 + 0.5)
+    events += scan(t, "seat1/0", {TILE}, T0 + 0.75)
+    assert events == [move("wall", "discard"), move("discard", "rack:1")]
+
+
+def test_a_reader_that_scanned_absent_after_later_has_spoken_since() -> None:
+    t = tracker(absent_after=0.5)
+    scan(t, "seat1/0", {TILE}, T0)
+    events = scan(t, "seat2/0", set(), T0 + 0.5) + scan(t, "centre/0", set(), T0 + 0.5)
+    events += scan(t, "seat1/0", set(), T0 + 0.5)
+    assert [a["kind"] for a in anomalies(events)] == ["tile_missing"]
