@@ -263,3 +263,17 @@ def test_a_reader_that_scanned_absent_after_later_has_spoken_since() -> None:
     events = scan(t, "seat2/0", set(), T0 + 0.5) + scan(t, "centre/0", set(), T0 + 0.5)
     events += scan(t, "seat1/0", set(), T0 + 0.5)
     assert [a["kind"] for a in anomalies(events)] == ["tile_missing"]
+
+
+def test_each_tile_due_back_in_the_wall_accounts_for_one_copy() -> None:
+    """Two undone draws of 5b to rack 1: two 5b leaving it go back to the wall; a third
+    leaving is missing."""
+    t = tracker()
+    scan(t, "seat1/0", set(FIVES[:3]), T0)
+    t.expect_to_wall([("rack:1", "5b"), ("rack:1", "5b")])
+    first = scan(t, "seat1/0", set(FIVES[1:3]), T0 + 0.5)
+    second = scan(t, "seat1/0", {FIVES[2]}, T0 + 1.0)
+    third = scan(t, "seat1/0", set(), T0 + 1.5)
+    assert first == [{"move": {"tile": "5b", "from": "rack:1", "to": "wall", "uid": FIVES[0]}}]
+    assert second == [{"move": {"tile": "5b", "from": "rack:1", "to": "wall", "uid": FIVES[1]}}]
+    assert [(a["kind"], a["uid"]) for a in anomalies(third)] == [("tile_missing", FIVES[2])]
