@@ -11,7 +11,7 @@ from typing import Any
 from controller.table import PresenceTracker
 from firmware_bridge.types import ChannelScan
 
-CHANNELS = {"seat1/0": "rack:1", "seat2/0": "rack:2", "centre/0": "discard"}
+CHANNELS = {"seat1/0": "rack:1", "seat2/0": "rack:2", "centre/0": "discard", "centre/r": "river"}
 TILE, GHOST, OTHER_GHOST = "04:00:00:AA", "08:BA:D0:01", "08:BA:D0:02"
 FIVES = [f"04:00:00:0{n}" for n in range(1, 6)]  # five tags coded 5b: one too many
 REGISTRY = {TILE: "7d", **{uid: "5b" for uid in FIVES}}
@@ -38,8 +38,10 @@ def test_describe_a_missing_tile_names_only_the_channel_that_held_it() -> None:
     scan(t, "seat1/0", {TILE}, T0)
     scan(t, "seat2/0", set(), T0 + 0.5)
     scan(t, "centre/0", set(), T0 + 0.5)
-    assert [a["kind"] for a in anomalies(scan(t, "seat1/0", set(), T0 + 0.5))] == [
-        "tile_missing"]
+    assert anomalies(scan(t, "seat1/0", set(), T0 + 0.5)) == [{
+        "kind": "tile_missing", "uid": TILE, "tile": "7d", "zone": "rack:1",
+        "message": f"7d ({TILE}) left rack:1 and was not seen anywhere: put it back; the game "
+                   "still has it in rack:1"}]
     # seat2/0 and centre/0 have scanned, but neither holds nor reads it: left out
     assert t.describe(TILE, T0 + 1.0) == (
         f"{TILE}: in rack:1; reported missing; seat1/0 (rack:1) last scanned 0.50 s ago, "
@@ -186,6 +188,7 @@ def test_read_in_two_zones_for_move_window_is_reported_once_each_time_it_happens
     assert both(T0 + 0.5, set()) == []  # a cross-read that went away: forgotten
     assert both(T0 + 1.0, {TILE}) == []  # read in both again: a new start
     assert both(T0 + 1.5, {TILE}) == []
+    assert t.tick(T0 + 1.5) == []  # a tick looks at the tile in two zones too
     assert both(T0 + 2.0, {TILE}) == [{  # 1.0 s (move_window) in both: reported
         "kind": "seen_in_two_zones", "uid": TILE, "tile": "7d", "zones": ["rack:1", "rack:2"],
         "message": f"7d ({TILE}) is read in rack:1 and rack:2 at once for 1.0 s: two tags "
@@ -277,3 +280,43 @@ def test_each_tile_due_back_in_the_wall_accounts_for_one_copy() -> None:
     assert first == [{"move": {"tile": "5b", "from": "rack:1", "to": "wall", "uid": FIVES[0]}}]
     assert second == [{"move": {"tile": "5b", "from": "rack:1", "to": "wall", "uid": FIVES[1]}}]
     assert [(a["kind"], a["uid"]) for a in anomalies(third)] == [("tile_missing", FIVES[2])]
+
+
+def test_a_tile_pushed_off_the_river_antenna_stays_in_the_river() -> None:
+    t = tracker()
+    scan(t, "centre/0", {TILE}, T0)
+    scan(t, "seat1/0", set(), T0 + 0.5)
+    scan(t, "seat2/0", set(), T0 + 0.5)
+    assert scan(t, "centre/0", set(), T0 + 0.5) == [move("discard", "river")]
+    assert scan(t, "centre/r", {TILE}, T0 + 0.75) == []  # read on the river: it is there
+    assert scan(t, "centre/r", set(), T0 + 1.25) == []  # pushed off its antenna: no move
+    assert t.positions() == {TILE: "river"}
+    assert t.describe(TILE, T0 + 1.5) == f"{TILE}: in river"
+
+
+def test_the_readers_clock_counts_until_it_has_stood_still_ten_silent_afters() -> None:
+    """tick: the newest scan's time is the clock, unless it has stood still for
+    10 * silent_after (30 s): from then the tick's own time counts and the readers are
+    silent."""
+    t = tracker()
+    scan(t, "seat1/0", {TILE}, T0)
+    assert t.tick(T0 + 29.5) == []
+    silent = anomalies(t.tick(T0 + 30.0))
+    assert sorted((a["kind"], a["channel"]) for a in silent) == [
+        ("reader_silent", c) for c in sorted(CHANNELS)]
+    rack = next(a for a in silent if a["channel"] == "seat1/0")
+    assert rack["message"] == ("channel seat1/0 (rack:1) has sent no scan for 30.0 s: check "
+                               "its reader and cable; its tiles stay where they were")
+
+
+def test_an_undo_after_a_late_tick_still_clears_what_left_during_the_hand_over() -> None:
+    """A tick whose time is behind the readers' (the loop late) does not move the tracker's
+    time back: the undo's moment is the newest scan's."""
+    t = tracker()
+    scan(t, "seat1/0", {TILE}, T0)
+    t.set_hand_over(True)
+    scan(t, "seat1/0", {TILE}, T0 + 0.25)
+    scan(t, "seat1/0", set(), T0 + 0.5)  # lifted during the hand over, not yet gone
+    assert t.tick(T0 + 0.1) == []
+    t.set_hand_over(False)
+    assert scan(t, "seat1/0", set(), T0 + 0.75) == [move("rack:1", "wall")]
