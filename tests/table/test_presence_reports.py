@@ -305,8 +305,9 @@ def test_the_readers_clock_counts_until_it_has_stood_still_ten_silent_afters() -
     assert sorted((a["kind"], a["channel"]) for a in silent) == [
         ("reader_silent", c) for c in sorted(CHANNELS)]
     rack = next(a for a in silent if a["channel"] == "seat1/0")
-    assert rack["message"] == ("channel seat1/0 (rack:1) has sent no scan for 30.0 s: check "
-                               "its reader and cable; its tiles stay where they were")
+    assert rack == {"kind": "reader_silent", "channel": "seat1/0", "zone": "rack:1",
+                    "message": "channel seat1/0 (rack:1) has sent no scan for 30.0 s: check "
+                               "its reader and cable; its tiles stay where they were"}
 
 
 def test_an_undo_after_a_late_tick_still_clears_what_left_during_the_hand_over() -> None:
