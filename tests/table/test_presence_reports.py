@@ -321,3 +321,23 @@ def test_an_undo_after_a_late_tick_still_clears_what_left_during_the_hand_over()
     assert t.tick(T0 + 0.1) == []
     t.set_hand_over(False)
     assert scan(t, "seat1/0", set(), T0 + 0.75) == [move("rack:1", "wall")]
+
+
+def test_tiles_that_leave_at_once_are_reported_in_the_order_they_came() -> None:
+    """Settling goes through the tiles in the order the tracker first read them."""
+    t = tracker()
+    came = [FIVES[3], TILE, FIVES[0], FIVES[2], FIVES[1]]  # no order of their UIDs
+    for n in range(len(came)):
+        scan(t, "seat1/0", set(came[:n + 1]), T0 + n / 4)
+    missing = anomalies(scan(t, "seat1/0", set(), T0 + 2.0))
+    assert [a["uid"] for a in missing] == came
+
+
+def test_a_tile_unread_in_the_river_and_then_read_on_a_rack_comes_from_the_wall() -> None:
+    """``_appear``: read while off the table, or unread in the river, it comes from the wall."""
+    t = tracker()
+    scan(t, "centre/0", {TILE}, T0)
+    scan(t, "seat1/0", set(), T0 + 0.5)
+    scan(t, "seat2/0", set(), T0 + 0.5)
+    assert scan(t, "centre/0", set(), T0 + 0.5) == [move("discard", "river")]
+    assert scan(t, "seat2/0", {TILE}, T0 + 0.75) == [move("wall", "rack:2")]
