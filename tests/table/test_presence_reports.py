@@ -14,7 +14,8 @@ from firmware_bridge.types import ChannelScan
 CHANNELS = {"seat1/0": "rack:1", "seat2/0": "rack:2", "centre/0": "discard", "centre/r": "river"}
 TILE, GHOST, OTHER_GHOST = "04:00:00:AA", "08:BA:D0:01", "08:BA:D0:02"
 FIVES = [f"04:00:00:0{n}" for n in range(1, 6)]  # five tags coded 5b: one too many
-REGISTRY = {TILE: "7d", **{uid: "5b" for uid in FIVES}}
+FLOWER, FLOWER_TOO = "04:00:00:F1", "04:00:00:F2"  # two tags coded 1f: one too many
+REGISTRY = {TILE: "7d", FLOWER: "1f", FLOWER_TOO: "1f", **{uid: "5b" for uid in FIVES}}
 T0 = 1000.0  # a board's clock is seconds since it started, never near zero at a game
 
 
@@ -51,8 +52,11 @@ def test_describe_a_missing_tile_names_only_the_channel_that_held_it() -> None:
 def test_describe_a_fifth_copy_says_it_is_quarantined_and_who_reads_it() -> None:
     t = tracker()
     events = scan(t, "seat1/0", set(FIVES), T0)
-    assert [a["kind"] for a in anomalies(events)] == ["fifth_copy"]
-    fifth = anomalies(events)[0]["uid"]
+    fifth = FIVES[4]  # read in the order of the UIDs: the last is the fifth
+    assert anomalies(events) == [{
+        "kind": "fifth_copy", "uid": fifth, "tile": "5b", "zone": "rack:1",
+        "message": f"a copy too many of 5b ({fifth}) in rack:1: ignored; take the tile off and "
+                   "check the registry"}]
     assert t.describe(fifth, T0 + 0.25) == (
         f"{fifth}: in rack:1; quarantined as a fifth copy; seat1/0 (rack:1) last scanned "
         "0.25 s ago, reading it")
@@ -341,3 +345,25 @@ def test_a_tile_unread_in_the_river_and_then_read_on_a_rack_comes_from_the_wall(
     scan(t, "seat2/0", set(), T0 + 0.5)
     assert scan(t, "centre/0", set(), T0 + 0.5) == [move("discard", "river")]
     assert scan(t, "seat2/0", {TILE}, T0 + 0.75) == [move("wall", "rack:2")]
+
+
+def test_a_second_copy_of_a_flower_is_a_copy_too_many() -> None:
+    """The set holds one of each flower and season (RULES.md section 1)."""
+    t = tracker()
+    events = scan(t, "seat1/0", {FLOWER}, T0) + scan(t, "seat2/0", {FLOWER_TOO}, T0)
+    assert events[0] == {"move": {"tile": "1f", "from": "wall", "to": "rack:1", "uid": FLOWER}}
+    assert [(a["kind"], a["uid"]) for a in anomalies(events)] == [("fifth_copy", FLOWER_TOO)]
+
+
+def test_after_a_restart_a_tile_read_where_the_game_has_it_makes_no_move() -> None:
+    """``adopt``: read where the game has an unread copy of its code, the tile is already
+    there (that zone first); read elsewhere, it moves from a zone where the game has one; each
+    copy the game has is taken once; the rest come from the wall. Adopted tiles are followed like any other: lifted, one is missing."""
+    t = tracker()
+    t.adopt({"rack:2": ["5b"], "rack:1": ["5b", "5b"]})
+    events = scan(t, "seat1/0", set(FIVES[:4]), T0)
+    assert events == [
+        {"move": {"tile": "5b", "from": "rack:2", "to": "rack:1", "uid": FIVES[2]}},
+        {"move": {"tile": "5b", "from": "wall", "to": "rack:1", "uid": FIVES[3]}}]
+    lifted = scan(t, "seat1/0", set(FIVES[1:4]), T0 + 0.5)
+    assert [(a["kind"], a["uid"]) for a in anomalies(lifted)] == [("tile_missing", FIVES[0])]
