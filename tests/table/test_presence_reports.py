@@ -358,7 +358,8 @@ def test_a_second_copy_of_a_flower_is_a_copy_too_many() -> None:
 def test_after_a_restart_a_tile_read_where_the_game_has_it_makes_no_move() -> None:
     """``adopt``: read where the game has an unread copy of its code, the tile is already
     there (that zone first); read elsewhere, it moves from a zone where the game has one; each
-    copy the game has is taken once; the rest come from the wall. Adopted tiles are followed like any other: lifted, one is missing."""
+    copy the game has is taken once; the rest come from the wall. Adopted tiles are followed
+    like any other: lifted, one is missing."""
     t = tracker()
     t.adopt({"rack:2": ["5b"], "rack:1": ["5b", "5b"]})
     events = scan(t, "seat1/0", set(FIVES[:4]), T0)
