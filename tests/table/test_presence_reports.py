@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from controller.table import PresenceTracker
 from firmware_bridge.types import ChannelScan
 
@@ -314,15 +316,22 @@ def test_the_readers_clock_counts_until_it_has_stood_still_ten_silent_afters() -
                                "its reader and cable; its tiles stay where they were"}
 
 
-def test_an_undo_after_a_late_tick_still_clears_what_left_during_the_hand_over() -> None:
-    """A tick whose time is behind the readers' (the loop late) does not move the tracker's
-    time back: the undo's moment is the newest scan's."""
+@pytest.mark.parametrize("late", ["tick", "scan"])
+def test_an_undo_after_a_late_tick_or_scan_still_clears_what_left_during_the_hand_over(
+    late: str,
+) -> None:
+    """A tick whose time is behind the readers' (the loop late), or a scan that arrives late
+    from another board, does not move the tracker's time back: the undo's moment is the
+    newest scan's."""
     t = tracker()
     scan(t, "seat1/0", {TILE}, T0)
     t.set_hand_over(True)
     scan(t, "seat1/0", {TILE}, T0 + 0.25)
     scan(t, "seat1/0", set(), T0 + 0.5)  # lifted during the hand over, not yet gone
-    assert t.tick(T0 + 0.1) == []
+    if late == "tick":
+        assert t.tick(T0 + 0.1) == []
+    else:
+        assert scan(t, "seat2/0", set(), T0 + 0.1) == []
     t.set_hand_over(False)
     assert scan(t, "seat1/0", set(), T0 + 0.75) == [move("rack:1", "wall")]
 
@@ -368,3 +377,12 @@ def test_after_a_restart_a_tile_read_where_the_game_has_it_makes_no_move() -> No
         {"move": {"tile": "5b", "from": "wall", "to": "rack:1", "uid": FIVES[3]}}]
     lifted = scan(t, "seat1/0", set(FIVES[1:4]), T0 + 0.5)
     assert [(a["kind"], a["uid"]) for a in anomalies(lifted)] == [("tile_missing", FIVES[0])]
+
+
+def test_a_channel_that_never_scans_is_silent_silent_after_past_the_first_scan() -> None:
+    t = tracker()
+    for step in range(7):  # rack 1 scans from T0 to T0 + 3.0; nobody else ever does
+        scan(t, "seat1/0", set(), T0 + step / 2)
+    assert t.tick(T0 + 2.5) == []  # the readers' clock: T0 + 2.5 at most
+    silent = anomalies(t.tick(T0 + 3.0))
+    assert sorted(a["channel"] for a in silent) == ["centre/0", "centre/r", "seat2/0"]
