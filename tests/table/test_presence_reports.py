@@ -386,3 +386,18 @@ def test_a_channel_that_never_scans_is_silent_silent_after_past_the_first_scan()
     assert t.tick(T0 + 2.5) == []  # the readers' clock: T0 + 2.5 at most
     silent = anomalies(t.tick(T0 + 3.0))
     assert sorted(a["channel"] for a in silent) == ["centre/0", "centre/r", "seat2/0"]
+
+
+def test_by_default_ghosts_are_reported_at_most_once_in_five_seconds_per_zone() -> None:
+    """docs/table.md: at most once per zone every ``ghost_quiet`` (5 s)."""
+    t = PresenceTracker(CHANNELS, REGISTRY)
+    assert len(anomalies(scan(t, "centre/0", {"08:00:00:01"}, T0))) == 1
+    assert anomalies(scan(t, "centre/0", {"08:00:00:02"}, T0 + 4.5)) == []
+    assert len(anomalies(scan(t, "centre/0", {"08:00:00:03"}, T0 + 5.0))) == 1
+
+
+def test_a_zone_that_is_none_of_the_four_kinds_is_refused_with_the_kinds() -> None:
+    with pytest.raises(ValueError) as refused:
+        PresenceTracker({"x/0": "table"}, REGISTRY)
+    assert str(refused.value) == ("channel 'x/0': zone 'table' is not rack:N, melds:N, discard "
+                                  "or river")
