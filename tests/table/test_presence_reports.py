@@ -100,8 +100,9 @@ def test_a_first_ghost_report_has_no_count_of_held_back_reads() -> None:
 def test_a_ghost_that_stays_is_one_appearance_not_reads_held_back() -> None:
     t = tracker(ghost_quiet=5.0)
     reports = []
-    for n in range(60):  # the same garbled UID read every 100 ms for 6 s
+    for n in range(60):  # the same garbled UID read every 100 ms for 6 s, the loop ticking
         reports += anomalies(scan(t, "seat1/0", {GHOST}, T0 + n / 10))
+        reports += [a for a in anomalies(t.tick(T0 + n / 10)) if a["kind"] == "unknown_uid"]
     assert [(a["uid"], a["held_back"]) for a in reports] == [(GHOST, 0)]
     later = anomalies(scan(t, "seat1/0", {GHOST, OTHER_GHOST}, T0 + 6.0))
     assert [(a["uid"], a["held_back"]) for a in later] == [(OTHER_GHOST, 0)]
@@ -401,3 +402,12 @@ def test_a_zone_that_is_none_of_the_four_kinds_is_refused_with_the_kinds() -> No
         PresenceTracker({"x/0": "table"}, REGISTRY)
     assert str(refused.value) == ("channel 'x/0': zone 'table' is not rack:N, melds:N, discard "
                                   "or river")
+
+
+def test_a_late_scan_does_not_set_the_readers_clock_back() -> None:
+    t = tracker()
+    for step in range(7):  # rack 1 scans from T0 to T0 + 3.0
+        scan(t, "seat1/0", set(), T0 + step / 2)
+    scan(t, "seat2/0", set(), T0 + 0.5)  # rack 2's board, its scan from long ago arriving now
+    silent = anomalies(t.tick(T0 + 3.0))
+    assert sorted(a["channel"] for a in silent) == ["centre/0", "centre/r"]
