@@ -411,3 +411,28 @@ def test_a_late_scan_does_not_set_the_readers_clock_back() -> None:
     scan(t, "seat2/0", set(), T0 + 0.5)  # rack 2's board, its scan from long ago arriving now
     silent = anomalies(t.tick(T0 + 3.0))
     assert sorted(a["channel"] for a in silent) == ["centre/0", "centre/r"]
+
+
+def test_a_claim_the_rack_then_misses_is_no_longer_on_its_way() -> None:
+    """Read once on rack 1, then rack 1's channel scans without it: the count starts again
+    and the tile is not on its way there; the pad no longer reading it, it goes to the river."""
+    t = tracker(confirm_reads=2)
+    events = scan(t, "centre/0", {TILE}, T0)
+    events += scan(t, "seat1/0", {TILE}, T0 + 0.25)
+    events += scan(t, "seat1/0", set(), T0 + 0.5) + scan(t, "seat2/0", set(), T0 + 0.5)
+    events += scan(t, "centre/0", set(), T0 + 0.5)
+    assert events == [move("wall", "discard"), move("discard", "river")]
+
+
+def test_only_the_channel_that_read_it_last_starts_the_count_again() -> None:
+    """confirm_reads: a scan of the channel that read it last, without it, starts the count
+    again; another channel of the same rack missing it does not."""
+    t = PresenceTracker({"seat1/0": "rack:1", "seat1/1": "rack:1", "centre/0": "discard"},
+                        REGISTRY, confirm_reads=3)
+    events = scan(t, "centre/0", {TILE}, T0)
+    events += scan(t, "seat1/0", {TILE}, T0 + 0.1)  # 1
+    events += scan(t, "seat1/1", {TILE}, T0 + 0.2)  # 2, on the rack's other coil
+    events += scan(t, "seat1/0", set(), T0 + 0.3)  # not the channel that read it last
+    events += scan(t, "centre/0", set(), T0 + 0.35)
+    events += scan(t, "seat1/1", {TILE}, T0 + 0.4)  # 3
+    assert events == [move("wall", "discard"), move("discard", "rack:1")]
