@@ -436,3 +436,21 @@ def test_only_the_channel_that_read_it_last_starts_the_count_again() -> None:
     events += scan(t, "centre/0", set(), T0 + 0.35)
     events += scan(t, "seat1/1", {TILE}, T0 + 0.4)  # 3
     assert events == [move("wall", "discard"), move("discard", "rack:1")]
+
+
+def test_a_verdict_comes_with_the_scan_that_makes_it_true_whichever_channel_that_is() -> None:
+    """Held back while the pad was behind, the missing tile is reported by the pad's own
+    scan; a tile read in two racks is reported by the pad's scan once move_window is up."""
+    t = tracker()
+    scan(t, "seat1/0", {TILE}, T0)
+    scan(t, "centre/0", set(), T0)
+    assert scan(t, "seat1/0", set(), T0 + 0.5) == []  # the pad may have it: held back
+    assert [a["kind"] for a in anomalies(scan(t, "centre/0", set(), T0 + 0.5))] == [
+        "tile_missing"]
+    t = tracker(move_window=1.0)
+    scan(t, "seat1/0", {TILE}, T0)
+    scan(t, "seat2/0", {TILE}, T0)
+    scan(t, "seat1/0", {TILE}, T0 + 0.5)
+    scan(t, "seat2/0", {TILE}, T0 + 0.5)
+    assert [a["kind"] for a in anomalies(scan(t, "centre/0", set(), T0 + 1.0))] == [
+        "seen_in_two_zones"]
