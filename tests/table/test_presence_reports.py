@@ -454,3 +454,13 @@ def test_a_verdict_comes_with_the_scan_that_makes_it_true_whichever_channel_that
     scan(t, "seat2/0", {TILE}, T0 + 0.5)
     assert [a["kind"] for a in anomalies(scan(t, "centre/0", set(), T0 + 1.0))] == [
         "seen_in_two_zones"]
+
+
+def test_a_discard_waits_for_a_rack_reader_that_is_behind() -> None:
+    """A tile that leaves the pad goes to the river only when every rack and meld strip that
+    it could have been claimed to has been read since (RULES.md section 4: claims)."""
+    t = tracker()
+    events = scan(t, "centre/0", {TILE}, T0) + scan(t, "seat1/0", set(), T0)
+    events += scan(t, "seat2/0", set(), T0 + 0.5) + scan(t, "centre/0", set(), T0 + 0.5)
+    events += scan(t, "seat1/0", {TILE}, T0 + 0.6)  # rack 1's board, late: it was claimed
+    assert events == [move("wall", "discard"), move("discard", "rack:1")]
