@@ -13,7 +13,13 @@ settings.register_profile(
     "ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile("dev", max_examples=50, deadline=None)
-settings.load_profile("ci" if os.environ.get("CI") else "dev")
+# scripts/mutation runs a group's tests once per mutant: fewer examples there (tests/budget.py);
+# its --recheck runs the survivors again with the full profile
+settings.register_profile(
+    "mutation", max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("MAHJONG_HYPOTHESIS_PROFILE")
+                      or ("ci" if os.environ.get("CI") else "dev"))
 
 
 @pytest.fixture

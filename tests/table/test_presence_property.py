@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from controller.table import PresenceTracker
 from firmware_bridge.types import ChannelScan
+from tests.budget import examples
 
 CHANNELS = {
     "seat1/0": "rack:1", "seat1/1": "rack:1", "seat1/m": "melds:1",
@@ -132,7 +133,7 @@ def _run(table: list[Life], flicker: dict[str, list[bool]],
     return events
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(tables(), st.randoms(use_true_random=False))
 def test_moves_applied_to_the_start_give_the_true_final_positions(
     case: tuple[list[Life], dict[str, list[bool]]], rng: random.Random,

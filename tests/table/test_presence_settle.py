@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from controller.table import PresenceTracker
 from firmware_bridge.types import ChannelScan
+from tests.budget import examples
 
 CHANNELS = {
     "seat1/0": "rack:1", "seat1/1": "rack:1", "seat1/m": "melds:1", "seat2/0": "rack:2",
@@ -59,7 +60,7 @@ def _index_of(tracker: PresenceTracker) -> dict[str, set[str]]:
 A, B = UIDS[2], UIDS[3]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(operations)
 # ew leaves rack 1 while rack 2's reader is behind: held back, then missing once rack 2 speaks
 @example([("scan", "seat1/0", A, True, 0.0), ("scan", "seat2/0", None, True, 0.0),

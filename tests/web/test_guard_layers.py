@@ -260,6 +260,20 @@ def test_the_routes_alone_refuse_admin_actions_without_the_admin_token(
     assert "Bearer" in client.get("/api/admin/readers").headers["www-authenticate"]
 
 
+def test_the_routes_alone_take_the_bearer_scheme_in_any_case_after_one_or_more_spaces(
+    unguarded: tuple[TestClient, System]
+) -> None:
+    """RFC 6750 2.1: ``credentials = "Bearer" 1*SP b64token``; RFC 7235 2.1: the scheme is
+    case-insensitive. deps.py alone (no guard in front) takes each of these."""
+    client, system = unguarded
+    admin, seat = system.tokens.admin, system.tokens.seats[2]
+    for scheme in ("Bearer ", "bearer ", "BEARER  ", "Bearer    "):
+        r = client.get("/api/admin/readers", headers={"Authorization": scheme + admin})
+        assert r.status_code == 200, (scheme, r.text)
+        r = client.get("/api/seats/2", headers={"Authorization": scheme + seat})
+        assert r.status_code == 200, (scheme, r.text)
+
+
 def test_the_routes_alone_refuse_a_seat_path_without_that_seats_token(
     unguarded: tuple[TestClient, System]
 ) -> None:
