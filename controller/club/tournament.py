@@ -72,9 +72,10 @@ def repeats(plan: Plan) -> dict[str, Any]:
 
 
 def seating_plan(players: list[str], rounds: int, seed: int = 0,
-                 budget: float = 1.0) -> Plan:
-    """R rounds of N/4 tables; tries random restarts within ``budget`` seconds and keeps the
-    plan with the fewest repeat meetings (0 when one is found)."""
+                 budget: float = 1.0, tries: int | None = None) -> Plan:
+    """R rounds of N/4 tables; tries random restarts within ``budget`` seconds (or, given
+    ``tries``, that many restarts whatever the time: the same plan on any machine) and keeps
+    the plan with the fewest repeat meetings (0 when one is found)."""
     if len(players) < 4 or len(players) % 4:
         raise TournamentError(f"a tournament needs a multiple of 4 players, not {len(players)}")
     if len({p.casefold() for p in players}) != len(players):
@@ -85,7 +86,10 @@ def seating_plan(players: list[str], rounds: int, seed: int = 0,
     best: Plan | None = None
     best_cost = None
     deadline = time.monotonic() + budget
-    while best is None or (best_cost and time.monotonic() < deadline):
+    done = 0
+    while best is None or (best_cost and (done < tries if tries is not None
+                                          else time.monotonic() < deadline)):
+        done += 1
         meet: Counter[frozenset[str]] = Counter()
         plan: Plan = []
         for _ in range(rounds):
