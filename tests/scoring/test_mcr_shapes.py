@@ -89,3 +89,35 @@ KNITTED_HANDS = [
 def test_knitted_straight_hands_earn_pymahjonggbs_fans(line: str) -> None:
     ours, theirs = _fans(line)
     assert "Knitted Straight" in ours and "Knitted Straight" in theirs
+
+
+#: sets that make (or nearly make) the set patterns: pungs one rank apart or of one rank across
+#: the suits next to honours, four chows of which three make a pattern and the fourth adds one
+SET_HANDS = [
+    # a pung of each suit's 1 and one of East: no Triple Pung (East is no suit)
+    "south west | 1b 1b 1b, 1c 1c 1c | ew ew ew 4d 5d 6d 9d 9d | 0 | 9d discard",
+    "south west | 1b 1b 1b, 1c 1c 1c | 1d 1d 1d 4d 5d 6d 9d 9d | 0 | 9d discard",
+    "south west | 7b 7b 7b, 8c 8c 8c | 9d 9d 9d ew ew ew 5d 5d | 0 | 5d discard",
+    # four pungs one rank apart, starting past the 1: Four Pure Shifted Pungs
+    "south west | 2b 2b 2b, 3b 3b 3b | 4b 4b 4b 5b 5b 5b 9d 9d | 0 | 9d discard",
+    "south west | 6c 6c 6c, 7c 7c 7c | 8c 8c 8c 9c 9c 9c nw nw | 0 | nw discard",
+    "south west | 6d 6d 6d, 7d 7d 7d | 8d 8d 8d 9d 9d 9d 1b 1b | 0 | 1b discard",
+    # four chows
+    "south west | 1b 2b 3b, 2b 3b 4b | 3b 4b 5b 7c 8c 9c nw nw | 0 | nw discard",
+    "south west | 1b 2b 3b, 1c 2c 3c | 1d 2d 3d 1b 2b 3b nw nw | 0 | nw discard",
+    "south west | 1b 2b 3b, 4b 5b 6b | 7b 8b 9b 7c 8c 9c nw nw | 0 | nw discard",
+    "south west | 1b 2b 3b, 2c 3c 4c | 3d 4d 5d 4d 5d 6d nw nw | 0 | nw discard",
+    "south west | 1b 2b 3b, 4c 5c 6c | 7d 8d 9d 1c 2c 3c nw nw | 0 | nw discard",
+    "south west | 1b 2b 3b, 1b 2b 3b | 5c 6c 7c 5d 6d 7d nw nw | 0 | nw discard",
+    "south west | 2b 3b 4b, 2b 3b 4b | 2c 3c 4c 2c 3c 4c nw nw | 0 | nw discard",
+    "south west | 1b 2b 3b, 3b 4b 5b | 5b 6b 7b 7c 8c 9c nw nw | 0 | nw discard",
+    "south west | 1b 2b 3b, 1c 2c 3c | 4c 5c 6c 7c 8c 9c nw nw | 0 | nw discard",
+    "south west | 2b 3b 4b, 3c 4c 5c | 4d 5d 6d 2b 3b 4b nw nw | 0 | nw discard",
+    "south west | 1b 2b 3b, 7b 8b 9b | 1c 2c 3c 7c 8c 9c 5d 5d | 0 | 5d discard",
+    "south west | 1b 2b 3b, 2b 3b 4b | 3b 4b 5b 4b 5b 6b 9b 9b | 0 | 9b discard",
+]
+
+
+@pytest.mark.parametrize("line", SET_HANDS)
+def test_set_patterns_earn_pymahjonggbs_fans(line: str) -> None:
+    _fans(line)
