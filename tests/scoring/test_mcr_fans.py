@@ -22,6 +22,10 @@ def _fans(line: str) -> tuple[Counter[str], dict[str, int]]:
     for item in r.items:
         ours[item.name] += item.points
     assert r.points == r.score == sum(ours.values()), line
+    # an item names tiles of the hand: no more of a kind than the hand holds
+    held = Counter([*inp.hand, *(t for m in inp.melds for t in m.tiles), *inp.bonus])
+    for item in r.items:
+        assert item.tiles and not Counter(item.tiles) - held, (line, item)
     theirs = oracle_fans(inp)[1]
     if dict(ours) != theirs:
         total, their_total = sum(ours.values()), sum(theirs.values())
