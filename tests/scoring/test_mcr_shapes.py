@@ -7,9 +7,10 @@ survivors (docs/testing.md)."""
 from __future__ import annotations
 
 import pytest
+from mcr_corpus import hand_input
 from test_mcr_fans import _fans
 
-from controller.scoring import get_ruleset, is_complete, waits
+from controller.scoring import get_ruleset, is_complete, score_hand, waits
 from controller.tiles import Meld
 
 MCR = get_ruleset("mcr")
@@ -131,3 +132,20 @@ SET_HANDS = [
 @pytest.mark.parametrize("line", SET_HANDS)
 def test_set_patterns_earn_pymahjonggbs_fans(line: str) -> None:
     _fans(line)
+
+
+#: seven pairs: of the seven honours (no Seven Shifted Pairs: honours have no ranks), shifted,
+#: with a four of a kind as two pairs
+SEVEN_PAIRS = [
+    "south west |  | ew ew sw sw ww ww nw nw rd rd gd gd wd wd | 0 | wd discard",
+    "south west |  | 3c 3c 4c 4c 5c 5c 6c 6c 7c 7c 8c 8c 9c 9c | 0 | 9c discard",
+    "south west |  | 1b 1b 1b 1b 3c 3c 5d 5d 7d 7d ew ew rd rd | 0 | rd discard",
+]
+
+
+@pytest.mark.parametrize("line", SEVEN_PAIRS)
+def test_seven_pairs_earn_pymahjonggbs_fans_and_name_the_whole_hand(line: str) -> None:
+    _fans(line)
+    inp = hand_input(line)
+    pairs = [i for i in score_hand(inp).items if i.name in ("Seven Pairs", "Seven Shifted Pairs")]
+    assert len(pairs) == 1 and sorted(pairs[0].tiles) == sorted(inp.hand)
