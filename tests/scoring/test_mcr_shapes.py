@@ -116,6 +116,8 @@ SET_HANDS = [
     "south west | 2b 3b 4b, 3c 4c 5c | 4d 5d 6d 2b 3b 4b nw nw | 0 | nw discard",
     "south west | 1b 2b 3b, 7b 8b 9b | 1c 2c 3c 7c 8c 9c 5d 5d | 0 | 5d discard",
     "south west | 1b 2b 3b, 2b 3b 4b | 3b 4b 5b 4b 5b 6b 9b 9b | 0 | 9b discard",
+    # three suits' chows one and then two ranks apart: no Mixed Shifted Chows
+    "south west | 1b 2b 3b, 2c 3c 4c | 4d 5d 6d 7d 8d 9d nw nw | 0 | nw discard",
     # the terminal chows with a pair of 5s: of one suit, of two suits and the third's pair,
     # and near them (the pair a 4, of a chow's suit, an honour; a 2-3-4 for the 1-2-3)
     "south west | 1b 2b 3b, 1b 2b 3b | 7b 8b 9b 7b 8b 9b 5b 5b | 0 | 5b discard",
