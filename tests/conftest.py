@@ -7,19 +7,57 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 settings.register_profile(
     "ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile("dev", max_examples=50, deadline=None)
-# scripts/mutation runs a group's tests once per mutant: fewer examples there (tests/budget.py);
-# its --recheck runs the survivors again with the full profile
+#: scripts/mutation: few examples, the same ones every run (a mutant is killed or not, whatever
+#: the order), no database (a failing example of one mutant is not replayed on the next), no
+#: shrinking (a failure is all a mutant needs)
+MUTATION_EXAMPLES = int(os.environ.get("MUTATION_EXAMPLES", "25"))
 settings.register_profile(
-    "mutation", max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "mutation", max_examples=MUTATION_EXAMPLES, deadline=None, derandomize=True, database=None,
+    phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck),
 )
-settings.load_profile(os.environ.get("MAHJONG_HYPOTHESIS_PROFILE")
-                      or ("ci" if os.environ.get("CI") else "dev"))
+PROFILE = os.environ.get("MAHJONG_HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
+settings.load_profile(PROFILE)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under the mutation profile the property tests run last and a test's own
+    ``@settings(max_examples=...)`` is capped too (hypothesis lets a test's settings win over
+    the profile)."""
+    if PROFILE != "mutation":
+        return
+    # fixed tests first, property tests last: a mutant most fixed tests kill dies before the
+    # slow ones run (mutmut runs with -x)
+    items.sort(key=lambda item: hasattr(getattr(item, "obj", None), "hypothesis"))
+    for item in items:
+        test = getattr(getattr(item, "obj", None), "__func__", getattr(item, "obj", None))
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if own is not None and test is not None:
+            test._hypothesis_internal_use_settings = settings(  # type: ignore[attr-defined]
+                own, max_examples=min(own.max_examples, MUTATION_EXAMPLES), derandomize=True,
+                database=None, phases=[Phase.explicit, Phase.generate],
+                suppress_health_check=list(HealthCheck))
+
+
+@pytest.fixture(autouse=PROFILE == "mutation")
+def cold_scorer_caches() -> None:
+    """Under the mutation profile each test starts with the scorers' caches empty: mutmut runs
+    a mutant's tests in a process forked after the whole suite ran once, whose caches (scored
+    hands, splits, the chow and pung tables) would answer without calling the mutated code."""
+    from controller.scoring.engine import clear_caches
+    from controller.scoring.mcr import waits
+    from controller.scoring.mcr.scorer import clear_caches as clear_mcr
+    from controller.scoring.riichi.scorer import clear_caches as clear_riichi
+
+    clear_caches()
+    clear_mcr()
+    clear_riichi()
+    waits._MADE.clear()  # the wait tables, made when first needed
 
 
 @pytest.fixture
