@@ -59,5 +59,5 @@ SPEC = RuleSetSpec(
     settlement="riichi",
     specials=frozenset({"seven_pairs", "thirteen_orphans"}),
     notes="han and fu: scored by controller.scoring.riichi",
-    playable=False,
+    playable=True,
 )
