@@ -74,6 +74,8 @@ def _own_turn(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:
     rack = _without(seat.rack, tile)
     for i, meld in enumerate(seat.melds):
         if meld.kind == "pung" and meld.tiles[0] == tile and not seat.forming:
+            if hand.rh is not None:
+                riichi.check_kong_allowed(hand, pos)
             fresh = hand.fresh_claim == (pos, i)
             kong = TableSet(
                 meld.tiles + (tile,), "kong", claimed_from=meld.claimed_from, added=not fresh

@@ -178,8 +178,12 @@ def on_draw(hand: Hand, pos: int) -> Hand:
 
 
 def check_may_call(hand: Hand, pos: int) -> None:
+    """No calls from a dead hand or a hand in riichi; the last tile's discard only to win."""
     rh: RiichiHand = hand.rh
     who = name(hand, pos)
+    if hand.live_wall <= 0:
+        raise Refused("last_tile_claim", pos,
+                      f"the live wall is used up: {who} may claim the last discard only to win")
     if pos in rh.dead:
         raise Refused("dead_hand", pos, f"{who}'s hand is dead: no calls")
     if pos in rh.riichi:
@@ -217,6 +221,15 @@ def on_call(ctx: Ctx, hand: Hand, pos: int, kind: str, tile: Tile, own: tuple[Ti
         called_from=rh.called_from + (discarder,)))
 
 
+def check_kong_allowed(hand: Hand, pos: int) -> None:
+    """No kong on the last tile of the live wall, and at most four kongs in a hand."""
+    who = name(hand, pos)
+    if hand.live_wall <= 0:
+        raise Refused("last_tile_kong", pos, f"no kong on the last tile: {who} discards")
+    if kongs_on_table(hand) >= 4:
+        raise Refused("fifth_kong", pos, "four kongs are on the table: no fifth")
+
+
 def on_kong(hand: Hand) -> Hand:
     """A kong of any kind: ippatsu and the first go-around end (one more indicator is due)."""
     rh: RiichiHand = hand.rh
@@ -227,6 +240,7 @@ def check_riichi_kong(ctx: Ctx, hand: Hand, pos: int, tile: Tile) -> None:
     """In riichi a concealed kong only of the tile just drawn, the waits unchanged and the
     three held tiles a pung in every reading (RULES.md 11, rule riichi_hand_changed)."""
     rh: RiichiHand = hand.rh
+    check_kong_allowed(hand, pos)
     if pos not in rh.riichi:
         return
     seat = hand.seat(pos)

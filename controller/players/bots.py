@@ -210,8 +210,8 @@ class Bot:
         if r is not None:
             if tile in r["ron_on"]:
                 return ClaimIntent("mahjong")
-            if r["in_riichi"] or r["dead"]:
-                return None
+            if r["in_riichi"] or r["dead"] or _hand(seat).get("live_wall", 0) <= 0:
+                return None  # the last discard may be claimed only to win
         elif tile in seat.get("waits", []):
             if judge.may_go_mahjong(self.ruleset, seat, rack + [tile], tile, "discard"):
                 return ClaimIntent("mahjong")

@@ -39,8 +39,11 @@ def on_turn(bot: Bot, seat: View, rack: list[str]) -> tuple[str, str | None]:
         return "mahjong", r["drawn"]
     if r["in_riichi"] and r["drawn"] in rack:
         return "discard", r["drawn"]
-    live = int((seat.get("table", {}).get("hand") or {}).get("live_wall", 0))
-    if not r["kuikae"] and live > 0 and not r["in_riichi"]:
+    hand = seat.get("table", {}).get("hand") or {}
+    live = int(hand.get("live_wall", 0))
+    kongs = sum(1 for s in (hand.get("seats") or {}).values() for m in s.get("melds", [])
+                if len(m["tiles"]) == 4)
+    if not r["kuikae"] and live > 0 and not r["in_riichi"] and kongs < 4:
         kong = bot._kong_choice(seat, rack)  # noqa: SLF001 - the bot's own policy
         if kong is not None and kong.tile is not None:
             return kong.kind, kong.tile
