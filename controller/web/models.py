@@ -297,7 +297,7 @@ class Health(_Open):
 
 
 class DeclareIn(_In):
-    call: Literal["claim", "ready", "mahjong"]
+    call: Literal["claim", "ready", "mahjong", "noten"]  # noten: riichi, after a draw
 
 
 class EventResult(_Open):

@@ -276,3 +276,27 @@ def test_chombo_voids_the_hand_and_it_is_replayed() -> None:
     assert record["result"] == "chombo" and record["net"] == {"1": 0, "2": 0, "3": 0, "4": 0}
     assert record["points"]["1"] == 30_000  # the riichi deposit of the hand returned
     assert state.dealer == 1 and state.rt.honba == 0 and state.rt.chombo == (0, 1, 0, 0)
+
+
+def test_pao_for_the_third_dragon_set() -> None:
+    """South pungs the three dragons, the third (rd) from North's discard, and wins on East's
+    4c: daisangen, North liable: half of the 32,000 each from North and the discarder."""
+    log = _log(east="4c5c6c7c8c 1b1b 5b5b 6d6d 9b 8b wd",
+               south="wdwd gdgd rdrd 1c1c 2c3c 7d 9d 5b",
+               west="gd 1d2d3d 4d5d6d 7d8d9d 2b3b4b",
+               north="rd 9c9c 8c 7b7b 6b 3b 2b 1b 1d nwnw")
+    log.discard(1, "wd").claim(2, "wd", "wdwd").discard(2, "9d")
+    log.draw(3, "ew")
+    log.discard(3, "gd").claim(2, "gd", "gdgd").discard(2, "7d")
+    log.draw(3, "sw")
+    log.discard(3, "sw")
+    log.draw(4, "ww")
+    log.discard(4, "rd").claim(2, "rd", "rdrd").discard(2, "5b")
+    for seat, tile in ((3, "ew"), (4, "sw"), (1, "ww")):
+        log.draw(seat, tile)
+        log.discard(seat, tile if seat != 1 else "4c")
+    state, out = _last(log.declare(2, "mahjong").move("4c", "discard", "rack:2"))
+    assert out.accepted, out.violation
+    record = replay_summary(state)["hands"][0]
+    assert record["net"] == {"1": -16_000, "2": 32_000, "3": 0, "4": -16_000}
+    assert state.hand.result.details["2"]["pao"] == "north"
