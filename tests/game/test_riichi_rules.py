@@ -300,3 +300,74 @@ def test_pao_for_the_third_dragon_set() -> None:
     record = replay_summary(state)["hands"][0]
     assert record["net"] == {"1": -16_000, "2": 32_000, "3": 0, "4": -16_000}
     assert state.hand.result.details["2"]["pao"] == "north"
+
+
+def _riichi_go_around(east: str, drawn: str) -> Log:
+    """East declares riichi discarding nw; one go-around of plain tiles; East draws ``drawn``."""
+    log = _log(east=east).declare(1, "ready").discard(1, "nw")
+    for seat, tile in ((2, "ew"), (3, "sw"), (4, "ww")):
+        log.draw(seat, tile)
+        log.discard(seat, tile)
+    log.draw(1, drawn)
+    return log
+
+
+def test_in_riichi_a_concealed_kong_only_when_the_waits_stay() -> None:
+    log = _riichi_go_around("1c1c1c 4c5c6c 2b3b4b 2d3d 5b5b nw", "1c")  # waits 1d/4d
+    for _ in range(4):
+        log.move("1c", "rack:1", "melds:1")
+    state, out = _last(log)
+    assert out.accepted and state.hand.seat(1).melds[-1].kind == "kong"
+    assert state.hand.rh.ippatsu == ()  # a kong ends ippatsu
+    state, out = _last(log.move("2c", "wall", "dora"))  # the kong's indicator
+    assert out.accepted and len(public_view(state)["riichi"]["dora_indicators"]) == 2
+    # 1c1c1c 2c3c ... waits 1c, 4c and 5b: a kong of 1c would leave only 4c
+    log = _riichi_go_around("1c1c1c 2c3c 2b3b4b 6d7d8d 5b5b nw", "1c")
+    _, out = _last(log.move("1c", "rack:1", "melds:1"))
+    assert not out.accepted and out.violation.rule == "riichi_hand_changed"
+
+
+def test_the_last_discard_may_be_claimed_only_to_win() -> None:
+    log = _log(south="1c2c3c 9d9d 1b1b 7b8b ewew swsw", west="1b2b3b 4b5b6b 7b8b9b 5d6d gdgd")
+    log.discard(1, "nw")
+    seat = 2
+    for _ in range(68):
+        tile = log.spare(avoid=["gd"])
+        log.draw(seat, tile)
+        log.discard(seat, tile)
+        seat = seat % 4 + 1
+    log.draw(seat, "gd")  # the last tile of the live wall
+    state, out = _last(log.discard(seat, "gd"))
+    assert out.accepted and state.hand.live_wall == 0 and seat != 3
+    _, out = _last(Log_copy(log).move("gd", "discard", "melds:3"))  # West's pung of gd
+    assert not out.accepted and out.violation.rule == "last_tile_claim"
+
+
+def test_nagashi_mangan_by_option() -> None:
+    """North discards only terminals and honours, none called: a mangan tsumo without honba,
+    no tenpai payments (option nagashi_mangan, RULES.md 11)."""
+    for option in (False, True):
+        log = _log({"nagashi_mangan": option}, north="1d9d 1b9b 1c9c ewswwwnw wdgdrd")
+        log.discard(1, "nw")
+        seat = 2
+        honours = iter(["ew", "sw", "ww", "gd", "rd", "wd", "1d", "9d", "1b", "9b", "1c",
+                        "9c"] * 3)
+        for _ in range(69):
+            if seat == 4:
+                tile = next(honours)
+                while log.out[tile] >= 4:
+                    tile = next(honours)
+            else:
+                tile = log.spare(avoid=["ew", "sw", "ww", "nw", "gd", "rd", "wd", "1d", "9d",
+                                        "1b", "9b", "1c", "9c"])
+            log.draw(seat, tile)
+            log.discard(seat, tile)
+            seat = seat % 4 + 1
+        state, out = _last(log.move(tile, "discard", "river"))
+        assert out.accepted
+        record = replay_summary(state)["hands"][0]
+        if option:  # a non-dealer's mangan tsumo: 4,000 from the dealer, 2,000 from each other
+            assert record["result"] == "nagashi_mangan"
+            assert record["net"]["4"] == 8000 and record["net"]["2"] == -2000
+        else:
+            assert record["result"] == "washout"
