@@ -18,9 +18,10 @@ from pydantic import (
     model_validator,
 )
 
-ZONE_RE = re.compile(r"^(rack:[1-4]|melds:[1-4]|discard|river)$")
+ZONE_RE = re.compile(r"^(rack:[1-4]|melds:[1-4]|discard|river|dora)$")
 CHANNEL_RE = re.compile(r"^[A-Za-z0-9_.-]+/[0-9]+$")
-RULESETS = ("hua-bao", "swedish", "dmjl", "bmja", "mcr")  # the scorer's (tests/web/test_config.py)
+#: the scorer's PLAYABLE (tests/web/test_config.py)
+RULESETS = ("hua-bao", "swedish", "dmjl", "bmja", "mcr", "riichi")
 
 
 class ConfigError(ValueError):
@@ -84,7 +85,8 @@ class TableConfig(_Strict):
                 raise ValueError(f"channel {channel!r} is not '<board>/<n>' (e.g. 'seat1/0')")
             if not ZONE_RE.match(zone):
                 raise ValueError(
-                    f"channel {channel!r}: zone {zone!r} is not rack:N, melds:N, discard or river"
+                    f"channel {channel!r}: zone {zone!r} is not rack:N, melds:N, discard, river "
+                    "or dora"
                 )
         return v
 

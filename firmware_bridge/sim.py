@@ -36,15 +36,19 @@ __all__ = ["BoardSpec", "Faults", "SimBackend", "VirtualTable", "default_layout"
 
 
 def default_layout(
-    seats: int = 4, rack: int = 18, melds: int = 16, centre: int = 1, prefix: str = "MJT"
+    seats: int = 4, rack: int = 18, melds: int = 16, centre: int = 1, prefix: str = "MJT",
+    dora: int = 0,
 ) -> tuple[BoardSpec, ...]:
-    """One board per seat ("seat1".., rack channels then meld channels) plus a "centre" board."""
+    """One board per seat ("seat1".., rack channels then meld channels) plus a "centre" board;
+    ``dora``: the riichi indicator pad's channels on the centre board (TABLE.md), after the
+    discard pad's."""
     boards = [
         BoardSpec(f"seat{n}", f"{prefix}-SEAT{n}", ((f"rack:{n}", rack), (f"melds:{n}", melds)))
         for n in range(1, seats + 1)
     ]
     if centre:
-        boards.append(BoardSpec("centre", f"{prefix}-CENTRE", (("discard", centre),)))
+        groups = (("discard", centre),) + ((("dora", dora),) if dora else ())
+        boards.append(BoardSpec("centre", f"{prefix}-CENTRE", groups))
     return tuple(boards)
 
 

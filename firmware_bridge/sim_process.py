@@ -53,11 +53,11 @@ class BoardsProcess:
 
     def __init__(self, *, scan_ms: float = 20.0, snapshot_ms: float = 250.0,
                  heartbeat_ms: float = 100.0, debounce_scans: int = 2,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, dora: int = 0) -> None:
         self.options = {"scan_ms": scan_ms, "snapshot_ms": snapshot_ms,
                         "heartbeat_ms": heartbeat_ms, "debounce_scans": debounce_scans,
-                        "seed": seed}
-        self.specs: tuple[BoardSpec, ...] = default_layout()
+                        "seed": seed, "dora": dora}
+        self.specs: tuple[BoardSpec, ...] = default_layout(dora=dora)
         self.boards = tuple(s.name for s in self.specs)  # as VirtualTable.boards' keys
         self._channels = frozenset(self.channels())
         self._registry: dict[str, str] = {}
@@ -207,7 +207,8 @@ def main(argv: Sequence[str] | None = None, cpus: Iterable[int] | None = None) -
             pass
     args = list(sys.argv[1:] if argv is None else argv)
     options = json.loads(args[0]) if args else {}
-    table = VirtualTable(**options)
+    dora = int(options.pop("dora", 0))
+    table = VirtualTable(boards=default_layout(dora=dora), **options)
 
     def tell() -> None:
         registry = {s: path for s in table.serials if (path := table.lookup(s))}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from controller.game import mahjong
+from controller.game import mahjong, riichi
 from controller.game.context import Ctx, Refused, name
 from controller.game.mahjong import award, with_tile
 from controller.game.state import Hand, TableSet, Violation, distance, evolve, next_live
@@ -47,6 +47,8 @@ def check_may_claim(ctx: Ctx, hand: Hand, pos: int) -> None:
     who = name(hand, pos)
     if hand.seat(pos).dead:
         raise Refused("dead_hand", pos, f"{who}'s hand is dead: no claims")
+    if hand.rh is not None:
+        riichi.check_may_call(hand, pos)
     winners = [p for p, c in hand.claimants if c == "mahjong" and p != pos]
     if winners:
         raise Refused(
@@ -125,6 +127,8 @@ def declare_claim(ctx: Ctx, hand: Hand, pos: int) -> Hand:
         raise Refused("dead_hand", pos, f"{who}'s hand is dead: no claims")
     if any(p == pos for p, _ in hand.claimants):
         return hand
+    if hand.rh is not None:
+        riichi.check_may_call(hand, pos)
     kind = best_claim(ctx, hand, pos)
     if kind is None:
         raise Refused(
@@ -171,7 +175,10 @@ def _withdraw_claim(ctx: Ctx, hand: Hand) -> Hand:
 
 
 def declare_ready(ctx: Ctx, hand: Hand, pos: int) -> Hand:
-    """A ready call: valid when the seat's 13 tiles wait on at least one tile; it stands."""
+    """A ready call: valid when the seat's 13 tiles wait on at least one tile; it stands.
+    Riichi: the declaration, with 14 tiles, before the riichi discard."""
+    if hand.rh is not None:
+        return riichi.declare(ctx, hand, pos)
     seat = hand.seat(pos)
     who = name(hand, pos)
     if seat.ready:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.game import riichi_end
 from controller.game.context import Ctx
 from controller.game.state import GameState, Hand, HandRecord, Result, Seat, evolve
 from controller.scoring import HandInput, ScoringError, score_hand, settle
@@ -43,6 +44,8 @@ def finish_mahjong(
 
     ``discarder``: the seat whose discard (or added kong) gave the Mahjong.
     """
+    if hand.rh is not None:
+        return riichi_end.finish_win(ctx, hand, [(winner, win)], discarder)
     scores = [0, 0, 0, 0]
     details: dict[str, Any] = {}
     for seat in hand.seats:
@@ -70,7 +73,7 @@ def finish_mahjong(
         tuple((int(a), int(b), int(n)) for a, b, n in st.payments),
         win_source=win.win_source, discarder=discarder,
     )
-    return _over(hand, result)
+    return over(hand, result)
 
 
 def _nine_in_a_row(ctx: Ctx, hand: Hand, winner: int) -> bool:
@@ -82,12 +85,14 @@ def _nine_in_a_row(ctx: Ctx, hand: Hand, winner: int) -> bool:
 
 
 def finish_washout(ctx: Ctx, hand: Hand) -> Hand:
-    """A washout scores nothing and pays nothing."""
+    """A washout scores nothing and pays nothing (riichi: the exhaustive draw's payments)."""
+    if hand.rh is not None:
+        return riichi_end.exhaustive(ctx, hand)
     details = {str(s.position): _detail(hand, s, None) for s in hand.seats}
-    return _over(hand, Result("washout", None, (0, 0, 0, 0), (0, 0, 0, 0), details))
+    return over(hand, Result("washout", None, (0, 0, 0, 0), (0, 0, 0, 0), details))
 
 
-def _over(hand: Hand, result: Result) -> Hand:
+def over(hand: Hand, result: Result) -> Hand:
     return evolve(
         hand, phase="over", result=result, step=None, claim=None, claimants=(), awarded=None,
         taken=None, robbable=None, robbers=(), rob_taken=None, claim_deadline=None,
@@ -97,6 +102,8 @@ def _over(hand: Hand, result: Result) -> Hand:
 
 def close(state: GameState, hand: Hand) -> GameState:
     """Record a finished hand, add its nets to the totals and move the dealership on."""
+    if state.rt is not None:
+        return riichi_end.close(state, hand)
     result = hand.result
     assert result is not None
     record = HandRecord(

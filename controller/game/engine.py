@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from controller.game import calls, endhand, holders, moves, people
+from controller.game import calls, endhand, holders, moves, people, riichi, riichi_end
 from controller.game.context import Ctx, Refused, name
 from controller.game.events import EventError, check_event
 from controller.game.reassign import reassign
@@ -91,10 +91,25 @@ def _refused(ctx: Ctx, state: GameState, event: dict[str, Any], exc: Refused, se
                  misplaced=misplaced)
     if _false_mahjong(state, event, exc):
         new = _penalise(ctx, new, exc.seat, line)  # type: ignore[arg-type]  # checked there
+    elif _refused_riichi_win(state, event, exc):
+        assert new.hand is not None and exc.seat is not None
+        new = evolve(new, hand=riichi.make_dead(ctx, new.hand, exc.seat, exc.rule))
     return Outcome(False, new, v, tuple(ctx.notes))
 
 
 _FALSE_MAHJONG = ("mahjong_incomplete_hand", "mahjong_without_eight_fans")
+_RIICHI_REFUSED_WIN = ("mahjong_incomplete_hand", "mahjong_without_yaku", "furiten")
+
+
+def _refused_riichi_win(state: GameState, event: dict[str, Any], exc: Refused) -> bool:
+    """A riichi Mahjong refused for no yaku, furiten or an incomplete hand: the hand is dead
+    (RULES.md 11, EMA 5.1.2)."""
+    declare = event.get("declare") if isinstance(event, dict) else None
+    return (
+        state.rt is not None and exc.rule in _RIICHI_REFUSED_WIN and exc.seat is not None
+        and isinstance(declare, dict) and declare.get("call") == "mahjong"
+        and state.hand is not None and state.hand.phase != "over" and state.hand.rh is not None
+    )
 
 
 def _false_mahjong(state: GameState, event: dict[str, Any], exc: Refused) -> bool:
@@ -171,7 +186,7 @@ def _session(state: GameState, body: dict[str, Any]) -> GameState:
         raise Refused("bad_session", None, f"unknown table options in {table!r}") from None
     return evolve(
         GameState(), ruleset_name=str(name_), options=dict(ruleset.options), ruleset=ruleset,
-        table=table_opts,
+        table=table_opts, rt=riichi_end.RiichiTable() if ruleset.name == "riichi" else None,
     )
 
 
@@ -244,6 +259,8 @@ def _move_from(
         ctx.notes.append("The live wall is used up and the last discard went unclaimed: washout")
         closed = endhand.close(state, endhand.finish_washout(ctx, moves.bury_discard(hand)))
         state, hand, changed = closed, closed.hand, True
+    if hand is not None and hand.phase == "over" and resolved == "wall" and dst == "dora":
+        return riichi_end.lay_ura(ctx, state, tile, moves.take_from_wall(ctx, hand, tile)), True
     if hand is None or hand.phase == "over":
         if resolved != "wall" or dst == "wall":  # table clearing between hands: noted only
             return evolve(state, cleared=state.cleared + ((tile, resolved, dst),)), changed
@@ -251,6 +268,8 @@ def _move_from(
             raise Refused("session_over", None, "four wind rounds are played: the game is over")
         bonus = bool(state.ruleset.bonus_tiles)
         hand = new_hand(len(state.hands) + 1, state.dealer, state.prevailing_wind, bonus)
+        if state.rt is not None:
+            hand = evolve(hand, rh=riichi.RiichiHand())
         ctx.notes.append(f"Hand {hand.number} begins; dealer: seat {hand.dealer}")
         state, changed = evolve(state, cleared=()), True
     result = _with_hand(state, hand, moves.route(ctx, hand, tile, resolved, dst))
@@ -279,6 +298,10 @@ def _with_hand(state: GameState, old: Hand | None, hand: Hand) -> GameState | Ha
 
 def _declare(ctx: Ctx, state: GameState, pos: int, call: str) -> tuple[GameState | Hand, bool]:
     hand = state.hand
+    if call == "noten":
+        if state.rt is None:
+            raise Refused("malformed_event", pos, "noten is a riichi declaration")
+        return riichi_end.noten(ctx, state, pos), True
     if hand is None or hand.phase == "over":
         raise Refused("no_hand", pos, f"no hand is in play: seat {pos}'s {call} changes nothing")
     new = calls.declare(ctx, hand, pos, call)

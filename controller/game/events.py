@@ -7,10 +7,11 @@ from typing import Any
 from controller.tiles import ALL_CODES
 
 KINDS = ("session", "move", "declare", "correct", "anomaly", "timer", "player", "penalty")
-CALLS = ("claim", "ready", "mahjong")
+CALLS = ("claim", "ready", "mahjong", "noten")
 _CODES = frozenset(ALL_CODES)
 _ZONES = frozenset(
-    ["discard", "river", "wall"] + [f"{z}:{n}" for z in ("rack", "melds") for n in (1, 2, 3, 4)]
+    ["discard", "river", "wall", "dora"]
+    + [f"{z}:{n}" for z in ("rack", "melds") for n in (1, 2, 3, 4)]
 )
 
 
@@ -66,7 +67,8 @@ def _check_declare(body: dict[str, Any]) -> None:
     if isinstance(seat, bool) or seat not in (1, 2, 3, 4):
         raise EventError(f"declare needs a seat 1-4, not {seat!r}")
     if body.get("call") not in CALLS:
-        raise EventError(f"unknown call {body.get('call')!r}: use claim, ready or mahjong")
+        raise EventError(f"unknown call {body.get('call')!r}: use claim, ready or mahjong "
+                         "(riichi: noten)")
 
 
 def _check_correct(body: dict[str, Any]) -> None:
@@ -155,10 +157,11 @@ def _check_penalty(body: dict[str, Any]) -> None:
         _seat(body, "seat")
         if amount is None:
             raise EventError("a deduction needs an amount")
-    elif kind == "false_mahjong":
+    elif kind in ("false_mahjong", "chombo"):
         _seat(body, "seat")
     else:
-        raise EventError("a penalty's kind is transfer, false_mahjong or deduction")
+        raise EventError("a penalty's kind is transfer, false_mahjong, deduction or chombo "
+                         "(riichi)")
     reason = body.get("reason")
     if reason is not None and (not isinstance(reason, str) or len(reason) > 200):
         raise EventError("a penalty's reason is a text of at most 200 characters")

@@ -3,6 +3,7 @@ and the three ways to win (self-drawn, on a discard, robbing a kong)."""
 
 from __future__ import annotations
 
+from controller.game import riichi, riichi_end
 from controller.game.context import Ctx, Refused, name
 from controller.game.endhand import finish_mahjong
 from controller.game.privacy import unnamed
@@ -37,8 +38,11 @@ def win_input(ctx: Ctx, hand: Hand, pos: int, concealed: list[Tile], source: str
     if source == "replacement" and seat.kong_chain >= 2:
         flags.append("twofold_fortune")
     tile = concealed[-1]
+    first_discard = source == "discard" and hand.discards_total == 1
     if getattr(ctx.ruleset, "name", "") == "mcr":
         flags, source = mcr_flags(hand, pos, tile, source)
+    if hand.rh is not None:
+        flags, first_discard = riichi.win_flags(hand, pos, source)
     return HandInput(
         ruleset=ctx.ruleset,
         seat_wind=hand.wind_of(pos),
@@ -50,8 +54,10 @@ def win_input(ctx: Ctx, hand: Hand, pos: int, concealed: list[Tile], source: str
         winning_tile=tile,
         win_source=source,
         last_tile=hand.live_wall <= 0 and source in ("wall", "discard"),
-        first_discard=source == "discard" and hand.discards_total == 1,
+        first_discard=first_discard,
         flags=tuple(flags),
+        dora_indicators=hand.rh.dora if hand.rh is not None else (),
+        honba=ctx.state.rt.honba if ctx.state.rt is not None else 0,
     )
 
 
@@ -100,10 +106,15 @@ def validate(
         raise Refused(
             "mahjong_without_ready", pos, f"{who} did not call ready before going Mahjong"
         )
+    if hand.rh is not None:
+        riichi.check_win(ctx, hand, pos, concealed, source)
     inp = win_input(ctx, hand, pos, concealed, source)
     try:
         result = score_hand(inp)
     except ScoringError as exc:
+        if hand.rh is not None and str(exc).startswith("no yaku"):
+            raise Refused("mahjong_without_yaku", pos,
+                          f"{who}'s hand has no yaku (dora are not yaku): no win") from None
         raise Refused("mahjong_incomplete_hand", pos,
                       f"{who}'s hand cannot win: {unnamed(str(exc))}") from None
     if mcr:
@@ -151,6 +162,8 @@ def win_on_discard(ctx: Ctx, hand: Hand, pos: int) -> Hand:
     seat = hand.seat(pos)
     concealed = _winning_order(seat, tile)
     best = [p for p, c in hand.claimants if c == "mahjong"]
+    if hand.rh is not None:
+        return _rons(ctx, hand, pos, best)
     if len(best) > 1:
         winner = award(ctx, hand, [(p, "mahjong") for p in best])
         if winner != pos:
@@ -166,6 +179,26 @@ def win_on_discard(ctx: Ctx, hand: Hand, pos: int) -> Hand:
     ctx.notes.append(f"{name(hand, pos)} goes Mahjong on the {tile}")
     discarder = hand.discard[1]
     return finish_mahjong(ctx, evolve(hand, discard=None, taken=None), pos, inp, discarder)
+
+
+def _rons(ctx: Ctx, hand: Hand, pos: int, declared: list[int]) -> Hand:
+    """Riichi: every ron declared on the discard wins (option multiple_ron ``all``), in turn
+    order from the discarder; ``head_bump``: only the first."""
+    assert hand.discard is not None
+    tile, discarder = hand.discard
+    order = sorted(set(declared) | {pos}, key=lambda p: distance(discarder, p))
+    if ctx.option("multiple_ron", "all") == "head_bump":
+        order = order[:1]
+        if order[0] != pos:
+            raise Refused("claim_outranked", pos, f"{name(hand, pos)} may not take the {tile}: "
+                          f"the ron goes to {name(hand, order[0])} (head bump)")
+    wins = []
+    for p in order:
+        concealed = _winning_order(hand.seat(p), tile) if p == pos else with_tile(hand, p, tile)
+        validate(ctx, hand, p, concealed, "discard")
+        wins.append((p, win_input(ctx, hand, p, concealed, "discard")))
+    ctx.notes.append(" and ".join(name(hand, p) for p in order) + f" win on the {tile}")
+    return riichi_end.finish_win(ctx, evolve(hand, discard=None, taken=None), wins, discarder)
 
 
 def unkong(hand: Hand, owner: int, tile: Tile) -> Hand:

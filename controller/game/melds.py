@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from controller.game import calls
+from controller.game import calls, riichi
 from controller.game.context import Ctx, Refused, name
 from controller.game.endhand import finish_washout
 from controller.game.state import Claim, Hand, Seat, SetKind, TableSet, evolve, next_live
@@ -74,6 +74,8 @@ def _own_turn(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:
     rack = _without(seat.rack, tile)
     for i, meld in enumerate(seat.melds):
         if meld.kind == "pung" and meld.tiles[0] == tile and not seat.forming:
+            if hand.rh is not None:
+                riichi.check_kong_allowed(hand, pos)
             fresh = hand.fresh_claim == (pos, i)
             kong = TableSet(
                 meld.tiles + (tile,), "kong", claimed_from=meld.claimed_from, added=not fresh
@@ -85,6 +87,8 @@ def _own_turn(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:
             ctx.notes.append(f"{name(hand, pos)} makes {what} of {tile}")
             return _kong_made(ctx, hand, seat, fresh_claim=None, robbable=robbable, robbers=())
     forming = seat.forming + (tile,)
+    if hand.rh is not None and not seat.forming:
+        riichi.check_riichi_kong(ctx, hand, pos, tile)
     if any(t != tile for t in forming) or rack.count(tile) + len(forming) < 4:
         raise Refused(
             "not_a_set", pos,
@@ -105,6 +109,8 @@ def _kong_made(ctx: Ctx, hand: Hand, seat: Seat, **changes: object) -> Hand:
     step = hand.step
     if hand.phase == "play" and seat.position == hand.turn:
         step = "replacement"
+    if hand.rh is not None:
+        hand = riichi.on_kong(hand)
     return _unless_wall_empty(ctx, hand.with_seat(seat, step=step, **changes), "the kong")
 
 
@@ -151,6 +157,10 @@ def _complete(ctx: Ctx, hand: Hand, seat: Seat, claim: Claim, kind: SetKind) -> 
         turn=pos, step="discard", discard=None, claim=None, claimants=(), awarded=None,
         claim_deadline=None, fresh_claim=(pos, len(seat.melds) - 1) if kind == "pung" else None,
     )
+    if hand.rh is not None:
+        own = tuple(t for t in meld.tiles if t != claim.tile) if kind == "chow" else ()
+        hand = riichi.on_call(ctx, hand.with_seat(seat), pos, kind, claim.tile, own,
+                              claim.discarder)
     if kind == "kong":
         return _kong_made(ctx, evolve(hand, **changes), seat)
     return hand.with_seat(seat, **changes)

@@ -5,7 +5,7 @@ Moves onto and off the meld strips are in ``melds.py``; Mahjong takes in ``calls
 
 from __future__ import annotations
 
-from controller.game import calls, melds
+from controller.game import calls, melds, riichi
 from controller.game.context import Ctx, Refused, copies_in_set, name
 from controller.game.endhand import finish_washout
 from controller.game.state import CODE_INDEX, Hand, Seat, evolve, next_live
@@ -34,6 +34,8 @@ def route(ctx: Ctx, hand: Hand, tile: str, src: str, dst: str) -> Hand:
             return draw(ctx, hand, tile, dpos)
         if dkind == "melds" and is_bonus(tile):
             return melds.lay_bonus_from_wall(ctx, draw(ctx, hand, tile, dpos), tile, dpos)
+        if dkind == "dora" and hand.rh is not None:
+            return riichi.lay_indicator(ctx, hand, tile, take_from_wall(ctx, hand, tile))
     elif skind == "rack":
         _check_holds(hand.seat(spos).rack, tile, f"{name(hand, spos)}'s rack",
                      named=dkind in ("discard", "melds"))  # it lies open there now
@@ -151,7 +153,8 @@ def _replacement(hand: Hand, seat: Seat, tile: str, out: tuple[int, ...]) -> Han
     if robbable is not None and robbable[1] == seat.position:
         robbable = None
     seat = evolve(seat, replacements_due=due)
-    return _took(hand, seat, tile, out, "replacement", step=step, robbable=robbable)
+    hand = _took(hand, seat, tile, out, "replacement", step=step, robbable=robbable)
+    return riichi.on_draw(hand, seat.position) if hand.rh is not None else hand
 
 
 def _turn_draw(ctx: Ctx, hand: Hand, seat: Seat, tile: str, out: tuple[int, ...]) -> Hand:
@@ -167,10 +170,11 @@ def _turn_draw(ctx: Ctx, hand: Hand, seat: Seat, tile: str, out: tuple[int, ...]
         dseat = hand.seat(died[1])
         hand = hand.with_seat(evolve(dseat, river=dseat.river + (died[0],)))
     seat = evolve(hand.seat(pos), kong_chain=0)
-    return _took(
+    hand = _took(
         hand, seat, tile, out, "wall", discard=None, died=died, pad_dead=pad_dead,
         step="discard", claim_deadline=None,
     )
+    return riichi.on_draw(hand, pos) if hand.rh is not None else hand
 
 
 def discard(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:
@@ -193,11 +197,15 @@ def discard(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:
         )
     if is_bonus(tile):
         raise Refused("bonus_discard", pos, f"lay the {tile} on your meld strip instead")
+    if hand.rh is not None:
+        riichi.check_discard(ctx, hand, pos, tile)
     if not seat.dead and seat.size() != 14:
         hand = calls.wrong_count(ctx, hand, pos, 14)
         seat = hand.seat(pos)
+    first = seat.discards == 0
     seat = evolve(seat, rack=without(seat.rack, tile), discards=seat.discards + 1, kong_chain=0)
-    return _after_discard(ctx, hand.with_seat(seat), tile, pos)
+    hand = _after_discard(ctx, hand.with_seat(seat), tile, pos)
+    return riichi.after_discard(ctx, hand, pos, tile, first) if hand.rh is not None else hand
 
 
 def _after_discard(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.game import riichi_end
 from controller.game.context import Ctx, Refused
 from controller.game.state import GameState, Penalty, evolve
 from controller.scoring.rulesets.mcr import FALSE_MAHJONG_PENALTY
@@ -83,6 +84,13 @@ def penalise(ctx: Ctx, state: GameState, body: dict[str, Any]) -> GameState:
     amount: Any = body.get("amount")
     reason = body.get("reason")
     number = _hand_number(state)
+    if kind == "chombo":
+        seat = int(body["seat"])
+        if state.rt is None:
+            raise Refused("bad_penalty", seat, "chombo is a riichi penalty: give a deduction")
+        new = riichi_end.chombo(ctx, state, seat)
+        record = Penalty(kind, number, (), seat, riichi_end.CHOMBO * 1000, reason, state.names)
+        return evolve(new, penalties=state.penalties + (record,))
     if kind == "deduction":
         seat = int(body["seat"])
         record = Penalty(kind, number, (), seat, int(amount), reason, state.names)

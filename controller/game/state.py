@@ -23,7 +23,7 @@ Step = Literal["draw", "discard", "replacement"]
 #: A set on a meld strip.
 SetKind = Literal["chow", "pung", "kong"]
 #: How a hand ended.
-HandEnd = Literal["mahjong", "washout"]
+HandEnd = Literal["mahjong", "washout", "nagashi_mangan", "chombo"]
 
 T = TypeVar("T")
 _Evolver = Callable[[Any, Mapping[str, Any]], Any]
@@ -157,6 +157,7 @@ class Hand:
     claim_deadline: float | None = None
     turn_deadline: float | None = None
     late_claim: tuple[int, float, float] | None = None  # (seat, overrun, deadline): a late claim
+    rh: Any = None  # riichi only: the hand's riichi facts (controller.game.riichi.RiichiHand)
 
     @property
     def live_wall(self) -> int:
@@ -211,6 +212,7 @@ class HandRecord:
     win_source: str | None = None
     discarder: int | None = None
     names: tuple[str | None, ...] = (None, None, None, None)  # who sat where in this hand
+    riichi: Any = field(default=None, compare=False)  # riichi only: the hand's record fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,6 +301,8 @@ class GameState:
     deductions: tuple[int, int, int, int] = (0, 0, 0, 0)
     #: moves of tiles after the hand ended (the table being cleared): (tile, from, to)
     cleared: tuple[tuple[Tile, str, str], ...] = field(default=(), compare=False)
+    #: riichi only: the counters on the table (controller.game.riichi.RiichiTable)
+    rt: Any = None
     #: accepted corrections so far (undo, reassign, end_hand): players who planned ahead
     #: see from it that the game changed under them
     corrections: int = field(default=0, compare=False)

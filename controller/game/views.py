@@ -7,6 +7,7 @@ from typing import Any
 
 from controller.game.people import names_json, penalty_json
 from controller.game.privacy import public_violation
+from controller.game.riichi_views import public_riichi, seat_riichi
 from controller.game.state import GameState, Hand, HandRecord, Seat
 from controller.tiles import WINDS, is_bonus, sort_tiles
 
@@ -18,12 +19,19 @@ def _per_seat(values: tuple[int, ...]) -> dict[str, int]:
 
 
 def _record_json(r: HandRecord) -> dict[str, Any]:
-    return {
+    out = {
         "number": r.number, "dealer": r.dealer, "prevailing_wind": r.prevailing_wind,
         "result": r.result, "winner": r.winner, "scores": _per_seat(r.scores),
         "net": _per_seat(r.net), "win_source": r.win_source, "discarder": r.discarder,
         "winds": winds_of(r.dealer), "names": names_json(r.names),
     }
+    if r.riichi is not None:  # riichi's fields (FORMATS.md replay)
+        out.update({k: v for k, v in r.riichi.items() if k in _RIICHI_RECORD})
+    return out
+
+
+_RIICHI_RECORD = ("honba", "riichi_sticks", "riichi", "dora_indicators", "ura_dora_indicators",
+                  "winners", "tenpai", "points", "chombo")
 
 
 def winds_of(dealer: int) -> dict[str, str]:
@@ -130,6 +138,7 @@ def public_view(state: GameState, now: float | None = None) -> dict[str, Any]:
         "hands": [_record_json(r) for r in state.hands],
         "totals": _per_seat(state.totals),
         **_people(state),
+        **({"riichi": public_riichi(state)} if state.rt is not None else {}),
     }
 
 
@@ -158,7 +167,7 @@ def seat_view(
     waits: list[str] = []
     if seat.size() == 13 and state.ruleset is not None and hand.phase != "over":
         waits = _waits(state, seat)
-    return {
+    own = {
         "position": position,
         "wind": hand.wind_of(position),
         "hand": sort_tiles(seat.rack),
@@ -168,6 +177,9 @@ def seat_view(
         "ready": seat.ready,
         "table": table,
     }
+    if hand.rh is not None:
+        own["riichi"] = seat_riichi(state, hand, position, waits)
+    return own
 
 
 def _waits(state: GameState, seat: Seat) -> list[str]:
@@ -211,6 +223,7 @@ def replay_summary(state: GameState) -> dict[str, Any]:
             "prevailing_wind": state.prevailing_wind,
         },
         **_people(state),
+        **({"final": state.rt.final} if state.rt is not None and state.rt.final else {}),
     }
 
 

@@ -38,6 +38,8 @@ def zone_counts(hand: Hand, bonus_tiles: bool) -> dict[str, Counter[str]]:
         if left:
             wall[code] = left
     zones["wall"] = wall
+    if hand.rh is not None:  # riichi: the indicators on the dora pad
+        zones["dora"] = Counter(hand.rh.dora) + Counter(hand.rh.ura)
     return zones
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from controller.players import judge
+from controller.players import judge, riichi_bot
 from controller.players.hand_eval import kind, shanten, to_counts, useful_tiles
 from controller.scoring import RuleSet
 from controller.tiles import (
@@ -26,7 +26,7 @@ from controller.tiles import (
 )
 
 View = Mapping[str, Any]
-TurnKind = Literal["mahjong", "concealed_kong", "added_kong", "discard"]
+TurnKind = Literal["mahjong", "concealed_kong", "added_kong", "discard", "riichi"]
 ClaimKind = Literal["mahjong", "kong", "pung", "chow"]
 #: How claims rank (RULES.md 4): Mahjong beats kong and pung, which beat chow.
 CLAIM_RANK = {"mahjong": 3, "kong": 2, "pung": 2, "chow": 1}
@@ -74,6 +74,9 @@ class Bot:
         """Choose Mahjong, a kong or a discard for a 14-tile rack (bonus tiles already laid)."""
         self.chows = self._chows_left(seat)
         rack = [t for t in seat["hand"] if not is_bonus(t)]
+        if seat.get("riichi") is not None:  # riichi: the engine's own facts of the seat decide
+            what, tile = riichi_bot.on_turn(self, seat, rack)
+            return TurnAction(what, tile)  # type: ignore[arg-type]  # a TurnKind
         if drawn is not None and source is not None:
             if judge.may_go_mahjong(self.ruleset, seat, rack, drawn, source):
                 return TurnAction("mahjong", drawn)
@@ -111,13 +114,14 @@ class Bot:
                 return TurnAction("added_kong", t)
         return None
 
-    def choose_discard(self, seat: View, rack: Sequence[str]) -> str:
-        """The tile to throw: lowest shanten, then most useful tiles, then least value kept."""
+    def choose_discard(self, seat: View, rack: Sequence[str], only: Sequence[str] = ()) -> str:
+        """The tile to throw: lowest shanten, then most useful tiles, then least value kept;
+        ``only``: the kinds allowed (riichi: kuikae, the riichi discards), all when empty."""
         counts = to_counts(rack)
         exposed = len(seat.get("melds", []))
         pairs_ok = self._pairs_ok(exposed)
         options: list[tuple[int, int, str]] = []
-        for i in sorted(k for k, c in enumerate(counts) if c):
+        for i in sorted(k for k, c in enumerate(counts) if c and (not only or kind(k) in only)):
             counts[i] -= 1
             after = shanten(counts, exposed, pairs_ok, self.chows)
             counts[i] += 1
@@ -202,7 +206,13 @@ class Bot:
             return None
         self.chows = self._chows_left(seat)
         rack = [t for t in seat["hand"] if not is_bonus(t)]
-        if tile in seat.get("waits", []):
+        r = seat.get("riichi")
+        if r is not None:
+            if tile in r["ron_on"]:
+                return ClaimIntent("mahjong")
+            if r["in_riichi"] or r["dead"] or _hand(seat).get("live_wall", 0) <= 0:
+                return None  # the last discard may be claimed only to win
+        elif tile in seat.get("waits", []):
             if judge.may_go_mahjong(self.ruleset, seat, rack + [tile], tile, "discard"):
                 return ClaimIntent("mahjong")
         counts = to_counts(rack)
@@ -223,6 +233,9 @@ class Bot:
             key = (after, -CLAIM_RANK[intent.kind], intent)
             if best is None or key[:2] < best[:2]:
                 best = key
+        if best is not None and r is not None and riichi_bot.kuikae_only(
+                rack, tile, best[2].kind, best[2].tiles):
+            return None
         return None if best is None else best[2]
 
     def called_claim(self, seat: View, tile: str, may_chow: bool) -> ClaimIntent | None:
@@ -299,8 +312,8 @@ class Bot:
 
     def rob_kong(self, seat: View, tile: str) -> bool:
         """Go Mahjong on the tile another seat adds to its pung, when that is legal."""
-        if seat.get("dead") or tile not in seat.get("waits", []):
-            return False
+        if seat.get("dead") or tile not in seat.get("waits", []) or seat.get("riichi"):
+            return False  # riichi: the bots do not rob kongs (furiten and yaku unread here)
         rack = [t for t in seat["hand"] if not is_bonus(t)]
         return judge.may_go_mahjong(self.ruleset, seat, rack + [tile], tile, "robbed_kong")
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.game import GameState, apply, lying, new_game, public_view, put_backs, seat_view
-from controller.players import judge
+from controller.players import judge, riichi_bot
 from controller.players.bots import Bot, ClaimIntent
 from controller.players.claims import Event, claim_events, declare, move, resolve
 from controller.players.resume import resume_events
@@ -65,6 +65,7 @@ class Director:
         self.seed = seed
         self.clear_table = clear_table
         self.total = 144 if self.ruleset.bonus_tiles else 136
+        self.riichi = self.ruleset.name == "riichi"
         # ``bots`` replaces the players of some positions (a different policy, a spy in tests).
         self.bots = {p: Bot(p, self.ruleset, seed, careful) for p in range(1, 5)}
         self.bots.update(bots or {})
@@ -139,6 +140,10 @@ class Director:
 
     def _between_hands(self, state: GameState, view: View, hand: View | None) -> Event | None:
         finished = len(view.get("hands") or [])
+        if self.riichi and hand is not None and int(hand["number"]) > self._cleared:
+            ura = riichi_bot.indicator_event(view, self.wall(int(hand["number"])), self.total)
+            if ura is not None:
+                return ura
         if hand is not None and int(hand["number"]) > self._cleared:
             self._cleared = int(hand["number"])
             if self.clear_table and (event := self._emit(self._clearing(state))):
@@ -161,7 +166,7 @@ class Director:
         may have left its zone already: pushed off the pad as the operator ended the hand)."""
         zones = lying(state)
         order = [z for p in range(1, 5) for z in (f"rack:{p}", f"melds:{p}")]
-        return [move(t, zone, "wall") for zone in [*order, "discard", "river"]
+        return [move(t, zone, "wall") for zone in [*order, "discard", "river", "dora"]
                 for t in zones.get(zone, Counter()).elements()]
 
     def wall(self, number: int) -> list[str]:
@@ -181,6 +186,10 @@ class Director:
             tile, seat = self._next_dealt(state, hand, wall, dealer)
             return self._draw(tile, seat, "dealt" if seat == dealer else "")
         turn = int(hand.get("turn") or dealer)
+        if self.riichi and self._table is not None:  # the dora pad: after the deal, each kong
+            indicator = riichi_bot.indicator_event(self._table[1], wall, self.total)
+            if indicator is not None:
+                return indicator
         for p in turn_order(turn):
             if int(hand["seats"][str(p)].get("replacements_due", 0)) > 0:
                 robbed = self._robbing(state, p)
@@ -279,6 +288,8 @@ class Director:
             self._added_kong = (position, action.tile)
             return move(action.tile, rack, strip)
         self._drawn.pop(position, None)
+        if action.kind == "riichi":
+            return self._emit([declare(position, "ready"), move(action.tile, rack, "discard")])
         return move(action.tile, rack, "discard")
 
     # --- claims -----------------------------------------------------------------------------------
@@ -301,6 +312,10 @@ class Director:
                 intents[p] = intent
         if not intents:
             return move(tile, "discard", "river")
+        rons = [p for p, i in intents.items() if i.kind == "mahjong"]
+        if self.riichi and rons:
+            multiple = str(self.ruleset.options.get("multiple_ron", "all"))
+            return self._emit(riichi_bot.ron_events(rons, discarder, tile, multiple))
 
         def value(p: int) -> int:
             rack = list(views[p]["hand"]) + [tile]

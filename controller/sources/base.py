@@ -41,6 +41,19 @@ class LoopPort(Protocol):
 
     def mark_players_simulated(self, who: str) -> None: ...
 
+    async def start_session(self, ruleset: str, options: dict[str, Any]) -> None: ...
+
+
+async def next_game(loop: LoopPort, hands: int | None) -> bool:
+    """Riichi's simulated players play hanchan after hanchan (issue 23): when the game is
+    over and no number of hands was asked for, a new session of the same rule set and
+    options starts. True when one was started (the other rule sets stop at the game's end)."""
+    session = loop.public_view().get("session") or {}
+    if hands is not None or session.get("ruleset") != "riichi" or not loop.state.game_over:
+        return False
+    await loop.start_session("riichi", dict(session.get("options") or {}))
+    return True
+
 
 #: An event source: given the loop, yields (event dict, source name) pairs. An async generator
 #: may receive each event's result (``applied = yield event, name``; ``applied.accepted``).

@@ -8,7 +8,7 @@ from collections.abc import AsyncGenerator
 from typing import Any
 
 from controller.players.director import Director
-from controller.sources.base import Event, EventSource, LoopPort, Rhythm
+from controller.sources.base import Event, EventSource, LoopPort, Rhythm, next_game
 
 
 def simulation_source(pace: float, seed: int, hands: int | None = None) -> EventSource:
@@ -35,6 +35,8 @@ def simulation_source(pace: float, seed: int, hands: int | None = None) -> Event
                                     hands=hands or 1_000_000, seed=seed)
                 session_of = loop.session_id
             event = director.next_action(loop.state)
+            if event is None and await next_game(loop, hands):
+                continue
             if event is None:  # the director's session is over
                 await asyncio.sleep(1.0)
                 continue

@@ -19,7 +19,7 @@ from typing import Any
 
 from controller.players.director import Director
 from controller.sources.agree import agreed
-from controller.sources.base import Event, EventSource, LoopPort, Rhythm
+from controller.sources.base import Event, EventSource, LoopPort, Rhythm, next_game
 from controller.sources.table import (
     Followed,
     QueueReader,
@@ -32,7 +32,7 @@ from controller.sources.table import (
 from controller.sources.world import OFF_TABLE, SimWorld, TileBox
 from controller.table.presence import PresenceTracker
 from firmware_bridge.readers import LatestScans, asyncio_sink
-from firmware_bridge.sim import SimBackend
+from firmware_bridge.sim import SimBackend, default_layout
 from firmware_bridge.sim_process import BoardsProcess
 
 log = logging.getLogger("controller.sim")
@@ -83,12 +83,14 @@ def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> Even
         loop.mark_players_simulated("the virtual table's simulated players")
         # every session's set (136 tiles are a part of it), with the fault asked for
         box = TileBox(bonus_tiles=True, misread=options.misread)
+        # the centre board carries the riichi dora pad too (TABLE.md), idle in other games
         if options.boards_apart:
             backend = SimBackend(table=BoardsProcess(
-                scan_ms=options.scan_ms, snapshot_ms=options.snapshot_ms, seed=options.seed))
+                scan_ms=options.scan_ms, snapshot_ms=options.snapshot_ms, seed=options.seed,
+                dora=1))
         else:
             backend = SimBackend(scan_ms=options.scan_ms, snapshot_ms=options.snapshot_ms,
-                                 seed=options.seed)
+                                 seed=options.seed, boards=default_layout(dora=1))
         world = SimWorld(backend.table, box)
         def new_tracker() -> PresenceTracker:
             return PresenceTracker(backend.table.labels(), box.registry,
@@ -213,6 +215,8 @@ async def _drive(loop: LoopPort, world: SimWorld, sensing: Sensing,
                 if loop.session_id != session or not loop.session_active:
                     continue  # a new session came meanwhile: its sweep first, not a move
             event = director.next_action(loop.state)
+            if event is None and await next_game(loop, options.hands):
+                continue
             if event is None:
                 run.finishing = True
                 if options.unplug_every:  # let a pulled cable be plugged back in first

@@ -30,7 +30,7 @@ class ScanLike(Protocol):
 
 
 WALL, DISCARD, RIVER = "wall", "discard", "river"
-ZONE_RE = re.compile(r"^(rack:[1-4]|melds:[1-4]|discard|river)$")
+ZONE_RE = re.compile(r"^(rack:[1-4]|melds:[1-4]|discard|river|dora)$")
 Event = dict[str, Any]
 
 

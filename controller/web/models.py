@@ -111,6 +111,16 @@ class HandSummary(_Open):
     discarder: int | None = None  # whose discard or robbed kong gave the Mahjong
     winds: dict[str, str] = Field(default_factory=dict)  # each seat's wind in THAT hand
     names: dict[str, str | None] = Field(default_factory=dict)  # who sat where in that hand
+    # riichi only (FORMATS.md replay): the counters, indicators, winners, tenpai seats, points
+    honba: int | None = None
+    riichi_sticks: int | None = None
+    riichi: list[int] | None = None
+    dora_indicators: list[str] | None = None
+    ura_dora_indicators: list[str] | None = None
+    winners: list[int] | None = None
+    tenpai: list[int] | None = None
+    points: dict[str, int] | None = None
+    chombo: int | None = None
 
 
 class PaymentOut(_Open):
@@ -161,6 +171,48 @@ class ServiceStatus(_Open):
     turn_seconds: float | None = None
 
 
+class RiichiFinal(_Open):
+    points: dict[str, int]
+    uma: dict[str, float]
+    penalties: dict[str, int]
+    deposits: int = 0
+    result: dict[str, float]
+
+
+class RiichiPublic(_Open):
+    """Riichi's board (controller.game.riichi_views): no concealed tile; after an exhaustive
+    draw each seat only "tenpai" or "noten"."""
+
+    honba: int = 0
+    riichi_sticks: int = 0
+    points: dict[str, int] = Field(default_factory=dict)
+    riichi: list[int] = Field(default_factory=list)
+    double_riichi: list[int] = Field(default_factory=list)
+    riichi_discard: dict[str, int | None] = Field(default_factory=dict)
+    dora_indicators: list[str] = Field(default_factory=list)
+    ura_dora_indicators: list[str] = Field(default_factory=list)
+    ura_due: bool = False
+    tenpai: dict[str, Literal["tenpai", "noten"]] | None = None
+    chombo: list[int] = Field(default_factory=list)
+    final: RiichiFinal | None = None
+
+
+class SeatRiichi(_Open):
+    """A seat's own riichi facts (its own tiles only)."""
+
+    in_riichi: bool = False
+    declared: bool = False
+    dead: bool = False
+    furiten: bool | None = False
+    kuikae: list[str] = Field(default_factory=list)
+    ron_on: list[str] = Field(default_factory=list)
+    no_yaku: list[str] = Field(default_factory=list)
+    can_riichi: bool | None = False
+    riichi_discards: list[str] = Field(default_factory=list)
+    tsumo: bool | None = False
+    drawn: str | None = None
+
+
 class PublicView(_Open):
     seq: int = 0
     session: SessionOut = Field(default_factory=SessionOut)
@@ -173,6 +225,7 @@ class PublicView(_Open):
     penalties: list[PenaltyOut] = Field(default_factory=list)
     deductions: dict[str, int] = Field(default_factory=dict)  # kept apart from the totals
     round: RoundOut | None = None
+    riichi: RiichiPublic | None = None  # riichi only
 
 
 class HandRecord(HandSummary):
@@ -233,6 +286,7 @@ class SeatView(_Open):
     waits_shown: bool = Field(default=True, description="false: the table hides waits "
                               "([table] show_waits = false, for competitive play)")
     ready: bool = False
+    riichi: SeatRiichi | None = None  # riichi only
     table: PublicView
 
 
@@ -251,7 +305,7 @@ class Health(_Open):
 
 
 class DeclareIn(_In):
-    call: Literal["claim", "ready", "mahjong"]
+    call: Literal["claim", "ready", "mahjong", "noten"]  # noten: riichi, after a draw
 
 
 class EventResult(_Open):

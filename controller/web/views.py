@@ -72,6 +72,10 @@ def seat_view(loop: GameLoop, position: int) -> dict[str, Any]:
     view["waits_shown"] = loop.config.table.show_waits
     if not view["waits_shown"]:
         view["waits"] = []
+        own = view.get("riichi")
+        if own:  # riichi: what tells the waits goes too (the rules' own words still do)
+            own.update(ron_on=[], no_yaku=[], riichi_discards=[], furiten=None, tsumo=None,
+                       can_riichi=None)
     return view
 
 

@@ -211,11 +211,11 @@ def test_the_nets_sum_to_the_deposits_taken_and_each_winner_gains(obj: dict[str,
     assert all(n > 0 and n % 50 == 0 for _, _, n in payments)
 
 
-def test_the_table_does_not_play_riichi_yet(monkeypatch: pytest.MonkeyPatch,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_table_plays_riichi(monkeypatch: pytest.MonkeyPatch,
+                                capsys: pytest.CaptureFixture[str]) -> None:
     from controller.scoring import PLAYABLE, RULESETS
 
-    assert "riichi" in RULESETS and "riichi" not in PLAYABLE
+    assert "riichi" in RULESETS and "riichi" in PLAYABLE
     log = json.dumps({"session": {"ruleset": "riichi", "options": {}}}) + "\n"
-    code, _, err = _run(["replay", "-"], log, monkeypatch, capsys)
-    assert code == 2 and "not yet played by the table" in err
+    code, out, _ = _run(["replay", "-"], log, monkeypatch, capsys)
+    assert code == 0 and json.loads(out)["hands"] == []

@@ -53,7 +53,7 @@ def test_malformed_toml_is_one_line() -> None:
         ("[readers]\nbackend = 'usb'\n", "readers.backend"),
         ("[table.channels]\n'seat1/0' = 'rack:5'\n", "zone 'rack:5'"),
         ("[table.channels]\n'seat1' = 'rack:1'\n", "channel 'seat1'"),
-        ("[session]\nruleset = 'riichi'\n", "unknown rule set 'riichi'"),
+        ("[session]\nruleset = 'mahjong'\n", "unknown rule set 'mahjong'"),
         ("[table.seats.5]\nname = 'X'\n", "seat '5' is not a position"),
         ("[server]\nport = 70000\n", "server.port"),
     ],

@@ -13,9 +13,17 @@ START_POINTS = 30_000
 RIICHI_DEPOSIT = 1_000
 
 
-def _not_riichi(key: str, value: Any) -> Any:
-    """The options of the other rule sets that mean nothing in riichi: an error, not ignored."""
-    raise ScoringError(f"option {key!r} does not apply to rule set riichi (RULES.md section 11)")
+def _not_riichi(default: Any) -> Any:
+    """The options of the other rule sets that mean nothing in riichi: an error, not ignored
+    (their default passes: a session's resolved options name it)."""
+
+    def check(key: str, value: Any) -> Any:
+        if value != default:
+            raise ScoringError(
+                f"option {key!r} does not apply to rule set riichi (RULES.md section 11)")
+        return default
+
+    return check
 
 
 def _no_bonus(key: str, value: Any) -> bool:
@@ -48,8 +56,8 @@ OPTIONS: dict[str, Option] = {
     "bonus_tiles": Option(False, _no_bonus),
     "wrong_count": Option("dead_hand", check_choice("dead_hand", "repair")),
     "mahjong_tie": Option("turn_order", check_choice("turn_order")),
-    "limit": Option(8000, _not_riichi),
-    "limit_hands": Option({}, _not_riichi),
+    "limit": Option(8000, _not_riichi(8000)),
+    "limit_hands": Option({}, _not_riichi({})),
 }
 
 SPEC = RuleSetSpec(
@@ -59,5 +67,5 @@ SPEC = RuleSetSpec(
     settlement="riichi",
     specials=frozenset({"seven_pairs", "thirteen_orphans"}),
     notes="han and fu: scored by controller.scoring.riichi",
-    playable=False,
+    playable=True,
 )
