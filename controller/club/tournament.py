@@ -72,9 +72,10 @@ def repeats(plan: Plan) -> dict[str, Any]:
 
 
 def seating_plan(players: list[str], rounds: int, seed: int = 0,
-                 budget: float = 1.0) -> Plan:
+                 budget: float = 1.0, attempts: int | None = None) -> Plan:
     """R rounds of N/4 tables; tries random restarts within ``budget`` seconds and keeps the
-    plan with the fewest repeat meetings (0 when one is found)."""
+    plan with the fewest repeat meetings (0 when one is found). With ``attempts``, that many
+    restarts at most instead, whatever they take: the same plan on any machine."""
     if len(players) < 4 or len(players) % 4:
         raise TournamentError(f"a tournament needs a multiple of 4 players, not {len(players)}")
     if len({p.casefold() for p in players}) != len(players):
@@ -85,7 +86,15 @@ def seating_plan(players: list[str], rounds: int, seed: int = 0,
     best: Plan | None = None
     best_cost = None
     deadline = time.monotonic() + budget
-    while best is None or (best_cost and time.monotonic() < deadline):
+    tried = 0
+
+    def more() -> bool:
+        if attempts is not None:
+            return tried < attempts
+        return time.monotonic() < deadline
+
+    while best is None or (best_cost and more()):
+        tried += 1
         meet: Counter[frozenset[str]] = Counter()
         plan: Plan = []
         for _ in range(rounds):

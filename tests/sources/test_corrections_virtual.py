@@ -26,17 +26,29 @@ from controller.tiles import tile_set
 View = dict[str, Any]
 
 
-def until(check: Callable[[], Any], timeout: float = 60.0, what: str = "") -> Any:
+def until(check: Callable[[], Any], timeout: float = 60.0, what: str = "",
+          status: Callable[[], Any] | None = None) -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if result := check():
             return result
         time.sleep(0.02)
-    raise AssertionError(f"not reached in {timeout} s: {what}")
+    raise AssertionError(f"not reached in {timeout} s: {what}"
+                         + (f" ({status()})" if status else ""))
 
 
 def hand_of(client: TestClient) -> View:
     return client.get("/api/table").json().get("hand") or {}
+
+
+def _where(service: Any, run: SimRun) -> str:
+    """What the table and the players are doing, for a failure's message."""
+    state = service.state
+    hand = state.hand
+    return (f"seq {state.seq}, phase {hand.phase if hand else None}, discard "
+            f"{hand.discard if hand else None}, turn {hand.turn if hand else None}, cleared "
+            f"{len(state.cleared)}, misplaced {list(state.misplaced)}, complaint "
+            f"{run.complaint}, stalls {run.stalls}, error {run.error}")
 
 
 @pytest.mark.slow
@@ -52,15 +64,19 @@ def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
 
         # 1. The misread: the players wait and say where; the operator corrects it.
         complaint = until(lambda: run.complaint if run.complaint and "is" in run.complaint
-                          else None, what="a player noticing the misread tile")
+                          else None, what="a player noticing the misread tile",
+                  status=lambda: _where(service, run))
         assert complaint["tile"] == "5b" and complaint["is"] == "6b"
         health = client.get("/api/admin/readers", headers=admin).json()["readers"]
         message = health["virtual-table"]["message"]
         assert "the players wait" in message and complaint["zone"] in message
         assert "5b" not in message and "6b" not in message  # no concealed tile named
-        seq = client.get("/api/table").json()["seq"]
-        time.sleep(0.5)
-        assert client.get("/api/table").json()["seq"] == seq  # nobody plays meanwhile
+        # nobody plays meanwhile: watched while the players looked at the table 10 more times
+        # (each time they would have played, had they not waited)
+        seq, looked = client.get("/api/table").json()["seq"], run.waited
+        until(lambda: run.waited >= looked + 10, what="the players looking again",
+              status=lambda: _where(service, run))
+        assert client.get("/api/table").json()["seq"] == seq
         if complaint["zone"].startswith("rack:"):
             # a rack's misread is its player's to correct, on the seat page (not the operator's)
             assert "seat page" in message
@@ -80,7 +96,8 @@ def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
         after_fix = client.get("/api/table").json()["seq"]
         until(lambda: run.complaint is None and hand_of(client).get("phase") == "play"
               and client.get("/api/table").json()["seq"] >= after_fix + 2
-              and (hand_of(client).get("discard") is not None), what="play after the fix")
+              and (hand_of(client).get("discard") is not None), what="play after the fix",
+                  status=lambda: _where(service, run))
         assert service.status().readers["virtual-table"]["ok"]
 
         # 2. An undo in play (a discard lies on the pad, or whatever came last).
@@ -88,13 +105,15 @@ def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
         assert undone.status_code == 200 and undone.json()["accepted"], undone.text
         seq = client.get("/api/table").json()["seq"]
         until(lambda: client.get("/api/table").json()["seq"] > seq + 10
-              and not hand_of(client).get("out_of_place"), what="play after the undo")
+              and not hand_of(client).get("out_of_place"), what="play after the undo",
+                  status=lambda: _where(service, run))
 
         # 3. The operator ends the hand as a washout; the players clear; the washout is undone.
         number = hand_of(client)["number"]
         ended = client.post("/api/admin/end-hand", headers=admin, json={"result": "washout"})
         assert ended.status_code == 200 and ended.json()["accepted"], ended.text
-        until(lambda: len(service.state.cleared) >= 10, what="the players clearing")
+        until(lambda: len(service.state.cleared) >= 10, what="the players clearing",
+                  status=lambda: _where(service, run))
         back = client.post("/api/admin/undo", headers=admin, json={"count": 1})
         assert back.status_code == 200 and back.json()["accepted"], back.text
         washout_undone = back.json()["seq"]
@@ -102,7 +121,8 @@ def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
         assert hand["number"] == number and hand["phase"] == "play"
         wall = hand["live_wall"]
         until(lambda: not hand_of(client).get("out_of_place")
-              and hand_of(client).get("live_wall", wall) < wall, what="put back, play on")
+              and hand_of(client).get("live_wall", wall) < wall, what="put back, play on",
+                  status=lambda: _where(service, run))
 
         # 4. A seat's call reaches the game (the game's own rule answers, not a blanket 409).
         seat = {"Authorization": f"Bearer {system.tokens.seats[2]}"}
@@ -113,7 +133,8 @@ def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
 
         # 5. Play goes on to the hand's end.
         until(lambda: len(client.get("/api/table").json()["hands"]) >= 1
-              and hand_of(client).get("phase") == "over", timeout=120, what="the hand's end")
+              and hand_of(client).get("phase") == "over", timeout=120, what="the hand's end",
+                  status=lambda: _where(service, run))
         state = service.state
         assert run.error is None and run.stalls == 0
         totals = Counter[str]()
@@ -132,7 +153,7 @@ def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
     assert replayed == state
     at_undo = replay_lines((r.seq, r.event, r.at) for r in records if r.seq <= washout_undone)
     assert len(at_undo.misplaced) >= 10  # the cleared tiles, to come back from the wall
-    assert all(put == "wall" for _, put, _ in at_undo.misplaced)
+    assert all(put == "wall" for _, put, _ in at_undo.misplaced), at_undo.misplaced
     assert replay_summary(replayed) == replay_summary(state)
     sources = Counter(r.source for r in records)
     # the misread was corrected by the operator or, in a rack, by its seat (seat:N)
@@ -177,4 +198,4 @@ def test_a_washout_taken_back_in_process(tmp_path: Path) -> None:
     assert replay_lines((r.seq, r.event, r.at) for r in records) == state
     at_undo = replay_lines((r.seq, r.event, r.at) for r in records if r.seq <= undo_seq)
     assert len(at_undo.misplaced) >= 5  # the cleared tiles, listed to come back
-    assert all(put == "wall" for _, put, _ in at_undo.misplaced)
+    assert all(put == "wall" for _, put, _ in at_undo.misplaced), at_undo.misplaced
