@@ -84,7 +84,24 @@ def _nine_in_a_row(ctx: Ctx, hand: Hand, winner: int) -> bool:
 def finish_washout(ctx: Ctx, hand: Hand) -> Hand:
     """A washout scores nothing and pays nothing."""
     details = {str(s.position): _detail(hand, s, None) for s in hand.seats}
-    return _over(hand, Result("washout", None, (0, 0, 0, 0), (0, 0, 0, 0), details))
+    return _over(_as_it_lies(hand),
+                 Result("washout", None, (0, 0, 0, 0), (0, 0, 0, 0), details))
+
+
+def _as_it_lies(hand: Hand) -> Hand:
+    """A hand ended in the middle of a claim (the operator's washout): the claimed discard
+    stays where it lies, on the claimer's meld strip or in the rack it was taken into for
+    Mahjong, not back on the pad when the claim is dropped (the players clear it from there,
+    and the table's readers agree with the game)."""
+    live, claim = hand.discard, hand.claim
+    if live is None:
+        return hand
+    if claim is not None and claim.discard_on_strip:
+        seat = hand.seat(claim.seat)
+        return hand.with_seat(evolve(seat, forming=seat.forming + (claim.tile,)), discard=None)
+    if hand.taken is not None:  # already in the taker's rack
+        return evolve(hand, discard=None)
+    return hand
 
 
 def _over(hand: Hand, result: Result) -> Hand:
