@@ -65,7 +65,7 @@ def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
         # 1. The misread: the players wait and say where; the operator corrects it.
         complaint = until(lambda: run.complaint if run.complaint and "is" in run.complaint
                           else None, what="a player noticing the misread tile",
-                  status=lambda: _where(service, run))
+              status=lambda: _where(service, run))
         assert complaint["tile"] == "5b" and complaint["is"] == "6b"
         health = client.get("/api/admin/readers", headers=admin).json()["readers"]
         message = health["virtual-table"]["message"]
@@ -94,47 +94,54 @@ def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
         # Two steps of play past the correction (itself a step of the log: an undo at once
         # would take the correction back, and the players would rightly wait for it again).
         after_fix = client.get("/api/table").json()["seq"]
-        until(lambda: run.complaint is None and hand_of(client).get("phase") == "play"
-              and client.get("/api/table").json()["seq"] >= after_fix + 2
-              and (hand_of(client).get("discard") is not None), what="play after the fix",
-                  status=lambda: _where(service, run))
+        # (the players may be well past it when a busy host lets this thread look again)
+        until(lambda: run.complaint is None
+              and client.get("/api/table").json()["seq"] >= after_fix + 2,
+              what="play after the fix", status=lambda: _where(service, run))
         assert service.status().readers["virtual-table"]["ok"]
 
-        # 2. An undo in play (a discard lies on the pad, or whatever came last).
+        # 2. An undo in play (a discard lies on the pad, or whatever came last; between hands
+        # the undo takes back a clearing move or the deal's first tile, as well).
         undone = client.post("/api/admin/undo", headers=admin, json={"count": 1})
         assert undone.status_code == 200 and undone.json()["accepted"], undone.text
         seq = client.get("/api/table").json()["seq"]
         until(lambda: client.get("/api/table").json()["seq"] > seq + 10
               and not hand_of(client).get("out_of_place"), what="play after the undo",
-                  status=lambda: _where(service, run))
+              status=lambda: _where(service, run))
 
         # 3. The operator ends the hand as a washout; the players clear; the washout is undone.
+        until(lambda: hand_of(client).get("phase") == "play", what="a hand in play",
+              status=lambda: _where(service, run))
         number = hand_of(client)["number"]
         ended = client.post("/api/admin/end-hand", headers=admin, json={"result": "washout"})
         assert ended.status_code == 200 and ended.json()["accepted"], ended.text
         until(lambda: len(service.state.cleared) >= 10, what="the players clearing",
-                  status=lambda: _where(service, run))
+              status=lambda: _where(service, run))
         back = client.post("/api/admin/undo", headers=admin, json={"count": 1})
         assert back.status_code == 200 and back.json()["accepted"], back.text
         washout_undone = back.json()["seq"]
         hand = hand_of(client)
         assert hand["number"] == number and hand["phase"] == "play"
         wall = hand["live_wall"]
+        # put back and played on: a tile drawn since, or the hand over already (a busy host)
         until(lambda: not hand_of(client).get("out_of_place")
-              and hand_of(client).get("live_wall", wall) < wall, what="put back, play on",
-                  status=lambda: _where(service, run))
+              and (hand_of(client).get("live_wall", wall) < wall
+                   or hand_of(client).get("number") != number
+                   or hand_of(client).get("phase") == "over"),
+              what="put back, play on", status=lambda: _where(service, run))
 
         # 4. A seat's call reaches the game (the game's own rule answers, not a blanket 409).
         seat = {"Authorization": f"Bearer {system.tokens.seats[2]}"}
         call = client.post("/api/seats/2/declare", headers=seat, json={"call": "ready"})
         assert call.status_code in (200, 409)
         if call.status_code == 409:
-            assert call.json()["violation"]["rule"] in ("ready_not_waiting", "dead_hand")
+            assert call.json()["violation"]["rule"] in ("ready_not_waiting", "dead_hand",
+                                                        "no_hand")  # between hands
 
         # 5. Play goes on to the hand's end.
-        until(lambda: len(client.get("/api/table").json()["hands"]) >= 1
-              and hand_of(client).get("phase") == "over", timeout=120, what="the hand's end",
-                  status=lambda: _where(service, run))
+        # (the next hand may have begun by the time this thread looks: the first is checked)
+        until(lambda: len(client.get("/api/table").json()["hands"]) >= 1, timeout=120,
+              what="the hand's end", status=lambda: _where(service, run))
         state = service.state
         assert run.error is None and run.stalls == 0
         totals = Counter[str]()
