@@ -42,6 +42,8 @@ class ReaderBackend:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self.event_loop: asyncio.AbstractEventLoop | None = None  # read_on()
+        #: seconds stop() waits for each reader thread to end (a stuck one is left behind)
+        self.join_s = 2.0
 
     # -- used by subclasses
     def post(self, event: BridgeEvent) -> None:
@@ -75,7 +77,7 @@ class ReaderBackend:
         """Stop every reader thread and release the hardware."""
         self._stop.set()
         for thread in self._threads:
-            thread.join(timeout=2.0)
+            thread.join(timeout=self.join_s)
         self._threads.clear()
 
     def get(self, timeout: float | None = None) -> BridgeEvent | None:

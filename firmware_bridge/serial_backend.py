@@ -76,6 +76,7 @@ class _Pending:
     future: Future[bool]
     deadline: float
     tries: int = 1
+    name: str = ""  # the command's name (a hello answers every identify still pending)
 
 
 @dataclass
@@ -96,6 +97,9 @@ IDENTIFY_AGAIN_S = 0.2
 #: Least seconds between two snapshot requests while channels are stale (a noisy line loses a
 #: block every few: the parts the board resends refresh the channels meanwhile).
 RESYNC_MIN_S = 0.05
+#: Seconds a link's thread waits for the event loop to let go of its port when stopping from
+#: another thread (a loop that is stopping itself lets go at once: SerialBackend.stop).
+LET_GO_S = 2.0
 #: A pause of the link's own thread longer than this (beyond its read timeout) is the host's
 #: stall, not the board's silence: the heartbeat watchdog does not count it.
 STALL_S = 0.05
@@ -282,7 +286,7 @@ class BoardLink:
             if not ended.done() and aio.is_running():
                 try:
                     aio.call_soon_threadsafe(end, None)
-                    ended.result(timeout=2.0)
+                    ended.result(timeout=LET_GO_S)
                 except (RuntimeError, FutureTimeout):
                     pass
         finally:
@@ -367,6 +371,7 @@ class BoardLink:
         self.serial_number = msg["serial"]
         self._down_reported = False
         self._greeted = True
+        self._answered("identify")
         self.backend.post(BoardHealth(self.name, "up", now, f"firmware {msg['firmware']}"))
 
     def _snapshot_part(self, msg: P.Message, now: float) -> None:
@@ -422,7 +427,8 @@ class BoardLink:
             self._tx_seq = P.next_seq(seq)
             frame = P.encode(name, seq, **args)
             old = self._pending.pop(seq, None)
-            self._pending[seq] = _Pending(frame, fut, self.backend.clock() + self.opts.ack_timeout)
+            self._pending[seq] = _Pending(frame, fut, self.backend.clock() + self.opts.ack_timeout,
+                                          name=name)
             self._write_locked(frame)
         if old is not None and not old.future.done():
             old.future.set_result(False)
@@ -449,6 +455,17 @@ class BoardLink:
             pending = self._pending.pop(seq, None)
         if pending is not None and not pending.future.done():
             pending.future.set_result(status == P.ACK_OK)
+
+    def _answered(self, name: str) -> None:
+        """Every ``name`` command still pending is answered (a hello answers each identify):
+        none is sent again. Several identifies may be pending at once (the one on connecting,
+        those asked again while a busy line lost them); retrying them after the hello would
+        only make the board say hello again."""
+        with self._wlock:
+            done = [self._pending.pop(s) for s, p in list(self._pending.items()) if p.name == name]
+        for p in done:
+            if not p.future.done():
+                p.future.set_result(True)
 
     def _retransmit(self, now: float) -> None:
         failed: list[_Pending] = []

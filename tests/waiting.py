@@ -9,14 +9,16 @@ from typing import Any
 
 
 def until(check: Callable[[], Any], timeout: float = 60.0, what: str = "",
-          every: float = 0.05) -> Any:
+          every: float = 0.05, status: Callable[[], Any] | None = None) -> Any:
     """``check()``'s first truthy answer, polled every ``every`` seconds; AssertionError
-    naming ``what`` when ``timeout`` seconds pass without one."""
+    naming ``what`` (and ``status()``, where the test stood) when ``timeout`` seconds pass
+    without one. The timeout is only where a test gives up."""
     deadline = time.monotonic() + timeout
     while True:
         got = check()
         if got:
             return got
         if time.monotonic() >= deadline:
-            raise AssertionError(f"not reached in {timeout} s: {what or 'the condition'}")
+            raise AssertionError(f"not reached in {timeout} s: {what or 'the condition'}"
+                                 + (f" ({status()})" if status else ""))
         time.sleep(every)

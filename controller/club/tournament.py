@@ -76,10 +76,10 @@ def repeats(plan: Plan) -> dict[str, Any]:
 
 
 def seating_plan(players: list[str], rounds: int, seed: int = 0,
-                 budget: float = 1.0, attempts: int = 1) -> Plan:
-    """R rounds of N/4 tables; tries random restarts, at least ``attempts`` of them and then
-    more within ``budget`` seconds, and keeps the plan with the fewest repeat meetings (stops
-    at once when one has none). With ``budget`` 0 the plan depends on the seed alone."""
+                 budget: float = 1.0, attempts: int | None = None) -> Plan:
+    """R rounds of N/4 tables; tries random restarts within ``budget`` seconds and keeps the
+    plan with the fewest repeat meetings (0 when one is found). With ``attempts``, that many
+    restarts at most instead, whatever they take: the same plan on any machine."""
     if len(players) < 4 or len(players) % 4:
         raise TournamentError(f"a tournament needs a multiple of 4 players, not {len(players)}")
     if len({p.casefold() for p in players}) != len(players):
@@ -91,7 +91,13 @@ def seating_plan(players: list[str], rounds: int, seed: int = 0,
     best_cost = None
     deadline = time.monotonic() + budget
     tried = 0
-    while best is None or (best_cost and (tried < attempts or time.monotonic() < deadline)):
+
+    def more() -> bool:
+        if attempts is not None:
+            return tried < attempts
+        return time.monotonic() < deadline
+
+    while best is None or (best_cost and more()):
         tried += 1
         meet: Counter[frozenset[str]] = Counter()
         plan: Plan = []

@@ -89,7 +89,24 @@ def finish_washout(ctx: Ctx, hand: Hand) -> Hand:
     if hand.rh is not None:
         return riichi_end.exhaustive(ctx, hand)
     details = {str(s.position): _detail(hand, s, None) for s in hand.seats}
-    return over(hand, Result("washout", None, (0, 0, 0, 0), (0, 0, 0, 0), details))
+    return over(_as_it_lies(hand),
+                 Result("washout", None, (0, 0, 0, 0), (0, 0, 0, 0), details))
+
+
+def _as_it_lies(hand: Hand) -> Hand:
+    """A hand ended in the middle of a claim (the operator's washout): the claimed discard
+    stays where it lies, on the claimer's meld strip or in the rack it was taken into for
+    Mahjong, not back on the pad when the claim is dropped (the players clear it from there,
+    and the table's readers agree with the game)."""
+    live, claim = hand.discard, hand.claim
+    if live is None:
+        return hand
+    if claim is not None and claim.discard_on_strip:
+        seat = hand.seat(claim.seat)
+        return hand.with_seat(evolve(seat, forming=seat.forming + (claim.tile,)), discard=None)
+    if hand.taken is not None:  # already in the taker's rack
+        return evolve(hand, discard=None)
+    return hand
 
 
 def over(hand: Hand, result: Result) -> Hand:

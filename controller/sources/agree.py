@@ -23,6 +23,7 @@ class Complains(Protocol):
     """Where the players' complaint is kept (``SimRun``)."""
 
     complaint: dict[str, Any] | None
+    waited: int  # times the players looked at the table and waited
 
 
 async def agreed(loop: LoopPort, world: SimWorld, run: Complains) -> None:
@@ -39,6 +40,7 @@ async def agreed(loop: LoopPort, world: SimWorld, run: Complains) -> None:
                 "message": f"the players wait: {who} says a tile in {differs['zone']} is not "
                            f"the tile shown; {_how_to_fix(differs['zone'])}"})
         await asyncio.sleep(0.05)
+        run.waited += 1
     if run.complaint is not None:
         run.complaint = None
         loop.report_health(HEALTH, {"ok": True, "state": "up",

@@ -72,6 +72,7 @@ class SimRun:
     #: what a player would tell the operator while the table shows a tile that is not what
     #: lies there (a misread): {"seat", "zone", "tile" (as read), "is"}; None when all agree
     complaint: dict[str, Any] | None = None
+    waited: int = 0  # times the players looked at the table and waited (a misread showing)
 
 
 def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> EventSource:

@@ -416,6 +416,10 @@ class PresenceTracker:
             track.zone, track.quarantined = None, False
             return []
         if self.hand_over or self._cleared_before_undo(track):
+            if self._readers_behind(track.last):
+                # a move made as the hand ended (a discard on its way to the pad) is read by
+                # another board, whose scans may come later under load: not cleared yet
+                return []
             return self._leave(track, WALL)
         if track.zone is not None and self._to_wall[(track.zone, track.tile)] > 0:
             self._to_wall[(track.zone, track.tile)] -= 1  # put back in the wall

@@ -37,10 +37,11 @@ def test_a_dead_receiving_thread_is_restarted_and_health_says_so(tmp_path: Path)
     broker = Mosquitto(tmp_path / "broker", tmp_path / "club")
     broker.start()
     club = ClubService(tmp_path / "club", club_login(broker), restart_after=3.0)
-    calls: list[int] = []
+    calls: list[float] = []  # each handled status's time, as the club holds it then
 
     def dies_once() -> None:
-        calls.append(1)
+        status = {t["table"]: t["status"] for t in club.store.tables()}["green"]
+        calls.append(status["at"])
         if len(calls) == 1:
             raise Fatal("the receiving thread dies here")
 
@@ -50,16 +51,20 @@ def test_a_dead_receiving_thread_is_restarted_and_health_says_so(tmp_path: Path)
         with TestClient(create_club_app(club)) as http:
             until(lambda: http.get("/api/health").json()["broker_connected"], 30, "connected")
             assert http.get("/api/health").json()["ok"] is True
-            green.send(topics.table_topic("green", "status"), _status(creds, time.time()))
+            first = time.time()
+            green.send(topics.table_topic("green", "status"), _status(creds, first))
             until(lambda: http.get("/api/health").json()["ok"] is False, 30, "ok: false")
             down = http.get("/api/health").json()
             assert down["receiving"] is False and down["restarts"] == 1
             until(lambda: http.get("/api/health").json()["ok"] is True, 60, "restarted")
             until(lambda: club.subscriber.connected, 30, "connected again")
-            green.send(topics.table_topic("green", "status"), _status(creds, time.time() + 1))
-            until(lambda: len(calls) >= 2, 30, "the next message handled")
-            time.sleep(1.0)  # had the first come again and been handled, calls would be 3
-            assert len(calls) == 2
+            green.send(topics.table_topic("green", "status"), _status(creds, first + 1))
+            # a third, once the second is handled: the broker delivers in order, so had the
+            # first come again it would have been handled before this one (no waiting on time)
+            until(lambda: first + 1 in calls, 30, "the next message handled")
+            green.send(topics.table_topic("green", "status"), _status(creds, first + 2))
+            until(lambda: first + 2 in calls, 30, "the third message handled")
+            assert calls == [first, first + 1, first + 2]  # the first handled once
             assert http.get("/api/health").json()["restarts"] == 1
             assert [t["table"] for t in http.get("/api/club/tables").json()] == ["green"]
     finally:

@@ -42,7 +42,7 @@ class Served:
                                      preexec_fn=preexec)
         self._copier = threading.Thread(target=self._copy, daemon=True)
         self._copier.start()
-        self.client = httpx.Client(base_url=self.url, timeout=5.0)
+        self.client = httpx.Client(base_url=self.url, timeout=30.0)
 
     def _copy(self) -> None:
         assert self.proc.stdout is not None

@@ -173,7 +173,7 @@ def test_no_token_and_no_tile_in_the_service_log(tmp_path: Path) -> None:
             served.get("/api/admin/seats/2/link", headers=bearer(admin))
             served.client.get(f"/api/admin/readers?token={admin}")
             with wsc.connect(f"ws://127.0.0.1:{served.port}/ws/seats/1?token={seats['1']}") as ws:
-                ws.recv(timeout=5)
+                ws.recv(timeout=30)
             time.sleep(0.2)
         assert served.get("/api/table")["seq"] > 20  # the game moved while we watched
     finally:

@@ -33,9 +33,13 @@ async def test_an_idle_controller_that_never_registers_the_act_is_a_stall(
     sensing.tracker.scan(ChannelScan("seat3/0", frozenset(), time.monotonic()))
     start = time.monotonic()
     with caplog.at_level(logging.WARNING, logger="controller.sim"):
-        await wait_registered(asyncio.Queue(), sensing, EventCounter(), {UID: "rack:3"},
-                          SimOptions(register_timeout=0.3), run)
-    assert run.stalls == 1 and 0.3 <= time.monotonic() - start < 5
+        # a generous deadline only to give up: a busy host may hold the loop up (then the
+        # wait rightly starts again), so how long past 0.3 s the stall comes is not judged
+        await asyncio.wait_for(wait_registered(
+            asyncio.Queue(), sensing, EventCounter(), {UID: "rack:3"},
+            SimOptions(register_timeout=0.3), run), 120)
+    # never before the timeout (a lower bound: no load makes time pass slower)
+    assert run.stalls == 1 and time.monotonic() - start >= 0.3
     assert f"has not registered [('{UID}', 'rack:3')]" in caplog.text
     assert f"{UID}: never read" in caplog.text  # what the tracker believed, for the log
 
@@ -54,5 +58,5 @@ async def test_a_controller_behind_on_its_work_is_waited_for() -> None:
     await asyncio.sleep(0.05)
     inbox.get_nowait()  # caught up: the tile is read where the world put it
     sensing.tracker.scan(ChannelScan("seat3/0", frozenset({UID}), time.monotonic()))
-    await asyncio.wait_for(waiting, 5)
+    await asyncio.wait_for(waiting, 60)
     assert run.stalls == 0

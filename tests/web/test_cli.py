@@ -86,7 +86,7 @@ def test_serve_runs_every_thread_on_one_cpu(tmp_path: Path) -> None:
          "--port", str(port), "--data-dir", str(tmp_path / "data")],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        assert _seq_reaches(port, 20, timeout=30)  # the game and the serial links run
+        assert _seq_reaches(port, 20, timeout=120)  # the game and the serial links run
         threads = _cpus_of(proc.pid)
         assert len(threads) >= 8  # web, game, the virtual boards and their serial links
         assert set(threads.values()) == {str(last)}, threads
@@ -105,7 +105,7 @@ def test_serve_simulate_starts_and_plays(tmp_path: Path) -> None:
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )
     try:
-        assert _seq_reaches(port, 50, timeout=20)
+        assert _seq_reaches(port, 50, timeout=120)
         tokens = json.loads(subprocess.run(
             [sys.executable, "-m", "controller", "tokens", "--data-dir", str(tmp_path / "data"),
              "--json"], cwd=ROOT, capture_output=True, text=True, check=True).stdout)
