@@ -95,8 +95,13 @@ class Payment(Strict):
     amount: Points
 
 
+class HandPayment(Payment):
+    """A hand's payment: ``from`` 0 is the table (riichi: the deposits a winner takes)."""
+    from_: Annotated[int, Field(ge=0, le=4)] = Field(alias="from")
+
+
 class PenaltyBody(Strict):
-    kind: Literal["transfer", "false_mahjong", "deduction"]
+    kind: Literal["transfer", "false_mahjong", "deduction", "chombo"]
     hand: Count
     seat: Seat | None = None
     amount: Points = 0
@@ -131,7 +136,7 @@ class Hand(FactHead):
     number: Annotated[int, Field(ge=1, le=100_000)]
     dealer: Seat
     prevailing_wind: Wind
-    result: Literal["mahjong", "washout"]
+    result: Literal["mahjong", "washout", "nagashi_mangan", "chombo"]  # the last two: riichi
     winner: Seat | None
     win_source: Literal["wall", "discard", "replacement", "robbed_kong", "dealt"] | None
     discarder: Seat | None
@@ -139,7 +144,7 @@ class Hand(FactHead):
     net: BySeat
     winds: dict[Seats, Wind]
     names: Names
-    payments: Annotated[list[Payment], Field(max_length=12)]
+    payments: Annotated[list[HandPayment], Field(max_length=12)]
     limit_hand: Annotated[str, Field(max_length=80)] | None  # a rule key (31 at most today)
     game_over: bool | None = None  # the game's own end came with this hand (issue 21)
     patterns: Annotated[list[Annotated[str, Field(max_length=80)]], Field(max_length=40)] = []

@@ -186,7 +186,7 @@ class ClubService:
             played = tournament.round_hands(club.hands, list(seating), rnd["started"],
                                             rnd["ends_at"])
             tables = tournament.round_tables(played, club.penalties, seating,
-                                             club.is_finished)
+                                             club.is_finished, club.ruleset)
             rounds.append({**rnd, "tables": tables,
                            "ranking": tournament.round_ranking(tables)})
         roster = {key(p["name"]): p for p in self.store.roster()}

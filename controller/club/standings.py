@@ -57,7 +57,13 @@ class Club:
     def _places(self, k: tuple[str, int], hands: list[dict[str, Any]],
                 penalties: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return pl.session_places(hands, penalties, table=k[0],
-                                 finished=pl.finished(self.info.get(k), hands))
+                                 finished=pl.finished(self.info.get(k), hands),
+                                 ruleset=self.ruleset(k))
+
+    def ruleset(self, k: tuple[str, int]) -> str | None:
+        """The session's rule set (its session_start): riichi sessions rank by result."""
+        got = (self.info.get(k) or {}).get("ruleset")
+        return str(got) if got is not None else None
 
     def started(self, k: tuple[str, int]) -> float | None:
         at = (self.info.get(k) or {}).get("started")
@@ -78,7 +84,9 @@ class Club:
 
     def league(self, keys: set[tuple[str, int]] | None = None) -> dict[str, Any]:
         """Per session its four places; totals per person over the FINISHED sessions (a
-        session under way is listed as provisional and counts nothing)."""
+        session under way is listed as provisional and counts nothing). A riichi session's
+        points are its results (thousands, uma included; ``places.riichi_places``), also
+        summed apart as ``result``."""
         rows: list[dict[str, Any]] = []
         totals: dict[str, dict[str, Any]] = {}
         for k in self.ordered():
@@ -93,27 +101,36 @@ class Club:
                 t["sessions"] += 1
                 t["points"] += person["points"] or 0.0
                 t["score"] += person["score"]
+                if "result" in person:
+                    t["result"] = round(t.get("result", 0.0) + person["result"], 1)
         table = sorted(totals.values(), key=lambda t: (-t["points"], -t["score"], t["name"]))
         for i, row in enumerate(table, start=1):
             row["rank"] = i
         return {"sessions": rows, "standings": table}
 
     def tonight(self, since: float) -> list[dict[str, Any]]:
-        """By person: the hands received since ``since``, with their sessions' penalties."""
+        """By person: the hands received since ``since``, with their sessions' penalties.
+        Ranked by score; riichi players by their result first (thousands, uma included, as
+        the places stand: provisional until the hanchan ends), then by score."""
         recent = [h for h in self.hands if (h.get("received") or 0) >= since]
         rows: dict[str, dict[str, Any]] = {}
         for k, (hands, _) in pl.by_session(recent, []).items():
             mine = self.grouped[k][1]
-            for pk, person in pl.people_of(pl.session_places(hands, mine, table=k[0])).items():
+            places = pl.session_places(hands, mine, table=k[0], ruleset=self.ruleset(k),
+                                       finished=self.is_finished(k))
+            for pk, person in pl.people_of(places).items():
                 row = rows.setdefault(pk, {"name": person["name"], "score": 0, "hands": 0,
                                            "won": 0})
+                if "result" in person:
+                    row["result"] = round(row.get("result", 0.0) + person["result"], 1)
                 row["score"] += person["score"]
                 row["hands"] += person["hands"]
             for hand in hands:
                 winner = pl.holder(hand.get("names"), hand.get("winner"))
                 if hand.get("winner") is not None and winner:
                     rows[pl.key(winner)]["won"] += 1
-        out = sorted(rows.values(), key=lambda r: (-r["score"], r["name"]))
+        out = sorted(rows.values(), key=lambda r: (-r.get("result", 0.0), -r["score"],
+                                                   r["name"]))
         for i, row in enumerate(out, start=1):
             row["rank"] = i
         return out

@@ -130,13 +130,16 @@ def round_hands(hands: list[dict[str, Any]], tables: list[str], started: float,
 
 
 def round_tables(hands: list[dict[str, Any]], penalties: list[dict[str, Any]],
-                 seating: dict[str, list[str]], is_finished: Callable[[tuple[str, int]], bool]
+                 seating: dict[str, list[str]], is_finished: Callable[[tuple[str, int]], bool],
+                 ruleset: Callable[[tuple[str, int]], str | None] | None = None
                  ) -> dict[str, dict[str, Any]]:
     """Each table's part of a round (``hands``: the round's, from ``round_hands``): its four
     places over the round's hands and the penalties given during them, by whoever held each
     seat (``controller.sessions.places``, as the league counts), and whether it is finished:
     every session it played ended (by the operator, at time-up, or by the game's own end), as
-    the league's ``is_finished`` says. Table points only for a finished one."""
+    the league's ``is_finished`` says. Table points only for a finished one. ``ruleset``
+    names a session's rule set: a riichi table's places carry each seat's final points and
+    result (``places.riichi_places``)."""
     out = {}
     for table in seating:
         mine = [h for h in hands if h["table"] == table]
@@ -147,8 +150,10 @@ def round_tables(hands: list[dict[str, Any]], penalties: list[dict[str, Any]],
             spans[sid] = (min(first, number), max(last, number))
         given = [p for p in penalties if p["table"] == table and _during(p, spans)]
         done = bool(spans) and all(is_finished((table, sid)) for sid in spans)
+        family = ruleset((table, min(spans))) if ruleset is not None and spans else None
         out[table] = {"finished": done, "hands": len(mine),
-                      "places": pl.session_places(mine, given, table=table, finished=done)}
+                      "places": pl.session_places(mine, given, table=table, finished=done,
+                                                  ruleset=family)}
     return out
 
 
@@ -168,12 +173,22 @@ def round_ranking(tables: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     way), score and hands."""
     rows = []
     for table, part in tables.items():
-        for person in pl.people_of(part["places"]).values():
-            rows.append({"name": person["name"], "table": table,
-                         "place": min(person["places"]), "table_points": person["points"],
-                         "score": person["score"], "hands": person["hands"],
-                         "finished": part["finished"]})
+        for pk, person in pl.people_of(part["places"]).items():
+            row = {"name": person["name"], "table": table,
+                   "place": min(person["places"]), "table_points": person["points"],
+                   "score": person["score"], "hands": person["hands"],
+                   "finished": part["finished"]}
+            if "result" in person:  # riichi: the EMA's game result (place, points, result)
+                row.update(result=person["result"], points=_final_points(part["places"], pk))
+            rows.append(row)
     return sorted(rows, key=lambda r: (-(r["table_points"] or 0.0), -r["score"], r["name"]))
+
+
+def _final_points(places: list[dict[str, Any]], pk: str) -> int | None:
+    """The final points of the seat a person held most hands of (riichi places)."""
+    held = [(h["hands"], place.get("final_points")) for place in places
+            for h in place["holders"] if h["name"] and pl.key(h["name"]) == pk]
+    return max(held, key=lambda x: x[0])[1] if held else None
 
 
 def final_ranking(rounds: list[list[dict[str, Any]]], players: list[str],
@@ -185,17 +200,22 @@ def final_ranking(rounds: list[list[dict[str, Any]]], players: list[str],
 
     def row(name: str) -> dict[str, Any]:
         return totals.setdefault(pl.key(name), {"name": name, "table_points": 0.0,
-                                                "score": 0, "rounds": 0})
+                                                "score": 0, "rounds": 0, "result": 0.0,
+                                                "games": []})
 
     for name in players:
         row(name)
-    for rnd in rounds:
+    for number, rnd in enumerate(rounds, start=1):
         for got in rnd:
             person = row(got["name"])
             if got["finished"]:
                 person["table_points"] += got["table_points"] or 0.0
                 person["score"] += got["score"]
                 person["rounds"] += 1
+                if "result" in got:
+                    person["result"] = round(person["result"] + got["result"], 1)
+                    person["games"].append({"round": number, "place": got["place"],
+                                            "points": got["points"], "result": got["result"]})
     out = sorted(totals.values(), key=lambda r: (-r["table_points"], -r["score"], r["name"]))
     for i, ranked in enumerate(out, start=1):
         info = roster.get(pl.key(ranked["name"])) or {}
@@ -205,15 +225,14 @@ def final_ranking(rounds: list[list[dict[str, Any]]], players: list[str],
 
 def ema_csv(ranking: list[dict[str, Any]], family: str = "mcr") -> str:
     """The EMA ranking layout: rank, name, EMA number, country, then for mcr table points and
-    score (ranked by table points, then score, as ``final_ranking`` orders), for riichi the
-    score alone (ranked by score: riichi tournaments rank by the points won)."""
+    score (ranked by table points, then score, as ``final_ranking`` orders); for riichi the
+    result (thousands, uma included) and the score, ranked by result, then score, and per
+    game (a round's hanchan) its place, final points and result (``_riichi_rows``)."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     if family == "riichi":
-        writer.writerow(["rank", "name", "EMA number", "country", "score"])
-        ordered = sorted(ranking, key=lambda r: (-r["score"], r["name"]))
-        for rank, row in enumerate(ordered, start=1):
-            writer.writerow([rank, row["name"], row["ema"], row["country"], row["score"]])
+        for line in _riichi_rows(ranking):
+            writer.writerow(line)
         return buf.getvalue()
     writer.writerow(["rank", "name", "EMA number", "country", "table points", "score"])
     for row in ranking:
@@ -222,3 +241,21 @@ def ema_csv(ranking: list[dict[str, Any]], family: str = "mcr") -> str:
                          int(points) if float(points).is_integer() else f"{points:g}",
                          row["score"]])
     return buf.getvalue()
+
+
+def _riichi_rows(ranking: list[dict[str, Any]]) -> list[list[Any]]:
+    games = max((g["round"] for r in ranking for g in r.get("games") or []), default=0)
+    head: list[Any] = ["rank", "name", "EMA number", "country", "result", "score"]
+    for n in range(1, games + 1):
+        head += [f"game {n} place", f"game {n} points", f"game {n} result"]
+    out = [head]
+    ordered = sorted(ranking, key=lambda r: (-r.get("result", 0.0), -r["score"], r["name"]))
+    for rank, row in enumerate(ordered, start=1):
+        line: list[Any] = [rank, row["name"], row["ema"], row["country"],
+                           f"{row.get('result', 0.0):g}", row["score"]]
+        by_round = {g["round"]: g for g in row.get("games") or []}
+        for n in range(1, games + 1):
+            g = by_round.get(n)
+            line += [g["place"], g["points"], f"{g['result']:g}"] if g else ["", "", ""]
+        out.append(line)
+    return out

@@ -211,24 +211,35 @@ def close(state: GameState, hand: Hand) -> GameState:
 def final(state: GameState) -> dict[str, Any]:
     """The hanchan's end: deposits to first place, the uma, each result in thousands."""
     rt: RiichiTable = state.rt
-    points = [START_POINTS + t for t in state.totals]
-    top = max(points)
-    firsts = [p for p in range(4) if points[p] == top]
-    left = rt.sticks * RIICHI_DEPOSIT
-    for p in firsts:
-        points[p] += left // len(firsts)
+    return hanchan_result([START_POINTS + t for t in state.totals], rt.sticks, rt.chombo)
+
+
+def hanchan_result(points: list[int], sticks: int, chombo: tuple[int, ...] | list[int],
+                   ended: bool = True) -> dict[str, Any]:
+    """Points, uma, penalties and each result in thousands (RULES.md 11), from each seat's
+    points (positions 1-4 in order), the deposits on the table and the chombo per seat. At the
+    end (``ended``) the deposits go to first place (shared equally when tied); before it they
+    stay on the table and the uma is that of the places as they stand (provisional). The
+    club's places (controller.sessions.places) use it too: one computation."""
+    points = list(points)
+    left = sticks * RIICHI_DEPOSIT
+    if ended:
+        top = max(points)
+        firsts = [p for p in range(4) if points[p] == top]
+        for p in firsts:
+            points[p] += left // len(firsts)
     order = sorted(range(4), key=lambda p: -points[p])
     uma = [0.0] * 4
     for p in range(4):
         tied = [q for q in range(4) if points[q] == points[p]]
         places = sorted(order.index(q) for q in tied)
         uma[p] = sum(UMA[i] for i in places) / len(tied)
-    result = [round((points[p] - START_POINTS) / 1000 + uma[p] - CHOMBO * rt.chombo[p], 1)
+    result = [round((points[p] - START_POINTS) / 1000 + uma[p] - CHOMBO * chombo[p], 1)
               for p in range(4)]
     key = [str(p) for p in (1, 2, 3, 4)]
     return {"points": dict(zip(key, points, strict=True)), "uma": dict(zip(key, uma, strict=True)),
-            "penalties": {k: -CHOMBO * c for k, c in zip(key, rt.chombo, strict=True)},
-            "deposits": left, "result": dict(zip(key, result, strict=True))}
+            "penalties": {k: -CHOMBO * c for k, c in zip(key, chombo, strict=True)},
+            "deposits": left if ended else 0, "result": dict(zip(key, result, strict=True))}
 
 
 def reclose(ctx: Ctx, state: GameState, hand: Hand) -> GameState:

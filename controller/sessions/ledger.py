@@ -77,13 +77,9 @@ class SessionFold:
                 "started": self.started}))
         if after.names != before.names:
             facts.append(Fact(self.session, seq, "players", {"names": names_json(after.names)}))
-        if len(after.hands) > len(before.hands) and after.hand is not None:
-            view = game.public_view(after, at)
-            result = (view.get("hand") or {}).get("result")
-            record = view["hands"][-1]
-            self.explained[int(record["number"])] = {**record, **(result or {})}
-            body = {**public_hand(record, result), "game_over": bool(after.game_over)}
-            facts.append(Fact(self.session, seq, "hand", body))
+        if (len(after.hands) > len(before.hands) or _resettled(before, after)) and (
+                after.hand is not None):
+            facts.append(Fact(self.session, seq, "hand", self._hand_body(after, at)))
         elif len(after.hands) < len(before.hands):  # an undo reopened a finished hand
             for number in range(len(after.hands) + 1, len(before.hands) + 1):
                 self.explained.pop(number, None)
@@ -102,6 +98,13 @@ class SessionFold:
             if new.cancelled and not old.cancelled:
                 facts.append(Fact(self.session, seq, "penalty_undone", {"index": index}))
         return facts
+
+    def _hand_body(self, after: Any, at: float | None) -> dict[str, Any]:
+        view = game.public_view(after, at)
+        result = (view.get("hand") or {}).get("result")
+        record = view["hands"][-1]
+        self.explained[int(record["number"])] = {**record, **(result or {})}
+        return {**public_hand(record, result), "game_over": bool(after.game_over)}
 
     def end_fact(self, ended: float) -> Fact:
         return Fact(self.session, self.seq, "session_end", {"ended": ended, **self.summary()})
@@ -124,6 +127,18 @@ class SessionFold:
             out.append({**extra, **record, "details": extra.get("details") or {},
                         "payments": extra.get("payments") or []})
         return out
+
+
+def _resettled(before: Any, after: Any) -> bool:
+    """Riichi: the newest hand settled again in place (the ura laid after a riichi winner's
+    win, a noten declared after the draw, a chombo voiding the hand just ended): its fact is
+    sent again under the same number, which replaces the one sent before."""
+    if after.rt is None or not after.hands or len(after.hands) != len(before.hands):
+        return False
+    old, new = before.hands[-1], after.hands[-1]
+    return bool(old.number == new.number and (
+        old.result, old.net, old.scores, old.winner) != (new.result, new.net, new.scores,
+                                                         new.winner))
 
 
 def _holders(before: Any, after: Any) -> dict[str, Any] | None:

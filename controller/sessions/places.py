@@ -15,6 +15,9 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
+from controller.game.riichi_end import hanchan_result
+from controller.scoring.rulesets.riichi import START_POINTS
+
 POSITIONS = ("1", "2", "3", "4")
 RANK_POINTS = (4.0, 2.0, 1.0, 0.0)
 
@@ -96,11 +99,65 @@ class _Part:
 
 
 def session_places(hands: Iterable[dict[str, Any]], penalties: Iterable[dict[str, Any]], *,
-                   table: str | None = None, finished: bool = False) -> list[dict[str, Any]]:
+                   table: str | None = None, finished: bool = False,
+                   ruleset: str | None = None) -> list[dict[str, Any]]:
     """The session's four places, best first: the seat, its place, score and rank points, and
     each holder's part (hands held, their numbers, score, share of the rank points: the place's
     points by hands held; all of it to a seat's only holder). Rank points are None while the
-    session is under way (provisional)."""
+    session is under way (provisional). A ``riichi`` session ranks by its result instead
+    (``riichi_places``)."""
+    hands, penalties = list(hands), list(penalties)
+    parts = _parts(hands, penalties, table)
+    scores = {p: sum(x.score for x in parts[p].values()) for p in POSITIONS}
+    if ruleset == "riichi":
+        return riichi_places(parts, scores, hands, penalties, finished)
+    ranks = rank_points(scores)
+    places = []
+    for seat in sorted(POSITIONS, key=lambda p: (ranks[p]["place"], p)):
+        points = ranks[seat]["points"] if finished else None
+        places.append(_place(parts[seat], seat, ranks[seat]["place"], scores[seat], points))
+    return places
+
+
+def _place(parts: dict[str, _Part], seat: str, place: int, score: int, points: float | None,
+           **extra: Any) -> dict[str, Any]:
+    played = sum(len(x.numbers) for x in parts.values())
+    holders = [x.json(_share(points, x, played, len(parts))) for x in parts.values()]
+    result = extra.get("result")
+    if result is not None:  # riichi: each holder's share of the result, as of the points
+        for h, x in zip(holders, parts.values(), strict=True):
+            h["result"] = _share(result, x, played, len(parts))
+    return {"seat": seat, "place": place, "score": score, "points": points, **extra,
+            "holders": holders}
+
+
+def riichi_places(parts: dict[str, dict[str, _Part]], scores: dict[str, int],
+                  hands: list[dict[str, Any]], penalties: list[dict[str, Any]],
+                  finished: bool) -> list[dict[str, Any]]:
+    """A riichi session (RULES.md 11): the places by points (30,000 + the nets; once finished,
+    the deposits left on the table go to first place), each with ``result`` in thousands, uma
+    and chombo included (the game's own computation, ``riichi_end.hanchan_result``); while
+    under way the result is provisional (the uma of the places as they stand, the deposits
+    still on the table). A finished session's ``points`` (what the league adds up) is its
+    result, as the EMA ranks riichi; None while under way. The deposits on the table are
+    what the hands' nets lack: every net sums to minus them (FORMATS.md replay)."""
+    sticks = -sum(int(v or 0) for h in hands for v in (h.get("net") or {}).values()) // 1000
+    chombo = [sum(1 for x in penalties if x.get("kind") == "chombo" and not x.get("cancelled")
+                  and str(x.get("seat")) == p) for p in POSITIONS]
+    got = hanchan_result([START_POINTS + scores[p] for p in POSITIONS], max(sticks, 0), chombo,
+                         ended=finished)
+    points = got["points"]
+    ranks = rank_points(points)
+    return [_place(parts[seat], seat, ranks[seat]["place"], scores[seat],
+                   got["result"][seat] if finished else None, result=got["result"][seat],
+                   final_points=points[seat], uma=got["uma"][seat],
+                   chombo=got["penalties"][seat])
+            for seat in sorted(POSITIONS, key=lambda p: (ranks[p]["place"], p))]
+
+
+def _parts(hands: list[dict[str, Any]], penalties: list[dict[str, Any]],
+           table: str | None) -> dict[str, dict[str, _Part]]:
+    """Each seat's holders' parts: the hands each held and its score."""
     parts: dict[str, dict[str, _Part]] = {p: {} for p in POSITIONS}
 
     def part(seat: str, name: str | None) -> _Part:
@@ -117,17 +174,7 @@ def session_places(hands: Iterable[dict[str, Any]], penalties: Iterable[dict[str
     for penalty in penalties:
         for seat, name, amount in penalty_shares(penalty):
             part(seat, name).score += amount
-    scores = {p: sum(x.score for x in parts[p].values()) for p in POSITIONS}
-    ranks = rank_points(scores)
-    places = []
-    for seat in sorted(POSITIONS, key=lambda p: (ranks[p]["place"], p)):
-        points = ranks[seat]["points"] if finished else None
-        played = sum(len(x.numbers) for x in parts[seat].values())
-        holders = [x.json(_share(points, x, played, len(parts[seat])))
-                   for x in parts[seat].values()]
-        places.append({"seat": seat, "place": ranks[seat]["place"], "score": scores[seat],
-                       "points": points, "holders": holders})
-    return places
+    return parts
 
 
 def _share(points: float | None, part: _Part, played: int, holders: int) -> float | None:
@@ -148,6 +195,8 @@ def people_of(places: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
                 continue  # an anonymous seat is nobody's history
             row = out.setdefault(key(part["name"]), {
                 "name": part["name"], "score": 0, "hands": 0, "points": None, "places": []})
+            if part.get("result") is not None:  # riichi: the result in thousands
+                row["result"] = round(row.get("result", 0.0) + part["result"], 1)
             row["score"] += part["score"]
             row["hands"] += part["hands"]
             row["places"].append(place["place"])

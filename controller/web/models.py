@@ -255,8 +255,14 @@ class PlaceOut(_Open):
     seat: str
     place: int
     score: int
-    points: float | None
+    points: float | None  # riichi: the result once finished (docs/club.md "Riichi sessions")
     holders: list[HolderPart]
+    #: riichi only: the result in thousands (uma and chombo included; provisional while under
+    #: way), the points with the deposits left to first place, the uma, the chombo penalty
+    result: float | None = None
+    final_points: int | None = None
+    uma: float | None = None
+    chombo: int | None = None
 
 
 class SeatedOut(_Open):

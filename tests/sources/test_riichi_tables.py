@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from controller.app import build
@@ -53,6 +54,18 @@ def test_serve_simulate_plays_riichi_through_the_hardware_path(tmp_path: Path) -
         assert record["points"] == {p: START + record["net"][p] for p in record["net"]}
         assert riichi["honba"] in (0, 1)
         assert view["hand"]["last_violation"] is None
+        # the table's own places rank the hanchan by result (RULES.md 11), provisional while
+        # under way: the deposits stay on the table, the uma of the places as they stand
+        got = client.get("/api/hands").json()
+        places = got["places"]
+        assert not got["finished"] and [p["place"] for p in places] == sorted(
+            p["place"] for p in places)
+        for place in places:
+            assert place["final_points"] == START + place["score"] and place["points"] is None
+            tied = sum(1 for q in places if q["final_points"] == place["final_points"])
+            first = place["place"] - 1  # tied seats share the uma of the places they hold
+            assert place["uma"] == sum((15, 5, -5, -15)[first:first + tied]) / tied
+            assert place["result"] == pytest.approx(place["score"] / 1000 + place["uma"])
         if record["result"] == "washout":  # only "tenpai"/"noten", never a tile of a rack
             details = view["hand"]["result"]["details"]
             assert not _named_tiles(details)

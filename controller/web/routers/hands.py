@@ -23,7 +23,8 @@ def hands(loop: LoopDep) -> Any:
     entries = loop.hands()
     session = view.get("session") or {}
     done = bool(session.get("game_over"))
-    places = session_places(entries, view.get("penalties") or [], finished=done)
+    places = session_places(entries, view.get("penalties") or [], finished=done,
+                            ruleset=session.get("ruleset"))
     return {"hands": entries, "totals": view.get("totals") or {},
             "statistics": statistics(entries), "finished": done, "places": places,
             "seated": seated(places, view.get("names"))}
