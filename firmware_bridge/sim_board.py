@@ -278,6 +278,16 @@ class VirtualBoard:
         with self._lock:
             self._cross[(channel, uid)] = sweeps
 
+    def cross_reads_left(self) -> int:
+        """How many injected cross-read sweeps are still to come (0: all swept)."""
+        with self._lock:
+            return sum(self._cross.values())
+
+    @property
+    def sweeps(self) -> int:
+        """Sweeps since power-up (the heartbeat's ``scans``)."""
+        return self._scans
+
     def _cross_reads_locked(self, seen: Mapping[int, frozenset[bytes]]) -> dict[int, set[bytes]]:
         """This sweep's cross-reads: the injected ones, and at ``cross_read_rate`` a tag of an
         occupied channel read by a neighbouring channel too."""
