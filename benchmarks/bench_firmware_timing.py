@@ -9,10 +9,11 @@ The firmware (firmware_bridge/firmware) runs on the model's virtual clock
 cost what the MFRC522 datasheet and ISO/IEC 14443-3 give. Each trial places a tile on a random
 empty slot of a seat holding a typical hand (14 tiles on the rack, 0-12 on the meld strip) at
 a random moment; the firmware's frames are decoded with the host's protocol code and fed, as
-the serial back-end posts them, to the host's PresenceTracker (two agreeing reads); the time
-is from the placing to the tracker's move. Not in it: the microcontroller's own time between
-transactions (MicroPython on the RP2040: not modelled) and the USB link (a frame a 1 ms USB
-frame at most).
+the serial back-end posts them, to the host's PresenceTracker, set as the service sets it for
+serial boards (``confirm_reads`` 1: the firmware reports a tag only at its second read in a
+row, the two agreeing reads); the time is from the placing to the tracker's move. Not in it:
+the microcontroller's own time between transactions (MicroPython on the RP2040: not
+modelled) and the USB link (a frame a 1 ms USB frame at most).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ class Seat:
         zones.update({f"seat1/{ch}": "melds:1" for ch in MELDS})
         self.channels: dict[int, set[bytes]] = {}
         self.registry: dict[str, str] = {}
-        self.tracker = PresenceTracker(zones, self.registry)
+        self.tracker = PresenceTracker(zones, self.registry, confirm_reads=1)  # as for boards
         self.sweeps: list[float] = []
         self.moves: dict[str, float] = {}
         for ch in rng.sample(list(RACK), 14) + rng.sample(list(MELDS), melds):

@@ -27,7 +27,7 @@ from fastapi import FastAPI
 
 from controller.config import Config, default_config
 from controller.loop import GameLoop
-from controller.sources.backends import channel_map, open_reader
+from controller.sources.backends import channel_map, confirm_reads, open_reader
 from controller.sources.base import EventSource
 from controller.sources.simulation import simulation_source
 from controller.sources.table import table_source
@@ -81,7 +81,8 @@ class System:
         return PresenceTracker(dict(channels if channels is not None else self.channels()),
                                registry, absent_after=readers.absent_after,
                                move_window=max(1.0, 4 * readers.absent_after),
-                               silent_after=max(3.0, 20 * readers.scan_interval))
+                               silent_after=max(3.0, 20 * readers.scan_interval),
+                               confirm_reads=confirm_reads(self.config))
 
     # --- the service ----------------------------------------------------------------------
 

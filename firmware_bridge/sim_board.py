@@ -28,7 +28,7 @@ class Faults:
 
     bit_error_rate: float = 0.0  # per bit, both directions
     lost_byte_rate: float = 0.0  # per byte, board -> host
-    ghost_rate: float = 0.0  # per channel per scan: a random UID read for one scan
+    ghost_rate: float = 0.0  # per channel per scan: a random UID read for one scan (never reported)
     muted: bool = False  # board stays plugged in but sends nothing (silence)
     drop_commands: int = 0  # ignore the next n host commands entirely (no ack)
     drop_only: str = ""  # when set, only commands of this name are dropped (and counted)
@@ -89,8 +89,9 @@ class VirtualBoard:
     With ``physics`` (the default) it sweeps as the firmware on the model does
     (firmware_bridge.sim_timing): a sweep takes the time the firmware's own code takes for the
     tags in its fields (5.1 ms a field group, longer for each tag, much longer for several
-    tags in one field), never less than ``scan_ms``; like the firmware it reports a tag at its
-    first read and again at its second in a row (the host's two agreeing reads)."""
+    tags in one field), never less than ``scan_ms``; like the firmware it reports a tag (in a scan
+    event and in every snapshot) only once it has been read in two sweeps in a row (the two
+    agreeing reads: a tag read in one sweep alone is never reported)."""
 
     def __init__(
         self,
@@ -132,7 +133,7 @@ class VirtualBoard:
         """Power-on state: nothing reported yet, counters from zero."""
         self.reported: dict[int, set[bytes]] = {ch: set() for ch in self.spec.channels}
         self._missing: dict[tuple[int, bytes], int] = {}
-        self._second: set[tuple[int, bytes]] = set()  # read once: the next read is reported
+        self._once: set[tuple[int, bytes]] = set()  # read in the last sweep only: not reported
         self._last_view: object = None  # the field last scanned, when reported exactly
         self._cross: dict[tuple[int, bytes], int] = {}  # injected cross-reads: sweeps left
         self._seq = 0
@@ -244,20 +245,18 @@ class VirtualBoard:
         if seen is self._last_view and not self.faults.ghost_rate and not cross:
             return  # the field reported exactly, unchanged since: nothing to say
         ghosted = bool(cross)
-        second, self._second = self._second, set()
+        once, self._once = self._once, set()
         for ch in self.spec.channels:
             now_seen = set(seen.get(ch, ())) | cross.get(ch, set())
             if self.faults.ghost_rate and self._rng.random() < self.faults.ghost_rate:
                 now_seen.add(bytes([0x04]) + self._rng.randbytes(6))
                 ghosted = True
             reported = self.reported[ch]
-            for uid in now_seen & reported:
-                if (ch, uid) in second:  # the second read in a row: said once more
-                    self._emit_locked("scan", channel=ch, present=1, uid=uid)
             for uid in now_seen - reported:
+                if (ch, uid) not in once:  # a first read: reported only if the next agrees
+                    self._once.add((ch, uid))
+                    continue
                 reported.add(uid)
-                self._second.add((ch, uid))
-                self._missing.pop((ch, uid), None)
                 self._emit_locked("scan", channel=ch, present=1, uid=uid)
             for uid in list(reported - now_seen):
                 misses = self._missing.get((ch, uid), 0) + 1
@@ -270,14 +269,24 @@ class VirtualBoard:
             for key in [k for k in self._missing if k[0] == ch and k[1] in now_seen]:
                 del self._missing[key]
         # reported == seen now, unless a ghost was added, a departure is still debounced or a
-        # second read is still to be said
-        self._last_view = seen if not ghosted and not self._missing and not self._second else None
+        # first read waits for its second
+        self._last_view = seen if not ghosted and not self._missing and not self._once else None
 
     def cross_read(self, channel: int, uid: bytes, sweeps: int = 1) -> None:
         """Channel ``channel`` reads the tag ``uid`` in its next ``sweeps`` sweeps, wherever
         the tag lies: a neighbour's field reaching it (what the jig checks a built rack for)."""
         with self._lock:
             self._cross[(channel, uid)] = sweeps
+
+    def cross_reads_left(self) -> int:
+        """How many injected cross-read sweeps are still to come (0: all swept)."""
+        with self._lock:
+            return sum(self._cross.values())
+
+    @property
+    def sweeps(self) -> int:
+        """Sweeps since power-up (the heartbeat's ``scans``)."""
+        return self._scans
 
     def _cross_reads_locked(self, seen: Mapping[int, frozenset[bytes]]) -> dict[int, set[bytes]]:
         """This sweep's cross-reads: the injected ones, and at ``cross_read_rate`` a tag of an
@@ -303,8 +312,8 @@ class VirtualBoard:
 
     def _snapshot_locked(self) -> None:
         """A new snapshot: every part sent now, and again until the host acknowledges it."""
-        if not self._scans:  # just plugged in: the field is read first, or every channel
-            self._scan_locked()  # would be reported empty
+        while self._scans < 2:  # just plugged in: the field is read twice first, or every
+            self._scan_locked()  # channel would be reported empty
         entries = self._entries_locked()
         self._snap = (self._snap + 1) & 0xFF
         out = _Outgoing(self._snap, P.snapshot_ranges(entries))

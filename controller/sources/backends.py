@@ -20,6 +20,11 @@ from firmware_bridge.seat_io import WithSeatIO
 ReaderFactory = Callable[[ReadersConfig], ReaderBackend]
 #: back-end name -> the factory that makes it from the [readers] section
 FACTORIES: dict[str, ReaderFactory] = {}
+#: back-ends whose boards sweep and report a tag only after two reads in a row (the firmware's
+#: and the virtual boards' rule, hardware_docs/protocol.md): the host takes their reports as
+#: already confirmed. The Pi's direct SPI back-end (``mfrc522``) reports every sweep's reads:
+#: the host's tracker counts the two agreeing reads itself.
+BOARD_CONFIRMED = frozenset({"serial", "sim"})
 
 
 def reader_factory(name: str) -> Callable[[ReaderFactory], ReaderFactory]:
@@ -72,6 +77,12 @@ def open_reader(config: Config, buttons: bool = False) -> ReaderBackend:
     if buttons and (table.seat_pins() or table.buzzer_pin is not None):
         return WithSeatIO(backend, table.seat_pins(), table.buzzer_pin)
     return backend
+
+
+def confirm_reads(config: Config) -> int:
+    """The presence tracker's ``confirm_reads`` for the configured back-end: 1 where the boards
+    confirm (their reports are two agreeing reads already), else 2."""
+    return 1 if config.readers.backend in BOARD_CONFIRMED else 2
 
 
 def channel_map(config: Config) -> dict[str, str]:

@@ -97,7 +97,8 @@ def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> Even
             return PresenceTracker(backend.table.labels(), box.registry,
                                    absent_after=options.absent_after,
                                    move_window=max(1.0, 4 * options.absent_after),
-                                   silent_after=max(3.0, options.unplug_for * 4))
+                                   silent_after=max(3.0, options.unplug_for * 4),
+                                   confirm_reads=1)  # the virtual boards confirm (protocol.md)
 
         sensing = Sensing(new_tracker(), new_tracker)
         restored = _restore(loop, world, sensing.tracker)

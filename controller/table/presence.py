@@ -75,7 +75,9 @@ class PresenceTracker:
     reads come in bursts; the next report counts the ones held back).
     ``confirm_reads``: how many agreeing reads a rack or meld-strip zone needs before it takes
     a tile from elsewhere (a single cross-read from a neighbouring coil is no move); a scan of
-    the channel that read it last, without it, starts the count again.
+    the channel that read it last, without it, starts the count again. Boards count the two
+    reads themselves and the service sets 1 for them (controller.sources.backends.confirm_reads:
+    a board's snapshots repeat what it holds, which must not count as reads).
     """
 
     def __init__(

@@ -125,8 +125,8 @@ class Board:
                 and not self.sweeper.wait_us():
             self.read_group()
             now = hal.ticks_ms()
-        if self.order and not self.scans:
-            pass  # no snapshot before every channel has been read once: it would say "empty"
+        if self.order and self.scans < 2:
+            pass  # no snapshot before every channel has been read twice: it would say "empty"
         elif self.out_ranges is not None:
             self.next_snapshot = hal.ticks_add(now, self.snapshot_ms)
             if hal.ticks_diff(now, self.resend_at) >= 0:
@@ -174,7 +174,7 @@ class Board:
         if cmd == P.CMD_IDENTIFY:
             self.send_hello()
         elif cmd == P.CMD_REQUEST_SNAPSHOT:
-            if self.scans or not self.order:
+            if self.scans >= 2 or not self.order:
                 self.send_snapshot()
-            else:  # just powered up: due now, so sent right after the first sweep (step)
+            else:  # just powered up: due now, so sent right after the second sweep (step)
                 self.next_snapshot = self.hal.ticks_ms()

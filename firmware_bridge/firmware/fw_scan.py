@@ -1,37 +1,42 @@
-# Presence per channel: a tag is reported at its first read and once more at its second
-# consecutive read (the host's "two agreeing reads", docs/table.md), and leaves after it has
-# been missed for `debounce` consecutive sweeps. Produces the protocol's scan events.
+# Presence per channel: a tag is reported (a scan event, and in every snapshot) only once it has
+# been read in two consecutive sweeps (the "two agreeing reads", hardware_docs/protocol.md), and
+# leaves after it has been missed for `debounce` consecutive sweeps. A tag read in one sweep
+# alone (a neighbour's coil reaching it, a garbled UID) is never reported. Produces the
+# protocol's scan events.
 
 
 class ChannelTracker:
-    """Turns each sweep's reads of every channel into arrive / confirm / leave events."""
+    """Turns each sweep's reads of every channel into arrive / leave events."""
 
     def __init__(self, channels, debounce=3):
         self.channels = list(channels)
         self.debounce = debounce
-        self.present = {}  # channel -> {uid: consecutive misses}
-        self.streak = {}  # channel -> {uid: consecutive reads, up to 2}
+        self.present = {}  # channel -> {uid: consecutive misses}: reported
+        self.once = {}  # channel -> {uid}: read in the last sweep only, not reported
         for ch in self.channels:
             self.present[ch] = {}
-            self.streak[ch] = {}
+            self.once[ch] = set()
 
     def update(self, channel, seen):
         """seen: the UIDs (bytes) read on channel this sweep. Returns [(channel, present, uid)]:
-        present at the first read and again at the second read in a row."""
+        present at the second read in a row, absent after `debounce` misses in a row."""
         events = []
         known = self.present[channel]
-        streak = self.streak[channel]
+        once = self.once[channel]
+        first = set()
         for uid in seen:
-            reads = streak.get(uid, 0) + 1
-            if uid not in known or reads == 2:
+            if uid in known:
+                known[uid] = 0
+            elif uid in once:  # the second read in a row: now reported
+                known[uid] = 0
                 events.append((channel, True, uid))
-            known[uid] = 0
-            streak[uid] = min(reads, 2)
+            else:
+                first.add(uid)
+        self.once[channel] = first  # a first read not followed by a second is forgotten
         for uid in list(known):
             if uid in seen:
                 continue
             known[uid] += 1
-            streak.pop(uid, None)
             if known[uid] >= self.debounce:
                 del known[uid]
                 events.append((channel, False, uid))
@@ -48,4 +53,4 @@ class ChannelTracker:
     def clear(self):
         for ch in self.channels:
             self.present[ch] = {}
-            self.streak[ch] = {}
+            self.once[ch] = set()

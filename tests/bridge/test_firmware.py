@@ -80,7 +80,8 @@ def test_firmware_parser_reads_every_host_command_through_garbage() -> None:
 
 def test_tracker_debounces_leaving_but_not_arriving() -> None:
     tracker = fw_scan.ChannelTracker([0, 1], debounce=3)
-    assert tracker.update(0, {NTAG}) == [(0, True, NTAG)]
+    assert tracker.update(0, {NTAG}) == []  # a first read: not yet
+    assert tracker.update(0, {NTAG}) == [(0, True, NTAG)]  # the second in a row: arrived
     assert tracker.update(0, set()) == []
     assert tracker.update(0, {NTAG}) == []  # a flicker is not a move
     assert tracker.update(0, set()) == [] and tracker.update(0, set()) == []
@@ -88,13 +89,35 @@ def test_tracker_debounces_leaving_but_not_arriving() -> None:
     assert tracker.entries() == []
 
 
-def test_tracker_reports_a_second_read_in_a_row_once() -> None:
+def test_tracker_reports_a_tag_only_at_its_second_read_in_a_row() -> None:
+    """Two agreeing reads (issue 28): a tag read in one sweep alone is in no event and in no
+    snapshot; reads not in a row do not add up."""
     tracker = fw_scan.ChannelTracker([0], debounce=2)
-    assert tracker.update(0, {NTAG}) == [(0, True, NTAG)]  # first read
-    assert tracker.update(0, {NTAG}) == [(0, True, NTAG)]  # second in a row: the host's 2nd
-    assert tracker.update(0, {NTAG}) == []
-    assert tracker.update(0, set()) == [] and tracker.update(0, {NTAG}) == []  # not in a row
+    assert tracker.update(0, {NTAG}) == [] and tracker.entries() == []  # read once
+    assert tracker.update(0, set()) == [] and tracker.entries() == []  # forgotten
+    assert tracker.update(0, {NTAG}) == [] and tracker.entries() == []  # not in a row
     assert tracker.update(0, {NTAG}) == [(0, True, NTAG)]
+    assert tracker.entries() == [(0, NTAG)]
+    assert tracker.update(0, {NTAG}) == []  # said once
+
+
+@given(st.lists(st.sets(st.sampled_from([NTAG, b"\x04" * 7, b"\x08\x01\x02\x03"])),
+                max_size=30), st.integers(1, 4))
+def test_tracker_reports_only_tags_read_in_two_sweeps_in_a_row(
+        sweeps: list[set[bytes]], debounce: int) -> None:
+    """Property: every arrival is at a sweep that read the tag and whose previous sweep read
+    it too; a tag never read twice in a row is never reported (no event, no snapshot entry)."""
+    tracker = fw_scan.ChannelTracker([5], debounce=debounce)
+    reported: set[bytes] = set()
+    for i, seen in enumerate(sweeps):
+        for channel, present, uid in tracker.update(5, set(seen)):
+            assert channel == 5
+            if present:
+                assert i > 0 and uid in seen and uid in sweeps[i - 1], (i, uid)
+                reported.add(uid)
+        assert {uid for _, uid in tracker.entries()} <= reported
+    in_a_row = {uid for a, b in zip(sweeps, sweeps[1:], strict=False) for uid in a & b}
+    assert reported == in_a_row
 
 
 def read_field(reader: Any, clock: Any) -> list[bytes]:
@@ -153,8 +176,8 @@ def test_board_reports_arrivals_and_answers_commands_offline() -> None:
         board.step()
     msgs = decode_all(bytes(hal.written))
     assert msgs[0].name == "hello" and msgs[0]["board"] == "seat3"
-    assert [m.args for m in msgs if m.name == "scan"] == [  # first read, and the second
-        {"channel": 2, "present": 1, "uid": NTAG}] * 2
+    assert [m.args for m in msgs if m.name == "scan"] == [  # at its second read, once
+        {"channel": 2, "present": 1, "uid": NTAG}]
     hal.written.clear()
     hal.inbox += P.encode("buzzer", 4, ms=20) + P.encode("set_leds", 5, on=1, blink=0)
     board.step()
@@ -163,6 +186,46 @@ def test_board_reports_arrivals_and_answers_commands_offline() -> None:
     hal.now_ms = 100
     board.step()
     assert hal.buzzes == [True, False]
+
+
+def run_board_until(board: Any, hal: FakeBoardHal, done: Any, limit_ms: int = 5000) -> None:
+    """Step the board, its clock 1 ms a step, until ``done()``."""
+    for _ in range(limit_ms):
+        if done():
+            return
+        hal.now_ms = (hal.now_ms or 0) + 1
+        board.step()
+    raise AssertionError("the board never got there")
+
+
+def reported_uids(msgs: list[P.Message]) -> tuple[list[bytes], list[bytes], int]:
+    """The UIDs of the present scan events, of the snapshots' entries; how many snapshots."""
+    scans = [m["uid"] for m in msgs if m.name == "scan" and m["present"]]
+    snaps = [m for m in msgs if m.name == "snapshot"]
+    return scans, [uid for m in snaps for _, uid in m["entries"]], len(snaps)
+
+
+@pytest.mark.parametrize("sweeps", [1, 2])
+def test_board_never_reports_a_tag_read_in_one_sweep(sweeps: int) -> None:
+    """The firmware on the fake chips: a tag on a coil for one whole sweep (a cross-read) is in
+    no scan event and in none of the snapshots that follow; held for two sweeps it is in both
+    (the two agreeing reads are counted on the board, issue 28)."""
+    board, hal, chips = make_board(scan_ms=10, snapshot_ms=30, debounce=2)
+    board.start()
+    run_board_until(board, hal, lambda: board.scans >= 2)
+    hal.written.clear()
+    start = board.scans
+    tag = chips[2].place(VirtualTag(NTAG))  # at a sweep's boundary: every group reads it
+    run_board_until(board, hal, lambda: board.scans == start + sweeps)
+    chips[2].take(tag)
+    end = hal.now_ms or 0
+    run_board_until(board, hal, lambda: (hal.now_ms or 0) >= end + 300)
+    scans, entries, snapshots = reported_uids(decode_all(bytes(hal.written)))
+    assert snapshots >= 5
+    if sweeps == 1:
+        assert scans == [] and entries == []
+    else:
+        assert scans == [NTAG] and NTAG in entries
 
 
 def test_firmware_on_a_pty_through_the_serial_backend() -> None:
@@ -245,7 +308,7 @@ def test_firmware_resends_unacknowledged_parts_with_fresh_state_until_acked() ->
     board, hal, chips = make_board(scan_ms=5, snapshot_ms=1000, debounce=2, resend_ms=40)
     board.start()
     hal.inbox += P.encode("request_snapshot", 1)
-    for t in range(20):  # the snapshot follows the first sweep
+    for t in range(30):  # the snapshot follows the second sweep (12 ms a sweep here)
         hal.now_ms = t
         board.step()
     first = [m for m in decode_all(bytes(hal.written)) if m.name == "snapshot"]
@@ -253,7 +316,7 @@ def test_firmware_resends_unacknowledged_parts_with_fresh_state_until_acked() ->
     snap = first[0]["snap"]
     chips[2].place(VirtualTag(NTAG))
     hal.written.clear()
-    for t in range(20, 65):  # the tag is read, then the unacknowledged part is due again
+    for t in range(30, 70):  # the tag is read twice, then the unacknowledged part is due again
         hal.now_ms = t
         board.step()
     again = [m for m in decode_all(bytes(hal.written)) if m.name == "snapshot"]
@@ -261,7 +324,7 @@ def test_firmware_resends_unacknowledged_parts_with_fresh_state_until_acked() ->
     assert again[-1]["entries"] == ((2, NTAG),)  # ... with its channels' state now
     hal.written.clear()
     hal.inbox += P.encode("snapshot_ack", 3, snap=snap, parts=0b1)
-    for t in range(65, 400):
+    for t in range(70, 400):
         hal.now_ms = t
         board.step()
     sent = decode_all(bytes(hal.written))
@@ -269,9 +332,10 @@ def test_firmware_resends_unacknowledged_parts_with_fresh_state_until_acked() ->
     assert not [m for m in sent if m.name == "ack"]  # snapshot_ack itself is not acknowledged
 
 
-def test_firmware_answers_a_snapshot_request_at_power_up_after_its_first_sweep() -> None:
-    # The host connects and asks at once; a snapshot before every antenna has been read would
-    # say "empty" for a tag that lies there, and the host would take it as gone.
+def test_firmware_answers_a_snapshot_request_at_power_up_after_its_second_sweep() -> None:
+    # The host connects and asks at once; a snapshot before every antenna has been read twice
+    # (a tag is reported at its second read in a row) would say "empty" for a tag that lies
+    # there, and the host would take it as gone.
     board, hal, chips = make_board(scan_ms=5, snapshot_ms=1000)
     chips[3].place(VirtualTag(NTAG))  # on the last channel of the sweep
     board.start()
@@ -279,10 +343,10 @@ def test_firmware_answers_a_snapshot_request_at_power_up_after_its_first_sweep()
     board.step()
     sent = decode_all(bytes(hal.written))
     assert [m["ack_seq"] for m in sent if m.name == "ack"] == [1]  # taken at once ...
-    assert not [m for m in sent if m.name == "snapshot"]  # ... answered after the sweep
-    for t in range(1, 20):
-        hal.now_ms = t
-        board.step()
+    assert not [m for m in sent if m.name == "snapshot"]  # ... answered after two sweeps
+    run_board_until(board, hal, lambda: board.scans == 1)
+    assert not [m for m in decode_all(bytes(hal.written)) if m.name == "snapshot"]
+    run_board_until(board, hal, lambda: board.scans == 2)
     parts = [m for m in decode_all(bytes(hal.written)) if m.name == "snapshot"]
     assert len(parts) == 1 and parts[0]["entries"] == ((3, NTAG),)
 

@@ -104,3 +104,15 @@ def test_no_table_source_for_a_back_end_without_channels(tmp_path: Path) -> None
     serial = config.model_copy(update={"readers": config.readers.model_copy(
         update={"backend": "serial"})})
     assert build(serial, tmp_path, table="readers").loop.source_names() == []
+
+
+def test_the_tracker_counts_two_reads_only_where_the_host_sweeps(tmp_path: Path) -> None:
+    """Boards (serial, and the virtual boards of sim) report a tag only at its second read in
+    a row (hardware_docs/protocol.md): their scans are confirmed. The Pi's direct SPI back-end
+    reports every sweep's reads: the tracker counts two (issue 28)."""
+    config = default_config()
+    expected = {"serial": 1, "sim": 1, "mfrc522": 2}
+    for backend, reads in expected.items():
+        readers = config.readers.model_copy(update={"backend": backend})
+        system = build(config.model_copy(update={"readers": readers}), tmp_path / backend)
+        assert system.tracker({}).confirm_reads == reads, backend
