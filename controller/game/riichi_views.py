@@ -67,10 +67,16 @@ def seat_riichi(state: GameState, hand: Hand, pos: int, waits: list[str]) -> dic
         return out
     if seat.size() == 13 and waits:
         own = set(rh.discards[pos - 1]) & set(waits)
-        out["furiten"] = bool(own) or rh.temp[pos - 1] > 0 or rh.perm[pos - 1] > 0
+        # a wait lying on the pad now is not passed yet (RULES.md 11: furiten once it passes);
+        # the same count as the engine's check at a ron (riichi.check_win)
+        number = hand.discards_total
+        out["furiten"] = (bool(own) or 0 < rh.temp[pos - 1] < number
+                          or 0 < rh.perm[pos - 1] < number)
         if hand.discard is not None and hand.discard[1] != pos:
             out["ron_on"], out["no_yaku"] = _ron_waits(ctx, hand, pos, waits)
-    if seat.size() == 14 and pos == hand.turn and hand.step == "discard":
+    # the dealer's first discard comes before the hand's first step: it may be a riichi
+    first = hand.phase == "deal" and hand.step is None
+    if seat.size() == 14 and pos == hand.turn and (hand.step == "discard" or first):
         out["tsumo"] = _may_tsumo(ctx, hand, pos)
         if riichi.is_closed(seat) and pos not in rh.riichi and hand.live_wall >= 4:
             out["riichi_discards"] = riichi.riichi_discards(ctx, seat)

@@ -20,6 +20,8 @@ def _riichi(log: object, pos: int) -> dict[str, object]:
 def test_the_dealers_riichi_declared_then_standing() -> None:
     own = _riichi(_log(), 1)  # East: 14 tiles, closed, 1d/4d after the nw
     assert own["tsumo"] is False and own["drawn"] is None
+    # the dealer may declare riichi with its first discard (RULES.md 11): the view says so
+    assert own["can_riichi"] is True and "nw" in own["riichi_discards"]
     assert own["in_riichi"] is False and own["declared"] is False and own["dead"] is False
     assert own["furiten"] is False and own["ron_on"] == [] and own["no_yaku"] == []
     declared = _riichi(_log().declare(1, "ready"), 1)
@@ -35,6 +37,8 @@ def test_a_wait_on_the_pad_is_a_ron_with_a_yaku_and_none_without() -> None:
     log.discard(2, "4d")
     west = _riichi(log, 3)
     assert west["ron_on"] == ["4d"] and west["no_yaku"] == []
+    # the wait lies on the pad, not passed: no furiten yet (RULES.md 11), and the ron stands
+    assert west["furiten"] is False
     assert _riichi(log, 4)["ron_on"] == []  # North does not wait on it
     log = _log(south=SOUTH_NO_YAKU).discard(1, "nw")
     log.draw(2, "2c")
