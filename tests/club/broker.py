@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,16 @@ def enrol(club_dir: Path, table: str, out: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     assert main(["club", "enrol-table", table, "--data-dir", str(club_dir), "-o", str(out)]) == 0
     return out
+
+
+def enrolled_broker(tmp_path: Path, watchers: dict[str, str]) -> Iterator[Mosquitto]:
+    """A fixture's body: the locked broker the club writes, with table t1 enrolled (t1.json
+    beside it), stopped after the test."""
+    enrol(tmp_path / "club", "t1", tmp_path / "t1.json")
+    started = Mosquitto(tmp_path / "broker", tmp_path / "club", watchers)
+    started.start()
+    yield started
+    started.stop()
 
 
 class Mosquitto:

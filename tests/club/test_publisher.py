@@ -20,7 +20,7 @@ from controller.club.publisher import ClubPublisher
 from controller.club.store import ClubStore
 from controller.club.subscriber import ClubSubscriber
 from controller.store import EventLog
-from tests.club.broker import Mosquitto, club_login, enrol, table_publisher, until
+from tests.club.broker import Mosquitto, club_login, enrolled_broker, table_publisher, until
 from tests.game.randomgame import random_session
 
 WATCH = {"watch": "watch-secret"}
@@ -63,11 +63,7 @@ class Spy:
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[Mosquitto]:
     """The locked broker the club writes, with table t1 enrolled (t1.json)."""
-    enrol(tmp_path / "club", "t1", tmp_path / "t1.json")
-    started = Mosquitto(tmp_path / "broker", tmp_path / "club", WATCH)
-    started.start()
-    yield started
-    started.stop()
+    yield from enrolled_broker(tmp_path, WATCH)
 
 
 def test_a_log_goes_out_once_and_a_club_that_lost_it_gets_it_again(

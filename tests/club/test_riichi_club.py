@@ -24,7 +24,7 @@ from controller.players.director import Director
 from controller.sessions import places as pl
 from controller.sessions.ledger import SessionFold
 from controller.store import EventLog
-from tests.club.broker import Mosquitto, club_login, enrol, table_publisher, until
+from tests.club.broker import Mosquitto, club_login, enrolled_broker, table_publisher, until
 
 WATCH = {"watch": "watch-secret"}
 NAMES = ("Ann", "Bo", "Cai", "Dee")
@@ -117,11 +117,7 @@ def _by_rule_book(hands: list[dict[str, Any]]) -> dict[str, float]:
 
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[Mosquitto]:
-    enrol(tmp_path / "club", "t1", tmp_path / "t1.json")
-    started = Mosquitto(tmp_path / "broker", tmp_path / "club", WATCH)
-    started.start()
-    yield started
-    started.stop()
+    yield from enrolled_broker(tmp_path, WATCH)
 
 
 def test_a_riichi_hanchan_reaches_the_standings_league_and_ema_export(

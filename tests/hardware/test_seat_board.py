@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from tests.hardware.test_boards import _has_pcbnew
+
 ROOT = Path(__file__).resolve().parents[2]
 BOARDS = ROOT / "hardware_docs" / "boards"
 HAL = ROOT / "firmware_bridge" / "firmware" / "hal.py"
@@ -117,14 +119,6 @@ def test_the_wiring_check_fails_on_two_chip_selects_swapped(
     pads["J100"]["1"], pads["J101"]["1"] = pads["J101"]["1"], pads["J100"]["1"]
     with pytest.raises(AssertionError):
         _check(pads, _hal_pins(), 34)
-
-
-def _has_pcbnew() -> bool:
-    try:
-        return subprocess.run([SYSTEM_PY, "-c", "import pcbnew"], capture_output=True,
-                              timeout=60).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
 
 
 @pytest.mark.skipif(not _has_pcbnew(), reason="KiCad's pcbnew is missing: run scripts/test as "
