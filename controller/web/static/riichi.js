@@ -94,8 +94,11 @@ function paymentsEl(result, names) {
   return pays.length ? h("div", { class: "payments" }, h("h3", {}, "Who pays whom"), h("ul", {}, pays)) : null;
 }
 
+/** The riichi facts of a result: a live result's details.riichi, or the hand record itself. */
+const infoOf = (result) => (result.details || {}).riichi || result;
+
 function winnersOf(result) {
-  const info = (result.details || {}).riichi || {};
+  const info = infoOf(result);
   return (info.winners && info.winners.length ? info.winners : result.winner ? [result.winner] : []).map(String);
 }
 
@@ -115,20 +118,21 @@ export function riichiTitle(result, names) {
 function seatLine(result, names, p, won) {
   const d = (result.details || {})[p] || {};
   const net = (result.net || {})[p] ?? 0;
+  const tenpai = d.tenpai ?? (infoOf(result).tenpai || []).map(String).includes(p);
   const word = result.result === "washout" || result.result === "nagashi_mangan"
-    ? h("span", { class: `flag ${d.tenpai ? "tenpai" : "noten"}` }, d.tenpai ? "tenpai" : "noten") : null;
+    ? h("span", { class: `flag ${tenpai ? "tenpai" : "noten"}` }, tenpai ? "tenpai" : "noten") : null;
   return h("div", { class: "res-seat" + (won.includes(p) ? " winner" : ""), "data-seat": p },
     h("div", { class: "res-head" }, h("b", {}, names(p)), word,
       h("span", { class: net >= 0 ? "pos" : "neg" }, signed(net))),
     won.includes(p) && d.hand ? h("div", { class: "res-tiles" }, tiles(sortTiles(d.hand), { rowCls: "mini" }),
       (d.melds || []).map((m) => tiles(m.tiles || [], { rowCls: "mini" }))) : null,
-    won.includes(p) ? yakuList(d.score) : null);
+    won.includes(p) ? yakuList(d.score) || h("div", { class: "muted" }, `scores ${thousands((result.scores || {})[p] ?? 0)}`) : null);
 }
 
 /** The explained result of a riichi hand (a draw shows only tenpai/noten, never a tile). */
 export function riichiResult(result, names, prefix = "", note = null) {
   const won = winnersOf(result);
-  const info = (result.details || {}).riichi || {};
+  const info = infoOf(result);
   const ura = info.ura_dora_indicators || [];
   return h("section", { class: "result riichi-result" }, h("h2", {}, prefix + riichiTitle(result, names)),
     note ? h("div", { class: "res-note" }, note) : null,
