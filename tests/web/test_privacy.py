@@ -185,7 +185,8 @@ def check_riichi_over(view: dict[str, Any], watcher: Watcher, where: str) -> str
     if hand.get("phase") != "over" or not hand.get("result"):
         return None
     result = hand["result"]
-    winners = {str(w) for w in ((result.get("details") or {}).get("riichi") or {}).get("winners", [])}
+    info = (result.get("details") or {}).get("riichi") or {}
+    winners = {str(w) for w in info.get("winners", [])}
     for path, _code in _tiles_at(view):
         if path[:1] in (("riichi",), ("hands",)):
             assert path[-1] in INDICATORS, (where, path)
