@@ -258,12 +258,14 @@ def check_win(view: dict[str, Any], boards: dict[str, Any], seats: dict[int, Any
     for size, page in boards.items():
         for w in winners:
             score = result["details"][str(w)]["score"]
-            shown = _shows(page, """(w) => { const s = document.querySelector(
+            # waits until the page has caught up with this result (the ura laid, ...)
+            names = [it["name"] for it in score["items"]]
+            shown = _shows(page, """([w, names]) => { const s = document.querySelector(
               '#result .res-seat.winner[data-seat="' + w + '"]');
-              return s ? { names: [...s.querySelectorAll('.item-name')].map(x => x.textContent),
+              const got = s ? [...s.querySelectorAll('.item-name')].map(x => x.textContent) : [];
+              return JSON.stringify(got) === JSON.stringify(names) ? { names: got,
                 han: [...s.querySelectorAll('.item-val')].map(x => x.textContent),
-                formula: s.querySelector('.formula').textContent } : null; }""", w)
-            assert shown["names"] == [it["name"] for it in score["items"]], (size, shown)
+                formula: s.querySelector('.formula').textContent } : null; }""", [w, names])
             hans = [int(x.split()[0]) for x in shown["han"]]
             assert sum(hans) == score["doubles"], (size, shown)  # the han are the yaku's sum
             assert shown["formula"].startswith(f"{score['doubles']} han {score['points']} fu")
