@@ -34,6 +34,7 @@ def public_riichi(state: GameState) -> dict[str, Any] | None:
     if rh is None or hand is None:
         return out
     out["riichi_discard"] = {str(p): _riichi_index(rh, p) for p in rh.riichi}
+    out["riichi_river"] = {str(p): _river_index(hand, rh, p) for p in rh.riichi}
     if not in_play:
         out["ura_dora_indicators"] = list(rh.ura)
         out["ura_due"] = any(p in rh.riichi for p, _ in rh.wins) and len(rh.ura) < len(rh.dora)
@@ -48,6 +49,22 @@ def public_riichi(state: GameState) -> dict[str, Any] | None:
 def _riichi_index(rh: RiichiHand, pos: int) -> int | None:
     """Which of the seat's own discards (0-based) was its riichi discard (drawn sideways)."""
     return rh.riichi_at[pos - 1] - 1 if rh.riichi_at[pos - 1] else None
+
+
+def _river_index(hand: Hand, rh: RiichiHand, pos: int) -> int | None:
+    """The riichi discard's place in the seat's river (the board draws it sideways): its own
+    discards lined up with the river, which lacks the called ones; None while it is on the pad.
+    When the riichi discard itself was called, the seat's next discard lies sideways (the
+    custom). A called tile of the same kind just before an uncalled one may shift the mark."""
+    at = rh.riichi_at[pos - 1]
+    river = hand.seat(pos).river
+    j = 0
+    for i, tile in enumerate(rh.discards[pos - 1]):
+        if i == at - 1:
+            return j if j < len(river) else None
+        if j < len(river) and river[j] == tile:
+            j += 1
+    return None
 
 
 def seat_riichi(state: GameState, hand: Hand, pos: int, waits: list[str]) -> dict[str, Any]:

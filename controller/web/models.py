@@ -189,6 +189,9 @@ class RiichiPublic(_Open):
     riichi: list[int] = Field(default_factory=list)
     double_riichi: list[int] = Field(default_factory=list)
     riichi_discard: dict[str, int | None] = Field(default_factory=dict)
+    riichi_river: dict[str, int | None] = Field(
+        default_factory=dict, description="the riichi discard's place in the seat's river "
+        "(drawn sideways); null while it is on the pad")
     dora_indicators: list[str] = Field(default_factory=list)
     ura_dora_indicators: list[str] = Field(default_factory=list)
     ura_due: bool = False

@@ -20,9 +20,11 @@ from controller.tiles import ALL_CODES
 from tests.web.support import Table, hand_over, in_play
 
 CODES = frozenset(ALL_CODES)
-PUBLIC_ZONES = ("discard", "river", "melds:")
+PUBLIC_ZONES = ("discard", "river", "melds:", "dora")  # riichi's dora pad lies face up
 # Where a public view may carry tile codes while a hand is in play.
-PUBLIC_TILE_FIELDS = ("melds", "forming", "bonus", "river", "discard", "out_of_place")
+PUBLIC_TILE_FIELDS = ("melds", "forming", "bonus", "river", "discard", "out_of_place",
+                      "dora_indicators")
+INDICATORS = ("dora_indicators", "ura_dora_indicators")
 
 
 def _tiles_at(node: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], str]]:
@@ -79,7 +81,10 @@ class Watcher:
         assert hand.get("result") is None, where
         shown: Counter[str] = Counter()
         for path, code in _tiles_at(view):
-            assert path[:2] == ("hand", "seats") or path[:1] == ("hand",), (where, path)
+            if path[:1] == ("hands",) and path[-1] in INDICATORS:
+                continue  # riichi: an earlier hand's indicators, laid face up then
+            assert path[:1] == ("hand",) or path[:2] == ("riichi", "dora_indicators"), \
+                (where, path)
             assert any(field in path for field in PUBLIC_TILE_FIELDS), (where, path, code)
             shown[code] += 1
         # Every tile shown went through a public zone in this hand (a tile may be shown in two
@@ -97,9 +102,10 @@ class Watcher:
         hidden = (words & CODES & in_racks) - set(self.seen)
         assert not hidden, (where, violation)
 
-    def check_no_rack(self, node: Any, exclude: int | None, where: str) -> None:
+    def check_no_rack(self, node: Any, exclude: int | None, where: str,
+                      winners: frozenset[int] = frozenset()) -> None:
         for position, rack in self.racks().items():
-            if position == exclude or len(rack) < 3:
+            if position == exclude or position in winners or len(rack) < 3:
                 continue
             wanted = Counter(rack)
             for values in _lists(node):
@@ -170,3 +176,87 @@ def test_every_hand_is_shown_once_the_hand_is_over(table: Table) -> None:
         detail = result["details"][str(p)]
         assert sorted(detail["hand"]) == racks[p] or str(result.get("winner")) == str(p)
         assert "score" in detail
+
+
+def check_riichi_over(view: dict[str, Any], watcher: Watcher, where: str) -> str | None:
+    """A finished riichi hand: tile codes only in the winners' details and the indicators; a
+    draw shows each seat only as "tenpai"/"noten" and no tile of any hand."""
+    hand = view.get("hand") or {}
+    if hand.get("phase") != "over" or not hand.get("result"):
+        return None
+    result = hand["result"]
+    info = (result.get("details") or {}).get("riichi") or {}
+    winners = {str(w) for w in info.get("winners", [])}
+    for path, _code in _tiles_at(view):
+        if path[:1] in (("riichi",), ("hands",)):
+            assert path[-1] in INDICATORS, (where, path)
+        elif path[:3] == ("hand", "result", "details"):
+            assert path[3] in winners or path[3:5] == ("riichi", "dora_indicators") or \
+                path[3:5] == ("riichi", "ura_dora_indicators"), (where, path)
+        else:
+            assert path[:1] == ("hand",) and any(f in path for f in PUBLIC_TILE_FIELDS), \
+                (where, path)
+    if result["result"] == "washout":
+        assert set((view["riichi"].get("tenpai") or {}).values()) <= {"tenpai", "noten"}
+        assert len(view["riichi"]["tenpai"]) == 4, where
+        watcher.check_no_rack(view, exclude=None, where=where)
+    return str(result["result"])
+
+
+def test_no_concealed_tile_is_public_in_riichi(make_table: Any) -> None:
+    """The same checks over riichi hands (indicators, deposits, riichi discards public), and
+    after each hand: a win shows only the winners' hands; a draw only "tenpai"/"noten"."""
+    table = make_table("riichi", seed=3)
+    watcher = Watcher(table)
+    ends: list[str] = []
+    with table.client.websocket_connect("/ws") as public, \
+            table.client.websocket_connect("/ws/seats/1") as seat1:
+        seat1.send_json({"token": table.tokens.seats[1]})
+        public.receive_json()
+        seat1.receive_json()
+        for _ in range(4000):
+            event = table.step()
+            if event is None:
+                break
+            view = table.loop.public_view()
+            watcher.note(event, view)
+            for pushed in (public.receive_json()["table"], seat1.receive_json()["seat"]["table"]):
+                watcher.check_public(pushed, "riichi ws")
+                end = check_riichi_over(pushed, watcher, "riichi ws")
+            if end and (not ends or ends[-1] != f"{view['hand']['number']}{end}"):
+                ends.append(f"{view['hand']['number']}{end}")
+                body = table.client.get("/api/table").json()
+                check_riichi_over(body, watcher, "/api/table")
+                won = frozenset(int(w) for w in
+                                ((body["hand"]["result"]["details"].get("riichi") or {})
+                                 .get("winners") or []))
+                watcher.check_no_rack(table.client.get("/api/hands").json(), None, "/api/hands",
+                                      won)
+                watcher.check_no_rack(body, None, "/api/table", won)
+            if any(e.endswith("washout") for e in ends) and len(ends) >= 4:
+                break
+    assert watcher.checked > 150
+    assert any(e.endswith("washout") for e in ends) and any(e.endswith("mahjong") for e in ends)
+
+
+def test_the_riichi_checks_catch_a_leak(make_table: Any) -> None:
+    """A draw that showed a tenpai hand, or a loser's tiles after a win, is caught."""
+    table = make_table("riichi", seed=3)
+    view = table.play_until(lambda v: (v.get("hand") or {}).get("phase") == "over")
+    watcher = Watcher(table)
+    watcher.note(None, view)
+    hand = view["hand"]
+    loser = next(p for p in "1234" if p not in {str(w) for w in
+                                                hand["result"]["details"]["riichi"]["winners"]})
+    rack = watcher.racks()[int(loser)]
+    details = {**hand["result"]["details"], loser: {"hand": rack}}
+    leaked = {**view, "hand": {**hand, "result": {**hand["result"], "details": details}}}
+    with pytest.raises(AssertionError):
+        check_riichi_over(leaked, watcher, "a loser's tiles")
+    drawn = {**hand["result"], "result": "washout", "details": {
+        **hand["result"]["details"], "riichi": {**hand["result"]["details"]["riichi"],
+                                                "winners": []}}}
+    shown = {**view, "riichi": {**view["riichi"], "tenpai": {p: "tenpai" for p in "1234"}},
+             "hand": {**hand, "result": drawn}}
+    with pytest.raises(AssertionError):
+        check_riichi_over(shown, watcher, "a draw that shows a hand")

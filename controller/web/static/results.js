@@ -4,6 +4,7 @@
 
 import { h, signed, WIND_NAMES } from "./common.js";
 import { sortTiles, tiles } from "./tiles.js";
+import { riichiResult } from "./riichi.js";
 
 const SOURCES = { wall: "self-drawn", replacement: "on a replacement tile", dealt: "dealt complete",
   discard: "on a discard", robbed_kong: "robbing a kong" };
@@ -59,6 +60,8 @@ function handTiles(d) {
 /** The explained result of one hand: every player's tiles and score, payments, nets. */
 export function resultPanel(result, names, prefix = "", note = null) {
   if (!result) return null;
+  // riichi: a live result carries details.riichi; a hand record (the history) its honba
+  if ((result.details || {}).riichi || (result.honba ?? null) !== null) return riichiResult(result, names, prefix, note);
   const winner = result.winner;
   const how = result.win_source
     ? ` (${SOURCES[result.win_source] || result.win_source}${result.discarder ? ", discard of " + names(result.discarder) : ""})` : "";

@@ -11,6 +11,7 @@ import {
 import { pickTile } from "./picker.js";
 import { seatedNow } from "./results.js";
 import { tile, tileName, tiles } from "./tiles.js";
+import { myFinal, myRiichiResult, seatNotes, thousands } from "./riichi.js";
 
 const position = Number(location.pathname.split("/").pop());
 const KEY = `seat-token-${position}`;
@@ -98,11 +99,17 @@ function buttons(hand) {
   $("claim").disabled = !!why || !(hand.claim_window && live && live.seat !== position);
   $("ready").disabled = !!why || seat.ready || !(seat.waits && seat.waits.length) && seat.waits_shown !== false;
   $("ready").textContent = seat.ready ? "Ready ✓" : "Ready";
+  const own = seat.riichi;
+  if (own) { // riichi: READY is the riichi declaration, possible only when the seat view says so
+    $("ready").disabled = !!why || !own.can_riichi || own.declared || own.in_riichi;
+    $("ready").textContent = own.in_riichi || own.declared ? "Riichi ✓" : "Riichi";
+  }
   $("mahjong").disabled = !!why;
   $("why").textContent = why || "";
 }
 
 function myResult(table, result) {
+  if ((result.details || {}).riichi) return myRiichiResult(result, (p) => playerName(table, p), position);
   const me = String(position);
   const detail = (result.details || {})[me] || {};
   const score = detail.score;
@@ -156,9 +163,11 @@ function render() {
   // Waits only while the hand is in play, and only when the table shows them.
   $("waits-box").hidden = !!result || seat.waits_shown === false || !hand.number;
   replace("waits", seat.waits && seat.waits.length ? tiles(seat.waits) : h("span", { class: "muted" }, "not waiting yet"));
+  replace("riichi-notes", result || seat.waits_shown === false ? null : seatNotes(seat.riichi, seat.waits, pub.river));
   buttons(hand);
   const held = resultToShow(table, hand);
-  replace("notice", held ? myResult(held.table, held.result) : null);
+  const final = table.riichi && table.riichi.final;
+  replace("notice", final ? myFinal(final, position) : null, held ? myResult(held.table, held.result) : null);
   // "My total" is the score of whoever holds this seat now: their own part of the seat.
   const key = JSON.stringify([(table.hands || []).map((x) => x.names), (table.penalties || []).map((x) => x.cancelled), table.names]);
   if (key !== placesKey) {
@@ -176,7 +185,8 @@ function render() {
       h("span", {}, "to play"), h("span", {}, turn),
       h("span", {}, "discard"), h("span", {}, d ? tiles([d.tile], { rowCls: "small" }) : "–"),
       h("span", {}, "wall"), h("span", {}, `${hand.live_wall ?? "–"}`),
-      h("span", {}, "my total"), h("span", { class: total >= 0 ? "pos" : "neg" }, signed(total)),
+      table.riichi ? [h("span", {}, "my points"), h("span", { class: "my-points" }, thousands((table.riichi.points || {})[String(position)]))]
+        : [h("span", {}, "my total"), h("span", { class: total >= 0 ? "pos" : "neg" }, signed(total))],
       h("span", {}, "my discards"), h("span", {}, tiles(pub.river || [], { rowCls: "small" }))));
 }
 

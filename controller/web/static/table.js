@@ -6,6 +6,9 @@
 import { api, h, livePage, replace, secondsLeft, seatLabel, signed } from "./common.js";
 import { balanceChart, historyList, resultPanel, seatedNow, seatHolders, statsTable } from "./results.js";
 import { backs, sortTiles, tile, tiles } from "./tiles.js";
+import {
+  finalTable, markRiichiDiscard, pointsEl, riichiCounters, riichiFlag, riichiTitle, tenpaiWord,
+} from "./riichi.js";
 
 let view = null;
 let handsSeen = -1;
@@ -19,6 +22,12 @@ let shownResult = null;
 // Whose discard went to the river last, to mark it there once the pad is empty again.
 let rivers = {};
 let lastRiver = null;
+// riichi: the seat whose points were tapped open (the difference to each other seat).
+let diffsOf = null;
+function toggleDiffs(pos) {
+  diffsOf = diffsOf === pos ? null : pos;
+  render();
+}
 
 const names = (p) => seatLabel(view, p);
 
@@ -42,6 +51,7 @@ function meldEl(m) {
 
 function riverEl(pos, seat) {
   const row = tiles(seat.river || [], { rowCls: "river-tiles" });
+  if (view.riichi) markRiichiDiscard(row, view.riichi, pos);
   if (lastRiver === pos && row.lastChild) {
     row.lastChild.classList.add("last");
     row.lastChild.title += " (the last discard)";
@@ -55,13 +65,16 @@ function seatHead(pos, seat, hand) {
   const mine = seatedNow(seated, pos, (view.names || {})[String(pos)]);
   const seatTotal = ((view.totals || {})[String(pos)]) ?? 0;
   const total = mine ? mine.score : seatTotal;
+  const r = view.riichi;
   return h("div", { class: "seat-head" },
     h("span", { class: "wind", title: seat.wind || "" }, (seat.wind || "?")[0].toUpperCase()),
     h("span", { class: "seat-name" }, seat.name || `Seat ${pos}`),
-    h("span", { class: "total " + (total >= 0 ? "pos" : "neg"), title: `the seat: ${signed(seatTotal)}` }, signed(total)),
+    r ? pointsEl(r, pos, names, diffsOf === pos, toggleDiffs)
+      : h("span", { class: "total " + (total >= 0 ? "pos" : "neg"), title: `the seat: ${signed(seatTotal)}` }, signed(total)),
     isTurn ? h("span", { class: "flag turn" }, hand.step ? `to play · ${hand.step}` : "to play") : null,
     hand.dealer === pos ? h("span", { class: "flag dealer", title: "dealer" }, "dealer") : null,
-    seat.ready ? h("span", { class: "flag ready" }, "ready") : null,
+    r ? riichiFlag(r, pos) : seat.ready ? h("span", { class: "flag ready" }, "ready") : null,
+    r && hand.phase === "over" ? tenpaiWord(r, pos) : null,
     seat.dead ? h("span", { class: "flag dead", title: "dead hand: no further part in this hand" }, "dead hand") : null,
     seat.replacements_due ? h("span", { class: "flag" }, `replacement due ×${seat.replacements_due}`) : null);
 }
@@ -71,7 +84,7 @@ function seatPanel(pos, seat, hand) {
   const result = hand.phase === "over" && hand.result ? hand.result : null;
   const detail = result ? (result.details || {})[String(pos)] : null;
   const net = result ? (result.net || {})[String(pos)] ?? 0 : 0;
-  const concealed = detail
+  const concealed = detail && (detail.hand || !view.riichi)
     ? h("span", {}, tiles(sortTiles(detail.hand || []), { rowCls: "revealed" }),
       h("span", { class: "pill" }, `${(result.scores || {})[String(pos)] ?? 0}`),
       h("span", { class: "net " + (net >= 0 ? "pos" : "neg") }, signed(net)))
@@ -128,6 +141,10 @@ function wallEl(hand) {
 function centre(hand) {
   const d = hand.discard;
   noteViolation(hand);
+  if (hand.phase === "over" && hand.result && view.riichi) {
+    return [h("div", { class: "over" }, h("div", { class: "over-title" }, riichiTitle(hand.result, names))),
+      riichiCounters(view.riichi, hand), violationEls()];
+  }
   if (hand.phase === "over" && hand.result) {
     const r = hand.result;
     return [h("div", { class: "over" },
@@ -149,6 +166,7 @@ function centre(hand) {
       (hand.claimants || []).map((c) => h("div", { class: "claimant" }, `${names(c.seat)} calls ${c.call}`))),
     hand.claim_window ? timerEl("claim", (hand.timers || {}).claim_deadline, (view.service || {}).claim_seconds || 3) : null,
     timerEl("turn", (hand.timers || {}).turn_deadline, (view.service || {}).turn_seconds || 10),
+    view.riichi ? riichiCounters(view.riichi, hand) : null,
     wallEl(hand),
     putBack(hand),
     violationEls(),
@@ -210,9 +228,10 @@ function render() {
   }
   const shown = resultToShow(hand);
   const earlier = shown && hand && shown.number !== hand.number;
-  replace("result", shown ? resultPanel(shown.result, earlier ? shown.labels : names,
+  const final = view.riichi && view.riichi.final;
+  replace("result", final ? finalTable(final, names) : null, shown ? resultPanel(shown.result, earlier ? shown.labels : names,
     earlier ? `Hand ${shown.number} · ` : "", earlier ? `Hand ${hand.number} is being dealt` : null) : null);
-  document.body.classList.toggle("showing-result", !!shown);
+  document.body.classList.toggle("showing-result", !!shown || !!final);
   // Reload the hands and places when a hand ends, a penalty or a name changes, or a
   // correction gives a hand to another holder.
   const count = JSON.stringify([(view.hands || []).map((x) => x.names), (view.penalties || []).map((x) => x.cancelled), view.names]);
