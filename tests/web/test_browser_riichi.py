@@ -181,30 +181,34 @@ def check_board_in_play(game: Game, boards: dict[str, Any]) -> None:
 
 
 def check_seat_furiten(game: Game, seats: dict[int, Any]) -> None:
-    """A furiten seat is told so; a wait that wins on the pad without a yaku is warned of."""
-    found: dict[str, int] = {}
+    """A furiten seat is told so; a wait that wins on the pad without a yaku is warned of (each
+    at its first moment: a wait lying on the pad is not yet passed, so the two seldom meet)."""
+    for key, css in (("furiten", "furiten"), ("no_yaku", "no-yaku")):
+        found: dict[str, int] = {}
 
-    def furiten_and_no_yaku(view: dict[str, Any]) -> bool:
-        if (view.get("hand") or {}).get("phase") != "play":
+        def seen(view: dict[str, Any], key: str = key, found: dict[str, int] = found) -> bool:
+            if (view.get("hand") or {}).get("phase") != "play":
+                return False
+            for p in (1, 2, 3, 4):
+                if game.loop.seat_view(p)["riichi"][key]:
+                    found.update(seat=p)
+                    return True
             return False
-        for p in (1, 2, 3, 4):
-            own = game.loop.seat_view(p)["riichi"]
-            if own["furiten"] and own["no_yaku"]:
-                found.update(seat=p)
-                return True
-        return False
 
-    game.until(furiten_and_no_yaku)
-    p = found["seat"]
-    own = game.loop.seat_view(p)["riichi"]
-    notes = _shows(seats[p], """() => { const f = document.querySelector('#riichi-notes .furiten');
-      const y = document.querySelector('#riichi-notes .no-yaku');
-      return f && y ? { f: f.textContent,
-        y: [...y.querySelectorAll('.tile')].map(t => t.dataset.tile) } : null; }""")
-    assert notes["f"].startswith("Furiten") and notes["y"] == own["no_yaku"], notes
-    others = [q for q in (1, 2, 3, 4) if q != p and not game.loop.seat_view(q)["riichi"]["furiten"]]
-    for q in others:
-        assert seats[q].locator("#riichi-notes .furiten").count() == 0, q
+        game.until(seen)
+        p = found["seat"]
+        own = game.loop.seat_view(p)["riichi"]
+        note = _shows(seats[p], f"""() => {{
+          const n = document.querySelector('#riichi-notes .{css}');
+          return n ? {{ text: n.textContent,
+            tiles: [...n.querySelectorAll('.tile')].map(t => t.dataset.tile) }} : null; }}""")
+        if key == "furiten":
+            assert note["text"].startswith("Furiten"), note
+        else:
+            assert note["tiles"] == own["no_yaku"], note
+        others = [q for q in (1, 2, 3, 4) if q != p and not game.loop.seat_view(q)["riichi"][key]]
+        for q in others:
+            assert seats[q].locator(f"#riichi-notes .{css}").count() == 0, q
 
 
 def check_seat_can_riichi(game: Game, seats: dict[int, Any], tv_seat: Any) -> None:
