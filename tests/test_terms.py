@@ -88,6 +88,32 @@ def test_a_new_pattern_fails_until_the_glossary_names_it() -> None:
                         "add one"]
 
 
+def _groups() -> dict[str, set[str]]:
+    """The terms a player reads side by side: one rule set's items (the riichi yaku, dora and
+    yakuman together), the tiles, the winds, the violations."""
+    out: dict[str, set[str]] = {}
+    for msgid, uses in ids().items():
+        for use in uses:
+            key = use.split(" (")[0] if use.startswith("violation") else use
+            key = "riichi" if key.startswith("riichi") and key != "riichi limit" else key
+            out.setdefault(key, set()).add(msgid)
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_terms_read_side_by_side_are_told_apart_in_every_language(lang: str) -> None:
+    """Two items of one rule set (dmjl's doubling "big three dragons" and its limit hand "three
+    great scholars"), two tiles, two violations never read the same in any language."""
+    groups = _groups()
+    assert {"tile", "wind", "violation", "mcr fan", "riichi", "dmjl item"} <= set(groups)
+    for key, names in groups.items():
+        words: dict[str, list[str]] = {}
+        for name in names:
+            words.setdefault(translated(lang, name), []).append(name)
+        same = {w: sorted(n) for w, n in words.items() if len(n) > 1}
+        assert same == {}, f"{lang}, {key}: one word for several terms"
+
+
 # --- the references the code did not make ------------------------------------------------------
 
 
