@@ -6,7 +6,8 @@ controller/locale/<lang>/LC_MESSAGES/terms.po with Babel.
     .venv/bin/python scripts/terms.py --check  # exit 1 (naming what) when they are not current
 
 A msgid is the exact name the project's JSON uses: an explained score item (every rule set's
-table, the 81 mcr fans, the riichi yaku), a riichi limit, a violation's rule, a tile in words
+table, the 81 mcr fans, the riichi yaku), a limit (a classical limit hand's key, read as its
+item; a riichi limit), a violation's rule, a tile in words
 (``controller.tiles.tile_name``), a wind, a suit, a set kind, a call and how a hand ended. A new
 pattern in a rule table is a new msgid: this script then stops and names the glossary row to add,
 and tests/test_terms.py fails until the row is there.
@@ -72,6 +73,18 @@ def _called(node: ast.Call) -> str | None:
     return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
 
 
+def limit_keys() -> dict[str, str]:
+    """A classical limit hand's key (what ``limit_hand`` and the option ``limit_hands`` name)
+    and the item it reads as: the name of the first rule with that key, in the registry's
+    order. The key has no words of its own: the catalogs give it its item's."""
+    out: dict[str, str] = {}
+    for spec in RULESETS.values():
+        for rule in spec.rules:
+            if rule.key is not None:
+                out.setdefault(rule.key, rule.name)
+    return out
+
+
 def term_ids() -> dict[str, list[str]]:
     """Every msgid of the domain, in a stable order, with where the code uses it."""
     out: dict[str, list[str]] = {}
@@ -96,6 +109,8 @@ def term_ids() -> dict[str, list[str]]:
     add((riichi_yaku.RENHOU.name,), "riichi yaku")
     add(riichi_scorer.DORA_ITEMS, "riichi dora")
     add(riichi_settle.LIMIT_BASE, "riichi limit")
+    for key, name in limit_keys().items():
+        add([key], f"limit hand key (reads as {name!r})")
     for rule, modules in violation_rules().items():
         add([rule], "violation (" + ", ".join(sorted(set(modules))) + ")")
     return out
@@ -185,12 +200,15 @@ def build(ids: dict[str, list[str]], glossary: Glossary) -> dict[str, Catalog]:
     out = {"pot": _catalog(None)}
     for lang, locale in LANGUAGES.items():
         out[lang] = _catalog(locale)
+    keys = limit_keys()
     for msgid, uses in ids.items():
-        row = glossary.rows.get(msgid)
+        row = glossary.rows.get(msgid) or glossary.rows.get(keys.get(msgid, ""))
         comments = ["used as: " + "; ".join(uses)]
         out["pot"].add(msgid, auto_comments=comments)
         for lang in LANGUAGES:
             text = row.words[lang] if row else ""
+            if lang == "en" and msgid in keys:  # a key is a code: English reads the item
+                text = keys[msgid]
             notes = [f"glossary: {row.sources}"] if row and row.sources else []
             out[lang].add(msgid, text, auto_comments=comments + notes)
     return out
@@ -216,7 +234,10 @@ def problems(ids: dict[str, list[str]], glossary: Glossary) -> list[str]:
     """What stops the catalogs from being complete: glossary rows missing, empty, or for
     terms the code no longer has."""
     out = list(glossary.problems)
+    keys = limit_keys()
     for msgid, uses in ids.items():
+        if msgid in keys and msgid not in glossary.rows:
+            continue  # its item's row gives its words
         row = glossary.rows.get(msgid)
         if row is None:
             out.append(f"{msgid!r} ({'; '.join(uses)}) has no row in docs/glossary.md: add one")

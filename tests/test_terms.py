@@ -19,6 +19,11 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from controller.scoring import HandInput, score_hand
+from tests.scoring import mcr_hands, riichi_hands
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("en", "de", "sv", "zh-Hans", "ja")
@@ -175,6 +180,18 @@ def test_scored_items_of_every_rule_set_are_in_the_catalog() -> None:
     assert [n for n in sorted(seen) if not translated("de", n)] == []
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(riichi_hands.winning_hands(), mcr_hands.winning_hands()))
+def test_whatever_a_random_riichi_or_mcr_hand_scores_is_a_translated_term(inp: HandInput) -> None:
+    """Random complete hands of every shape (tests/scoring's strategies, built from sets, never
+    from the scorer): each explained item, and the riichi limit, reads in every language."""
+    result = score_hand(inp)
+    names = {i.name for i in result.items} | ({result.limit_hand} if result.limit_hand else set())
+    assert names
+    for lang in LANGS:
+        assert [n for n in sorted(names) if not translated(lang, n)] == [], lang
+
+
 #: where pymahjonggb's Chinese name is not the Green Book's own (RULES.md's oracle, its wait
 #: names as the Chinese Official Mahjong Helper writes them)
 PYMAHJONGGB_ZH = {"独听・边张": "边张", "独听・嵌张": "嵌张", "独听・单钓": "单钓将"}
@@ -262,6 +279,17 @@ def test_the_glossary_and_the_catalogs_agree() -> None:
             assert got == row.words[lang], (
                 f"{lang} {msgid!r}: the catalog says {got!r}, docs/glossary.md (line {row.line}) "
                 f"{row.words[lang]!r}: run scripts/terms.py")
+
+
+def test_a_limit_hand_key_reads_as_its_item_in_every_language() -> None:
+    """``limit_hand`` carries a key (``hidden_treasure``): the pages show it in the words of
+    the item it names, in English too."""
+    keys = script().limit_keys()
+    assert keys["hidden_treasure"] == "hidden treasure" and len(keys) > 40
+    for key, item in keys.items():
+        for lang in LANGS:
+            want = item if lang == "en" else translated(lang, item)
+            assert translated(lang, key) == want, (lang, key)
 
 
 def test_the_script_finds_the_catalogs_current() -> None:
