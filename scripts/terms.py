@@ -7,7 +7,8 @@ controller/locale/<lang>/LC_MESSAGES/terms.po with Babel.
 
 A msgid is the exact name the project's JSON uses: an explained score item (every rule set's
 table, the 81 mcr fans, the riichi yaku), a limit (a classical limit hand's key, read as its
-item; a riichi limit), a violation's rule, a tile in words
+item; a riichi limit), a violation's rule, a tile in words and its code (``5b``, read as its
+words)
 (``controller.tiles.tile_name``), a wind, a suit, a set kind, a call and how a hand ended. A new
 pattern in a rule table is a new msgid: this script then stops and names the glossary row to add,
 and tests/test_terms.py fails until the row is there.
@@ -85,6 +86,13 @@ def limit_keys() -> dict[str, str]:
     return out
 
 
+def aliases() -> dict[str, str]:
+    """The codes that read as a term: a limit hand's key as its item, a tile's code (``5b``,
+    as the JSON names a tile) as the tile in words (``5 bamboo``). They have no glossary rows:
+    the catalogs give each the words of the term it reads as, in English too."""
+    return {**limit_keys(), **{c: tiles.tile_name(c) for c in tiles.ALL_CODES}}
+
+
 def term_ids() -> dict[str, list[str]]:
     """Every msgid of the domain, in a stable order, with where the code uses it."""
     out: dict[str, list[str]] = {}
@@ -96,6 +104,7 @@ def term_ids() -> dict[str, list[str]]:
                 uses.append(where)
 
     add((tiles.tile_name(c) for c in tiles.ALL_CODES), "tile")
+    add(tiles.ALL_CODES, "tile code")
     add(tiles.SUIT_NAMES.values(), "suit")
     add(tiles.WINDS, "wind")
     add(typing.get_args(state.SetKind), "set")
@@ -200,14 +209,14 @@ def build(ids: dict[str, list[str]], glossary: Glossary) -> dict[str, Catalog]:
     out = {"pot": _catalog(None)}
     for lang, locale in LANGUAGES.items():
         out[lang] = _catalog(locale)
-    keys = limit_keys()
+    keys = aliases()
     for msgid, uses in ids.items():
         row = glossary.rows.get(msgid) or glossary.rows.get(keys.get(msgid, ""))
         comments = ["used as: " + "; ".join(uses)]
         out["pot"].add(msgid, auto_comments=comments)
         for lang in LANGUAGES:
             text = row.words[lang] if row else ""
-            if lang == "en" and msgid in keys:  # a key is a code: English reads the item
+            if lang == "en" and msgid in keys:  # a code: English reads the term too
                 text = keys[msgid]
             notes = [f"glossary: {row.sources}"] if row and row.sources else []
             out[lang].add(msgid, text, auto_comments=comments + notes)
@@ -234,10 +243,10 @@ def problems(ids: dict[str, list[str]], glossary: Glossary) -> list[str]:
     """What stops the catalogs from being complete: glossary rows missing, empty, or for
     terms the code no longer has."""
     out = list(glossary.problems)
-    keys = limit_keys()
+    keys = aliases()
     for msgid, uses in ids.items():
         if msgid in keys and msgid not in glossary.rows:
-            continue  # its item's row gives its words
+            continue  # the row of the term it reads as gives its words
         row = glossary.rows.get(msgid)
         if row is None:
             out.append(f"{msgid!r} ({'; '.join(uses)}) has no row in docs/glossary.md: add one")

@@ -110,7 +110,8 @@ def test_terms_read_side_by_side_are_told_apart_in_every_language(lang: str) -> 
     """Two items of one rule set (dmjl's doubling "big three dragons" and its limit hand "three
     great scholars"), two tiles, two violations never read the same in any language."""
     groups = _groups()
-    assert {"tile", "wind", "violation", "mcr fan", "riichi", "dmjl item"} <= set(groups)
+    assert {"tile", "tile code", "wind", "violation", "mcr fan", "riichi",
+            "dmjl item"} <= set(groups)
     for key, names in groups.items():
         words: dict[str, list[str]] = {}
         for name in names:
@@ -281,15 +282,17 @@ def test_the_glossary_and_the_catalogs_agree() -> None:
                 f"{row.words[lang]!r}: run scripts/terms.py")
 
 
-def test_a_limit_hand_key_reads_as_its_item_in_every_language() -> None:
-    """``limit_hand`` carries a key (``hidden_treasure``): the pages show it in the words of
-    the item it names, in English too."""
-    keys = script().limit_keys()
-    assert keys["hidden_treasure"] == "hidden treasure" and len(keys) > 40
-    for key, item in keys.items():
+def test_a_code_reads_as_its_term_in_every_language() -> None:
+    """``limit_hand`` carries a key (``hidden_treasure``) and a tile is a code (``5b``): the
+    pages show each in the words of the term it names, in English too."""
+    aliases = script().aliases()
+    assert aliases["hidden_treasure"] == "hidden treasure" and aliases["5b"] == "5 bamboo"
+    assert len(aliases) > 80
+    for code, term in aliases.items():
         for lang in LANGS:
-            want = item if lang == "en" else translated(lang, item)
-            assert translated(lang, key) == want, (lang, key)
+            want = term if lang == "en" else translated(lang, term)
+            assert want and translated(lang, code) == want, (lang, code)
+    assert translated("de", "gd") == "Grüner Drache" and translated("ja", "gd") == "發"
 
 
 def test_the_script_finds_the_catalogs_current() -> None:
