@@ -19,10 +19,10 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from controller.scoring import HandInput, score_hand
+from controller.scoring import HandInput, ScoringError, score_hand
 from tests.scoring import mcr_hands, riichi_hands
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -163,9 +163,8 @@ def test_the_scenarios_violations_are_all_translated() -> None:
 
 
 def test_scored_items_of_every_rule_set_are_in_the_catalog() -> None:
-    """What the scorer really says, hand by hand (RULES.md's worked examples and Kajongg's
-    cases): every item name is a term."""
-    from controller.scoring import ScoringError, score_hand
+    """What the scorer really says, hand by hand (Kajongg's cases, scored as dmjl and bmja):
+    every item name is a term."""
     from tests.scoring.kajongg import read
     from tests.scoring.kajongg_cases import SCORES
 
@@ -186,7 +185,10 @@ def test_scored_items_of_every_rule_set_are_in_the_catalog() -> None:
 def test_whatever_a_random_riichi_or_mcr_hand_scores_is_a_translated_term(inp: HandInput) -> None:
     """Random complete hands of every shape (tests/scoring's strategies, built from sets, never
     from the scorer): each explained item, and the riichi limit, reads in every language."""
-    result = score_hand(inp)
+    try:
+        result = score_hand(inp)
+    except ScoringError:  # a riichi hand with no yaku: nothing is explained
+        assume(False)
     names = {i.name for i in result.items} | ({result.limit_hand} if result.limit_hand else set())
     assert names
     for lang in LANGS:
