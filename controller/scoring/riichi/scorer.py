@@ -35,6 +35,8 @@ from controller.tiles import KINDS
 #: each item found: its name, what makes its tiles, how many times it counts, its han each
 Hits = list[tuple[str, Tiles, int, int]]
 _NEW = tuple.__new__  # a ScoreItem made by position, without the call
+#: the names of the dora lines of an explanation (the terms catalog lists them)
+DORA, URA_DORA = DORA_ITEMS = ("dora", "ura dora")
 
 
 class HanScore(ScoreResult):
@@ -191,9 +193,9 @@ def _lines(best: Value, h: RHand) -> list[tuple[str, tuple[str, ...], int]]:
             out.extend((name, tiles[min(i, len(tiles) - 1)], han) for i in range(n))
     if not best.yakuman and best.hits and best.hits[0][0] != RENHOU.name:
         if h.dora:
-            out.append(("dora", h.dora_tiles, h.dora))
+            out.append((DORA, h.dora_tiles, h.dora))
         if h.ura:
-            out.append(("ura dora", h.ura_tiles, h.ura))
+            out.append((URA_DORA, h.ura_tiles, h.ura))
     return out
 
 
