@@ -90,15 +90,7 @@ def options(shapes: Shapes, seat: Seat, unseen: list[int]) -> list[Option]:
 def _ukeire(shapes: Shapes, c: list[int], melds: int, chows: int, left: int,
             unseen: list[int], held: list[int]) -> int:
     """The unseen copies of the kinds whose draw would lower the shanten ``left``."""
-    total = 0
-    for k in range(34):
-        if not unseen[k] or held[k] >= 4:
-            continue
-        c[k] += 1
-        if shapes.shanten(c, melds, chows) < left:
-            total += unseen[k]
-        c[k] -= 1
-    return total
+    return sum(unseen[k] for k in shapes.improving(c, melds, chows, left) if held[k] < 4)
 
 
 def rank_of(ranked: list[Option], tile: str) -> int:

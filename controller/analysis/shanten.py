@@ -248,18 +248,49 @@ class Shapes:
     max_chows: int | None
     specials: tuple[Shape, ...]
 
+    def standard(self, c: Counts, melds: int, chows_on_table: int = 0) -> int:
+        """Four sets and a pair, within the rule set's chow limit."""
+        if self.max_chows is None:
+            return _standard(c, melds)
+        if chows_on_table >= self.max_chows:
+            return _pungs_only(c, melds)
+        return _one_chow(c, melds, chows_on_table)
+
     def shanten(self, c: Counts, melds: int, chows_on_table: int = 0) -> int:
         """The hand's shanten over every shape (``chows_on_table``: for a chow limit)."""
-        if self.max_chows is None:
-            best = _standard(c, melds)
-        elif chows_on_table >= self.max_chows:
-            best = _pungs_only(c, melds)
-        else:
-            best = _one_chow(c, melds, chows_on_table)
+        best = self.standard(c, melds, chows_on_table)
         for shape in self.specials:
             if best > -1:
                 best = min(best, shape(c, melds, best))
         return best
+
+    def improving(self, c: list[int], melds: int, chows_on_table: int, left: int) -> list[int]:
+        """The kinds whose draw brings the hand ``c`` (shanten ``left``) below ``left``.
+
+        One tile lowers a shape's count by one at most, so only the shapes already at
+        ``left`` can (the others stay at ``left`` or above), and each only with the kinds
+        that can join it: held kinds and their suit neighbours within two for four sets and a
+        pair, the thirteen orphans for that hand, and so on (``_JOINING``)."""
+        def standard(t: Counts, m: int, bound: int) -> int:
+            return self.standard(t, m, chows_on_table)
+
+        active: list[Shape] = []
+        kinds: set[int] = set()
+        if self.standard(c, melds, chows_on_table) <= left:
+            active.append(standard)
+            kinds |= _near(c)
+        for shape in self.specials:
+            if shape(c, melds, NONE) <= left:
+                active.append(shape)
+                kinds |= _JOINING.get(shape, _every)(c)
+        out = []
+        for k in sorted(kinds):
+            if c[k] < 4:
+                c[k] += 1
+                if any(shape(c, melds, left) < left for shape in active):
+                    out.append(k)
+                c[k] -= 1
+        return out
 
     def value(self, c: Counts, melds: int, chows_on_table: int, held: Counts) -> int:
         """``shanten`` with the four-copies rule: a 13-tile hand (less 3 per set) whose every
@@ -276,6 +307,37 @@ class Shapes:
                 if done:
                     return 0
         return 1
+
+
+def _near(c: Counts) -> set[int]:
+    """Held kinds and, for suited ones, the kinds of their suit within two."""
+    out: set[int] = set()
+    for k, n in enumerate(c):
+        if n:
+            out.add(k)
+            if k < 27:
+                low = k - k % 9
+                out.update(range(max(low, k - 2), min(low + 9, k + 3)))
+    return out
+
+
+def _every(c: Counts) -> set[int]:
+    return set(range(34))
+
+
+def _pairing(c: Counts) -> set[int]:
+    """Seven different pairs: a held kind, or any kind while fewer than seven are held."""
+    held = {k for k, n in enumerate(c) if n}
+    return held if len(held) >= 7 else _every(c)
+
+
+_JOINING: dict[Shape, Callable[[Counts], set[int]]] = {
+    seven_pairs: _pairing,
+    seven_pairs_mcr: lambda c: {k for k, n in enumerate(c) if n} if sum(
+        1 for n in c if n) >= 7 else _every(c),
+    thirteen_orphans: lambda c: set(ORPHAN_INDICES),
+    _all_pair_honours: lambda c: set(ORPHAN_INDICES),
+}
 
 
 @lru_cache(maxsize=32)

@@ -173,3 +173,24 @@ def test_bmja_knitted_hands_from_suited_tiles(hand: tuple[list[int], int]) -> No
 def test_bmja_with_a_chow_on_the_table_holds_pungs_only(hand: tuple[list[int], int]) -> None:
     c, _ = hand
     assert shapes("bmja").shanten(c, 1, 1) == ref.standard_one_chow(c, 1, True)
+
+
+@settings(max_examples=40)
+@given(st.sampled_from(("mcr", "bmja", "swedish", "hua-bao")), hands())
+def test_the_kinds_that_improve_a_hand_are_all_found(name: str,
+                                                     hand: tuple[list[int], int]) -> None:
+    """``improving`` looks only at the shapes at the hand's count and the kinds that can join
+    them; trying every kind with the whole count finds the same."""
+    c, melds = hand
+    if (sum(c) + 3 * melds) != 13:
+        return
+    s = shapes(name)
+    left = s.shanten(c, melds)
+    every = []
+    for k in range(34):
+        if c[k] < 4:
+            c[k] += 1
+            if s.shanten(c, melds) < left:
+                every.append(k)
+            c[k] -= 1
+    assert s.improving(c, melds, 0, left) == every
