@@ -106,7 +106,7 @@ def shapes_of(ruleset: Any) -> Shapes:
 
 
 def analyse(moment: Moment) -> dict[str, Any]:
-    """One discard's entry of the review (docs/review.md)."""
+    """One discard's entry of the review (docs/analysis.md)."""
     state = moment.before
     hand = state.hand
     assert hand is not None

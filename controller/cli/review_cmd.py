@@ -1,5 +1,5 @@
 """``mahjong-table review --db events.sqlite``: what each discard of a stored session cost, as
-JSON (docs/review.md): shanten before and after, the ranked discards with their ukeire, where
+JSON (docs/analysis.md): shanten before and after, the ranked discards with their ukeire, where
 the chosen one stood, riichi's furiten and yaku; summed per hand and per seat."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def register(subparsers: Any) -> None:
         "every discard it could have made ranked by the shanten left and the tiles that would "
         "improve it (counting only tiles the seat could not see), where the chosen one stood, "
         "and for riichi furiten and yaku when ready; summed per hand and per seat. JSON.",
-        epilog="The output and the readings: docs/review.md (in the project's clone).",
+        epilog="The output and the readings: docs/analysis.md (in the project's clone).",
     )
     p.add_argument("--db", required=True, help="the service's event log (events.sqlite)")
     p.add_argument("--session", type=_positive, help="the session id (default: the latest)")

@@ -93,7 +93,7 @@ def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile, *,
     errors.install(app)
     for module in (health, table, hands, seats, admin, tiles, tileset, corrections, ws, pages):
         app.include_router(module.router)
-    app.include_router(analysis.router)  # a stored hand's discards, analysed (docs/review.md)
+    app.include_router(analysis.router)  # a stored hand's discards, analysed (docs/analysis.md)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Guard)  # token first, capped bodies, anti-framing headers
     return app

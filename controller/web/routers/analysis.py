@@ -1,5 +1,5 @@
 """GET /api/review/{session}/{hand}/analysis?seat=N: what each of a seat's discards cost in a
-stored hand (controller.analysis; docs/review.md). The answer shows the seat's concealed
+stored hand (controller.analysis; docs/analysis.md). The answer shows the seat's concealed
 tiles, so it needs a token: the operator's reads any seat, a seat's token its own seat always
 and the other seats once the session has ended; without one the answer is 403."""
 
