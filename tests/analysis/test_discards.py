@@ -167,3 +167,31 @@ def test_an_undone_discard_is_not_reviewed() -> None:
     mine = [m for m in replayed.moments if m.hand == 1 and m.seat == seat]
     assert mine[0].seq == first + 3  # the discard made again after the undo, not the first
     assert analyse(mine[0])["tile"] == events[first]["move"]["tile"]
+
+
+@settings(max_examples=6)
+@given(st.sampled_from(("hua-bao", "swedish", "dmjl", "bmja", "mcr", "riichi")),
+       st.integers(0, 10**6))
+def test_no_tile_counted_that_the_seat_could_see(ruleset: str, seed: int) -> None:
+    """At every discard of a simulated hand (claims, kongs, bonus tiles, dora), the copies
+    counted as unseen are four less what the log's moves put in the seat's rack and in the open
+    zones (pad, river, meld strips, dora pad), never more than four, never below zero."""
+    from controller.analysis.discards import unseen_counts
+
+    events = run_session(ruleset, {}, 1, seed=seed)[0]
+    model = table_model(events)
+    replayed = replay_session(enumerate(events, start=1))
+    assert replayed.moments
+    for m in replayed.moments:
+        zones = model[m.seq]
+        seen = Counter(zones[f"rack:{m.seat}"])
+        for zone, tiles in zones.items():
+            if zone in ("discard", "river", "dora") or zone.startswith("melds:"):
+                seen += tiles
+        expected = [max(0, 4 - seen[t]) for t in KINDS]
+        assert unseen_counts(m.before.hand, m.seat) == expected  # type: ignore[arg-type]
+        entry = analyse(m)
+        assert entry["best"][0]["shanten"] <= entry["shanten_after"]
+        assert entry["kept_best"] == (entry["chosen_rank"] == 1)
+        for option in entry["best"]:
+            assert 0 <= option["ukeire"] <= sum(expected)
