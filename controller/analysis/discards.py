@@ -9,13 +9,15 @@ kind) and, in riichi, the dora indicators. Bonus tiles are no kind of the 34 and
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from controller.analysis.moments import Moment
 from controller.analysis.riichi_facts import ready_facts
 from controller.analysis.shanten import Shapes, shapes_for
+from controller.game import GameState, riichi
+from controller.game.context import Ctx, Refused
 from controller.game.state import Hand, Seat
 from controller.tiles import KIND_INDEX, KINDS
 
@@ -69,14 +71,16 @@ def _held(seat: Seat, concealed: list[int]) -> list[int]:
     return held
 
 
-def options(shapes: Shapes, seat: Seat, unseen: list[int]) -> list[Option]:
-    """Every kind the seat could discard, best first: lowest shanten, then most ukeire."""
+def options(shapes: Shapes, seat: Seat, unseen: list[int],
+            allowed: Callable[[str], bool] | None = None) -> list[Option]:
+    """Every kind the seat could discard (``allowed``: the rules' say), best first: lowest
+    shanten, then most ukeire."""
     c = counts_of(seat.concealed())
     melds = len(seat.melds)
     chows = sum(1 for m in seat.melds if m.kind == "chow")
     out = []
     for k in range(34):
-        if not c[k]:
+        if not c[k] or (allowed is not None and not allowed(KINDS[k])):
             continue
         c[k] -= 1
         held = _held(seat, c)
@@ -101,6 +105,25 @@ def rank_of(ranked: list[Option], tile: str) -> int:
                    if (o.shanten, -o.ukeire) < (chosen.shanten, -chosen.ukeire))
 
 
+def legal_discards(state: GameState, pos: int) -> Callable[[str], bool] | None:
+    """What the rules let the seat discard (riichi: the tile just drawn once in riichi, a tile
+    that leaves the hand ready for the riichi discard, no kuikae after a call): the engine's own
+    check; None where every tile in the rack may go."""
+    hand = state.hand
+    if hand is None or hand.rh is None:
+        return None
+    ctx = Ctx(state)
+
+    def allowed(tile: str) -> bool:
+        try:
+            riichi.check_discard(ctx, hand, pos, tile)
+        except Refused:
+            return False
+        return True
+
+    return allowed
+
+
 def shapes_of(ruleset: Any) -> Shapes:
     return shapes_for(ruleset.name, ruleset.specials, ruleset.max_chows)
 
@@ -115,7 +138,10 @@ def analyse(moment: Moment) -> dict[str, Any]:
     c = counts_of(seat.concealed())
     chows = sum(1 for m in seat.melds if m.kind == "chow")
     before = shapes.shanten(c, len(seat.melds), chows)
-    ranked = options(shapes, seat, unseen_counts(hand, moment.seat))
+    unseen = unseen_counts(hand, moment.seat)
+    ranked = options(shapes, seat, unseen, legal_discards(state, moment.seat))
+    if all(o.tile != moment.tile for o in ranked):  # the engine took it: every tile then
+        ranked = options(shapes, seat, unseen)
     rank = rank_of(ranked, moment.tile)
     after = next(o for o in ranked if o.tile == moment.tile).shanten
     furiten, has_yaku = ready_facts(moment) if after == 0 else (None, None)
