@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 SUBCOMMANDS = (
     "score",
     "settle",
+    "review",
     "replay",
     "export",
     "recover",

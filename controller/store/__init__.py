@@ -3,7 +3,7 @@
 from controller.store.errors import DamagedLog, StoreError
 from controller.store.eventlog import EventLog, Record, SessionInfo
 from controller.store.schema import SCHEMA_VERSION
-from controller.store.tablelog import session_events, table_log
+from controller.store.tablelog import numbered_table_log, session_events, table_log
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -12,6 +12,7 @@ __all__ = [
     "Record",
     "SessionInfo",
     "StoreError",
+    "numbered_table_log",
     "session_events",
     "table_log",
 ]

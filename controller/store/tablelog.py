@@ -36,3 +36,17 @@ def session_events(db: str | Path, session: int | None = None) -> Iterator[dict[
     """
     with EventLog.open(db, readonly=True) as log:
         yield from table_log(log, session)
+
+
+def numbered_table_log(
+    log: EventLog, session_id: int | None = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``table_log``'s lines with each event's stored ``seq`` (0 for the ``session`` line), for
+    a review that points back at the stored events (``mahjong-table review``)."""
+    info = log.session(session_id)
+    if info.damaged:
+        raise DamagedLog(log.path, info.id, "its start (rule set and options)", info.damaged)
+    yield 0, {"session": {"ruleset": info.ruleset, "options": info.options}}
+    for record in log.records(info.id):
+        if next(iter(record.event), None) in _TABLE_LOG_KINDS:
+            yield record.seq, record.event

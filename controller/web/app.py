@@ -22,6 +22,7 @@ from controller.web.gamethread import GameThread
 from controller.web.guard import Guard
 from controller.web.routers import (
     admin,
+    analysis,
     corrections,
     hands,
     health,
@@ -92,6 +93,7 @@ def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile, *,
     errors.install(app)
     for module in (health, table, hands, seats, admin, tiles, tileset, corrections, ws, pages):
         app.include_router(module.router)
+    app.include_router(analysis.router)  # a stored hand's discards, analysed (docs/analysis.md)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Guard)  # token first, capped bodies, anti-framing headers
     return app
