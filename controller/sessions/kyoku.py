@@ -167,6 +167,11 @@ def _melds(k: Kyoku, h0: Hand, h1: Hand) -> None:
             if i < len(old):  # a claimed pung that became a kong with the own fourth tile
                 added = Counter(m.tiles) - Counter(old[i].tiles)
                 tile = next(iter(added.elements()), m.tiles[0])
+                fresh = k.moves[-1] if k.moves else {}
+                if fresh.get("type") == "pon" and fresh.get("pos") == pos:
+                    # the fourth tile laid on the pung just claimed: the claim was a kong
+                    fresh.update(type="daiminkan", consumed=[*fresh["consumed"], tile])
+                    continue
                 k.moves.append({"type": "kakan", "pos": pos, "tile": tile,
                                 "consumed": list(old[i].tiles)})
             elif m.concealed:
