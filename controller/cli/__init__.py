@@ -25,6 +25,7 @@ SUBCOMMANDS = (
     "settle",
     "replay",
     "export",
+    "import",
     "recover",
     "serve",
     "simulate",
