@@ -93,8 +93,7 @@ def _store(db: Path, events: list[dict[str, Any]]) -> int:
             head = events[0]["session"]
             now = time.time()
             session = log.start_session(head["ruleset"], head["options"], now)
-            for event in events[1:]:
-                log.append(session, event, True, None, None, "import", now)
+            log.append_many(session, events[1:], "import", now)
             log.end_session(session, now)
             return session
     except StoreError as exc:

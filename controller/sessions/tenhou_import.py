@@ -315,8 +315,8 @@ class _Hand:
             if "赤" in yaku:
                 why = " (the log counts red fives, which the table does not have)"
             elif len(self.result) > 3:
-                why = (" (Tenhou gives every deposit and the honba to the first winner of a "
-                       "double ron; RULES.md 11 pays each winner its honba and own stick)")
+                why = (" (Tenhou gives every deposit to the first winner of a double ron; "
+                       "RULES.md 11 gives each winner its own riichi stick back)")
             self.play.differences.append(Difference(
                 f"hand {self.name}: the table scores it {table}, the log {logged}{why}"))
 
