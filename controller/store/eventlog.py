@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -152,7 +152,7 @@ class EventLog:
         self.commit()
         return seq
 
-    def append_many(self, session_id: int, events: list[Mapping[str, Any]], source: str,
+    def append_many(self, session_id: int, events: Sequence[Mapping[str, Any]], source: str,
                     at: float) -> None:
         """Append accepted events in one transaction (an imported game: all or nothing)."""
         rows = [(session_id, at, source, stored.dumps(dict(e)), 1, None, None) for e in events]
