@@ -146,3 +146,19 @@ def test_cli_refusals_are_one_line(tmp_path: Path) -> None:
         assert out.returncode == 2 and out.stdout == ""
         assert len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert "red fives" in out.stderr and "--allow-differences" in out.stderr
+
+
+def test_cli_export_of_another_rule_set_is_one_line(tmp_path: Path) -> None:
+    from controller.store import EventLog
+
+    db = tmp_path / "events.sqlite"
+    with EventLog.open(db) as log:
+        log.start_session("hua-bao", {}, 0.0)
+    for fmt in ("tenhou", "mjai"):
+        out = cli("export", "--db", str(db), "--format", fmt)
+        assert out.returncode == 2 and out.stdout == ""
+        assert out.stderr.count("\n") == 1 and "riichi" in out.stderr, out.stderr
+    jsonl = cli("export", "--db", str(db), "--format", "jsonl")
+    assert jsonl.returncode == 0
+    assert json.loads(jsonl.stdout.splitlines()[0]) == {"session": {"ruleset": "hua-bao",
+                                                                    "options": {}}}
