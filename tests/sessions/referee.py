@@ -39,7 +39,6 @@ class Hand:
     kongs: int = 0
     after_kong: int | None = None
     kakan: int | None = None
-    last_tsumo: tuple[int, str] | None = None
     last_dahai: tuple[int, str] | None = None  # a kakan's tile too (chankan)
     deltas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     declared: int | None = None
@@ -113,7 +112,6 @@ class Referee:
             return
         actor = event.get("actor")
         if kind == "tsumo":
-            h.last_tsumo = (actor, event["pai"])
             h.draws += 1
         elif kind == "dahai":
             h.ippatsu.discard(actor)
@@ -209,11 +207,19 @@ class Referee:
         return deltas
 
     def _ryukyoku(self, n: int, event: dict[str, Any]) -> None:
+        """An exhaustive draw: 3,000 from the seats riichienv reads noten to those it reads
+        tenpai (RULES.md 11)."""
         h = self.hand
         assert h is not None
         h.deltas = [a + b for a, b in zip(h.deltas, event["deltas"], strict=True)]
-        if sum(event["deltas"]) != 0:
-            raise Refused(f"event {n}: ryukyoku deltas {event['deltas']} do not sum to 0")
+        tenpai = [HandEvaluator(list(self.env.hands[p]), list(self.env.melds[p])).is_tenpai()
+                  for p in range(4)]
+        t = sum(tenpai)
+        expected = [0, 0, 0, 0] if t in (0, 4) else [
+            3000 // t if tenpai[p] else -3000 // (4 - t) for p in range(4)]
+        if list(event["deltas"]) != expected:
+            raise Refused(f"event {n}: ryukyoku deltas {event['deltas']} but riichienv reads "
+                          f"tenpai {tenpai}: {expected}")
 
     def _end(self, n: int) -> None:
         h = self.hand
