@@ -118,55 +118,71 @@ def test_a_call_that_does_not_match_is_refused() -> None:
 
 
 def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """The command in a process of its own (as a user runs it)."""
     return subprocess.run([sys.executable, "-m", "controller", *args], input=stdin,
                           capture_output=True, text=True, timeout=300, check=False)
 
 
-def test_cli_import_to_stdout_and_into_the_event_log(tmp_path: Path) -> None:
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """The command in this process (cheap): exit status, standard output and error."""
+    from controller.cli import main
+
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_import_to_stdout_and_into_the_event_log(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = tenhou.export(trace(list(hanchan(*SHORT))))
-    log["log"] = log["log"][:2]  # two hands: the event log takes one sync per event
+    log["log"] = log["log"][:2]
     src = tmp_path / "game.json"
     src.write_text(json.dumps(log, ensure_ascii=False), encoding="utf-8")
-    out = cli("import", "--format", "tenhou", str(src))
+    out = cli("import", "--format", "tenhou", str(src))  # as a user runs it
     assert out.returncode == 0, out.stderr
     lines = [json.loads(x) for x in out.stdout.splitlines()]
     assert lines[0]["session"]["ruleset"] == "riichi"
-    replayed = cli("replay", "-", stdin=out.stdout)
-    assert replayed.returncode == 0 and len(json.loads(replayed.stdout)["hands"]) == 2
+    table_log = tmp_path / "game.jsonl"
+    table_log.write_text(out.stdout, encoding="utf-8")
+    code, replayed, _ = run(capsys, "replay", str(table_log))
+    assert code == 0 and len(json.loads(replayed)["hands"]) == 2
     db = tmp_path / "events.sqlite"
-    stored = cli("import", "--format", "tenhou", str(src), "--db", str(db))
-    assert stored.returncode == 0, stored.stderr
-    again = cli("export", "--db", str(db), "--format", "tenhou")
-    assert again.returncode == 0, again.stderr
-    assert json.loads(again.stdout)["log"] == json.loads(json.dumps(log))["log"]
+    code, _, err = run(capsys, "import", "--format", "tenhou", str(src), "--db", str(db))
+    assert code == 0 and "session 1" in err, err
+    code, again, err = run(capsys, "export", "--db", str(db), "--format", "tenhou")
+    assert code == 0, err
+    assert json.loads(again)["log"] == json.loads(json.dumps(log))["log"]
+    code, _, err = run(capsys, "import", "--format", "tenhou", str(src), "--db", str(db))
+    assert code == 0 and "session 2" in err  # a second game: a session of its own
 
 
-def test_cli_refusals_are_one_line(tmp_path: Path) -> None:
+def test_cli_refusals_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
+    err = ""
     for args in (("import", "--format", "tenhou", str(bad)),
                  ("import", "--format", "tenhou", str(LOGS / "ryukyoku.json")),
                  ("import", "--format", "tenhou", str(LOGS / "ranked_game.json"))):
-        out = cli(*args)
-        assert out.returncode == 2 and out.stdout == ""
-        assert len(out.stderr.strip().splitlines()) == 1, out.stderr
-    assert "red fives" in out.stderr and "--allow-differences" in out.stderr
+        code, out, err = run(capsys, *args)
+        assert code == 2 and out == ""
+        assert len(err.strip().splitlines()) == 1, err
+    assert "red fives" in err and "--allow-differences" in err
 
 
-def test_cli_export_of_another_rule_set_is_one_line(tmp_path: Path) -> None:
+def test_cli_export_of_another_rule_set_is_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from controller.store import EventLog
 
     db = tmp_path / "events.sqlite"
     with EventLog.open(db) as log:
         log.start_session("hua-bao", {}, 0.0)
     for fmt in ("tenhou", "mjai"):
-        out = cli("export", "--db", str(db), "--format", fmt)
-        assert out.returncode == 2 and out.stdout == ""
-        assert out.stderr.count("\n") == 1 and "riichi" in out.stderr, out.stderr
-    jsonl = cli("export", "--db", str(db), "--format", "jsonl")
-    assert jsonl.returncode == 0
-    assert json.loads(jsonl.stdout.splitlines()[0]) == {"session": {"ruleset": "hua-bao",
-                                                                    "options": {}}}
+        code, out, err = run(capsys, "export", "--db", str(db), "--format", fmt)
+        assert code == 2 and out == ""
+        assert err.count("\n") == 1 and "riichi" in err, err
+    code, out, err = run(capsys, "export", "--db", str(db), "--format", "jsonl")
+    assert code == 0
+    assert json.loads(out.splitlines()[0]) == {"session": {"ruleset": "hua-bao", "options": {}}}
 
 
 @settings(max_examples=2, deadline=None, derandomize=True,
