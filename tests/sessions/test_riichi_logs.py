@@ -175,3 +175,29 @@ def test_undone_draws_are_not_exported() -> None:
         edited.append(e)
     assert undone > 5
     assert list(mjai.events(trace(events))) == list(mjai.events(trace(edited)))
+
+
+def test_a_misread_tile_set_right_is_exported_as_the_right_tile() -> None:
+    """A draw read as another tile, then ``reassign``ed by the operator: the logs show the tile
+    as it was set right, from the draw on (the same logs as without the misreading)."""
+    events = list(hanchan(*SHORT))
+    edited: list[dict[str, Any]] = []
+    state, misread = new_game(), 0
+    for i, e in enumerate(events):
+        move = e.get("move") or {}
+        drawn = move.get("from") == "wall" and str(move.get("to")).startswith("rack")
+        if drawn and i % 40 == 3 and state.hand is not None and state.hand.phase == "play":
+            seen = "9b" if move["tile"] != "9b" else "1c"
+            for x in ({"move": {"tile": seen, "from": "wall", "to": move["to"]}},
+                      {"correct": {"reassign": {"zone": move["to"], "tile": seen,
+                                                "as": move["tile"]}}}):
+                outcome = apply(state, x)
+                assert outcome.accepted, x
+                state = outcome.state
+                edited.append(x)
+            misread += 1
+            continue
+        state = apply(state, e).state
+        edited.append(e)
+    assert misread >= 3
+    assert list(mjai.events(trace(events))) == list(mjai.events(trace(edited)))
