@@ -26,6 +26,7 @@ SUBCOMMANDS = (
     "review",
     "replay",
     "export",
+    "import",
     "recover",
     "serve",
     "simulate",

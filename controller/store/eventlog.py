@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -151,6 +151,22 @@ class EventLog:
         seq = self.write(session_id, event, accepted, rule, message, source, at)
         self.commit()
         return seq
+
+    def append_many(self, session_id: int, events: Sequence[Mapping[str, Any]], source: str,
+                    at: float) -> None:
+        """Append accepted events in one transaction (an imported game: all or nothing)."""
+        rows = [(session_id, at, source, stored.dumps(dict(e)), 1, None, None) for e in events]
+        with self._lock:
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+                self._conn.executemany(
+                    "INSERT INTO events (session_id, time, source, event, accepted, rule, "
+                    "message) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+                self._conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                raise self._failure(exc, "the events were not recorded") from exc
 
     def write(
         self,
