@@ -74,13 +74,15 @@ def hand_seqs(ref: Reference, number: int) -> list[int]:
 BOARD = """() => {
   const b = document.querySelector('#board');
   if (!b || b.dataset.seq === undefined) return null;
-  const codes = (sel) => [...document.querySelectorAll(sel)].map((t) => t.dataset.tile).filter(Boolean);
+  const codes = (sel) => [...document.querySelectorAll(sel)]
+    .map((t) => t.dataset.tile).filter(Boolean);
   const out = { seq: Number(b.dataset.seq), step: Number(b.dataset.step),
     pad: codes('#centre .pad .tile.big'), seats: {},
     stepno: document.querySelector('#stepno').textContent };
   for (const p of [1, 2, 3, 4]) {
     const count = document.querySelector(`#seat${p} .tiles.backs .count`);
-    out.seats[p] = { river: codes(`#seat${p} .river-tiles .tile`), strip: codes(`#seat${p} .row.melds .tile`),
+    out.seats[p] = { river: codes(`#seat${p} .river-tiles .tile`),
+      strip: codes(`#seat${p} .row.melds .tile`),
       concealed: count ? Number(count.textContent) : null };
   }
   return out;

@@ -9,7 +9,7 @@ from collections import OrderedDict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, RedirectResponse
 
 from controller.sessions.catalog import Catalog, safe_sessions
 from controller.sessions.review import Reviews
@@ -29,6 +29,14 @@ _KEPT = 16
 @pages.get("/review")
 def review_list_page() -> FileResponse:
     return FileResponse(STATIC / "review.html", headers=NO_CACHE)
+
+
+@pages.get("/review/current/{hand}")
+def current_hand(hand: int, loop: LoopDep) -> RedirectResponse:
+    """A hand of the session being played (the board's and the seat page's links)."""
+    session = loop.session_id
+    return RedirectResponse(f"/review/{int(session)}/{int(hand)}" if session else "/review",
+                            status_code=307)
 
 
 @pages.get("/review/{session_id}/{hand}")
