@@ -28,8 +28,8 @@ SIZES = {"tv": {"width": 1920, "height": 1080}, "phone": {"width": 390, "height"
 
 
 class Served:
-    def __init__(self, root: Path, base: str, data: Path, hua: int, riichi: int) -> None:
-        self.base, self.hua, self.riichi = base, hua, riichi
+    def __init__(self, base: str, data: Path, hua: int, riichi: int, seat2: str) -> None:
+        self.base, self.hua, self.riichi, self.seat2 = base, hua, riichi, seat2
         db = data / "events.sqlite"
         self.refs = {hua: Reference(db, hua), riichi: Reference(db, riichi)}
 
@@ -42,7 +42,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     riichi = record(data, "riichi", hands=1, seed=6)
     system = build(Config(session=SessionConfig(autostart=False)), data)
     with served(system.app) as base:
-        yield Served(root, base, data, hua, riichi)
+        yield Served(base, data, hua, riichi, system.tokens.seats[2])
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +109,10 @@ def expected(m: Moment) -> dict[str, Any]:
     return {"seats": seats, "pad": pad, "over": hand.phase == "over"}
 
 
-def check_board(page: Any, ref: Reference, seqs: list[int], step: int) -> None:
+def check_board(page: Any, ref: Reference, seqs: list[int], step: int,
+                own: tuple[str, ...] = ()) -> None:
+    """The board at ``step`` shows the stored event ``seqs[step]`` and what lay where after it
+    (``own``: the seats whose concealed tiles this viewer sees, face up instead of backs)."""
     board = page.wait_for_function(f"() => {{ const b = ({BOARD})(); "
                                    f"return b && b.step === {step} ? b : null; }}",
                                    timeout=30000, polling=50).json_value()
@@ -123,7 +126,7 @@ def check_board(page: Any, ref: Reference, seqs: list[int], step: int) -> None:
         got, exp = board["seats"][p], want["seats"][p]
         assert got["river"] == exp["river"], (step, p)
         assert Counter(got["strip"]) == exp["strip"], (step, p)
-        assert got["concealed"] == exp["concealed"], (step, p)
+        assert got["concealed"] == (None if p in own else exp["concealed"]), (step, p)
 
 
 @pytest.mark.parametrize("size", ["tv", "phone"])
@@ -181,3 +184,38 @@ def test_a_riichi_hand_shows_its_indicators(site: Served, browser: Any) -> None:
     assert shown == list(hand.rh.dora)
     assert not errors, errors
     page.context.close()
+
+
+def test_the_board_and_the_seat_page_link_to_the_review(site: Served, browser: Any) -> None:
+    """The board's history links each finished hand of the session under way; the seat page
+    links to the review with its own tiles (the token it keeps), which then shows them."""
+    errors: list[str] = []
+    context = browser.new_context(viewport=SIZES["phone"], has_touch=True)
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{site.base}/")
+    page.locator(".history .hand-review").first.click()
+    page.wait_for_url(f"**/review/{site.riichi}/1*")
+    page.wait_for_selector("#log li")
+    assert page.locator("#whoami").inner_text() == "public"
+    assert page.locator(".own-tiles").count() == 0
+    page.goto(f"{site.base}/seat/2#token={site.seat2}")
+    page.wait_for_function("() => !!localStorage.getItem('seat-token-2')", timeout=30000)
+    page.locator("#review-all").click()
+    page.locator(f'[data-session="{site.riichi}"] .hand-link').first.click()
+    page.wait_for_url(f"**/review/{site.riichi}/1*")
+    page.wait_for_selector("#log li")
+    page.keyboard.press("End")
+    assert page.locator("#whoami").inner_text().startswith("seat 2")
+    ref = site.refs[site.riichi]
+    seqs = hand_seqs(ref, 1)
+    page.locator("#slider").fill(str(len(seqs) // 2))
+    check_board(page, ref, seqs, len(seqs) // 2, own=("2",))
+    hand = ref.moments[seqs[len(seqs) // 2]].state.hand
+    assert hand is not None
+    own = [t.get_attribute("data-tile")
+           for t in page.locator("#seat2 .own-tiles .tiles.own .tile").all()]
+    assert Counter(own) == Counter(hand.seat(2).rack)
+    assert page.locator(".own-tiles").count() == 1  # the session has not ended: its own only
+    assert not errors, errors
+    context.close()

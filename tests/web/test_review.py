@@ -244,6 +244,8 @@ def test_wrong_token_unknown_session_or_hand_say_what_to_do(stored: Stored) -> N
     assert res.status_code == 404 and "/review" in res.json()["detail"]
     res = stored.client.get(f"/api/review/{stored.hua}/9")
     assert res.status_code == 404 and "3 hand(s)" in res.json()["detail"]
+    res = stored.client.get("/review/current/2", follow_redirects=False)  # the board's link
+    assert res.status_code == 307 and res.headers["location"] == f"/review/{stored.riichi}/2"
     for page in ("/review", f"/review/{stored.hua}/1"):
         res = stored.client.get(page)
         assert res.status_code == 200 and "review.js" in res.text
