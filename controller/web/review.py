@@ -23,7 +23,8 @@ SEATS = (1, 2, 3, 4)
 
 @dataclass(frozen=True)
 class Viewer:
-    """Who is looking: ``role`` public | seat | operator; ``seat`` for a seat's token."""
+    """Who is looking: ``role`` public | seat | operator (operator-live: the operator on the
+    hand being played, who sees no concealed tile); ``seat`` for a seat's token."""
 
     role: str = "public"
     seat: int | None = None
@@ -47,6 +48,11 @@ def review(fold: SessionReview, index: int, viewer: Viewer, *,
     if steps is None:
         return None
     hand = fold.hands()[index - 1]
+    live = hand["result"] is None and not fold.ended  # the hand being played right now
+    if live and viewer.role == "operator":
+        # while a hand is in play the operator sees no concealed tile, here as on the
+        # operator page (docs/service.md, Privacy): its racks show once it is over
+        viewer = Viewer("operator-live")
     own = viewer.concealed(fold.ended, reveal_after_session)
     names = {p: n for p, n in zip(SEATS, fold.state.names, strict=True) if n}
     return {
@@ -55,6 +61,7 @@ def review(fold: SessionReview, index: int, viewer: Viewer, *,
         "viewer": {"role": viewer.role, "seat": viewer.seat, "concealed": list(own)},
         "names": {str(p): n for p, n in names.items()},
         "record": hand, "hands": len(fold.hands()),
+        "live": live,
         "frames": [frame(step, own, viewer.role == "operator", names) for step in steps],
     }
 

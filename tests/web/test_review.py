@@ -260,8 +260,10 @@ def test_the_setting_keeps_the_others_hidden_and_a_damaged_session_is_listed(
     ended = record(data, "hua-bao", hands=1, seed=2, names=(), every=10_000)
     damaged = record(data, "hua-bao", hands=1, seed=4, names=(), every=10_000)
     with sqlite3.connect(data / "events.sqlite") as db:
-        last = db.execute("SELECT max(seq) FROM events").fetchone()[0]
-        db.execute("UPDATE events SET event = '{broken' WHERE seq = ?", (last - 5,))
+        first, last = db.execute("SELECT min(seq), max(seq) FROM events WHERE session_id = ?",
+                                 (damaged,)).fetchone()
+        broken = (first + last) // 2  # in the middle of its hand
+        db.execute("UPDATE events SET event = '{broken' WHERE seq = ?", (broken,))
     config = Config(session=SessionConfig(autostart=False),
                     review=ReviewConfig(reveal_after_session=False))
     system = build(config, data)
@@ -277,4 +279,11 @@ def test_the_setting_keeps_the_others_hidden_and_a_damaged_session_is_listed(
         assert listed[0]["session"] == damaged and listed[0]["damaged"]
         assert listed[1]["session"] == ended and not listed[1]["damaged"]
         got = client.get(f"/api/review/{damaged}/1").json()
-        assert got["damaged"] and got["frames"][-1]["seq"] < last - 5
+        assert got["damaged"] and got["frames"][-1]["seq"] == broken - 1
+        # its hand is still under way as far as the log can be read: the operator sees no
+        # concealed tile of a hand in play (as on the operator page); a seat its own
+        got = client.get(f"/api/review/{damaged}/1", headers=admin).json()
+        assert got["live"] and got["viewer"]["concealed"] == []
+        assert not any("own" in f for f in got["frames"])
+        got = client.get(f"/api/review/{damaged}/1", headers=token).json()
+        assert got["viewer"]["concealed"] == [3]

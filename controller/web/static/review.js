@@ -296,7 +296,8 @@ async function showHand(session, hand) {
     return;
   }
   const v = data.viewer;
-  replace("whoami", v.role === "operator" ? "operator: every tile" : v.role === "seat"
+  replace("whoami", v.role === "operator" ? "operator: every tile"
+    : v.role === "operator-live" ? "operator: no concealed tile while the hand is in play" : v.role === "seat"
     ? `seat ${v.seat}${v.concealed.length > 1 ? ": every tile (the session has ended)" : ": your own tiles"}` : "public");
   if (data.damaged) replace("notice", h("p", { class: "error" }, `This session's log is damaged (${data.damaged}): the review ends where it can be read.`));
   $("slider").max = String(Math.max(0, data.frames.length - 1));
