@@ -4,12 +4,13 @@ public; a seat's token: that seat; the admin token: the operator). docs/review.m
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Request
-from fastapi.responses import FileResponse, RedirectResponse
+from fastapi.responses import FileResponse, RedirectResponse, Response
 
 from controller.sessions.catalog import Catalog, safe_sessions
 from controller.sessions.review import Reviews
@@ -68,7 +69,7 @@ class _Store:
 
     def __init__(self, loop: Any) -> None:
         self.reviews = Reviews(loop.data_dir / "events.sqlite")
-        self.answers: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+        self.answers: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
         self.lock = threading.Lock()
 
 
@@ -106,10 +107,10 @@ def _hand_row(index: int, hand: dict[str, Any]) -> dict[str, Any]:
             responses={404: {"description": "no such session or hand"},
                        401: {"description": "a token that is neither a seat's nor the admin's"}})
 def hand_frames(session_id: SessionId, hand: HandIndex, who: ViewerDep,
-                request: Request, loop: LoopDep) -> dict[str, Any]:
+                request: Request, loop: LoopDep) -> Response:
     """One hand step by step: a frame per stored event (``seq``), each with the table's public
     view after it, the event in words, its violation, and the concealed tiles ``who`` may
-    see (``own``); the hand's record (its result) in ``record``."""
+    see (``own``); the hand's record (its result) in ``record`` (docs/review.md)."""
     store = _store(request, loop)
     fold = store.reviews.session(session_id)
     if fold is None:
@@ -119,14 +120,15 @@ def hand_frames(session_id: SessionId, hand: HandIndex, who: ViewerDep,
     key = (session_id, hand, who, fold.seq, fold.ended, reveal)
     with store.lock:
         kept = store.answers.get(key)
-    if kept is not None:
-        return kept
-    answer = review(fold, hand, who, reveal_after_session=reveal)
-    if answer is None:
-        raise HTTPException(404, detail=f"session {session_id} has {len(fold.hands())} "
-                            f"hand(s), not a hand {hand}: open /review for the list")
-    with store.lock:
-        store.answers[key] = answer
-        while len(store.answers) > _KEPT:
-            store.answers.popitem(last=False)
-    return answer
+    if kept is None:
+        answer = review(fold, hand, who, reveal_after_session=reveal)
+        if answer is None:
+            raise HTTPException(404, detail=f"session {session_id} has {len(fold.hands())} "
+                                f"hand(s), not a hand {hand}: open /review for the list")
+        # encoded once (a hand is a few hundred KB of frames) and kept until the log grows
+        kept = json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode()
+        with store.lock:
+            store.answers[key] = kept
+            while len(store.answers) > _KEPT:
+                store.answers.popitem(last=False)
+    return Response(kept, media_type="application/json")
