@@ -150,12 +150,9 @@ def test_stepping_through_a_hand_with_keys_and_slider(site: Served, browser: Any
         len(seat.melds) for seat in ref.moments[s].state.hand.seats) > 0)  # type: ignore[union-attr]
     page.locator("#slider").fill(str(claimed))
     check_board(page, ref, seqs, claimed)
-    if size == "tv":
-        page.screenshot(path=str(SHOTS / "review-tv.png"))
     page.locator("#slider").fill(str(len(seqs) * 2 // 3))
     check_board(page, ref, seqs, len(seqs) * 2 // 3)
-    if size == "phone":
-        page.screenshot(path=str(SHOTS / "review-phone.png"))
+    page.screenshot(path=str(SHOTS / f"review-{size}.png"))
     page.keyboard.press("End")
     check_board(page, ref, seqs, len(seqs) - 1)
     record_ = ref.final.hands[1]
