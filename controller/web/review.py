@@ -54,7 +54,8 @@ def review(fold: SessionReview, index: int, viewer: Viewer, *,
         # operator page (docs/service.md, Privacy): its racks show once it is over
         viewer = Viewer("operator-live")
     own = viewer.concealed(fold.ended, reveal_after_session)
-    names = {p: n for p, n in zip(SEATS, fold.state.names, strict=True) if n}
+    # who held each seat in this hand (a correction of the holders included)
+    names = {int(p): str(n) for p, n in (hand.get("names") or {}).items() if n}
     return {
         "session": fold.info.id, "hand": index, "number": hand["number"],
         "ruleset": fold.info.ruleset, "ended": fold.ended, "damaged": fold.damaged,

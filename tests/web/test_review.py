@@ -287,3 +287,25 @@ def test_the_setting_keeps_the_others_hidden_and_a_damaged_session_is_listed(
         assert not any("own" in f for f in got["frames"])
         got = client.get(f"/api/review/{damaged}/1", headers=token).json()
         assert got["viewer"]["concealed"] == [3]
+
+
+def test_every_rule_set_is_reviewed(tmp_path: Path) -> None:
+    """One hand of each other rule set (bonus tiles, mcr's, swedish's ready calls): its steps
+    are the log's, no public frame shows a concealed tile, the operator sees every rack."""
+    data = tmp_path / "data"
+    sessions = {r: record(data, r, hands=1, seed=5, every=53) for r in
+                ("swedish", "dmjl", "bmja", "mcr")}
+    system = build(Config(session=SessionConfig(autostart=False)), data)
+    admin = {"Authorization": f"Bearer {system.tokens.admin}"}
+    with TestClient(system.app) as client:
+        for ruleset, sid in sessions.items():
+            ref = Reference(data / "events.sqlite", sid)
+            got = client.get(f"/api/review/{sid}/1").json()
+            assert got["ruleset"] == ruleset
+            assert [f["seq"] for f in got["frames"]] == [
+                s for s in ref.order if _of_hand(ref.moments[s], 1)]
+            for f in got["frames"]:
+                check_public(f, ref.moments[f["seq"]], False)
+            assert got["frames"][-1]["hand"]["phase"] == "over"
+            operator = client.get(f"/api/review/{sid}/1", headers=admin).json()
+            _own(operator, ref, ["1", "2", "3", "4"])

@@ -36,6 +36,14 @@ function viewerToken() {
   if (seat >= 1 && seat <= 4) return storedToken(`seat-token-${seat}`);
   return null;
 }
+/** Why a link meant for a seat or the operator shows the public review: no token kept here. */
+function missingToken() {
+  const frag = new URLSearchParams(location.hash.slice(1));
+  if (token || !(frag.has("seat") || frag.has("operator"))) return null;
+  return h("p", { class: "muted" }, frag.has("operator")
+    ? "This browser holds no operator token: log in on the operator page, then open the review again. Shown: the public review."
+    : "This browser holds no token of that seat: open the seat's page from its QR code, then the review from there. Shown: the public review.");
+}
 const token = viewerToken();
 const fragment = location.hash; // kept on the links between the review's pages
 
@@ -296,6 +304,7 @@ async function showHand(session, hand) {
     return;
   }
   const v = data.viewer;
+  replace("notice", missingToken());
   replace("whoami", v.role === "operator" ? "operator: every tile"
     : v.role === "operator-live" ? "operator: no concealed tile while the hand is in play" : v.role === "seat"
     ? `seat ${v.seat}${v.concealed.length > 1 ? ": every tile (the session has ended)" : ": your own tiles"}` : "public");
