@@ -160,6 +160,15 @@ def test_stepping_through_a_hand_with_keys_and_slider(site: Served, browser: Any
     assert ("Washout" in title) if record_.result == "washout" else ("Mahjong" in title)
     page.keyboard.press("Home")
     check_board(page, ref, seqs, 0)
+    if size == "tv":  # play at the quickest speed until a few steps went by, then pause
+        page.select_option("#speed", "8")
+        page.click("#play")
+        page.wait_for_function("() => Number(document.querySelector('#board').dataset.step) >= 3",
+                               timeout=30000, polling=50)
+        page.click("#play")
+        assert page.locator("#play").inner_text() == "▶ play"
+        paused = int(page.locator("#board").get_attribute("data-step") or -1)
+        check_board(page, ref, seqs, paused)
     assert not errors, errors
     page.context.close()
 
