@@ -244,6 +244,15 @@ class ClubConfig(_Strict):
     insecure_broker: bool = False
 
 
+class ReviewConfig(_Strict):
+    """[review]: the review pages of stored hands (docs/review.md). A seat's token sees its own
+    concealed tiles throughout and, once the session has ended, the other seats' too; false
+    keeps the other seats' concealed tiles hidden from seat tokens for good (the operator
+    still sees every tile)."""
+
+    reveal_after_session: bool = True
+
+
 class Config(_Strict):
     table: TableConfig = Field(default_factory=TableConfig)
     readers: ReadersConfig = Field(default_factory=ReadersConfig)
@@ -253,6 +262,7 @@ class Config(_Strict):
     server: ServerConfig = Field(default_factory=ServerConfig)
     simulation: SimulationConfig = Field(default_factory=SimulationConfig)
     club: ClubConfig = Field(default_factory=ClubConfig)
+    review: ReviewConfig = Field(default_factory=ReviewConfig)
 
     @model_validator(mode="after")
     def _pins_once(self) -> Config:

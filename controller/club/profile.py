@@ -34,6 +34,18 @@ def won_hands(club: standings.Club, name: str) -> list[dict[str, Any]]:
     return out
 
 
+def review_url(board: Any, hand: dict[str, Any]) -> str | None:
+    """The hand's step-by-step review on its table (``/review/SESSION/HAND``, issue 25), from
+    the table's published address (its status's ``url``); None without one. A table numbers
+    its hands 1, 2, ... in a session, so the hand's number is its place there."""
+    if not isinstance(board, str) or not board.startswith(("http://", "https://")):
+        return None
+    session, number = hand.get("session"), hand.get("number")
+    if not isinstance(session, int) or not isinstance(number, int):
+        return None
+    return f"{board.rstrip('/')}/review/{session}/{number}"
+
+
 def player_page(club: standings.Club, name: str) -> dict[str, Any] | None:
     """The player's page, or None for a name the club never saw at a table."""
     page = club.player(name)

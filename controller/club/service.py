@@ -155,8 +155,14 @@ class ClubService:
                 "league": club.league(keys)}
 
     def player(self, name: str) -> dict[str, Any] | None:
-        """A player's page (None: no such name at any table of the club)."""
-        return profile.player_page(self._club(), name)
+        """A player's page (None: no such name at any table of the club); each hand won links
+        to its review on its table (``review``) when the table published its address."""
+        page = profile.player_page(self._club(), name)
+        if page is not None:
+            urls = {r["table"]: (r["status"] or {}).get("url") for r in self.store.tables()}
+            for hand in page["hands_won"]:
+                hand["review"] = profile.review_url(urls.get(hand["table"]), hand)
+        return page
 
     # --- roster and tournament (admin) --------------------------------------------------------
 

@@ -27,6 +27,7 @@ from controller.web.routers import (
     hands,
     health,
     pages,
+    review,
     seats,
     table,
     tiles,
@@ -94,6 +95,8 @@ def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile, *,
     for module in (health, table, hands, seats, admin, tiles, tileset, corrections, ws, pages):
         app.include_router(module.router)
     app.include_router(analysis.router)  # a stored hand's discards, analysed (docs/analysis.md)
+    app.include_router(review.router)  # the review of stored hands (issue 25)
+    app.include_router(review.pages)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Guard)  # token first, capped bodies, anti-framing headers
     return app

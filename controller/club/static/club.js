@@ -179,7 +179,8 @@ async function playerPage() {
       (p.best.limit_hand ? ` · limit hand: ${p.best.limit_hand}` : "")),
     el("ul", {class: "patterns"}, ...p.best.patterns.map(x => el("li", {}, x)))) : el("p", {}, "no hand won yet"));
   document.querySelector("#won tbody").replaceChildren(...p.hands_won.slice().reverse().map(w =>
-    el("tr", {}, el("td", {}, `${w.table} #${w.number}`), el("td", {class: "n"}, w.score),
+    el("tr", {}, el("td", {}, w.review ? el("a", {href: w.review, title: "step through this hand on its table"},
+      `${w.table} #${w.number}`) : `${w.table} #${w.number}`), el("td", {class: "n"}, w.score),
       el("td", {}, sourceWords(w.win_source)), el("td", {class: "pat"}, w.patterns.join(", ")))));
   const svg = document.getElementById("chart");
   chart(svg, p.balance);

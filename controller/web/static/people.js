@@ -68,7 +68,8 @@ async function openSession(id, box) {
   box.replaceChildren(
     h("p", {}, h("a", { href: `/api/sessions/${id}/export?format=csv`, download: `session-${id}.csv` }, "export CSV"),
       " · ", h("a", { href: `/api/sessions/${id}/export?format=jsonl`, download: `session-${id}.jsonl` }, "export JSON lines")),
-    s.hands.length ? historyList({ hands: s.hands }, current) : h("p", { class: "muted" }, "no finished hand"),
+    s.hands.length ? h("p", {}, h("a", { href: `/review/${id}/1` }, "review the hands step by step")) : null,
+    s.hands.length ? historyList({ hands: s.hands }, current, (i) => `/review/${id}/${i}`) : h("p", { class: "muted" }, "no finished hand"),
     (s.penalties || []).length ? h("ol", {}, s.penalties.map(penaltyLine)) : null);
 }
 

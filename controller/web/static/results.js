@@ -213,16 +213,18 @@ export function handLabels(hand, current) {
   };
 }
 
-/** The hand history: one line per hand, click to open its explained result. */
-export function historyList(data, current) {
-  return h("ol", { class: "history" }, data.hands.slice().reverse().map((hand) => {
+/** The hand history: one line per hand, click to open its explained result; `review(i)`
+ *  (if given) is the address of the i-th hand's step-by-step review (/review, issue 25). */
+export function historyList(data, current, review = null) {
+  return h("ol", { class: "history" }, data.hands.map((hand, i) => [hand, i + 1]).reverse().map(([hand, index]) => {
     const names = handLabels(hand, current);
     const line = hand.result === "mahjong" ? `${names(hand.winner)} won ${(hand.scores || {})[String(hand.winner)] ?? ""}`
       : hand.result === "washout" ? "washout" : "in play";
     const body = h("div", { class: "hist-body" });
     const item = h("li", { "data-hand": hand.number }, h("button", { class: "linkish", onclick: () => {
       if (body.childNodes.length) body.replaceChildren(); else body.replaceChildren(resultPanel(hand, names));
-    } }, `Hand ${hand.number} · ${hand.prevailing_wind || ""} round · ${line}`), body);
+    } }, `Hand ${hand.number} · ${hand.prevailing_wind || ""} round · ${line}`),
+    review ? h("a", { class: "hand-review", href: review(index), title: "step through this hand" }, "review") : null, body);
     return item;
   }));
 }

@@ -131,6 +131,14 @@ function myResult(table, result) {
       h("div", { class: "net-line" }, "This hand: ", h("span", { class: net >= 0 ? "pos" : "neg" }, signed(net)))));
 }
 
+/** The finished hand step by step (/review, issue 25): with this seat's own tiles throughout. */
+function reviewLink(held) {
+  const index = ((held.table || {}).hands || []).findIndex((x) => x.number === held.number) + 1;
+  return index ? h("a", { class: "hand-review", href: `/review/current/${index}#seat=${position}` },
+    "Review this hand step by step") : null;
+}
+$("review-all").href = `/review#seat=${position}`;
+
 // The last hand's result stays on the phone until the next hand's first discard (as on the
 // board): the seat's own score, items and payments.
 let heldResult = null;
@@ -167,7 +175,8 @@ function render() {
   buttons(hand);
   const held = resultToShow(table, hand);
   const final = table.riichi && table.riichi.final;
-  replace("notice", final ? myFinal(final, position) : null, held ? myResult(held.table, held.result) : null);
+  replace("notice", final ? myFinal(final, position) : null, held ? myResult(held.table, held.result) : null,
+    held ? reviewLink(held) : null);
   // "My total" is the score of whoever holds this seat now: their own part of the seat.
   const key = JSON.stringify([(table.hands || []).map((x) => x.names), (table.penalties || []).map((x) => x.cancelled), table.names]);
   if (key !== placesKey) {

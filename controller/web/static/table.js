@@ -250,7 +250,7 @@ async function loadSession() {
     if (again) render();
     replace("stats", statsTable(data, names));
     replace("chart", data.hands.length ? balanceChart(data.statistics, seatHolders(data.places, names)) : null);
-    replace("history", data.hands.length ? historyList(data, names) : h("p", { class: "muted" }, "No hand has finished yet."));
+    replace("history", data.hands.length ? historyList(data, names, (i) => `/review/current/${i}`) : h("p", { class: "muted" }, "No hand has finished yet."));
   } catch (e) {
     replace("history", h("p", { class: "error" }, `Cannot load the hands: ${e.message}`));
   }
