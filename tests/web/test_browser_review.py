@@ -225,3 +225,44 @@ def test_the_board_and_the_seat_page_link_to_the_review(site: Served, browser: A
     assert page.locator(".own-tiles").count() == 1  # the session has not ended: its own only
     assert not errors, errors
     context.close()
+
+
+def test_the_discard_analysis_beside_the_replay(site: Served, browser: Any) -> None:
+    """With a seat's token the analysis route answers and the panel shows it beside the replay:
+    the summary, and at a chosen step that seat's last discard up to that step (its tile and
+    shanten), as the route gave them; the public gets no panel (the route refuses it)."""
+    import json
+    import urllib.request
+
+    request = urllib.request.Request(
+        f"{site.base}/api/review/{site.riichi}/1/analysis?seat=2",
+        headers={"Authorization": f"Bearer {site.seat2}"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        got = json.load(answer)
+    assert got["seat"] == 2 and got["discards"], got
+    seqs = hand_seqs(site.refs[site.riichi], 1)
+    step = len(seqs) // 2
+    mine = [d for d in got["discards"] if d["seq"] <= seqs[step]]
+    assert mine, "seat 2 discarded before the middle of the hand"
+    last = mine[-1]
+    # the panel's tile is the seat's own discard in the log at that seq
+    moved = site.refs[site.riichi].moments[last["seq"]]
+    assert moved.event["move"] == {"tile": last["tile"], "from": "rack:2", "to": "discard"}
+
+    context = browser.new_context(viewport=SIZES["tv"])
+    page = context.new_page()
+    page.goto(f"{site.base}/review/{site.riichi}/1#token={site.seat2}")
+    page.wait_for_selector("#analysis:not([hidden])", timeout=30000)
+    share = round(got["summary"]["share"] * 100)
+    summary = page.locator("#analysis-summary").inner_text()
+    assert summary.startswith(f"kept the best shape in {share} %"), summary
+    assert f"({got['summary']['kept_best']} of {got['summary']['discards']})" in summary
+    page.locator("#slider").fill(str(step))
+    now = page.locator("#analysis-now")
+    now.locator(".tile").first.wait_for(timeout=30000)
+    assert now.locator(".tile").first.get_attribute("data-tile") == last["tile"]
+    assert f"shanten {last['shanten_before']} → {last['shanten_after']}" in now.inner_text()
+    page.goto(f"{site.base}/review/{site.riichi}/1")  # the public: no panel
+    page.wait_for_selector("#log li")
+    assert page.locator("#analysis").is_hidden()
+    context.close()
