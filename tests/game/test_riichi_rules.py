@@ -283,6 +283,12 @@ def test_chombo_voids_the_hand_and_it_is_replayed() -> None:
     assert record["result"] == "chombo" and record["net"] == {"1": 0, "2": 0, "3": 0, "4": 0}
     assert record["points"]["1"] == 30_000  # the riichi deposit of the hand returned
     assert state.dealer == 1 and state.rt.honba == 0 and state.rt.chombo == (0, 1, 0, 0)
+    # it voided the hand: a penalty's take-back cannot bring the hand back, an undo does
+    state, out = _last(log.raw({"penalty": {"cancel": 1}}))
+    assert not out.accepted and "undo" in out.violation.message
+    assert state.rt.chombo == (0, 1, 0, 0)
+    state, out = _last(log.undo(1))
+    assert out.accepted and state.rt.chombo == (0, 0, 0, 0) and not state.penalties
 
 
 def test_pao_for_the_third_dragon_set() -> None:

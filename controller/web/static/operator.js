@@ -216,7 +216,8 @@ function zoneOptions() {
 }
 
 function pickers() {
-  const bonus = true; // flowers and seasons can be misread too
+  // flowers and seasons can be misread too, where the game is played with them (not riichi)
+  const bonus = (((view && view.session) || {}).options || {}).bonus_tiles !== false;
   replace("re-tile", pickTile((c) => { reading.tile = c; $("re-tile-name").textContent = tileWords(c); update(); },
     { selected: reading.tile, bonus, label: "the tile as it was read" }));
   replace("re-as", pickTile((c) => { reading.as = c; $("re-as-name").textContent = tileWords(c); update(); },

@@ -208,7 +208,9 @@ function operatorPage() {
     const list = (view && view.penalties) || [];
     replace("penalty-list", h("ol", {}, list.map((p, i) => {
       const li = penaltyLine(p, i);
-      if (!p.cancelled) li.append(" ", h("button", { type: "button", class: "linkish", onclick: () => call("DELETE", `/api/admin/penalty/${i + 1}`) }, "take back"));
+      // a chombo voided its hand: an undo (Take back moves) brings both back
+      if (!p.cancelled && p.kind === "chombo") li.append(" ", h("span", { class: "muted" }, "(an undo takes it back)"));
+      else if (!p.cancelled) li.append(" ", h("button", { type: "button", class: "linkish", onclick: () => call("DELETE", `/api/admin/penalty/${i + 1}`) }, "take back"));
       return li;
     })));
   };
