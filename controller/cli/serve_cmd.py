@@ -114,13 +114,20 @@ def run(args: argparse.Namespace) -> int:
         _plug_club(system.loop, publisher)
     app = system.app
     pin(cpu)  # every thread of the service, those running and those it starts from now on
-    on_cpu = f"; on CPU {cpu}" if cpu is not None else ""
-    print(f"mahjong-table: dashboard on http://{config.server.host}:{config.server.port}/ "
-          f"(the operator page's link: {command_name()} tokens --data-dir {data_dir}; "
-          f"the seats' links: add --urls{on_cpu})")
+    _say_started(config, data_dir, cpu)
     uvicorn.run(app, host=config.server.host, port=config.server.port,
                 log_level=args.log_level, **uvicorn_options(config.server.header_seconds))
     return 0
+
+
+def _say_started(config: Config, data_dir: Path, cpu: int | None) -> None:
+    """The start-up line: the dashboard's address and how to get the operator's and seats'
+    links (with this port when it is not the default: `tokens` prints links to it)."""
+    on_cpu = f"; on CPU {cpu}" if cpu is not None else ""
+    at = f" --port {config.server.port}" if config.server.port != 8080 else ""
+    print(f"mahjong-table: dashboard on http://{config.server.host}:{config.server.port}/ "
+          f"(the operator page's link: {command_name()} tokens --data-dir {data_dir}{at}; "
+          f"the seats' links: add --urls{on_cpu})")
 
 
 def _club_sources(publisher: ClubPublisher | None) -> dict[str, Any]:

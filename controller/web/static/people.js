@@ -163,7 +163,7 @@ function operatorPage() {
   const nameIn = h("input", { id: "assign-name", maxlength: "40", placeholder: "name (empty frees the seat)" });
   const amount = h("input", { id: "penalty-amount", type: "number", min: "1", placeholder: "amount" });
   const kind = h("select", { id: "penalty-kind" }, [["transfer", "transfer: pays"], ["false_mahjong", "false Mahjong: pays each other player"], ["deduction", "deduction from the score"],
-    ["chombo", "chombo (riichi): the hand is void and replayed, 20 off the result"]].map(([v, l]) => h("option", { value: v }, l)));
+    ["chombo", "chombo: hand replayed, 20 off the result"]].map(([v, l]) => h("option", { value: v }, l)));
   const reason = h("input", { id: "penalty-reason", maxlength: "200", placeholder: "reason" });
   main.append(h("section", { class: "panel", id: "people" },
     h("h2", {}, "Players"), h("div", { id: "people-names" }),
