@@ -79,7 +79,7 @@ async function loadPast() {
     const box = h("div", { class: "past-body" });
     // Four places; a seat whose holder changed lists each holder's part (docs/club.md).
     // riichi: each place's points and result in thousands (RULES.md 11), not the nets
-    const finals = (s.places || []).map((x) => `${x.place}. ` + x.holders.map((y) => `${y.label}` + (x.final_points !== undefined && x.holders.length === 1
+    const finals = (s.places || []).map((x) => `${x.place}. ` + x.holders.map((y) => `${y.label}` + (x.final_points != null && x.holders.length === 1
       ? ` ${Number(x.final_points).toLocaleString("en-US")} (${signed(x.result)})` : ` ${signed(y.score)}`)).join(" + ")).join(" · ")
       + (s.finished ? "" : " (provisional)");
     return h("li", { "data-session": s.session },

@@ -185,7 +185,7 @@ function holdersCell(place, label) {
 export function statsTable(data, names) {
   const short = (p) => names(p).split(" · ")[0];
   // riichi (RULES.md 11): each seat's points (30,000 and its nets) and its result in thousands
-  const riichi = (data.places || []).some((x) => x.final_points !== undefined);
+  const riichi = (data.places || []).some((x) => x.final_points != null);
   const rows = ["1", "2", "3", "4"].map((p) => {
     const s = data.statistics[p] || {};
     const place = (data.places || []).find((x) => x.seat === p);
