@@ -92,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
     data_dir = Path(args.data_dir) if args.data_dir else config.data.dir
     check_data_dir(data_dir)
     _check_files(data_dir)
+    _end_other_ruleset(data_dir, args.ruleset)
     try:
         cpu = for_service(config.server.cpu)
     except CpuError as exc:
@@ -114,13 +115,20 @@ def run(args: argparse.Namespace) -> int:
         _plug_club(system.loop, publisher)
     app = system.app
     pin(cpu)  # every thread of the service, those running and those it starts from now on
-    on_cpu = f"; on CPU {cpu}" if cpu is not None else ""
-    print(f"mahjong-table: dashboard on http://{config.server.host}:{config.server.port}/ "
-          f"(the operator page's link: {command_name()} tokens --data-dir {data_dir}; "
-          f"the seats' links: add --urls{on_cpu})")
+    _say_started(config, data_dir, cpu)
     uvicorn.run(app, host=config.server.host, port=config.server.port,
                 log_level=args.log_level, **uvicorn_options(config.server.header_seconds))
     return 0
+
+
+def _say_started(config: Config, data_dir: Path, cpu: int | None) -> None:
+    """The start-up line: the dashboard's address and how to get the operator's and seats'
+    links (with this port when it is not the default: `tokens` prints links to it)."""
+    on_cpu = f"; on CPU {cpu}" if cpu is not None else ""
+    at = f" --port {config.server.port}" if config.server.port != 8080 else ""
+    print(f"mahjong-table: dashboard on http://{config.server.host}:{config.server.port}/ "
+          f"(the operator page's link: {command_name()} tokens --data-dir {data_dir}{at}; "
+          f"the seats' links: add --urls{on_cpu})")
 
 
 def _club_sources(publisher: ClubPublisher | None) -> dict[str, Any]:
@@ -239,6 +247,28 @@ def _check_files(data_dir: Path) -> None:
             load_tokens(data_dir)
     except (StoreError, ValueError) as exc:
         raise CliError(str(exc)) from None
+
+
+def _end_other_ruleset(data_dir: Path, ruleset: str | None) -> None:
+    """``--ruleset`` names another rule set than the log's unfinished session (`serve
+    --simulate` tried first, then `--ruleset riichi` on the same data): that session is ended,
+    kept as a past session, and the service starts one of the rule set asked for (it would
+    otherwise resume the old one and the option would do nothing)."""
+    import time
+
+    from controller.loop import LOG_FILE
+    from controller.store import EventLog
+
+    if not ruleset or not (data_dir / LOG_FILE).exists():
+        return
+    with EventLog.open(data_dir / LOG_FILE) as log:
+        latest = log.latest_session()
+        if latest is None or latest.ended_at is not None or latest.ruleset == ruleset:
+            return
+        log.end_session(latest.id, time.time())
+    print(f"mahjong-table: session {latest.id} in {data_dir} is {latest.ruleset}, not "
+          f"{ruleset}: it is ended (the dashboard lists it under past sessions) and a "
+          f"{ruleset} session starts")
 
 
 def _check_resumable(db: Path) -> None:

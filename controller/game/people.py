@@ -59,6 +59,9 @@ def cancel(ctx: Ctx, state: GameState, number: int) -> GameState:
     if not 1 <= number <= len(state.penalties) or state.penalties[number - 1].cancelled:
         raise Refused("no_such_penalty", None, f"there is no penalty {number} to take back")
     p = state.penalties[number - 1]
+    if p.kind == "chombo":  # it voided a hand: only an undo brings that hand back
+        raise Refused("bad_penalty", p.seat, f"penalty {number} is a chombo, which voided its "
+                      "hand: take it back with an undo")
     penalties = list(state.penalties)
     penalties[number - 1] = evolve(p, cancelled=True)
     ctx.notes.append(f"Penalty {number} is taken back")

@@ -79,11 +79,13 @@ class Catalog:
 
 
 def _places(info: Any, fold: SessionFold, summary: dict[str, Any]) -> dict[str, Any]:
-    """Finished (ended, or the game's own end) and the session's four places by holder."""
+    """Finished (ended, or the game's own end) and the session's four places by holder (a
+    riichi session's with its points and results, as ``/api/hands`` gives them)."""
     done = info.ended_at is not None or bool(fold.state.game_over)
     hands = game.public_view(fold.state)["hands"]
     return {"finished": done,
-            "places": session_places(hands, summary["penalties"], finished=done)}
+            "places": session_places(hands, summary["penalties"], finished=done,
+                                     ruleset=info.ruleset)}
 
 
 def safe_sessions(catalog: Catalog) -> list[dict[str, Any]]:

@@ -76,20 +76,63 @@ def describe(before: Any, after: Any, names: Mapping[int, str]) -> str:
     if renamed:  # the operator's seat-holder correction
         return f"Who held a seat was corrected for hand(s) {', '.join(map(str, renamed))}"
     a, b = before.hand, after.hand
+    penalty = _penalties(before.penalties, after.penalties, who)
+    if penalty:  # a chombo may end the hand too
+        return penalty
     if a is None or a.number != b.number:
         return f"Hand {b.number} begins: {who(b.dealer)} deals"
     if b.phase == "over" and a.phase != "over":
         return _ended(b, who)
-    said = _moves(a, b, after, names) + _sets(a, b, who) + _calls(a, b, who)
+    said = (_moves(a, b, after, names) + _sets(a, b, who) + _calls(a, b, who)
+            + _riichi(a, b, who))
     text = "; ".join(said) if said else "a change on the table"
     return text[0].upper() + text[1:]
 
 
 def _ended(hand: Any, who: Any) -> str:
     r = hand.result
+    riichi = getattr(hand, "rh", None) is not None
     if r is None or r.result == "washout":
-        return f"Hand {hand.number} ends as a washout"
+        return f"Hand {hand.number} ends {'in an exhaustive draw' if riichi else 'as a washout'}"
+    winners = (r.details.get("riichi") or {}).get("winners") or [r.winner]
+    if riichi and r.result == "mahjong":
+        how = "Ron" if r.win_source in ("discard", "robbed_kong") else "Tsumo"
+        return f"Hand {hand.number}: {how} by {', '.join(who(w) for w in winners)}"
+    if r.result != "mahjong":  # nagashi mangan
+        return f"Hand {hand.number}: {r.result.replace('_', ' ')} by " + \
+            ", ".join(who(w) for w in winners)
     return f"Hand {hand.number}: Mahjong by {who(r.winner)}"
+
+
+def _penalties(before: Any, after: Any, who: Any) -> str | None:
+    """A penalty given or taken back, in words."""
+    if len(after) > len(before):
+        return _penalty(after[-1], who)
+    back = [i for i, (x, y) in enumerate(zip(before, after, strict=False), start=1)
+            if y.cancelled and not x.cancelled]
+    return f"Penalty {back[0]} was taken back" if back else None
+
+
+def _penalty(p: Any, who: Any) -> str:
+    if p.kind == "chombo":
+        return f"Chombo: {who(p.seat)}; hand {p.hand} is void and replayed"
+    if p.kind == "transfer":
+        return "Penalty: " + ", ".join(f"{who(f)} pays {who(t)} {n}" for f, t, n in p.payments)
+    return f"Penalty ({p.kind.replace('_', ' ')}): {who(p.seat)}"
+
+
+def _riichi(a: Any, b: Any, who: Any) -> list[str]:
+    """Riichi's own steps: a seat declares riichi, its riichi stands, an indicator is laid."""
+    ra, rb = getattr(a, "rh", None), getattr(b, "rh", None)
+    if ra is None or rb is None:
+        return []
+    said = [f"{who(rb.pending)} declared riichi"] if rb.pending and rb.pending != ra.pending \
+        else []
+    said += [f"{who(p)}'s riichi stands (1,000 on the table)" for p in rb.riichi
+             if p not in ra.riichi]
+    said += [f"a dora indicator was laid: {t}" for t in rb.dora[len(ra.dora):]]
+    said += [f"an ura indicator was laid: {t}" for t in rb.ura[len(ra.ura):]]
+    return said
 
 
 def _moves(a: Any, b: Any, after: Any, names: Mapping[int, str]) -> list[str]:
@@ -156,7 +199,7 @@ def _sets(a: Any, b: Any, who: Any) -> list[str]:
         for meld in sb.melds[len(sa.melds):]:
             kind = "concealed kong" if meld.concealed else meld.kind
             said.append(f"{who(sb.position)} {kind} of {meld.tiles[0]}")
-        if sb.ready and not sa.ready:
+        if sb.ready and not sa.ready and getattr(b, "rh", None) is None:  # riichi: _riichi
             said.append(f"{who(sb.position)} called ready")
     return said
 

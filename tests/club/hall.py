@@ -32,12 +32,13 @@ class Table:
     """A table playing ``hands`` hands with the simulated players, publishing to the club."""
 
     def __init__(self, data_dir: Path, credentials: Path, broker: Mosquitto, insecure: bool,
-                 seed: int, hands: int) -> None:
+                 seed: int, hands: int, play: Any = None) -> None:
+        """``play``: the players' event source (else the simulation, ``hands`` hands)."""
         self.publisher = table_publisher(data_dir, credentials, broker, insecure=insecure,
                                          poll=0.05)
         self.name = self.publisher.table
         self.system = build(Config(), data_dir, sources={
-            "simulation": simulation_source(0.002, seed, hands=hands),
+            "simulation": play or simulation_source(0.002, seed, hands=hands),
             "club-rounds": round_source(self.publisher, every=0.05)})
         self.loop = self.system.loop
         club_link.attach(self.loop, self.publisher)

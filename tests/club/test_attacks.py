@@ -11,6 +11,8 @@ import json
 import logging
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -122,14 +124,24 @@ def _logged(caplog: pytest.LogCaptureFixture, side: str, topic: str, sender: str
     assert any(line.startswith(start) for line in lines), (start, lines[:20])
 
 
-@pytest.mark.slow
-def test_anonymous_attacks_on_an_open_broker_change_nothing(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+@contextmanager
+def _evening(tmp_path: Path, caplog: pytest.LogCaptureFixture, locked: bool) -> Iterator[Hall]:
+    """The hall (the broker open or locked), once both tables are heard at the club; the club's
+    MQTT warnings caught for the test to read."""
     caplog.set_level(logging.WARNING, logger="controller.club.mqtt")
-    hall = Hall(tmp_path, locked=False, hands=HANDS)
+    hall = Hall(tmp_path, locked=locked, hands=HANDS)
     try:
         until(lambda: all(hall.club.store.last_pos(n) for n in hall.tables), 120,
               "both tables at the club")
+        yield hall
+    finally:
+        hall.stop()
+
+
+@pytest.mark.slow
+def test_anonymous_attacks_on_an_open_broker_change_nothing(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with _evening(tmp_path, caplog, locked=False) as hall:
         attacker = Attacker(hall.broker.port)
         assert attacker.accepted  # the open broker lets anyone in: signatures must hold
         for topic, message, retain in _attacks(hall, None, "green"):
@@ -149,18 +161,12 @@ def test_anonymous_attacks_on_an_open_broker_change_nothing(
         _logged(caplog, "the club", "mahjong/tables/green/facts", "green")
         _logged(caplog, "the table", topics.ROUND, "whoever wrote the club's topic")
         _check_after(hall, tmp_path)
-    finally:
-        hall.stop()
 
 
 @pytest.mark.slow
 def test_another_tables_credentials_on_the_locked_broker_change_nothing(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.WARNING, logger="controller.club.mqtt")
-    hall = Hall(tmp_path, locked=True, hands=HANDS)
-    try:
-        until(lambda: all(hall.club.store.last_pos(n) for n in hall.tables), 120,
-              "both tables at the club")
+    with _evening(tmp_path, caplog, locked=True) as hall:
         assert not Attacker(hall.broker.port).accepted  # no anonymous client at all
         # mallory may write only its own topics: the victim's are refused by the broker,
         # its own carry the poison (signed with its own key, so only the schema stops it)
@@ -187,8 +193,6 @@ def test_another_tables_credentials_on_the_locked_broker_change_nothing(
         # the broker refused every write to the club's topics: no table had anything to refuse
         assert [t.publisher.set_aside.count for t in hall.tables.values()] == [0, 0]
         _check_after(hall, tmp_path)
-    finally:
-        hall.stop()
 
 
 def _play_back(hall: Hall, attacker: Attacker) -> None:

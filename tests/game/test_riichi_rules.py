@@ -209,21 +209,28 @@ def Log_copy(log: Log) -> Log:  # noqa: N802 - reads as the builder
     return new
 
 
-def test_several_rons_on_one_discard() -> None:
+def several_rons(option: str = "all", winners: tuple[int, ...] = (2, 3)) -> Log:
+    """South and West both wait on nw (each ittsu, single wait; South with a dora 1b); North
+    discards it and ``winners`` declare Mahjong on it; the discard goes to South's rack.
+    Also played in the browser (tests/web/test_browser_riichi.py)."""
     south, west = "1d2d3d 4d5d6d 7d8d9d 1b2b3b nw", "1c2c3c 4c5c6c 7c8c9c 2b3b4b nw"
     east = "1b1b 5b5b 6d6d 9b 8b gdgd rdrd wd 3d"
+    log = _log({"multiple_ron": option}, east=east, south=south, west=west,
+               north="5d5d 6b6b 7c 8c 9b9b nwnw 3d 3b 4b")
+    log.discard(1, "wd")
+    for seat, tile in ((2, "1c"), (3, "ew"), (4, "sw")):
+        log.draw(seat, tile)
+        if seat < 4:
+            log.discard(seat, tile)
+    log.discard(4, "nw")
+    for p in winners:
+        log.declare(p, "mahjong")
+    return log.move("nw", "discard", "rack:2")
+
+
+def test_several_rons_on_one_discard() -> None:
     for option, winners in (("all", [2, 3]), ("head_bump", [2])):
-        log = _log({"multiple_ron": option}, east=east, south=south, west=west,
-                   north="5d5d 6b6b 7c 8c 9b9b nwnw 3d 3b 4b")
-        log.discard(1, "wd")
-        for seat, tile in ((2, "1c"), (3, "ew"), (4, "sw")):
-            log.draw(seat, tile)
-            if seat < 4:
-                log.discard(seat, tile)
-        log.discard(4, "nw")
-        for p in winners:
-            log.declare(p, "mahjong")
-        state, out = _last(log.move("nw", "discard", "rack:2"))
+        state, out = _last(several_rons(option, tuple(winners)))
         assert out.accepted, out.violation
         record = replay_summary(state)["hands"][0]
         assert record["winners"] == winners
@@ -276,6 +283,12 @@ def test_chombo_voids_the_hand_and_it_is_replayed() -> None:
     assert record["result"] == "chombo" and record["net"] == {"1": 0, "2": 0, "3": 0, "4": 0}
     assert record["points"]["1"] == 30_000  # the riichi deposit of the hand returned
     assert state.dealer == 1 and state.rt.honba == 0 and state.rt.chombo == (0, 1, 0, 0)
+    # it voided the hand: a penalty's take-back cannot bring the hand back, an undo does
+    state, out = _last(log.raw({"penalty": {"cancel": 1}}))
+    assert not out.accepted and "undo" in out.violation.message
+    assert state.rt.chombo == (0, 1, 0, 0)
+    state, out = _last(log.undo(1))
+    assert out.accepted and state.rt.chombo == (0, 0, 0, 0) and not state.penalties
 
 
 def test_pao_for_the_third_dragon_set() -> None:

@@ -174,6 +174,9 @@ def test_history_and_chart_after_several_hands(playing: SimServer, browser: Any)
         wind = record.get("winds", {}).get(str(record["winner"])) \
             or WINDS[(record["winner"] - record["dealer"]) % 4]
         assert f"Seat {record['winner']} · {wind} won" in line, (line, record["dealer"])
+    heads = page.eval_on_selector_all(".stats thead th", "els => els.map(e => e.textContent)")
+    assert heads[2] == "total" and "points" not in heads  # riichi's columns are riichi's only
+    assert page.locator(".stats .r-pts, .stats .r-res").count() == 0
     ticks = page.eval_on_selector_all(".chart .hand-tick", "els => els.map(e => e.textContent)")
     assert ticks[:4] == ["0", "1", "2", "3"]
     paths = page.eval_on_selector_all(".chart path.line",

@@ -180,23 +180,25 @@ def check_board_in_play(game: Game, boards: dict[str, Any]) -> None:
     _shows(phone, "() => !document.querySelector('#seat1 .diff')")
 
 
+def _first_seat(game: Game, key: str) -> int:
+    """Plays on to the first moment in play at which a seat's own riichi view has ``key``
+    (furiten, no_yaku, can_riichi); that seat."""
+    found: list[int] = []
+
+    def seen(view: dict[str, Any]) -> bool:
+        if (view.get("hand") or {}).get("phase") == "play":
+            found[:] = [p for p in (1, 2, 3, 4) if game.loop.seat_view(p)["riichi"][key]][:1]
+        return bool(found)
+
+    game.until(seen)
+    return found[0]
+
+
 def check_seat_furiten(game: Game, seats: dict[int, Any]) -> None:
     """A furiten seat is told so; a wait that wins on the pad without a yaku is warned of (each
     at its first moment: a wait lying on the pad is not yet passed, so the two seldom meet)."""
     for key, css in (("furiten", "furiten"), ("no_yaku", "no-yaku")):
-        found: dict[str, int] = {}
-
-        def seen(view: dict[str, Any], key: str = key, found: dict[str, int] = found) -> bool:
-            if (view.get("hand") or {}).get("phase") != "play":
-                return False
-            for p in (1, 2, 3, 4):
-                if game.loop.seat_view(p)["riichi"][key]:
-                    found.update(seat=p)
-                    return True
-            return False
-
-        game.until(seen)
-        p = found["seat"]
+        p = _first_seat(game, key)
         own = game.loop.seat_view(p)["riichi"]
         note = _shows(seats[p], f"""() => {{
           const n = document.querySelector('#riichi-notes .{css}');
@@ -212,18 +214,7 @@ def check_seat_furiten(game: Game, seats: dict[int, Any]) -> None:
 
 
 def check_seat_can_riichi(game: Game, seats: dict[int, Any], tv_seat: Any) -> None:
-    found: dict[str, int] = {}
-
-    def can(view: dict[str, Any]) -> bool:
-        for p in (1, 2, 3, 4):
-            if (view.get("hand") or {}).get("phase") == "play" and \
-                    game.loop.seat_view(p)["riichi"]["can_riichi"]:
-                found.update(seat=p)
-                return True
-        return False
-
-    game.until(can)
-    p = found["seat"]
+    p = _first_seat(game, "can_riichi")
     own = game.loop.seat_view(p)["riichi"]
     pages = [seats[p]] + ([tv_seat] if p == 1 else [])
     for page in pages:

@@ -116,3 +116,33 @@ def test_serve_simulate_starts_and_plays(tmp_path: Path) -> None:
         out = proc.communicate(timeout=10)[0].decode()
     for token in [tokens["admin"], *tokens["seats"].values()]:
         assert token not in out
+
+
+def test_serve_ruleset_starts_that_rule_set_after_another_s_session(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A newcomer runs `serve --simulate` (hua-bao), then `serve --simulate --ruleset riichi`
+    on the same data: the hua-bao session is ended (kept) and the service plays riichi; the
+    same rule set, or none named, resumes the session as before."""
+    from fastapi.testclient import TestClient
+
+    from controller.app import build
+    from controller.cli.serve_cmd import _end_other_ruleset
+    from controller.config import Config, SessionConfig
+    from controller.store import EventLog
+
+    with EventLog.open(tmp_path / "events.sqlite") as log:
+        first = log.start_session("hua-bao", {}, 1.0)
+    for asked in (None, "hua-bao"):
+        _end_other_ruleset(tmp_path, asked)
+        with EventLog.open(tmp_path / "events.sqlite") as log:
+            assert log.session(first).ended_at is None, asked
+    _end_other_ruleset(tmp_path, "riichi")
+    said = capsys.readouterr().out
+    assert f"session {first} in {tmp_path} is hua-bao, not riichi: it is ended" in said
+    system = build(Config(session=SessionConfig(ruleset="riichi")), tmp_path)
+    with TestClient(system.app) as client:
+        session = client.get("/api/table").json()["session"]
+    assert session["ruleset"] == "riichi" and session["active"]
+    with EventLog.open(tmp_path / "events.sqlite") as log:
+        assert [(s.ruleset, s.ended_at is not None) for s in log.sessions()] == [
+            ("hua-bao", True), ("riichi", False)]

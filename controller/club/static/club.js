@@ -297,4 +297,11 @@ async function tournamentPage() {
   else loadPlan().catch(() => {});
   showRound().catch(() => {});
   setInterval(() => showRound().catch(() => {}), 5000);
+  // the rounds' results as the tables play them (drawn again only when they changed)
+  setInterval(() => getJSON("/api/club/tournament").then((r) => {
+    if (JSON.stringify(r.tournament) !== JSON.stringify(window.tournamentShown)) {
+      planTables(r.tournament);
+      window.tournamentShown = r.tournament;
+    }
+  }).catch(() => {}), 5000);
 }

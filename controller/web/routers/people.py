@@ -60,7 +60,7 @@ class SwapIn(BaseModel):
 
 class PenaltyIn(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
-    kind: Literal["transfer", "false_mahjong", "deduction"]
+    kind: Literal["transfer", "false_mahjong", "deduction", "chombo"]
     seat: Seat | None = None
     from_: Seat | None = Field(default=None, alias="from")
     to: Seat | None = None
@@ -119,7 +119,9 @@ async def holder(body: HolderIn, loop: LoopDep) -> Any:
              responses=REFUSED)
 async def penalty(body: PenaltyIn, loop: LoopDep) -> Any:
     """A penalty: a transfer from one seat to another, the false-Mahjong penalty (the declarer
-    pays each other player; the rule set's amount or ``amount``), or a deduction."""
+    pays each other player; the rule set's amount or ``amount``), a deduction, or riichi's
+    chombo (``seat``: the hand under way or just ended is void and replayed, 20 off the
+    seat's result; RULES.md 11)."""
     event = {k: v for k, v in (("kind", body.kind), ("seat", body.seat), ("from", body.from_),
                                ("to", body.to), ("amount", body.amount),
                                ("reason", body.reason)) if v is not None}

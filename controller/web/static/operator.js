@@ -216,7 +216,8 @@ function zoneOptions() {
 }
 
 function pickers() {
-  const bonus = true; // flowers and seasons can be misread too
+  // flowers and seasons can be misread too, where the game is played with them (not riichi)
+  const bonus = (((view && view.session) || {}).options || {}).bonus_tiles !== false;
   replace("re-tile", pickTile((c) => { reading.tile = c; $("re-tile-name").textContent = tileWords(c); update(); },
     { selected: reading.tile, bonus, label: "the tile as it was read" }));
   replace("re-as", pickTile((c) => { reading.as = c; $("re-as-name").textContent = tileWords(c); update(); },
@@ -285,12 +286,22 @@ function optionValues() {
   }
   return out;
 }
+// The new session's rule set starts as the running one's (a riichi table's next session is
+// riichi unless the operator picks another).
+let rulesetPicked = false;
+function followRunning() {
+  const running = view && view.session && view.session.ruleset;
+  const select = $("ruleset");
+  if (rulesetPicked || !running || !RULESETS[running] || select.value === running) return;
+  select.value = running;
+  optionFields();
+}
 api("/api/rulesets").then((d) => { RULESETS = d.rulesets;
   const select = $("ruleset"); const chosen = select.value;
   select.replaceChildren(...Object.keys(RULESETS).map((n) => h("option", {}, n)));
   if (RULESETS[chosen]) select.value = chosen;
-  optionFields(); }).catch(() => {});
-$("ruleset").addEventListener("change", optionFields);
+  optionFields(); followRunning(); }).catch(() => {});
+$("ruleset").addEventListener("change", () => { rulesetPicked = true; optionFields(); });
 $("session-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   let options = {};
@@ -374,6 +385,7 @@ livePage("/ws", {
           : typeof val === "object" ? (Object.keys(val || {}).length ? JSON.stringify(val) : "none") : String(val).replace(/_/g, " ")}`).join(" · ")))
       : "no session running");
     if (first) pickers();
+    followRunning();
     update();
     soon();
   },

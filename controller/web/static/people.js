@@ -31,7 +31,8 @@ async function refresh(then) {
 function penaltyLine(p, i) {
   const names = (s) => (p.names && p.names[String(s)]) || nameOf(s);
   const what = p.kind === "deduction" ? `${names(p.seat)} loses ${p.amount} (deduction)`
-    : p.payments.map((x) => `${names(x.from)} pays ${names(x.to)} ${x.amount}`).join(", ");
+    : p.kind === "chombo" ? `${names(p.seat)}: the hand is void and replayed, 20 off the result`
+      : p.payments.map((x) => `${names(x.from)} pays ${names(x.to)} ${x.amount}`).join(", ");
   const label = p.kind === "false_mahjong" ? "false Mahjong" : p.kind;
   return h("li", { class: p.cancelled ? "muted" : "" },
     `Penalty ${i + 1} (${label}, hand ${p.hand}): ${what}${p.reason ? " · " + p.reason : ""}${p.cancelled ? " · taken back" : ""}`);
@@ -78,7 +79,9 @@ async function loadPast() {
   const rows = data.sessions.map((s) => {
     const box = h("div", { class: "past-body" });
     // Four places; a seat whose holder changed lists each holder's part (docs/club.md).
-    const finals = (s.places || []).map((x) => `${x.place}. ` + x.holders.map((y) => `${y.label} ${signed(y.score)}`).join(" + ")).join(" · ")
+    // riichi: each place's points and result in thousands (RULES.md 11), not the nets
+    const finals = (s.places || []).map((x) => `${x.place}. ` + x.holders.map((y) => `${y.label}` + (x.final_points != null && x.holders.length === 1
+      ? ` ${Number(x.final_points).toLocaleString("en-US")} (${signed(x.result)})` : ` ${signed(y.score)}`)).join(" + ")).join(" · ")
       + (s.finished ? "" : " (provisional)");
     return h("li", { "data-session": s.session },
       h("button", { class: "linkish", onclick: () => (box.childNodes.length ? box.replaceChildren() : openSession(s.session, box)) },
@@ -160,7 +163,8 @@ function operatorPage() {
   const seatSel = (id) => h("select", { id }, POS.map((p) => h("option", { value: p }, `seat ${p}`)));
   const nameIn = h("input", { id: "assign-name", maxlength: "40", placeholder: "name (empty frees the seat)" });
   const amount = h("input", { id: "penalty-amount", type: "number", min: "1", placeholder: "amount" });
-  const kind = h("select", { id: "penalty-kind" }, [["transfer", "transfer: pays"], ["false_mahjong", "false Mahjong: pays each other player"], ["deduction", "deduction from the score"]].map(([v, l]) => h("option", { value: v }, l)));
+  const kind = h("select", { id: "penalty-kind" }, [["transfer", "transfer: pays"], ["false_mahjong", "false Mahjong: pays each other player"], ["deduction", "deduction from the score"],
+    ["chombo", "chombo: hand replayed, 20 off the result"]].map(([v, l]) => h("option", { value: v }, l)));
   const reason = h("input", { id: "penalty-reason", maxlength: "200", placeholder: "reason" });
   main.append(h("section", { class: "panel", id: "people" },
     h("h2", {}, "Players"), h("div", { id: "people-names" }),
@@ -180,22 +184,34 @@ function operatorPage() {
         call("POST", "/api/admin/holder", body);
       } }, "Correct")),
     h("h2", {}, "Penalty"),
-    h("div", {}, kind, " ", seatSel("penalty-seat"), " to ", seatSel("penalty-to"), " ", amount, " ", reason,
+    h("div", {}, kind, " ", seatSel("penalty-seat"), " ", h("span", { id: "penalty-to-part" }, "to ", seatSel("penalty-to")), " ", amount, " ", reason,
       h("button", { type: "button", id: "penalty-give", onclick: () => {
         const k = kind.value;
         const body = { kind: k, reason: reason.value.trim() || null };
         const seat = Number(document.getElementById("penalty-seat").value);
         if (k === "transfer") { body.from = seat; body.to = Number(document.getElementById("penalty-to").value); } else body.seat = seat;
-        if (amount.value) body.amount = Number(amount.value);
+        if (amount.value && k !== "chombo") body.amount = Number(amount.value);
         call("POST", "/api/admin/penalty", body);
       } }, "Give")),
     h("div", { id: "penalty-list" }), msg));
+  kind.onchange = () => draw();
   const draw = () => {
     replace("people-names", h("p", {}, POS.map((p) => `${p}: ${nameOf(p)}`).join(" · ")));
+    // chombo is riichi's penalty (RULES.md 11): offered, and first, in a riichi session only
+    const riichi = ((view && view.session) || {}).ruleset === "riichi";
+    const chombo = kind.querySelector("option[value='chombo']");
+    chombo.hidden = chombo.disabled = !riichi;
+    if (riichi && !kind.dataset.riichi) { kind.dataset.riichi = "1"; kind.value = "chombo"; }
+    if (!riichi && kind.value === "chombo") kind.value = "transfer";
+    const k = kind.value;
+    document.getElementById("penalty-to-part").hidden = k !== "transfer";
+    amount.hidden = k === "chombo";
     const list = (view && view.penalties) || [];
     replace("penalty-list", h("ol", {}, list.map((p, i) => {
       const li = penaltyLine(p, i);
-      if (!p.cancelled) li.append(" ", h("button", { type: "button", class: "linkish", onclick: () => call("DELETE", `/api/admin/penalty/${i + 1}`) }, "take back"));
+      // a chombo voided its hand: an undo (Take back moves) brings both back
+      if (!p.cancelled && p.kind === "chombo") li.append(" ", h("span", { class: "muted" }, "(an undo takes it back)"));
+      else if (!p.cancelled) li.append(" ", h("button", { type: "button", class: "linkish", onclick: () => call("DELETE", `/api/admin/penalty/${i + 1}`) }, "take back"));
       return li;
     })));
   };

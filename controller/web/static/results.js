@@ -4,7 +4,7 @@
 
 import { h, signed, WIND_NAMES } from "./common.js";
 import { sortTiles, tiles } from "./tiles.js";
-import { riichiResult } from "./riichi.js";
+import { riichiResult, riichiTitle, thousands } from "./riichi.js";
 
 const SOURCES = { wall: "self-drawn", replacement: "on a replacement tile", dealt: "dealt complete",
   discard: "on a discard", robbed_kong: "robbing a kong" };
@@ -100,12 +100,13 @@ function ticks(lo, hi) {
  * the x axis, values on the y axis; each line has its own colour and dash and is shifted a
  * little, so a line that runs along another is never hidden behind it.
  */
-export function balanceChart(stats, names) {
-  const series = ["1", "2", "3", "4"].map((p) => [0, ...((stats[p] || {}).balance || [])]);
+export function balanceChart(stats, names, base = 0) {
+  // base: riichi's start points (30,000), the balance being points; else 0, the nets' sum
+  const series = ["1", "2", "3", "4"].map((p) => [0, ...((stats[p] || {}).balance || [])].map((v) => base + v));
   const n = series[0].length;
-  const W = 560, H = 240, left = 48, right = 16, top = 10, bottom = 42;
+  const W = 560, H = 240, left = base ? 60 : 48, right = 16, top = 10, bottom = 42;
   const all = series.flat();
-  const lo = Math.min(0, ...all), hi = Math.max(0, ...all), span = hi - lo || 1;
+  const lo = Math.min(base, ...all), hi = Math.max(base, ...all), span = hi - lo || 1;
   const x = (i) => left + (i * (W - left - right)) / Math.max(1, n - 1);
   const y = (v) => top + ((hi - v) * (H - top - bottom)) / span;
   const svg = document.createElementNS(SVGNS, "svg");
@@ -121,7 +122,7 @@ export function balanceChart(stats, names) {
     return node;
   };
   for (const v of ticks(lo, hi)) {
-    add("line", { x1: left, x2: W - right, y1: y(v), y2: y(v), class: v === 0 ? "axis zero" : "grid" });
+    add("line", { x1: left, x2: W - right, y1: y(v), y2: y(v), class: v === base ? "axis zero" : "grid" });
     add("text", { x: left - 6, y: y(v) + 4, class: "tick", "text-anchor": "end" }, String(v));
   }
   const every = Math.max(1, Math.ceil((n - 1) / 12));
@@ -138,7 +139,7 @@ export function balanceChart(stats, names) {
   });
   const legend = h("div", { class: "legend" }, ["1", "2", "3", "4"].map((p, k) =>
     h("span", {}, h("i", { style: `background:${COLOURS[k]}` }), names(p).split(" · ")[0],
-      h("b", {}, ` ${signed(series[k][n - 1])}`))));
+      h("b", {}, ` ${base ? thousands(series[k][n - 1]) : signed(series[k][n - 1])}`))));
   return h("div", { class: "chart-box" }, svg, legend);
 }
 
@@ -183,18 +184,27 @@ function holdersCell(place, label) {
  *  each holder's part (a hand belongs to whoever held the seat when it was played). */
 export function statsTable(data, names) {
   const short = (p) => names(p).split(" · ")[0];
+  // riichi (RULES.md 11): each seat's points (30,000 and its nets) and its result in thousands
+  const riichi = (data.places || []).some((x) => x.final_points != null);
   const rows = ["1", "2", "3", "4"].map((p) => {
     const s = data.statistics[p] || {};
     const place = (data.places || []).find((x) => x.seat === p);
     const total = place ? place.score : (data.totals || {})[p] ?? 0;
-    const rank = place ? `${place.place}.` + (place.points !== null && place.points !== undefined ? ` ${place.points} pt` : "") : "";
-    return h("tr", { "data-seat": p }, h("td", { class: "place" }, rank), holdersCell(place, short(p)),
-      h("td", { class: total >= 0 ? "pos" : "neg" }, signed(total)),
+    const rank = place ? `${place.place}.` + (!riichi && place.points !== null && place.points !== undefined ? ` ${place.points} pt` : "") : "";
+    const sums = riichi && place
+      ? [h("td", { class: "r-pts" }, thousands(place.final_points)),
+        h("td", { class: "r-res " + (place.result >= 0 ? "pos" : "neg") }, signed(place.result))]
+      : [h("td", { class: total >= 0 ? "pos" : "neg" }, signed(total))];
+    return h("tr", { "data-seat": p }, h("td", { class: "place" }, rank), holdersCell(place, short(p)), sums,
       h("td", {}, s.won ?? 0), h("td", {}, s.self_drawn ?? 0), h("td", {}, s.dealt_in ?? 0),
-      h("td", {}, s.largest ?? 0), h("td", {}, s.limit_hands ?? 0));
+      h("td", {}, riichi ? thousands(s.largest) : s.largest ?? 0), h("td", {}, s.limit_hands ?? 0));
   });
-  return h("table", { class: "stats" },
-    h("thead", {}, h("tr", {}, h("th", { title: "place (rank points once the session is over)" }, "place"), h("th", {}, ""), h("th", {}, "total"), h("th", { title: "hands won" }, "won"),
+  const heads = riichi
+    ? [h("th", { title: "30,000 and the hands' nets (the deposits on the table apart; first place takes them at the end)" }, "points"),
+      h("th", { title: "in thousands: (points − 30,000) / 1,000, the uma, −20 a chombo; provisional until the hanchan is over" }, "result")]
+    : [h("th", {}, "total")];
+  return h("table", { class: "stats" + (riichi ? " riichi-stats" : "") },
+    h("thead", {}, h("tr", {}, h("th", { title: riichi ? "place by points" : "place (rank points once the session is over)" }, "place"), h("th", {}, ""), heads, h("th", { title: "hands won" }, "won"),
       h("th", { title: "self-drawn wins" }, "self-drawn"), h("th", { title: "discards that gave a Mahjong" }, "dealt in"),
       h("th", { title: "largest hand" }, "largest"), h("th", { title: "limit hands" }, "limits"))),
     h("tbody", {}, rows));
@@ -218,8 +228,10 @@ export function handLabels(hand, current) {
 export function historyList(data, current, review = null) {
   return h("ol", { class: "history" }, data.hands.map((hand, i) => [hand, i + 1]).reverse().map(([hand, index]) => {
     const names = handLabels(hand, current);
-    const line = hand.result === "mahjong" ? `${names(hand.winner)} won ${(hand.scores || {})[String(hand.winner)] ?? ""}`
-      : hand.result === "washout" ? "washout" : "in play";
+    // riichi (a record with its honba): several winners, chombo, draws said as the board says them
+    const line = (hand.honba ?? null) !== null && hand.result ? riichiTitle(hand, names)
+      : hand.result === "mahjong" ? `${names(hand.winner)} won ${(hand.scores || {})[String(hand.winner)] ?? ""}`
+        : hand.result === "washout" ? "washout" : "in play";
     const body = h("div", { class: "hist-body" });
     const item = h("li", { "data-hand": hand.number }, h("button", { class: "linkish", onclick: () => {
       if (body.childNodes.length) body.replaceChildren(); else body.replaceChildren(resultPanel(hand, names));

@@ -79,19 +79,26 @@ function seatHead(pos, seat, hand) {
     seat.replacements_due ? h("span", { class: "flag" }, `replacement due ×${seat.replacements_due}`) : null);
 }
 
+/** The winners of a result: riichi's several rons, else the one winner. */
+const won = (result) => (((result.details || {}).riichi || {}).winners || [result.winner]).map(String);
+
 function seatPanel(pos, seat, hand) {
   // Once the hand is over every hand is shown face up, with its score and net.
   const result = hand.phase === "over" && hand.result ? hand.result : null;
   const detail = result ? (result.details || {})[String(pos)] : null;
   const net = result ? (result.net || {})[String(pos)] ?? 0 : 0;
-  const concealed = detail && (detail.hand || !view.riichi)
-    ? h("span", {}, tiles(sortTiles(detail.hand || []), { rowCls: "revealed" }),
-      h("span", { class: "pill" }, `${(result.scores || {})[String(pos)] ?? 0}`),
-      h("span", { class: "net " + (net >= 0 ? "pos" : "neg") }, signed(net)))
-    : backs(seat.concealed_count || 0);
+  // riichi: a winner's hand only, without the classical score/net pill (the result panel
+  // says han, fu, the points and who pays whom; the seat's points are in its head)
+  const concealed = detail && view.riichi && detail.hand
+    ? h("span", {}, tiles(sortTiles(detail.hand), { rowCls: "revealed" }))
+    : detail && !view.riichi
+      ? h("span", {}, tiles(sortTiles(detail.hand || []), { rowCls: "revealed" }),
+        h("span", { class: "pill" }, `${(result.scores || {})[String(pos)] ?? 0}`),
+        h("span", { class: "net " + (net >= 0 ? "pos" : "neg") }, signed(net)))
+      : backs(seat.concealed_count || 0);
   return [
     seatHead(pos, seat, hand),
-    h("div", { class: "row concealed" + (result && String(result.winner) === String(pos) ? " winner" : "") }, concealed),
+    h("div", { class: "row concealed" + (result && won(result).includes(String(pos)) ? " winner" : "") }, concealed),
     h("div", { class: "row melds" }, (seat.melds || []).map(meldEl),
       seat.forming && seat.forming.length ? tiles(seat.forming, { rowCls: "forming", cls: "forming" }) : null,
       seat.bonus && seat.bonus.length ? tiles(seat.bonus, { rowCls: "bonus" }) : null),
@@ -249,7 +256,8 @@ async function loadSession() {
     seated = data.seated;
     if (again) render();
     replace("stats", statsTable(data, names));
-    replace("chart", data.hands.length ? balanceChart(data.statistics, seatHolders(data.places, names)) : null);
+    replace("chart", data.hands.length ? balanceChart(data.statistics, seatHolders(data.places, names),
+      view && view.riichi ? 30000 : 0) : null);
     replace("history", data.hands.length ? historyList(data, names, (i) => `/review/current/${i}`) : h("p", { class: "muted" }, "No hand has finished yet."));
   } catch (e) {
     replace("history", h("p", { class: "error" }, `Cannot load the hands: ${e.message}`));
