@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.hardware.test_boards import _has_pcbnew
+from tests.hardware.test_drawings import drawing_data, matches_kicad
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARDS = ROOT / "hardware_docs" / "boards"
@@ -130,6 +131,8 @@ def test_the_seat_board_passes_kicads_drc_and_matches_the_committed_gerbers(
                           capture_output=True, text=True, timeout=300)
     (result,) = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     assert result["violations"] == 0 and result["unconnected"] == 0, result
+    drawn = drawing_data((BOARDS / "drawings" / "seat_top.svg").read_text())
+    assert matches_kicad(drawn, result) == []
     for path in sorted((BOARDS / "seat" / "gerbers").iterdir()):
         fresh = (folder / "gerbers" / path.name).read_text()
         assert _stable(fresh) == _stable(path.read_text()), path.name

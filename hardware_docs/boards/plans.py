@@ -1,0 +1,114 @@
+"""Plans (top views) of one seat and of the table's centre: where each board lies, the cable
+slot and holes, the seat board under the table, and every reader cable's run with its length
+(mechanics.py). Drawn from above, y (towards the table centre) up the page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kicad_sexpr import Board
+from mechanics import Run, centre_runs, seat_runs
+
+
+def headers_of(boards: dict[str, Board]) -> tuple[dict[str, dict[str, tuple[float, float]]],
+                                                  dict[str, float]]:
+    """Per board its reader headers' positions (KiCad frame) and its height."""
+    hdr = {name: {fp.ref: (fp.x, fp.y) for fp in b.footprints
+                  if fp.ref.startswith("J") and len(fp.pads) == 8}
+           for name, b in boards.items()}
+    return hdr, {name: b.height for name, b in boards.items()}
+
+
+def _runs_svg(runs: list[Run], p: Any) -> list[str]:
+    from drawings import text
+    out = []
+    for r in runs:
+        pts = [p(r.start[0], r.start[1]), p(*r.hole), p(r.hole[0], r.end[1]), p(*r.end)]
+        path = " ".join(f"{x:.2f},{y:.2f}" for x, y in pts)
+        out.append(f'<polyline class="run" data-channel="{r.channel}" data-mm="{r.length_mm}" '
+                   f'points="{path}" style="fill:none;stroke:#c06;stroke-width:0.3;'
+                   'stroke-opacity:0.6"/>')
+    longest = max(runs, key=lambda r: r.length_mm)
+    rows = [f"{r.channel} {r.ref}->{r.to} {r.length_mm:g}" for r in runs]
+    out.append(text(*p(-250, -95), f"cable runs (pink), mm: longest {longest.channel} "
+                    f"{longest.length_mm:g}; every cable cut to the same length", 2.6))
+    for i in range(0, len(rows), 6):
+        out.append(text(*p(-250, -102 - 5 * (i // 6)), ";  ".join(rows[i:i + 6]), 2.2))
+    return out
+
+
+def seat_plan(layout: dict[str, Any], boards: dict[str, Board]) -> str:
+    from drawings import rect, svg, text
+    from section import rack_front_y
+    hdr, hts = headers_of(boards)
+    mech = layout["mechanics"]
+    runs = seat_runs(layout, hdr, hts)
+    w, h = 540.0, 330.0
+
+    def p(x: float, y: float) -> tuple[float, float]:
+        return (270.0 + x, 190.0 - y)
+    rack_w = layout["zones"]["rack"]["board_mm"][0]
+    meld = layout["placement_in_seat_frame"]["meld"]["origin_mm"]
+    mw, mh = layout["zones"]["meld"]["board_mm"]
+    s0, s1 = mech["cable_slot_y_mm"]
+    sb = mech["seat_board"]
+    seat = boards["seat"]
+    sy0 = sb["header_row_y_mm"] - (seat.height - hdr["seat"]["J100"][1])
+    front, rear = rack_front_y(layout), mech["rack_plinth_rear_y_mm"]
+    x0, y0 = p(-rack_w / 2 - 3, rear)
+    body = [
+        rect(*p(-265, 0), 530, 1.0, "fill:#000"),
+        text(*p(-262, -6), "table edge (the player sits below)", 2.6),
+        rect(x0, y0, rack_w + 6, rear - front, "fill:#f0e6d8;stroke:#7a5a3a;stroke-width:0.3",
+             f' class="rack_body" data-y0="{front:.2f}" data-y1="{rear:.2f}"'),
+        rect(*p(meld[0], meld[1] + mh), mw, mh, "fill:none;stroke:#2a7a2a;stroke-width:0.6",
+             f' class="board" data-board="meld" data-x="{meld[0]:.2f}" data-y="{meld[1]:.2f}"'),
+        rect(*p(-rack_w / 2 + 6, s1), rack_w - 12, s1 - s0, "fill:#fff;stroke:#000;"
+             "stroke-width:0.3", f' class="slot" data-y0="{s0:.2f}" data-y1="{s1:.2f}"'),
+        rect(*p(sb["left_x_mm"], sy0 + seat.height), seat.width, seat.height,
+             "fill:none;stroke:#2a7a2a;stroke-width:0.4;stroke-dasharray:2,1",
+             f' class="board" data-board="seat" data-x="{sb["left_x_mm"]:.2f}" '
+             f'data-y="{sy0:.2f}"'),
+        text(*p(-rack_w / 2, rear + 4), "rack body (brown) over the rack board, its plinth "
+             "over the meld strip's reader bands; cable slot (white) through the table top; "
+             "meld strip (green); seat board under the table (dashed)", 2.6),
+    ]
+    body += _runs_svg(runs, p)
+    return svg(w, h, body, "one seat from above: boards, slot, seat board, cable runs (mm)")
+
+
+def centre_plan(layout: dict[str, Any], boards: dict[str, Board]) -> str:
+    from drawings import rect, svg, text
+    hdr, hts = headers_of(boards)
+    c = layout["mechanics"]["centre"]
+    runs = centre_runs(layout, hdr, hts)
+
+    def p(x: float, y: float) -> tuple[float, float]:
+        return (270.0 + x, 150.0 - y)
+    body = []
+    for zone, key in (("discard", "discard_lower_left_mm"), ("dora", "dora_lower_left_mm")):
+        x, y = c[key]
+        bw, bh = layout["zones"][zone]["board_mm"]
+        body.append(rect(*p(x, y + bh), bw, bh, "fill:#e8f4e8;stroke:#2a7a2a;stroke-width:0.5",
+                         f' class="board" data-board="{zone}" data-x="{x:.2f}" data-y="{y:.2f}"'))
+        for coil in layout["zones"][zone]["coils"]:
+            cx, cy = coil["centre_mm"]
+            body.append(rect(*p(x + cx - coil["outer_x_mm"] / 2, y + cy + coil["outer_y_mm"] / 2),
+                             coil["outer_x_mm"], coil["outer_y_mm"],
+                             "fill:none;stroke:#b35900;stroke-width:0.4"))
+        for band_y in ((0.0, 50.0),) if zone == "discard" else ((0.0, 50.0), (bh - 50.0, bh)):
+            body.append(rect(*p(x - 2, y + band_y[1]), bw + 4, band_y[1] - band_y[0],
+                             "fill:#f0e6d8;fill-opacity:0.6;stroke:#7a5a3a;stroke-width:0.3"))
+    seat = boards["seat"]
+    row = c["centre_board_header_row_y_mm"]
+    y0 = row - (seat.height - hdr["seat"]["J100"][1])
+    body.append(rect(*p(c["centre_board_left_x_mm"], y0 + seat.height), seat.width,
+                     seat.height, "fill:none;stroke:#2a7a2a;stroke-width:0.4;"
+                     "stroke-dasharray:2,1", f' class="board" data-board="centre" '
+                     f'data-x="{c["centre_board_left_x_mm"]:.2f}" data-y="{y0:.2f}"'))
+    body.append(text(*p(-250, 130), "table centre from above (origin at the centre, seat 1 "
+                     "below): discard and dora pads (green, coils orange) in pockets; pad "
+                     "housings (brown) over their reader and network bands; the centre board "
+                     "under the table (dashed)", 2.6))
+    body += _runs_svg(runs, lambda x, y: p(x, y + 0.0))
+    return svg(640.0, 300.0, body, "table centre from above: pads, centre board, cables (mm)")
