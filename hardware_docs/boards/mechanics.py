@@ -127,12 +127,32 @@ def centre_runs(layout: dict[str, Any], headers: dict[str, dict[str, tuple[float
     return runs
 
 
+def min_table_mm(layout: dict[str, Any]) -> float:
+    """The smallest square table whose seats' coils stay the clearance away from the centre
+    pads: half of it is the centre pads' farthest reach from the centre (in x or y), the
+    clearance, and the farthest seat coil's edge from the table edge (the meld strip's)."""
+    c = layout["mechanics"]["centre"]
+    reach = 0.0
+    for zone, key in (("discard", "discard_lower_left_mm"), ("dora", "dora_lower_left_mm")):
+        x0, y0 = c[key]
+        for cl in layout["zones"][zone]["coils"]:
+            cx, cy = x0 + cl["centre_mm"][0], y0 + cl["centre_mm"][1]
+            reach = max(reach, abs(cx) + cl["outer_x_mm"] / 2, abs(cy) + cl["outer_y_mm"] / 2)
+    seat = 0.0
+    for zone in ("rack", "meld"):
+        pose = layout["placement_in_seat_frame"][zone]
+        for cl in layout["zones"][zone]["coils"]:
+            for dy in (-cl["outer_y_mm"] / 2, cl["outer_y_mm"] / 2):
+                seat = max(seat, to_frame(pose, cl["centre_mm"][0], cl["centre_mm"][1] + dy)[1])
+    return round(2 * (reach + c["clearance_to_seat_coils_mm"] + seat), 1)
+
+
 def summary(layout: dict[str, Any], headers: dict[str, dict[str, tuple[float, float]]],
             heights: dict[str, float]) -> dict[str, Any]:
     """What design.json records: the heights, the pocket, every run and the longest."""
     runs = seat_runs(layout, headers, heights) + centre_runs(layout, headers, heights)
     longest = max(runs, key=lambda r: r.length_mm)
     return {"rack": rack_heights(layout), "pocket_mm": meld_pocket_mm(layout),
-            "cable_mm": layout["mechanics"]["cable_mm"],
+            "cable_mm": layout["mechanics"]["cable_mm"], "min_table_mm": min_table_mm(layout),
             "longest_run": {"channel": longest.channel, "length_mm": longest.length_mm},
             "runs_mm": {r.channel: r.length_mm for r in runs}}

@@ -160,3 +160,23 @@ def test_the_drawing_check_fails_on_a_moved_hole() -> None:
     assert matches_kicad(data, kicad) == []
     kicad["holes_mm"]["H1"] = (data["holes"]["H1"][0] + 0.5, data["holes"]["H1"][1])
     assert matches_kicad(data, kicad) != []
+
+
+def test_the_smallest_table_keeps_the_centre_pads_clear_of_every_seat(
+        layout: dict[str, Any]) -> None:
+    """Half the table: the centre coils' farthest edge from the centre, the clearance, and the
+    meld strip's coils' far edge from the table edge (the meld strip lies flat, y up)."""
+    c = layout["mechanics"]["centre"]
+    edges = []
+    for zone, key in (("discard", "discard_lower_left_mm"), ("dora", "dora_lower_left_mm")):
+        for coil in layout["zones"][zone]["coils"]:
+            x = c[key][0] + coil["centre_mm"][0]
+            y = c[key][1] + coil["centre_mm"][1]
+            edges += [abs(x) + coil["outer_x_mm"] / 2, abs(y) + coil["outer_y_mm"] / 2]
+    meld = layout["zones"]["meld"]["coils"][0]
+    seat = (layout["placement_in_seat_frame"]["meld"]["origin_mm"][1] + meld["centre_mm"][1]
+            + meld["outer_y_mm"] / 2)
+    side = 2 * (max(edges) + c["clearance_to_seat_coils_mm"] + seat)
+    design = json.loads((BOARDS / "design.json").read_text())["mechanics"]
+    assert design["min_table_mm"] == pytest.approx(side, abs=0.05)
+    assert f"at least **{side:g} mm square**" in (BOARDS.parent / "build.md").read_text()
