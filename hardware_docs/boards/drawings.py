@@ -52,7 +52,7 @@ def dim(name: str, mm: float, a: tuple[float, float], b: tuple[float, float],
             + line(x1, y1, x2, y2, tick)
             + f'<circle cx="{x1:.2f}" cy="{y1:.2f}" r="0.5" style="fill:#06c"/>'
             + f'<circle cx="{x2:.2f}" cy="{y2:.2f}" r="0.5" style="fill:#06c"/>'
-            + text(mx + 1, my - 1, label or f"{mm:g}", size) + "</g>")
+            + text(mx + 1, my - 1, f"{mm:g}" if label is None else label, size) + "</g>")
 
 
 def _holes_headers(board: Board, ox: float, oy: float) -> list[str]:

@@ -63,12 +63,24 @@ def section_body(layout: dict[str, Any], heights: dict[str, float], pocket: floa
     foot_y = b0[1] + up[1] * rack["tile_foot_board_y_mm"] + n[1] * cover
     top_y = b1[1] + n[1] * cover
     back_y = b1[1] + 14.0
-    body.append(_poly([(front, 0.0), (front, ledge), (foot_y, ledge), (top_y, b1[2] + 2),
-                       (back_y, b1[2] + 2), (back_y, hollow), (rear, hollow), (rear, 0.0),
-                       (rear - WALL, 0.0), (rear - WALL, hollow - WALL),
-                       (b1[1] - 2, hollow - WALL), (b0[1] + 2, 0.0), (front + WALL, 0.0),
-                       (front + WALL, ledge - WALL), (b0[1] - 8, ledge - WALL),
-                       (b0[1] - 3, 0.0)], wood))
+    t = layout["tile"]["thickness_mm"]
+    lip = (foot_y + n[1] * (t + 2.0), ledge + n[2] * (t + 2.0))   # the ledge, square to the face
+    slope = up[1] / up[2]
+    low = ledge - WALL - 6.0
+    body.append(_poly([(front, 0.0), (front, low), lip, (foot_y, ledge), (top_y, b1[2] + 2),
+                       (back_y, b1[2] + 2), (back_y, hollow), (rear, hollow), (rear, 0.0)],
+                      wood))
+    white = "fill:#fff;stroke:#7a5a3a;stroke-width:0.3"
+    body.append(_poly([(front + WALL, 0.0), (front + WALL, low - WALL),
+                       (b0[1] + (low - WALL) * slope - 1.0, low - WALL), (b0[1] - 1.0, 0.0)],
+                      white))
+    body.append(_poly([(b0[1] + 2.5, 0.0), (b0[1] + (hollow - WALL) * slope + 2.5, hollow - WALL),
+                       (rear - WALL, hollow - WALL), (rear - WALL, 0.0)], white))
+    a = mech["connector_allowance_mm"]
+    hdr = to_frame(pose, 0.0, 3.0)
+    plug = "stroke:#333;stroke-width:2.5"
+    body.append(line(*_p(hdr[1], hdr[2]), *_p(hdr[1] + n[1] * a, hdr[2] + n[2] * a), plug))
+    body.append(line(*_p(m0 + 3.0, -cover), *_p(m0 + 3.0, -cover + a), plug))
     body.append(line(*_p(b0[1], b0[2]), *_p(b1[1], b1[2]), f"stroke:#2a7a2a;stroke-width:{tb}"))
     body.append(line(*_p(b0[1] + n[1] * (cover / 2 + tb / 2), ledge),
                      *_p(b1[1] + n[1] * cover, b1[2] + n[2] * cover),
