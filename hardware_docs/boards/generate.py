@@ -25,6 +25,7 @@ from cell import BUS_V, Mapper, Values, add_cell  # noqa: E402
 from drawings import write_drawings  # noqa: E402
 from kicad_sexpr import Board, Footprint, Pad, write_pcb, write_project  # noqa: E402
 from mechanics import summary as mech_summary  # noqa: E402
+from placement import write_cpl  # noqa: E402
 from plans import headers_of  # noqa: E402
 from reader import Values as ReaderValues  # noqa: E402
 from reader import add_reader  # noqa: E402
@@ -182,6 +183,7 @@ def write_seat_board(out_root: str, boards: dict[str, Board] | None = None) -> d
     write_pcb(board, os.path.join(folder, "mjt_seat.kicad_pcb"))
     write_project(os.path.join(folder, "mjt_seat.kicad_pro"), 0.2, 0.2)
     write_schematic(board, os.path.join(folder, "mjt_seat.kicad_sch"), "seat")
+    write_cpl(board, os.path.join(folder, "mjt_seat_cpl.csv"))
     rows = bom_rows(board)
     with open(os.path.join(folder, "mjt_seat_bom.csv"), "w", newline="", encoding="utf-8") as fh:
         wr = csv.DictWriter(fh, ["value", "footprint", "qty", "refs"])
@@ -212,6 +214,7 @@ def main(out_root: str = HERE) -> dict[str, Any]:
         write_pcb(board, os.path.join(folder, f"mjt_{name}.kicad_pcb"))
         write_project(os.path.join(folder, f"mjt_{name}.kicad_pro"), 0.2, 0.2)
         write_schematic(board, os.path.join(folder, f"mjt_{name}.kicad_sch"), name)
+        write_cpl(board, os.path.join(folder, f"mjt_{name}_cpl.csv"))
         rows = bom_rows(board)
         with open(os.path.join(folder, f"mjt_{name}_bom.csv"), "w", newline="",
                   encoding="utf-8") as fh:

@@ -244,7 +244,7 @@ def test_the_committed_design_files_are_what_layout_json_generates(
     """Nobody edits a board by hand: the repository's files equal the generator's output."""
     out, summary = generated
     for name in summary["boards"]:
-        for pattern in ("*.kicad_pcb", "*.kicad_sch", "*_bom.csv"):
+        for pattern in ("*.kicad_pcb", "*.kicad_sch", "*_bom.csv", "*_cpl.csv"):
             fresh = next((out / name).glob(pattern)).read_text()
             committed = next((BOARDS / name).glob(pattern)).read_text()
             assert fresh == committed, f"{name}/{pattern}: run hardware_docs/boards/generate.py"

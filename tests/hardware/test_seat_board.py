@@ -147,7 +147,7 @@ def _stable(text: str) -> list[str]:
 def test_the_committed_seat_board_is_what_the_generator_makes(
         seat: tuple[Path, dict[str, Any]]) -> None:
     folder, summary = seat
-    for pattern in ("*.kicad_pcb", "*.kicad_sch", "*_bom.csv"):
+    for pattern in ("*.kicad_pcb", "*.kicad_sch", "*_bom.csv", "*_cpl.csv"):
         fresh = next(folder.glob(pattern)).read_text()
         committed = next((BOARDS / "seat").glob(pattern)).read_text()
         assert fresh == committed, f"seat/{pattern}: run hardware_docs/boards/generate.py"
