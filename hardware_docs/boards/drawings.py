@@ -102,8 +102,12 @@ def board_drawing(name: str, zone: dict[str, Any], layout: dict[str, Any], board
     x0, y0 = c0["centre_mm"][0], h - c0["centre_mm"][1]
     if pitch:
         xs = sorted({c["centre_mm"][0] for c in zone["coils"]})
+        # ribs up the lean face for a standing tile's height, 30 mm along a lying tile
+        rib_len = tile["height_mm"] if name == "rack" else 30.0
         for x in [xs[0] - pitch / 2] + [v + pitch / 2 for v in xs]:
-            body.append(rect(m + x - rib / 2, m + y0 - 17, rib, 34, "fill:#999;stroke:none"))
+            for yc in sorted({h - c["centre_mm"][1] for c in zone["coils"]}):
+                body.append(rect(m + x - rib / 2, m + yc - rib_len / 2, rib, rib_len,
+                                 "fill:#999;stroke:none"))
         body.append(dim("pitch", pitch, (m + xs[0], m - 4), (m + xs[0] + pitch, m - 4)))
     body += _holes_headers(board, m, m)
     body += [
