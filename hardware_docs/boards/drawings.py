@@ -168,7 +168,7 @@ def seat_section(layout: dict[str, Any]) -> str:
 
 
 def write_drawings(layout: dict[str, Any], out_root: str, boards: dict[str, Board]) -> None:
-    from plans import centre_plan, seat_plan
+    from plans import centre_plan, seat_plan, table_plan
     folder = os.path.join(out_root, "drawings")
     os.makedirs(folder, exist_ok=True)
     files = {f"{name}_top.svg": board_drawing(name, zone, layout, boards[name])
@@ -177,6 +177,7 @@ def write_drawings(layout: dict[str, Any], out_root: str, boards: dict[str, Boar
     files["rack_section.svg"] = seat_section(layout)
     files["seat_plan.svg"] = seat_plan(layout, boards)
     files["centre_plan.svg"] = centre_plan(layout, boards)
+    files["table_plan.svg"] = table_plan(layout, boards)
     for fname, content in files.items():
         with open(os.path.join(folder, fname), "w", encoding="utf-8") as fh:
             fh.write(content)

@@ -180,3 +180,6 @@ def test_the_smallest_table_keeps_the_centre_pads_clear_of_every_seat(
     design = json.loads((BOARDS / "design.json").read_text())["mechanics"]
     assert design["min_table_mm"] == pytest.approx(side, abs=0.05)
     assert f"at least **{side:g} mm square**" in (BOARDS.parent / "build.md").read_text()
+    plan = ET.fromstring((DRAWINGS / "table_plan.svg").read_text())
+    table = next(el for el in plan.iter() if el.get("class") == "table")
+    assert float(table.get("data-mm", "nan")) == pytest.approx(side, abs=0.05)
