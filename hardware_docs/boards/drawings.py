@@ -178,6 +178,8 @@ def write_drawings(layout: dict[str, Any], out_root: str, boards: dict[str, Boar
     files["seat_plan.svg"] = seat_plan(layout, boards)
     files["centre_plan.svg"] = centre_plan(layout, boards)
     files["table_plan.svg"] = table_plan(layout, boards)
+    from section import jig_drawing
+    files["jig.svg"] = svg(330.0, 80.0, jig_drawing(layout), "test jig carriage (mm)")
     for fname, content in files.items():
         with open(os.path.join(folder, fname), "w", encoding="utf-8") as fh:
             fh.write(content)

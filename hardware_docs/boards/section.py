@@ -146,3 +146,36 @@ def _seat_board(layout: dict[str, Any], t_top: float, tb: float) -> list[str]:
             dim("spacer", sp, _p(y1 + 3, -t_top), _p(y1 + 3, z), f"spacer {sp:g}"),
             dim("seat_header_row_y", row, _p(0, z - 14), _p(row, z - 14),
                 f"seat board header row {row:g}")]
+
+
+def jig_drawing(layout: dict[str, Any]) -> list[str]:
+    """The jig's carriage (commissioning.md, "Test jig"): the reference tile held in a
+    carriage as wide as a slot, on spacers that set each zone's tag distances, with shims
+    for the sideways play and the offsets along the slot."""
+    from drawings import dim, rect, text
+    tile = layout["tile"]
+    rib = layout["slot_detent"]["rib_width_mm"]
+    play = layout["slot_detent"]["play_mm"]
+    body = []
+    x = 10.0
+    for name, zone in layout["zones"].items():
+        pitch = zone.get("slot_pitch_mm") or (2 * tile["width_mm"] + 1 + rib)
+        width = pitch - rib
+        d = zone["tag_to_coil_mm"]
+        spacer = round(d["worst"] - d["nominal"], 2)
+        h = tile["height_mm"]
+        body += [rect(x, 20, width, h, "fill:#fff8e0;stroke:#000;stroke-width:0.3"),
+                 rect(x + play, 20 + 2, width - 2 * play, h - 4,
+                      "fill:none;stroke:#888;stroke-dasharray:1,1;stroke-width:0.2"),
+                 dim(f"{name}.carriage_width", width, (x, 16), (x + width, 16), f"{width:g}"),
+                 dim(f"{name}.spacer", spacer, (x + width + 3, 20 + h),
+                     (x + width + 3, 20 + h + spacer / 4), f"spacer {spacer:g}"),
+                 text(x, 20 + h + 6, f"{name}: spacers 0 and {spacer:g} mm", 2.4),
+                 text(x, 20 + h + 10, f"(tag {d['nominal']:g} / {d['worst']:g} mm)", 2.4),
+                 text(x, 20 + h + 14, f"shims +-{play:g} mm sideways, +-3 mm along", 2.4)]
+        x += max(width, 30.0) + 30.0
+    body.append(text(10, 8, "test jig, mm: a carriage as wide as the slot (pitch - rib) holds "
+                     "the reference tile; spacers under it set the worst tag distance of each "
+                     "zone, shims the sideways play and the offsets along (commissioning.md)",
+                     2.6))
+    return body

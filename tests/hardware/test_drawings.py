@@ -183,3 +183,17 @@ def test_the_smallest_table_keeps_the_centre_pads_clear_of_every_seat(
     plan = ET.fromstring((DRAWINGS / "table_plan.svg").read_text())
     table = next(el for el in plan.iter() if el.get("class") == "table")
     assert float(table.get("data-mm", "nan")) == pytest.approx(side, abs=0.05)
+
+
+def test_the_jig_carriage_fits_a_slot_and_sets_each_zones_worst_tag_distance(
+        layout: dict[str, Any]) -> None:
+    d = drawing_data((DRAWINGS / "jig.svg").read_text())["dims"]
+    jig = (BOARDS.parent / "commissioning.md").read_text().split("## Test jig")[1]
+    for name, zone in layout["zones"].items():
+        if zone["slot_pitch_mm"]:
+            # a slot between two ribs is the tile's width plus the play on each side
+            assert d[f"{name}.carriage_width"] == layout["tile"]["width_mm"]
+        tag = zone["tag_to_coil_mm"]
+        assert d[f"{name}.spacer"] == pytest.approx(tag["worst"] - tag["nominal"], abs=0.005)
+        if d[f"{name}.spacer"]:
+            assert f"{d[name + '.spacer']:g} mm" in jig, name
