@@ -197,3 +197,25 @@ def test_the_jig_carriage_fits_a_slot_and_sets_each_zones_worst_tag_distance(
         assert d[f"{name}.spacer"] == pytest.approx(tag["worst"] - tag["nominal"], abs=0.005)
         if d[f"{name}.spacer"]:
             assert f"{d[name + '.spacer']:g} mm" in jig, name
+
+
+def test_the_build_guide_quotes_the_computed_mechanics(layout: dict[str, Any]) -> None:
+    """build.md's numbers are design.json's and layout.json's (a builder reads only it)."""
+    guide = (BOARDS.parent / "build.md").read_text()
+    design = json.loads((BOARDS / "design.json").read_text())["mechanics"]
+    runs = design["runs_mm"]
+    seat_runs = [v for k, v in runs.items() if k.startswith("seat/")]
+    assert f"longest run the plan computes is {round(max(seat_runs))} mm" in guide
+    assert f"the shortest {round(min(seat_runs))} mm" in guide
+    centre = max(v for k, v in runs.items() if k.startswith("centre/"))
+    assert f"the longest centre run is then {round(centre)} mm" in guide
+    rack = design["rack"]
+    assert f"the **ledge {rack['ledge_z_mm']:g} mm**" in guide
+    assert f"top edge {rack['board_top_z_mm']:.1f} mm up" in guide
+    mech = layout["mechanics"]
+    sb = mech["seat_board"]
+    assert f"left edge at x = {sb['left_x_mm']:g} mm and its header row at y = " \
+           f"{sb['header_row_y_mm']:g} mm" in guide
+    s0, s1 = mech["cable_slot_y_mm"]
+    assert f"y = {s0:g} to {s1:g} mm" in guide
+    assert f"**{mech['cable_mm'] / 10:g} cm long**" in guide
