@@ -114,49 +114,52 @@ def centre_plan(layout: dict[str, Any], boards: dict[str, Board]) -> str:
     return svg(640.0, 300.0, body, "table centre from above: pads, centre board, cables (mm)")
 
 
-def table_plan(layout: dict[str, Any], boards: dict[str, Board]) -> str:
-    """The whole table at its smallest (mechanics.min_table_mm) from above: each seat's rack
-    body, meld strip, cable slot and seat board turned to its side, the centre pads."""
-    from drawings import dim, rect, svg, text
-    from mechanics import min_table_mm
+def _seat_group(layout: dict[str, Any], seat: Board, k: int, c: float, half: float) -> str:
+    """One seat's boards and rack body, seat frame (x right, y to the centre) -> drawing:
+    seat 1 at the bottom, turned k x 90 deg counter-clockwise about the centre c."""
+    from drawings import rect, text
     from section import rack_front_y
-    side = min_table_mm(layout)
-    half = side / 2
-    m = 30.0
     mech = layout["mechanics"]
     mw, mh = layout["zones"]["meld"]["board_mm"]
     meld = layout["placement_in_seat_frame"]["meld"]["origin_mm"]
     rack_w = layout["zones"]["rack"]["board_mm"][0] + 6.0
     front, rear = rack_front_y(layout), mech["rack_plinth_rear_y_mm"]
     s0, s1 = mech["cable_slot_y_mm"]
-    seat = boards["seat"]
     sb = mech["seat_board"]
     sy0 = sb["header_row_y_mm"] - (seat.height - next(fp.y for fp in seat.footprints
                                                       if fp.ref == "J100"))
-    c = m + half                      # the table centre in the drawing
 
-    def seat_group(k: int) -> str:
-        # seat frame (x right, y to the centre) -> drawing, seat 1 at the bottom, turned k x 90
-        def r(x: float, y: float, w: float, h: float, style: str) -> str:
-            return rect(c + x, c + half - y - h, w, h, style)
-        body = [r(-rack_w / 2, front, rack_w, rear - front,
-                  "fill:#f0e6d8;stroke:#7a5a3a;stroke-width:0.6"),
-                r(meld[0], meld[1], mw, mh, "fill:none;stroke:#2a7a2a;stroke-width:0.8"),
-                r(-rack_w / 2 + 9, s0, rack_w - 18, s1 - s0, "fill:#fff;stroke:#000;"
-                  "stroke-width:0.4"),
-                r(sb["left_x_mm"], sy0, seat.width, seat.height, "fill:none;stroke:#2a7a2a;"
-                  "stroke-width:0.6;stroke-dasharray:3,2")]
-        for coil in layout["zones"]["meld"]["coils"]:
-            cx, cy = coil["centre_mm"]
-            body.append(r(meld[0] + cx - coil["outer_x_mm"] / 2,
-                          meld[1] + cy - coil["outer_y_mm"] / 2, coil["outer_x_mm"],
-                          coil["outer_y_mm"], "fill:none;stroke:#b35900;stroke-width:0.4"))
-        body.append(text(c, c + half - 8, f"seat {k + 1}", 8, "middle"))
-        return f'<g transform="rotate({-90 * k} {c:.2f} {c:.2f})">' + "".join(body) + "</g>"
+    def r(x: float, y: float, w: float, h: float, style: str) -> str:
+        return rect(c + x, c + half - y - h, w, h, style)
+    body = [r(-rack_w / 2, front, rack_w, rear - front,
+              "fill:#f0e6d8;stroke:#7a5a3a;stroke-width:0.6"),
+            r(meld[0], meld[1], mw, mh, "fill:none;stroke:#2a7a2a;stroke-width:0.8"),
+            r(-rack_w / 2 + 9, s0, rack_w - 18, s1 - s0, "fill:#fff;stroke:#000;"
+              "stroke-width:0.4"),
+            r(sb["left_x_mm"], sy0, seat.width, seat.height, "fill:none;stroke:#2a7a2a;"
+              "stroke-width:0.6;stroke-dasharray:3,2")]
+    for coil in layout["zones"]["meld"]["coils"]:
+        cx, cy = coil["centre_mm"]
+        body.append(r(meld[0] + cx - coil["outer_x_mm"] / 2,
+                      meld[1] + cy - coil["outer_y_mm"] / 2, coil["outer_x_mm"],
+                      coil["outer_y_mm"], "fill:none;stroke:#b35900;stroke-width:0.4"))
+    body.append(text(c, c + half - 8, f"seat {k + 1}", 8, "middle"))
+    return f'<g transform="rotate({-90 * k} {c:.2f} {c:.2f})">' + "".join(body) + "</g>"
+
+
+def table_plan(layout: dict[str, Any], boards: dict[str, Board]) -> str:
+    """The whole table at its smallest (mechanics.min_table_mm) from above: each seat's rack
+    body, meld strip, cable slot and seat board turned to its side, the centre pads."""
+    from drawings import dim, rect, svg, text
+    from mechanics import min_table_mm
+    side = min_table_mm(layout)
+    half = side / 2
+    m = 30.0
+    c = m + half                      # the table centre in the drawing
     body = [rect(m, m, side, side, "fill:#fbfaf6;stroke:#000;stroke-width:1",
                  f' class="table" data-mm="{side:.1f}"')]
-    body += [seat_group(k) for k in range(4)]
-    cen = mech["centre"]
+    body += [_seat_group(layout, boards["seat"], k, c, half) for k in range(4)]
+    cen = layout["mechanics"]["centre"]
     for zone, key in (("discard", "discard_lower_left_mm"), ("dora", "dora_lower_left_mm")):
         (x, y), (bw, bh) = cen[key], layout["zones"][zone]["board_mm"]
         body.append(rect(c + x, c - y - bh, bw, bh, "fill:#e8f4e8;stroke:#2a7a2a;"

@@ -36,7 +36,7 @@ def rack_front_y(layout: dict[str, Any]) -> float:
 
 def section_body(layout: dict[str, Any], heights: dict[str, float], pocket: float,
                  to_frame: Callable[..., tuple[float, float, float]]) -> list[str]:
-    from drawings import dim, line, text
+    from drawings import line
     mech = layout["mechanics"]
     pose = layout["placement_in_seat_frame"]["rack"]
     rack = layout["zones"]["rack"]
@@ -87,7 +87,25 @@ def section_body(layout: dict[str, Any], heights: dict[str, float], pocket: floa
                      f"stroke:#aaa;stroke-width:{cover}"))
     body += _tiles(layout, foot_y, ledge, up, n, mpose)
     body += _seat_board(layout, t_top, tb)
-    body += [
+    body += _dims(layout, heights, pocket, (b0, b1), (front, back_y))
+    return body
+
+
+def _dims(layout: dict[str, Any], heights: dict[str, float], pocket: float,
+          board: tuple[tuple[float, float, float], tuple[float, float, float]],
+          body_y: tuple[float, float]) -> list[str]:
+    """The section's dimensions (each also as data: drawings.dim) and its legend."""
+    from drawings import dim, text
+    mech = layout["mechanics"]
+    t_top = mech["table_top_mm"]
+    s0, s1 = mech["cable_slot_y_mm"]
+    rear, hollow = mech["rack_plinth_rear_y_mm"], mech["hollow_height_mm"]
+    mpose = layout["placement_in_seat_frame"]["meld"]
+    m1 = mpose["origin_mm"][1] + layout["zones"]["meld"]["board_mm"][1]
+    b0, b1 = board
+    front, back_y = body_y
+    ledge = heights["ledge_z_mm"]
+    return [
         dim("ledge_z", ledge, _p(front - 4, 0), _p(front - 4, ledge), f"ledge {ledge:g}"),
         dim("board_lower_edge_z", b0[2], _p(b0[1] + 1, 0), _p(b0[1] + 1, b0[2]), ""),
         text(*_p(b0[1] + 2, -5), f"board edge {b0[2]:.1f} up", 2.2),
@@ -113,7 +131,6 @@ def section_body(layout: dict[str, Any], heights: dict[str, float], pocket: floa
         text(*_p(-6, 95), "wood: table top and rack body (hollow); green: coil boards, the "
              "seat board under the table; grey: 2 mm covers; red: stickers", 2.4),
     ]
-    return body
 
 
 def _tiles(layout: dict[str, Any], foot_y: float, ledge: float, up: list[float],
