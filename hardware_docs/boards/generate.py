@@ -24,6 +24,9 @@ import seat  # noqa: E402
 from cell import BUS_V, Mapper, Values, add_cell  # noqa: E402
 from drawings import write_drawings  # noqa: E402
 from kicad_sexpr import Board, Footprint, Pad, write_pcb, write_project  # noqa: E402
+from mechanics import summary as mech_summary  # noqa: E402
+from placement import write_cpl  # noqa: E402
+from plans import headers_of  # noqa: E402
 from reader import Values as ReaderValues  # noqa: E402
 from reader import add_reader  # noqa: E402
 from schematic import write_schematic  # noqa: E402
@@ -165,18 +168,22 @@ def bom_rows(board: Board) -> list[dict[str, str]]:
             for (v, lib), refs in sorted(groups.items())]
 
 
-def write_seat_board(out_root: str) -> dict[str, Any]:
-    """The seat board (seat.py): placed, routed, written like the coil boards."""
+def write_seat_board(out_root: str, boards: dict[str, Board] | None = None) -> dict[str, Any]:
+    """The seat board (seat.py): placed, routed, written like the coil boards (and kept in
+    ``boards`` for the drawings)."""
     import schematic
     schematic.MULTI.update(seat.symbol_pins())
     board, failed = seat.build_seat()
     if failed:
         raise RuntimeError(f"the seat board's router left nets unrouted: {failed}")
+    if boards is not None:
+        boards["seat"] = board
     folder = os.path.join(out_root, "seat")
     os.makedirs(folder, exist_ok=True)
     write_pcb(board, os.path.join(folder, "mjt_seat.kicad_pcb"))
     write_project(os.path.join(folder, "mjt_seat.kicad_pro"), 0.2, 0.2)
     write_schematic(board, os.path.join(folder, "mjt_seat.kicad_sch"), "seat")
+    write_cpl(board, os.path.join(folder, "mjt_seat_cpl.csv"))
     rows = bom_rows(board)
     with open(os.path.join(folder, "mjt_seat_bom.csv"), "w", newline="", encoding="utf-8") as fh:
         wr = csv.DictWriter(fh, ["value", "footprint", "qty", "refs"])
@@ -193,6 +200,7 @@ def main(out_root: str = HERE) -> dict[str, Any]:
     tag = layout["sticker"]["diameter_mm"]
     summary: dict[str, Any] = {"source": "hardware_docs/boards/generate.py from layout.json",
                                "boards": {}}
+    boards: dict[str, Board] = {}
     for name, zone in layout["zones"].items():
         coil = zone["coils"][0]
         design = design_values(coil)
@@ -200,11 +208,13 @@ def main(out_root: str = HERE) -> dict[str, Any]:
         vals = Values(p["L0"], p["C0"], p["C1"], p["C2"], p["C2_trim"], p["Rq"], p["Crx"],
                       p["R_rx"])
         board = build_board(name, zone, vals)
+        boards[name] = board
         folder = os.path.join(out_root, name)
         os.makedirs(folder, exist_ok=True)
         write_pcb(board, os.path.join(folder, f"mjt_{name}.kicad_pcb"))
         write_project(os.path.join(folder, f"mjt_{name}.kicad_pro"), 0.2, 0.2)
         write_schematic(board, os.path.join(folder, f"mjt_{name}.kicad_sch"), name)
+        write_cpl(board, os.path.join(folder, f"mjt_{name}_cpl.csv"))
         rows = bom_rows(board)
         with open(os.path.join(folder, f"mjt_{name}_bom.csv"), "w", newline="",
                   encoding="utf-8") as fh:
@@ -224,8 +234,9 @@ def main(out_root: str = HERE) -> dict[str, Any]:
                        "readers": sum(1 for fp in board.footprints
                                       if fp.value.startswith("MFRC522"))},
         }
-    summary["seat"] = write_seat_board(out_root)
-    write_drawings(layout, out_root)
+    summary["seat"] = write_seat_board(out_root, boards)
+    write_drawings(layout, out_root, boards)
+    summary["mechanics"] = mech_summary(layout, *headers_of(boards))
     with open(os.path.join(out_root, "design.json"), "w", encoding="utf-8") as fh:
         json.dump(summary, fh, indent=1)
         fh.write("\n")

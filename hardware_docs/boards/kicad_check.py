@@ -46,6 +46,26 @@ def plot(board: pcbnew.BOARD, out: str) -> list[str]:
     return sorted(os.path.basename(p) for p in glob.glob(os.path.join(out, "*")))
 
 
+def geometry(board: pcbnew.BOARD) -> dict[str, object]:
+    """The outline, mounting holes and reader headers as KiCad reads them (mm, from the
+    outline's upper-left corner): the drawings are checked against these."""
+    pts = [(pcbnew.ToMM(q.x), pcbnew.ToMM(q.y)) for d in board.GetDrawings()
+           if d.GetLayer() == pcbnew.Edge_Cuts for q in (d.GetStart(), d.GetEnd())]
+    x0, y0 = min(p[0] for p in pts), min(p[1] for p in pts)
+    x1, y1 = max(p[0] for p in pts), max(p[1] for p in pts)
+    holes, headers = {}, {}
+    for fp in board.GetFootprints():
+        ref = fp.GetReference()
+        pos = fp.GetPosition()
+        at = [round(pcbnew.ToMM(pos.x) - x0, 3), round(pcbnew.ToMM(pos.y) - y0, 3)]
+        if ref.startswith("H"):
+            holes[ref] = at
+        elif ref.startswith("J") and len(fp.Pads()) == 8:
+            headers[ref] = at
+    return {"outline_mm": [round(x1 - x0, 3), round(y1 - y0, 3)],
+            "holes_mm": holes, "headers_mm": headers}
+
+
 def check(folder: str) -> dict[str, object]:
     folder = os.path.abspath(folder)      # pcbnew plots relative to the board, not the cwd
     pcb = glob.glob(os.path.join(folder, "*.kicad_pcb"))[0]
@@ -59,7 +79,7 @@ def check(folder: str) -> dict[str, object]:
     return {"board": os.path.basename(pcb), "violations": found.get("DRC violations", -1),
             "unconnected": found.get("unconnected pads", -1),
             "footprint_errors": found.get("Footprint errors", 0),
-            "gerbers": gerbers, "report": os.path.relpath(report)}
+            "gerbers": gerbers, "report": os.path.relpath(report), **geometry(board)}
 
 
 def main(folders: list[str]) -> int:

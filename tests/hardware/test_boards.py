@@ -20,6 +20,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.hardware.test_drawings import drawing_data, matches_kicad
+
 BOARDS = Path(__file__).resolve().parents[2] / "hardware_docs" / "boards"
 SYSTEM_PY = "/usr/bin/python3"
 
@@ -64,6 +66,10 @@ def test_every_board_passes_kicads_drc_and_plots_gerbers(generated: tuple[Path, 
     for r in results:
         assert r["violations"] == 0, r
         assert r["unconnected"] == 0, r
+        # the drawing a builder cuts to is the board KiCad reads (outline, holes, headers)
+        name = r["board"].removeprefix("mjt_").removesuffix(".kicad_pcb")
+        drawn = drawing_data((out / "drawings" / f"{name}_top.svg").read_text())
+        assert matches_kicad(drawn, r) == [], name
         layers = " ".join(r["gerbers"])
         for part in ("F_Cu", "B_Cu", "F_Mask", "B_Mask", "Edge_Cuts", "PTH.drl"):
             assert part in layers, (r["board"], part)
@@ -238,7 +244,7 @@ def test_the_committed_design_files_are_what_layout_json_generates(
     """Nobody edits a board by hand: the repository's files equal the generator's output."""
     out, summary = generated
     for name in summary["boards"]:
-        for pattern in ("*.kicad_pcb", "*.kicad_sch", "*_bom.csv"):
+        for pattern in ("*.kicad_pcb", "*.kicad_sch", "*_bom.csv", "*_cpl.csv"):
             fresh = next((out / name).glob(pattern)).read_text()
             committed = next((BOARDS / name).glob(pattern)).read_text()
             assert fresh == committed, f"{name}/{pattern}: run hardware_docs/boards/generate.py"
@@ -384,3 +390,14 @@ def test_the_pin_check_fails_on_a_chip_wired_for_i2c(generated: tuple[Path, Any]
         _check_chip(fps, 1)
     mirrored = (lib, x, y, [(num, -px, py, n) for num, px, py, n in pads])
     assert not _turns_counterclockwise(mirrored)
+
+
+def test_the_committed_drawings_are_what_the_generator_makes(
+        generated: tuple[Path, dict[str, Any]]) -> None:
+    out, summary = generated
+    fresh = sorted(p.name for p in (out / "drawings").iterdir())
+    assert fresh == sorted(p.name for p in (BOARDS / "drawings").iterdir())
+    for name in fresh:
+        assert (out / "drawings" / name).read_text() == (BOARDS / "drawings" / name).read_text(), (
+            f"drawings/{name}: run hardware_docs/boards/generate.py")
+    assert json.loads((BOARDS / "design.json").read_text())["mechanics"] == summary["mechanics"]

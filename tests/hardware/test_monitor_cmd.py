@@ -98,14 +98,18 @@ def test_the_sim_demo_shows_moves_named_from_its_own_tile_set(
         tmp_path: Path) -> None:
     code, lines, err = monitor_until(monkeypatch, capsys, [
         "--data-dir", str(tmp_path), "--pace", "0.1"],
-        [(lambda lines: len(_moves(lines)) >= 5, lambda: None)])
+        # the demo deals round the seats from rack 1; which board reports first is the
+        # boards' timing (a busy host delays one), so wait for rack 1's tile as an event
+        [(lambda lines: len(_moves(lines)) >= 5
+          and any(m["to"] == "rack:1" for m in _moves(lines)), lambda: None)])
     assert (code, err) == (0, "")
     assert any("virtual table's own tagged set" in x.get("note", "") for x in lines)
     box = TileBox(bonus_tiles=True, seed=0).registry
     moves = [x["move"] for x in lines if "move" in x]
     assert len(moves) >= 5
     assert all(box[m["uid"]] == m["tile"] for m in moves)
-    assert moves[0]["from"] == "wall" and moves[0]["to"] == "rack:1"
+    assert moves[0]["from"] == "wall" and moves[0]["to"].startswith("rack:")
+    assert any(m["from"] == "wall" and m["to"] == "rack:1" for m in moves)
     scans = [x["scan"] for x in lines if "scan" in x]
     assert scans[0]["tiles"] == [box[u] for u in scans[0]["uids"]]
     assert lines[-1]["summary"]["moves"] == len(moves)

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.hardware.test_boards import _has_pcbnew
+from tests.hardware.test_drawings import drawing_data, matches_kicad
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARDS = ROOT / "hardware_docs" / "boards"
@@ -130,6 +131,8 @@ def test_the_seat_board_passes_kicads_drc_and_matches_the_committed_gerbers(
                           capture_output=True, text=True, timeout=300)
     (result,) = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     assert result["violations"] == 0 and result["unconnected"] == 0, result
+    drawn = drawing_data((BOARDS / "drawings" / "seat_top.svg").read_text())
+    assert matches_kicad(drawn, result) == []
     for path in sorted((BOARDS / "seat" / "gerbers").iterdir()):
         fresh = (folder / "gerbers" / path.name).read_text()
         assert _stable(fresh) == _stable(path.read_text()), path.name
@@ -144,7 +147,7 @@ def _stable(text: str) -> list[str]:
 def test_the_committed_seat_board_is_what_the_generator_makes(
         seat: tuple[Path, dict[str, Any]]) -> None:
     folder, summary = seat
-    for pattern in ("*.kicad_pcb", "*.kicad_sch", "*_bom.csv"):
+    for pattern in ("*.kicad_pcb", "*.kicad_sch", "*_bom.csv", "*_cpl.csv"):
         fresh = next(folder.glob(pattern)).read_text()
         committed = next((BOARDS / "seat").glob(pattern)).read_text()
         assert fresh == committed, f"seat/{pattern}: run hardware_docs/boards/generate.py"
