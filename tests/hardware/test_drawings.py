@@ -79,7 +79,8 @@ def test_a_boards_drawing_gives_its_layout_dimensions(name: str, layout: dict[st
     assert data["dims"]["coil_centre_from_top"] == h - c0["centre_mm"][1]
     if zone["slot_pitch_mm"]:
         assert data["dims"]["pitch"] == zone["slot_pitch_mm"] == (
-            layout["tile"]["width_mm"] + layout["slot_detent"]["rib_width_mm"])
+            layout["tile"]["width_mm"] + layout["slot_detent"]["play_mm"]
+            + layout["slot_detent"]["rib_width_mm"])  # a slot holds a tile with its play
     # one reader header per coil, in the reader band at the board's edge
     assert len(data["headers"]) == len(zone["coils"])
     band = zone["reader_band_mm"]
@@ -191,8 +192,9 @@ def test_the_jig_carriage_fits_a_slot_and_sets_each_zones_worst_tag_distance(
     jig = (BOARDS.parent / "commissioning.md").read_text().split("## Test jig")[1]
     for name, zone in layout["zones"].items():
         if zone["slot_pitch_mm"]:
-            # a slot between two ribs is the tile's width plus the play on each side
-            assert d[f"{name}.carriage_width"] == layout["tile"]["width_mm"]
+            # a slot between two ribs is the tile's width plus its play
+            assert d[f"{name}.carriage_width"] == (layout["tile"]["width_mm"]
+                                                   + layout["slot_detent"]["play_mm"])
         tag = zone["tag_to_coil_mm"]
         assert d[f"{name}.spacer"] == pytest.approx(tag["worst"] - tag["nominal"], abs=0.005)
         if d[f"{name}.spacer"]:
