@@ -200,3 +200,12 @@ def test_the_table_zones_are_where_the_log_put_each_tile() -> None:
         "rack:4": ["2b", "3b", "5b", "6b", "8b", "9b", "1c", "4c", "9c", "1d", "4d", "wd", "wd"],
         "discard": ["rd"], "river": [],
     }
+
+
+def test_a_violation_in_the_view_keeps_the_name_of_a_tile_lying_open() -> None:
+    """docs/game.md: the public view names a tile where it lies in view: the 9d on the pad."""
+    _, state = claim_window()
+    outcome = apply(state, {"move": {"tile": "9d", "from": "discard", "to": "melds:4"}})
+    violation = public_view(outcome.state)["hand"]["last_violation"]
+    assert violation["rule"] == "claim_outranked" and violation["seat"] == 4
+    assert "the 9d" in violation["message"]
