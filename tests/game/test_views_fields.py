@@ -209,3 +209,16 @@ def test_a_violation_in_the_view_keeps_the_name_of_a_tile_lying_open() -> None:
     violation = public_view(outcome.state)["hand"]["last_violation"]
     assert violation["rule"] == "claim_outranked" and violation["seat"] == 4
     assert "the 9d" in violation["message"]
+
+
+def test_a_bonus_tile_in_a_rack_is_no_concealed_tile_and_a_drawn_turn_no_claim_window() -> None:
+    log = Log("dmjl")
+    log.deal({1: "1b 4b 7b 1c 9c 1d 4d ew sw ww nw rd gd 9d",
+              2: "2c3c4c 5c6c7c 2d3d4d 5d6d7d 1f",
+              3: "2b 5b 8b 8c 8d ew sw ww nw rd gd wd",
+              4: "2b 3b 5b 6b 8b 9b 1c 4c 9c 1d 4d 8d wd"})
+    south = public_view(replay(log.events)[0])["hand"]["seats"]["2"]
+    assert (south["concealed_count"], south["rack_count"]) == (12, 13)  # the 1f is no hand tile
+    log = Log().deal(JUNK)
+    log.discard(1, "rd").draw(2, "5b")  # south drew: its turn to discard, nothing to claim
+    assert public_view(replay(log.events)[0])["hand"]["claim_window"] is False
