@@ -6,8 +6,9 @@ paid 3,000 in all by the noten ones, a dealer in tenpai keeps the deal with one 
 
 from __future__ import annotations
 
-from controller.game import public_view, replay
+from controller.game import public_view, replay, seat_view
 from tests.game.test_riichi_rules import _burn, _log
+from tests.game.test_riichi_seat_view import WEST_ITTSU
 
 UNPLAYED = {"ura_dora_indicators": [], "ura_due": False, "final": None,
             "chombo": [0, 0, 0, 0], "dora_indicators": ["9b"]}
@@ -43,3 +44,20 @@ def test_the_board_after_an_exhaustive_draw() -> None:
         "riichi_discard": {"1": 0}, "riichi_river": {"1": 0},
         "tenpai": {"1": "tenpai", "2": "noten", "3": "tenpai", "4": "noten"},
     }
+
+
+def test_a_seats_riichi_facts_whole() -> None:
+    """East, the dealer, before its first discard: riichi possible only by throwing the nw
+    (1c2c3c 4c5c6c 2b3b4b 2d3d 5b5b then waits on 1d/4d; any other discard leaves two
+    unfinished groups). West (a pure straight, waiting on 4d/7d) when South's 4d lies on the
+    pad: a ron with a yaku, nothing else."""
+    nothing = {"in_riichi": False, "declared": False, "dead": False, "kuikae": [],
+               "furiten": False, "ron_on": [], "no_yaku": [], "can_riichi": False,
+               "riichi_discards": [], "tsumo": False, "drawn": None}
+    east = seat_view(replay(_log().events)[0], 1)["riichi"]
+    assert east == {**nothing, "can_riichi": True, "riichi_discards": ["nw"]}
+    log = _log(west=WEST_ITTSU).discard(1, "nw")
+    log.draw(2, "4d")
+    log.discard(2, "4d")
+    west = seat_view(replay(log.events)[0], 3)["riichi"]
+    assert west == {**nothing, "ron_on": ["4d"]}
