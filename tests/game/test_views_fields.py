@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from controller.game import GameState, apply, new_game, public_view, replay, seat_view
 from controller.game.views import replay_summary, table_zones
 from tests.game.logbuilder import Log
@@ -222,3 +224,48 @@ def test_a_bonus_tile_in_a_rack_is_no_concealed_tile_and_a_drawn_turn_no_claim_w
     log = Log().deal(JUNK)
     log.discard(1, "rd").draw(2, "5b")  # south drew: its turn to discard, nothing to claim
     assert public_view(replay(log.events)[0])["hand"]["claim_window"] is False
+
+
+def test_the_replay_summary_carries_the_hanchans_final() -> None:
+    """FORMATS.md replay: a riichi game's summary has ``final`` once the hanchan is over, and
+    none before (hua bao has none at all)."""
+    from controller.game.riichi_end import RiichiTable
+    from controller.game.state import evolve
+
+    final = {"points": {"1": 40_000}, "uma": {}, "penalties": {}, "result": {"1": 30.0}}
+    over = evolve(new_game(), rt=RiichiTable(final=final))
+    assert replay_summary(over)["final"] == final
+    assert "final" not in replay_summary(evolve(new_game(), rt=RiichiTable()))
+    assert "final" not in replay_summary(new_game())
+
+
+def test_a_seats_waits_are_worked_out_once_for_the_same_tiles(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """views.py keeps each seat's waits by rule set and tiles (a seat's tiles stay the same for
+    most views asked of it): asked again, no new work; another rule set's own; at most
+    ``_WAITS_SIZE`` kept."""
+    from controller.game import mahjong
+    from controller.game import views as views_module
+
+    calls: list[str] = []
+    real = mahjong.waits_of
+
+    def counting(ctx: Any, seat: Any) -> Any:
+        calls.append(ctx.state.ruleset_name)
+        return real(ctx, seat)
+
+    monkeypatch.setattr(mahjong, "waits_of", counting)
+    monkeypatch.setattr(views_module, "_WAITS", {})
+    states = {}
+    for ruleset in ("hua-bao", "dmjl"):
+        log = Log(ruleset, {"bonus_tiles": False}).deal(JUNK)
+        log.discard(1, "rd")
+        states[ruleset] = replay(log.events)[0]
+    for ruleset in ("hua-bao", "dmjl", "hua-bao", "dmjl"):
+        assert seat_view(states[ruleset], 2)["waits"] == ["9d"]  # 2c-7c 2d-7d 9d
+    assert sorted(calls) == ["dmjl", "hua-bao"]
+    monkeypatch.setattr(views_module, "_WAITS_SIZE", 2)
+    views_module._WAITS.clear()
+    for position in (1, 2, 3, 4):
+        seat_view(states["hua-bao"], position)
+        assert len(views_module._WAITS) <= 2
