@@ -15,7 +15,8 @@ _POS = ("1", "2", "3", "4")
 
 
 def _per_seat(values: tuple[int, ...]) -> dict[str, int]:
-    return dict(zip(_POS, values, strict=True))
+    """Position ("1" to "4") -> value, from values in seat order."""
+    return {str(position): value for position, value in enumerate(values, 1)}
 
 
 def _record_json(r: HandRecord) -> dict[str, Any]:

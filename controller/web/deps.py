@@ -37,7 +37,10 @@ def get_broadcaster(request: Request) -> Broadcaster:
 
 def bearer_token(request: Request) -> str | None:
     """The token of an ``Authorization: Bearer TOKEN`` header, if any."""
-    header = request.headers.get("authorization", "")
+    # no mutate: Starlette's headers ignore case, so "AUTHORIZATION" is the same header
+    header = request.headers.get("authorization")  # pragma: no mutate
+    if header is None:
+        return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
@@ -48,7 +51,9 @@ def _unauthorized(what: str) -> HTTPException:
     return HTTPException(
         status.HTTP_401_UNAUTHORIZED,
         detail=f"{what}: send 'Authorization: Bearer TOKEN' (see `mahjong-table tokens`)",
-        headers={"WWW-Authenticate": "Bearer"},
+        # the name's case changes nothing (RFC 9110 5.1; Starlette sends it in lower case)
+        headers={"WWW-Authenticate":  # pragma: no mutate
+                 "Bearer"},
     )
 
 

@@ -46,8 +46,7 @@ class Guard:
         if refusal is not None:
             await _answer(send, 401, refusal, [(b"www-authenticate", b"Bearer")])
             return
-        length = _content_length(scope)
-        if length is not None and length > self.max_body:
+        if _length_over(scope, self.max_body):
             await _answer(send, 413, self._too_large())
             return
         body = await _read_capped(receive, self.max_body)
@@ -92,21 +91,29 @@ def _token_refusal(scope: Scope) -> str | None:
 
 
 def _bearer(scope: Scope) -> str | None:
-    for name, value in scope.get("headers", []):
+    """The token of the ``Authorization: Bearer TOKEN`` header, if any (RFC 6750 2.1: the scheme
+    in any case, then one or more spaces). The header is read as bytes; a token that is no UTF-8
+    is decoded with stand-ins, so it matches no token and is refused like any wrong one. The
+    ASGI HTTP scope always carries ``headers`` (Starlette reads ``scope["headers"]`` too)."""
+    for name, value in scope["headers"]:
         if name == b"authorization":
-            scheme, _, token = value.decode("latin-1").partition(" ")
-            if scheme.lower() == "bearer" and token.strip():
-                return token.strip()
+            scheme, _, token = value.partition(b" ")
+            if scheme.lower() == b"bearer" and token.strip():
+                return token.strip().decode(errors="replace")
             return None
     return None
 
 
-def _content_length(scope: Scope) -> int | None:
-    for name, value in scope.get("headers", []):
+def _length_over(scope: Scope, cap: int) -> bool:
+    """Whether the request's Content-Length says more than ``cap`` bytes, or is no plain
+    number of at most 18 digits (a sign, letters, a unicode digit; 19 digits or more, even
+    zeros in front, are refused as too long: no request this API takes needs them, and ``int``
+    is never handed a number without bound)."""
+    for name, value in scope["headers"]:
         if name == b"content-length":
-            text = value.decode("latin-1").strip()
-            return int(text) if text.isdigit() and len(text) < 19 else 1 << 62
-    return None
+            digits = value.strip()
+            return not (digits.isdigit() and len(digits) < 19) or int(digits) > cap
+    return False
 
 
 async def _read_capped(receive: Receive, cap: int) -> list[Message] | None:
@@ -121,7 +128,7 @@ async def _read_capped(receive: Receive, cap: int) -> list[Message] | None:
         size += len(message.get("body", b""))
         if size > cap:
             return None
-        if not message.get("more_body", False):
+        if not message.get("more_body"):  # ASGI: absent is False
             return messages
 
 

@@ -208,6 +208,24 @@ def test_a_body_of_exactly_the_cap_is_taken_and_lengths_are_read_with_care() -> 
         f"the request body is larger than {MAX_BODY} bytes")
 
 
+def test_a_length_is_a_plain_number_of_at_most_18_digits() -> None:
+    """guard.py's rule: an ASCII digit string of at most 18 digits is read as the length (zeros
+    in front too); 19 digits or more, or a digit that is no ASCII one (latin-1's superscript
+    two), is refused as too large, never handed to ``int``."""
+    token = "admin-token"
+    padded = answer("/api/admin/undo", token, b"0123456789", raw_length=b"0" * 16 + b"10")
+    assert padded.status == 200 and padded.inner.reached == [("/api/admin/undo", b"0123456789")]
+    for raw in (b"0" * 17 + b"10", b"0" * 19, b"\xb2", b"1\xb9"):
+        got = answer("/api/admin/undo", token, b"", raw_length=raw)
+        assert (got.status, got.inner.reached) == (413, []), raw
+
+
+def test_a_token_that_is_no_utf8_is_refused_like_any_wrong_one() -> None:
+    for header in (b"Bearer admin-token\xff", b"Bearer \xe9admin-token", b"Bearer \xff"):
+        got = answer("/api/admin/undo", authorization=header)
+        assert (got.status, got.inner.reached) == (401, []), header
+
+
 def test_the_guard_alone_caps_bodies_before_the_app_sees_them() -> None:
     token = "admin-token"
     status, inner = ask("/api/admin/undo", token, b"x" * MAX_BODY)
