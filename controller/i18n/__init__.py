@@ -31,8 +31,8 @@ DOMAINS: tuple[str, ...] = ("messages", "terms")
 DEFAULT = "en"
 log = logging.getLogger(__name__)
 
-__all__ = ["DEFAULT", "DOMAINS", "LANGUAGES", "LOCALE_DIR", "PSEUDO", "catalog_json", "gettext",
-           "language_names", "negotiate", "ngettext", "pseudo", "translations"]
+__all__ = ["DEFAULT", "DOMAINS", "LANGUAGES", "LOCALE_DIR", "PSEUDO", "Words", "catalog_json",
+           "gettext", "language_names", "negotiate", "ngettext", "pseudo", "translations"]
 
 
 def folder(language: str) -> str:
@@ -161,3 +161,31 @@ def catalog_json(language: str, domain: str) -> tuple[bytes, str]:
                        "plural": plural, "messages": messages},
                       ensure_ascii=False, sort_keys=True).encode()
     return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
+class Words:
+    """The server's words in one language: ``words.t("Seat {n}", n=3)``, ``words.tn(...)``
+    (extracted by pybabel with the keywords ``t`` and ``tn``) and ``words.term("pung")`` (a
+    rule term, the ``terms`` domain; a term it lacks stays as the JSON names it)."""
+
+    def __init__(self, language: str = DEFAULT) -> None:
+        self.language = language if known(language) else DEFAULT
+        self._messages = translations(self.language, "messages")
+        self._terms = translations(self.language, "terms")
+
+    @classmethod
+    def asked(cls, accept_language: str | None, default: str | None = None) -> Words:
+        """A request's language: a page names its chosen language exactly in Accept-Language
+        (static/common.js); anything else is negotiated (the table's default first)."""
+        exact = (accept_language or "").strip()
+        return cls(exact if known(exact) else negotiate(accept_language, default))
+
+    def t(self, message: str, **values: Any) -> str:
+        text = self._messages.gettext(message)
+        return text.format(**values) if values else text
+
+    def tn(self, singular: str, plural: str, n: int, **values: Any) -> str:
+        return self._messages.ngettext(singular, plural, n).format(n=n, **values)
+
+    def term(self, name: str) -> str:
+        return self._terms.gettext(name)

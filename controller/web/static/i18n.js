@@ -64,6 +64,21 @@ export function t(message, values) {
   return fill(typeof found === "string" && found ? found : message, values);
 }
 
+/** A message with elements in it: tx("on {who}'s strip", {who: el}) -> [text, el, text], for h(). */
+export function tx(message, values) {
+  const out = [];
+  let at = 0;
+  const text = t(message);
+  for (const m of text.matchAll(/\{([a-z_0-9]+)\}/g)) {
+    const v = (values || {})[m[1]];
+    if (v === undefined) continue;
+    out.push(text.slice(at, m.index), typeof v === "number" ? String(v) : v);
+    at = m.index + m[0].length;
+  }
+  out.push(text.slice(at));
+  return out.filter((x) => x !== "");
+}
+
 /** A message with plural forms: tn("{n} tile", "{n} tiles", n) ({n} is filled with n). */
 export function tn(singular, pluralText, n, values) {
   const forms = catalogs.messages[singular];
@@ -81,8 +96,8 @@ export function term(name) {
 
 const intlLocale = () => (language === "en-XA" ? "en" : language);
 /** A number as the language writes it: 30,000 (en), 30.000 (de), 30 000 (sv). */
-export function num(n) {
-  return new Intl.NumberFormat(intlLocale()).format(Number(n || 0));
+export function num(n, options) {
+  return new Intl.NumberFormat(intlLocale(), options).format(Number(n || 0));
 }
 /** A moment (seconds since 1970) as the language writes a date and time. */
 export function when(seconds) {
@@ -130,6 +145,9 @@ export function languageSwitch() {
   });
   return select;
 }
+
+// The club's pages are classic scripts: they reach these through window.i18n.
+window.i18n = { lang, num, t, term, tn, tx, when };
 
 function install() {
   translatePage();
