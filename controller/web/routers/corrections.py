@@ -38,4 +38,5 @@ def _words(loop: LoopDep, language: str | None) -> Words:
 
 
 def _names(loop: LoopDep) -> dict[int, str]:
-    return {int(p): name for p, name in views.players(loop).items()}
+    """The players' names; an unnamed seat's "Seat N" is left to the words' language."""
+    return {int(p): name for p, name in views.players(loop).items() if name != f"Seat {p}"}

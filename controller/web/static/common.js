@@ -175,10 +175,16 @@ export function windWord(wind) {
   return wind ? term(wind) : "";
 }
 
+/** A player's name as the service gives it; an unnamed seat ("Seat 2", or none) in the page's
+ *  words. */
+export function personName(name, pos) {
+  return name && name !== `Seat ${pos}` ? name : t("Seat {n}", { n: pos });
+}
+
 export function seatLabel(view, pos) {
   const seat = view && view.hand && view.hand.seats && view.hand.seats[String(pos)];
   const wind = seat && seat.wind ? windWord(seat.wind) : "";
-  const name = (view && view.players && view.players[String(pos)]) || t("Seat {n}", { n: pos });
+  const name = personName(view && view.players && view.players[String(pos)], pos);
   return wind ? `${name} · ${wind}` : name;
 }
 

@@ -91,7 +91,10 @@ export function tn(singular, pluralText, n, values) {
 export function term(name) {
   if (name === null || name === undefined) return "";
   const found = catalogs.terms[name];
-  return typeof found === "string" && found ? found : String(name);
+  if (typeof found === "string" && found) return found;
+  // en-XA: a term the terms catalog lacks is still marked as gone through term() (the
+  // completeness test of the terms domain finds the missing translation itself).
+  return language === "en-XA" ? `⟦${name}⟧` : String(name);
 }
 
 const intlLocale = () => (language === "en-XA" ? "en" : language);

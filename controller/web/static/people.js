@@ -4,7 +4,7 @@
 // the page already keeps (localStorage), never in a URL.
 "use strict";
 
-import { api, h, num, replace, rulesetWord, secondsLeft, signed, t, tn, tx, when } from "./common.js";
+import { api, h, num, personName, replace, rulesetWord, secondsLeft, signed, t, tn, tx, when } from "./common.js";
 import { handLabels, historyList, seatWords } from "./results.js";
 
 const POS = ["1", "2", "3", "4"];
@@ -18,7 +18,7 @@ ol.past li { margin: .3rem 0; }
 #join input { font-size: 1.1rem; }`));
 
 function nameOf(p) {
-  return (view && view.players && view.players[String(p)]) || t("Seat {n}", { n: p });
+  return personName(view && view.players && view.players[String(p)], p);
 }
 
 async function refresh(then) {
@@ -29,7 +29,10 @@ async function refresh(then) {
 }
 
 function penaltyLine(p, i) {
-  const names = (s) => (p.names && p.names[String(s)]) || nameOf(s);
+  const names = (s) => {
+    const named = p.names && p.names[String(s)];
+    return named && named !== `Seat ${s}` ? named : nameOf(s);
+  };
   const what = p.kind === "deduction" ? t("{who} loses {amount} (deduction)", { who: names(p.seat), amount: num(p.amount) })
     : p.payments.map((x) => t("{payer} pays {payee} {amount}", { payer: names(x.from), payee: names(x.to), amount: num(x.amount) })).join(", ");
   const label = { false_mahjong: t("false Mahjong"), transfer: t("transfer"), deduction: t("deduction") }[p.kind] || p.kind;
@@ -63,7 +66,7 @@ function penaltiesAndDeductions() {
 
 async function openSession(id, box) {
   const s = await api(`/api/sessions/${id}`);
-  const current = (p) => (s.names && s.names[String(p)]) || t("Seat {n}", { n: p });
+  const current = (p) => personName(s.names && s.names[String(p)], p);
   box.replaceChildren(
     h("p", {}, h("a", { href: `/api/sessions/${id}/export?format=csv`, download: `session-${id}.csv` }, t("export CSV")),
       " · ", h("a", { href: `/api/sessions/${id}/export?format=jsonl`, download: `session-${id}.jsonl` }, t("export JSON lines"))),

@@ -227,7 +227,8 @@ export function statsTable(data, names) {
 export function handLabels(hand, current) {
   return (p) => {
     const key = String(p);
-    const name = (hand.names && hand.names[key]) || current(p).split(" · ")[0];
+    const name = (hand.names && hand.names[key] && hand.names[key] !== `Seat ${key}` ? hand.names[key] : null)
+      || current(p).split(" · ")[0];
     let wind = hand.winds && hand.winds[key];
     if (!wind && hand.dealer) wind = WIND_NAMES[((Number(p) - Number(hand.dealer)) % 4 + 4) % 4];
     return wind ? `${name} · ${windWord(wind)}` : current(p);

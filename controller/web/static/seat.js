@@ -6,7 +6,7 @@
 "use strict";
 
 import {
-  api, flashIn, forgetToken, h, keepToken, linkToken, livePage, num, peopleText, replace, signed, storedToken, t, term, tx,
+  api, flashIn, forgetToken, h, keepToken, linkToken, livePage, num, peopleText, personName, replace, signed, storedToken, t, term, tx,
   windWord,
 } from "./common.js";
 import { pickTile } from "./picker.js";
@@ -23,7 +23,7 @@ let fixing = null; // the tile of the own rack being corrected
 const $ = (id) => document.getElementById(id);
 let seated = null; // who sits at each seat now and their session's score (GET /api/hands)
 let placesKey = null;
-const playerName = (table, p) => (table.players || {})[String(p)] || t("Seat {n}", { n: p });
+const playerName = (table, p) => personName((table.players || {})[String(p)], p);
 
 const callWord = (call) => ({ claim: t("Claim"), ready: t("Ready"), mahjong: t("Mahjong") }[call] || call);
 const stepWord = (step) => ({ draw: t("draw"), discard: t("discard"), replacement: t("replacement") }[step] || step);

@@ -4,7 +4,7 @@
 "use strict";
 
 import {
-  api, h, livePage, num, replace, rulesetWord, secondsLeft, seatLabel, signed, t, term, violationText, windWord,
+  api, h, livePage, num, personName, replace, rulesetWord, secondsLeft, seatLabel, signed, t, term, violationText, windWord,
 } from "./common.js";
 import {
   balanceChart, historyList, resultPanel, roundWord, seatedNow, seatHolders, sourceWord, statsTable,
@@ -83,7 +83,7 @@ function seatHead(pos, seat, hand) {
   const r = view.riichi;
   return h("div", { class: "seat-head" },
     h("span", { class: "wind", title: windWord(seat.wind) }, windLetter(seat.wind)),
-    h("span", { class: "seat-name" }, seat.name || t("Seat {n}", { n: pos })),
+    h("span", { class: "seat-name" }, personName(seat.name, pos)),
     r ? pointsEl(r, pos, names, diffsOf === pos, toggleDiffs)
       : h("span", { class: "total " + (total >= 0 ? "pos" : "neg"), title: t("the seat: {total}", { total: signed(seatTotal) }) }, signed(total)),
     isTurn ? h("span", { class: "flag turn" }, hand.step ? t("to play · {step}", { step: stepWord(hand.step) }) : t("to play")) : null,
