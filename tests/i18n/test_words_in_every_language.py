@@ -58,7 +58,7 @@ def test_the_steps_in_words_name_the_same_shown_tiles() -> None:
     assert steps > 60 and all(n > steps // 2 for n in differ.values()), (steps, differ)
 
 
-def test_the_operator_page_gets_its_language(table: Table) -> None:
+def test_the_operator_page_gets_its_language(table: Table) -> None:  # noqa: F811
     for _ in range(20):
         table.step()
     admin = table.admin()
