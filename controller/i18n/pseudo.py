@@ -17,4 +17,6 @@ def pseudo(text: str) -> str:
     parts = _PLACEHOLDER.split(text)
     body = "".join(p if _PLACEHOLDER.fullmatch(p) else p.translate(_ACCENTS) for p in parts)
     letters = sum(len(p) for p in parts if not _PLACEHOLDER.fullmatch(p))
-    return f"{OPEN}{body}{'·' * max(1, round(letters * 0.4))}{CLOSE}"
+    pad = "·" * max(1, round(letters * 0.4))
+    # in words of at most six, as a language's longer words would come (a line may break)
+    return f"{OPEN}{body}{' '.join(pad[i:i + 6] for i in range(0, len(pad), 6))}{CLOSE}"

@@ -172,6 +172,11 @@ function sourceWords(s) {
   return {wall: t("self-drawn"), replacement: t("self-drawn (replacement)"), dealt: t("dealt complete"),
     discard: t("on a discard"), robbed_kong: t("robbing a kong")}[s] || s || "";
 }
+/** The 404 page of a name nobody played under: the name said back. */
+function noPlayerPage() {
+  const who = decodeURIComponent(location.pathname.split("/").pop());
+  document.getElementById("missing").textContent = t("Nobody called “{name}” has played at this club.", {name: who});
+}
 async function playerPage() {
   const name = decodeURIComponent(location.pathname.split("/").pop());
   document.getElementById("name").textContent = name;

@@ -105,8 +105,9 @@ export function num(n, options) {
 /** A moment (seconds since 1970) as the language writes a date and time. */
 export function when(seconds) {
   if (!seconds) return "–";
-  return new Intl.DateTimeFormat(intlLocale(), { dateStyle: "medium", timeStyle: "short" })
+  const text = new Intl.DateTimeFormat(intlLocale(), { dateStyle: "medium", timeStyle: "short" })
     .format(new Date(seconds * 1000));
+  return language === "en-XA" ? `⟦${text}⟧` : text;
 }
 
 /** The marked parts of the page's HTML (data-i18n, data-i18n-attr) in the page's language. */

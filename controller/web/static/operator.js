@@ -322,17 +322,22 @@ async function refresh() {
       [t("session"), health.session_active ? t("running") : t("stopped")], [t("events"), num(health.seq)],
       [t("screens connected"), health.clients], [t("queue"), health.queue_depth], [t("up for"), t("{s} s", { s: num(Math.round(health.uptime)) })]];
     const readers = await admin("readers");
-    rows.push([t("readers"), readers.backend]);
+    // the back-end's and the readers' names and their health messages are the service's own
+    // (English, as in its log and the CLI)
+    rows.push([t("readers"), h("span", { translate: "no" }, readers.backend)]);
     for (const [name, r] of Object.entries(readers.readers || {}).sort(([a], [b]) => a.localeCompare(b))) {
-      rows.push([name, `${r.ok === false ? t("FAULT") : t("ok")}${r.message ? " · " + r.message : ""}`]);
+      rows.push([h("span", { translate: "no" }, name), [r.ok === false ? t("FAULT") : t("ok"),
+        r.message ? h("span", { translate: "no" }, " · " + r.message) : null]]);
     }
     const enr = await admin("enrollment");
     replace("enrollment", enr.available
       ? h("div", {}, t("{n} of {total} tiles registered", { n: enr.enrolled ?? "?", total: enr.total ?? "?" }),
         enr.missing && enr.missing.length ? h("div", { class: "muted" }, t("missing: {tiles}", { tiles: enr.missing.join(" ") })) : null)
-      : h("span", { class: "muted" }, enr.message || t("no registry")),
-      enr.note ? h("div", { class: "muted" }, enr.note) : null);
-    replace("health", rows.flatMap(([k, v]) => [h("span", { class: "muted" }, k), h("span", {}, String(v))]));
+      // the registry's own message and note (the service's words, English as in the CLI)
+      : enr.message ? h("span", { class: "muted", translate: "no" }, enr.message) : h("span", { class: "muted" }, t("no registry")),
+      enr.note ? h("div", { class: "muted", translate: "no" }, enr.note) : null);
+    replace("health", rows.flatMap(([k, v]) => [h("span", { class: "muted" }, k),
+      h("span", {}, typeof v === "object" && v !== null ? v : String(v))]));
   } catch (e) {
     replace("health", h("span", { class: "error" }, peopleText(e)));
   }
@@ -357,7 +362,8 @@ async function loadLinks() {
     }
   }
   // The hint marks commands and settings with backticks: shown as code.
-  const words = hint ? hint.split("`").map((part, i) => (i % 2 ? h("code", {}, part) : part)) : null;
+  // (the hint is the service's words, controller/web/links.py: English, as in its log)
+  const words = hint ? h("span", { translate: "no" }, hint.split("`").map((part, i) => (i % 2 ? h("code", {}, part) : part))) : null;
   replace("reach", hint ? h("div", { class: "warn", role: "alert" }, h("b", {}, t("Phones cannot open these links yet.") + " "), words) : null);
   replace("qrs", cards);
 }
@@ -374,8 +380,12 @@ livePage("/ws", {
     replace("handinfo", hand ? `${t("Hand {n}", { n: hand.number })} · ${hand.phase === "deal" ? t("dealing") : hand.phase === "over" ? t("over") : t("in play")}` : "");
     replace("session-state", v.session && v.session.active
       ? h("div", {}, h("b", {}, t("running: {ruleset}", { ruleset: rulesetWord(v.session.ruleset) })), h("div", { class: "opts" },
-        Object.entries(v.session.options || {}).map(([k, val]) => `${words(k)}: ${typeof val === "boolean" ? (val ? t("yes") : t("no"))
-          : typeof val === "object" ? (Object.keys(val || {}).length ? JSON.stringify(val) : t("none")) : String(val).replace(/_/g, " ")}`).join(" · ")))
+        Object.entries(v.session.options || {}).map(([k, val], i) => [i ? " · " : "",
+          // option names and their values as the rule set has them (identifiers: RULES.md)
+          h("span", { translate: "no" }, `${words(k)}: `),
+          typeof val === "boolean" ? (val ? t("yes") : t("no"))
+            : typeof val === "object" && !Object.keys(val || {}).length ? t("none")
+              : h("span", { translate: "no" }, typeof val === "object" ? JSON.stringify(val) : String(val).replace(/_/g, " "))])))
       : t("no session running"));
     if (first) pickers();
     update();

@@ -239,7 +239,8 @@ export function tileWords(code) {
 }
 
 // The tile codes in a sentence (as controller/game/privacy.py finds them).
-const TILE_CODE = /\b([1-9][bcd]|[eswn]w|[rgw]d|[1-4][fs])\b/g;
+// (Letters of any script around it make it part of a word: "dîšçárd" holds no rd.)
+const TILE_CODE = /(?<![\p{L}\p{N}])([1-9][bcd]|[eswn]w|[rgw]d|[1-4][fs])(?![\p{L}\p{N}])/gu;
 
 /** A sentence with each tile code shown as its face and name ("took the discard 🀃 North
  *  Wind"): the page's words never show a code. */
