@@ -16,7 +16,9 @@ browser for the module.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,6 +34,8 @@ from tests.web.test_browser_pages import SimServer
 
 pytestmark = pytest.mark.browser
 SIZES = {"phone": {"width": 390, "height": 844}, "tv": {"width": 1920, "height": 1080}}
+# scripts/screenshots writes the board in German and Japanese into docs/screens/ (docs/screens.md)
+SHOTS = Path(os.environ.get("SCREENSHOTS_DIR") or ARTIFACTS)
 
 # Each page: its path (the token pages open with their link), a marked element and its msgid.
 TABLE_PAGES = {"board": ("/", ".brand", "Mahjong table"),
@@ -93,7 +97,8 @@ OVERFLOW = """() => {
 
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    table = SimServer(tmp_path_factory.mktemp("i18n") / "table", free_port(), hands=4, pace=0.1)
+    # hands enough to be in play whenever a page looks (the screenshots want tiles on the table)
+    table = SimServer(tmp_path_factory.mktemp("i18n") / "table", free_port(), hands=40, pace=0.1)
     table.start()
     club = ClubService(tmp_path_factory.mktemp("i18n") / "club",
                        BrokerConfig("127.0.0.1", free_port()))  # no broker: nothing arrives
@@ -140,18 +145,22 @@ def _word(language: str, msgid: str) -> str:
 
 
 def test_every_page_switches_to_every_language(servers: dict[str, Any], chromium: Any) -> None:
-    context = chromium.new_context(locale="en-GB")
+    context = chromium.new_context(locale="en-GB", viewport=SIZES["tv"])
     errors: list[str] = []
     try:
         for name, (url, link, sel, msgid) in _pages(servers).items():
             page = context.new_page()
             page.on("pageerror", lambda e, name=name: errors.append(f"{name}: {e}"))
             page.goto(url + link)
-            page.wait_for_function(LANGUAGE_SHOWN, arg=[sel, msgid, "en"], timeout=30000)
+            page.wait_for_function(LANGUAGE_SHOWN, arg=[sel, msgid, "en"], timeout=60000)
             for language in LANGUAGES[1:]:
                 _choose(page, language)
                 page.wait_for_function(LANGUAGE_SHOWN, arg=[sel, _word(language, msgid),
-                                                            language], timeout=30000)
+                                                            language], timeout=60000)
+                if name == "board" and language in ("de", "ja"):
+                    page.wait_for_selector(".seat .tile", timeout=60000)  # a hand on the table
+                    SHOTS.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(SHOTS / f"board-{language}-tv.png"))
                 written = page.evaluate("() => window.i18n.num(30000)")
                 assert written == format_decimal(30000, locale=folder(language)), (name, language)
             page.close()
@@ -165,7 +174,7 @@ def test_every_page_switches_to_every_language(servers: dict[str, Any], chromium
         board = context.new_page()
         board.goto(pages["board"][0])
         board.wait_for_function(LANGUAGE_SHOWN, arg=[".brand", _word("ja", "Mahjong table"),
-                                                     "ja"], timeout=30000)
+                                                     "ja"], timeout=60000)
         assert board.evaluate("() => document.querySelector('#lang-switch').value") == "ja"
     finally:
         context.close()
@@ -179,7 +188,7 @@ def test_a_swedish_browser_gets_the_board_in_swedish(servers: dict[str, Any],
         page = context.new_page()
         page.goto(servers["table"].base + "/")
         page.wait_for_function(LANGUAGE_SHOWN, arg=[".brand", _word("sv", "Mahjong table"), "sv"],
-                               timeout=30000)
+                               timeout=60000)
     finally:
         context.close()
 
@@ -194,7 +203,7 @@ def test_the_pseudo_language_shows_no_hard_coded_english_and_nothing_overflows(
             page = context.new_page()
             page.goto(f"{url}?lang=en-XA{link}")
             try:
-                page.wait_for_function(DRAWN[name], timeout=30000)
+                page.wait_for_function(DRAWN[name], timeout=60000)
             except Exception:  # said below with what the page shows
                 found[name] = {"not drawn": page.inner_text("body")[:300]}
                 continue
