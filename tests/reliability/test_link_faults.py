@@ -23,6 +23,7 @@ from tests.reliability.support import replay_db, simulate
 
 SEED, HANDS, RULESET = 7, 2, "hua-bao"
 UNPLUGS = 20
+STALLED = 240.0  # seconds without one event: the game has stopped, not slowed
 
 
 def same_game(run: dict[str, Any], clean: dict[str, Any]) -> bool:
@@ -90,11 +91,19 @@ async def play_unplugged(data_dir: Path, watch: HealthWatch) -> tuple[SimRun, in
         SimOptions(seed=SEED, hands=HANDS, unplug_every=0.3), run)}).loop
     await service.start()
     seq_at_last_unplug = 0
+    moved_at, seq = time.monotonic(), service.seq
     try:
         while not run.done.is_set():
             watch.poll(service)
             if run.unplugs < UNPLUGS:
                 seq_at_last_unplug = service.seq
+            if service.seq != seq:
+                moved_at, seq = time.monotonic(), service.seq
+            # a game that stops is a failure with its reasons, never a test that hangs (a
+            # fresh clone's loaded run hung here: the players waited with nothing to do)
+            assert time.monotonic() - moved_at < STALLED, (
+                f"no event for {STALLED:.0f} s at seq {seq}: stalls {run.stalls}, players "
+                f"waiting on {run.complaint}, unplugs {run.unplugs}, link {run.link}")
             await asyncio.sleep(0.002)
         watch.ended = time.monotonic()
         assert service.halted is None and service.stopped_tasks() == []
