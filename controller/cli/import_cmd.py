@@ -93,7 +93,9 @@ def _store(db: Path, events: list[dict[str, Any]]) -> int:
             head = events[0]["session"]
             now = time.time()
             session = log.start_session(head["ruleset"], head["options"], now)
-            log.append_many(session, events[1:], "import", now)
+            # the session line is stored as the service stores a session's start, so every
+            # reader of the log (the dashboard's sessions, the review's list) folds it alike
+            log.append_many(session, events, "import", now)
             log.end_session(session, now)
             return session
     except StoreError as exc:
