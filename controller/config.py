@@ -18,6 +18,8 @@ from pydantic import (
     model_validator,
 )
 
+from controller.i18n import LANGUAGES
+
 ZONE_RE = re.compile(r"^(rack:[1-4]|melds:[1-4]|discard|river|dora)$")
 CHANNEL_RE = re.compile(r"^[A-Za-z0-9_.-]+/[0-9]+$")
 #: the scorer's PLAYABLE (tests/web/test_config.py)
@@ -218,6 +220,17 @@ class ServerConfig(_Strict):
     #: The CPU the service's threads run on: "auto" (the last one, with two or more), "off",
     #: or a number (controller/web/cpu.py).
     cpu: int | Literal["auto", "off"] = Field(default="auto", union_mode="left_to_right")
+    #: The pages' language when a device has not chosen one (docs/i18n.md); none: each
+    #: browser's Accept-Language.
+    language: str | None = None
+
+    @field_validator("language")
+    @classmethod
+    def _language(cls, value: str | None) -> str | None:
+        if value is not None and value not in LANGUAGES:
+            raise ValueError(f"{value!r} is not a language of the table: use one of "
+                             f"{', '.join(LANGUAGES)} (or leave it out: each browser's own)")
+        return value
 
 
 class SimulationConfig(_Strict):

@@ -18,6 +18,7 @@ from controller import tiles
 from controller.club.service import ClubService
 from controller.club.tournament import TournamentError, ema_csv
 from controller.fields import NOT_BOOL, PersonName
+from controller.i18n.router import i18n_router
 
 STATIC = Path(__file__).parent / "static"
 TABLE_STATIC = Path(__file__).parent.parent / "web" / "static"  # a file, not an import
@@ -77,6 +78,8 @@ def create_club_app(club: ClubService) -> FastAPI:
     _api(app)
     _api_tournament(app)
     _admin_api(app)
+    # The club's pages follow each browser (and its own switch); the catalogs are the table's.
+    app.include_router(i18n_router(lambda: None))
     app.mount("/static", StaticFiles(directory=STATIC), name="club-static")
     return app
 
@@ -107,6 +110,11 @@ def _pages(app: FastAPI) -> None:
         return {"order": list(tiles.ALL_CODES),
                 "names": {code: tiles.tile_name(code) for code in tiles.ALL_CODES},
                 "groups": {}}
+
+    @app.get("/static/i18n.js", include_in_schema=False)
+    def i18n_script() -> FileResponse:
+        """The pages' translation helpers (one file for both services)."""
+        return FileResponse(TABLE_STATIC / "i18n.js", media_type="text/javascript")
 
     @app.get("/tournament", include_in_schema=False)
     def tournament_page() -> FileResponse:

@@ -13,6 +13,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from controller.i18n.router import i18n_router
 from controller.loop import GameLoop
 from controller.store.tokens import Tokens
 from controller.table import RegistryFile
@@ -97,6 +98,7 @@ def create_app(loop: GameLoop, tokens: Tokens, registry: RegistryFile, *,
     app.include_router(analysis.router)  # a stored hand's discards, analysed (docs/analysis.md)
     app.include_router(review.router)  # the review of stored hands (issue 25)
     app.include_router(review.pages)
+    app.include_router(i18n_router(lambda: loop.config.server.language))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Guard)  # token first, capped bodies, anti-framing headers
     return app

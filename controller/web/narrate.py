@@ -4,7 +4,9 @@ Every accepted game-changing event keeps the state it replaced (``GameState.prev
 ``undo N`` steps back N of them; so "what undo N takes back" is exactly the N newest steps of
 that chain. Each step is told by comparing the state before and after it ("Seat 3 discarded
 5b", "Seat 2 pung of 7c"). Tiles going into a rack are never named: what a player draws stays
-concealed, on this page too.
+concealed, on this page too. The words are in the operator page's language (``words``: the
+``messages`` catalog, and the ``terms`` one for the sets and calls); tile codes stay codes (the
+page shows each as its face and name).
 """
 
 from __future__ import annotations
@@ -15,17 +17,26 @@ from typing import Any
 
 from controller.game import apply
 from controller.game.zones import zone_counts
+from controller.i18n import Words
+
+ENGLISH = Words("en")
 
 MAX_STEPS = 50
 
 
-def zone_name(zone: str, names: Mapping[int, str]) -> str:
+def _who(names: Mapping[int, str], words: Words) -> Any:
+    return lambda p: names.get(p) or words.t("Seat {n}", n=p)
+
+
+def zone_name(zone: str, names: Mapping[int, str], words: Words = ENGLISH) -> str:
     """``rack:2`` -> "Seat 2's rack" (zone names people say)."""
     kind, _, pos = zone.partition(":")
     if pos:
-        who = names.get(int(pos), f"Seat {pos}")
-        return f"{who}'s {'rack' if kind == 'rack' else 'meld strip'}"
-    return {"discard": "the discard pad", "river": "the river", "wall": "the wall"}.get(zone, zone)
+        who = _who(names, words)(int(pos))
+        return (words.t("{who}'s rack", who=who) if kind == "rack"
+                else words.t("{who}'s meld strip", who=who))
+    return {"discard": words.t("the discard pad"), "river": words.t("the river"),
+            "wall": words.t("the wall")}.get(zone, zone)
 
 
 def undoable(state: Any) -> int:
@@ -34,17 +45,18 @@ def undoable(state: Any) -> int:
     return max(int(getattr(state, "depth", 0)) - 1, 0)
 
 
-def steps(state: Any, count: int, names: Mapping[int, str]) -> list[str]:
+def steps(state: Any, count: int, names: Mapping[int, str], words: Words = ENGLISH) -> list[str]:
     """The ``count`` newest undoable steps, newest first, each in words."""
     out: list[str] = []
     after = state
     while len(out) < min(count, MAX_STEPS, undoable(state)) and after.prev is not None:
-        out.append(describe(after.prev, after, names))
+        out.append(describe(after.prev, after, names, words))
         after = after.prev
     return out
 
 
-def undo_preview(state: Any, count: int, names: Mapping[int, str]) -> dict[str, Any]:
+def undo_preview(state: Any, count: int, names: Mapping[int, str],
+                 words: Words = ENGLISH) -> dict[str, Any]:
     """What ``undo count`` takes back, and which tiles must then be put back where: the engine
     itself is asked (``apply`` is pure), so the preview is exactly what the undo will do."""
     available = min(undoable(state), MAX_STEPS)
@@ -52,12 +64,12 @@ def undo_preview(state: Any, count: int, names: Mapping[int, str]) -> dict[str, 
     if outcome is None or not outcome.accepted:
         return {"count": count, "available": available, "takes_back": [], "put_back": []}
     put_back = [
-        {"tile": None if _concealed(lies, home) else tile, "from": zone_name(lies, names),
-         "to": zone_name(home, names)}
+        {"tile": None if _concealed(lies, home) else tile, "from": zone_name(lies, names, words),
+         "to": zone_name(home, names, words)}
         for tile, lies, home in outcome.state.misplaced
     ]
     return {"count": count, "available": available,
-            "takes_back": steps(state, count, names), "put_back": put_back}
+            "takes_back": steps(state, count, names, words), "put_back": put_back}
 
 
 def _concealed(lies: str, home: str) -> bool:
@@ -66,39 +78,42 @@ def _concealed(lies: str, home: str) -> bool:
     return lies.startswith("rack") or home.startswith("rack") or home == "wall"
 
 
-def describe(before: Any, after: Any, names: Mapping[int, str]) -> str:
+def describe(before: Any, after: Any, names: Mapping[int, str], words: Words = ENGLISH) -> str:
     """One step in words."""
-    who = lambda p: names.get(p, f"Seat {p}")  # noqa: E731
+    who, t = _who(names, words), words.t
     if before.ruleset_name != after.ruleset_name or after.hand is None:
-        return f"Session started ({after.ruleset_name})"
+        return t("Session started ({ruleset})", ruleset=after.ruleset_name)
     renamed = [x.number for x, y in zip(before.hands, after.hands, strict=False)
                if x.names != y.names]
     if renamed:  # the operator's seat-holder correction
-        return f"Who held a seat was corrected for hand(s) {', '.join(map(str, renamed))}"
+        return words.tn("Who held a seat was corrected for hand {hands}",
+                        "Who held a seat was corrected for hands {hands}", len(renamed),
+                        hands=", ".join(map(str, renamed)))
     a, b = before.hand, after.hand
     if a is None or a.number != b.number:
-        return f"Hand {b.number} begins: {who(b.dealer)} deals"
+        return t("Hand {n} begins: {who} deals", n=b.number, who=who(b.dealer))
     if b.phase == "over" and a.phase != "over":
-        return _ended(b, who)
-    said = _moves(a, b, after, names) + _sets(a, b, who) + _calls(a, b, who)
-    text = "; ".join(said) if said else "a change on the table"
+        return _ended(b, who, words)
+    said = (_moves(a, b, after, names, words) + _sets(a, b, who, words)
+            + _calls(a, b, who, words))
+    text = "; ".join(said) if said else t("a change on the table")
     return text[0].upper() + text[1:]
 
 
-def _ended(hand: Any, who: Any) -> str:
+def _ended(hand: Any, who: Any, words: Words) -> str:
     r = hand.result
     if r is None or r.result == "washout":
-        return f"Hand {hand.number} ends as a washout"
-    return f"Hand {hand.number}: Mahjong by {who(r.winner)}"
+        return words.t("Hand {n} ends as a washout", n=hand.number)
+    return words.t("Hand {n}: Mahjong by {who}", n=hand.number, who=who(r.winner))
 
 
-def _moves(a: Any, b: Any, after: Any, names: Mapping[int, str]) -> list[str]:
-    who = lambda p: names.get(p, f"Seat {p}")  # noqa: E731
+def _moves(a: Any, b: Any, after: Any, names: Mapping[int, str], words: Words) -> list[str]:
+    who = _who(names, words)
     bonus = bool(after.ruleset.bonus_tiles) if after.ruleset is not None else False
     za, zb = zone_counts(a, bonus), zone_counts(b, bonus)
     gone = {z: za[z] - zb.get(z, Counter()) for z in za}
     came = {z: zb[z] - za.get(z, Counter()) for z in zb}
-    fixed = _correction(gone, came, names)
+    fixed = _correction(gone, came, names, words)
     if fixed:
         return [fixed]
     said = []
@@ -108,59 +123,65 @@ def _moves(a: Any, b: Any, after: Any, names: Mapping[int, str]) -> list[str]:
                 src = next((z for z, t in gone.items() if t[tile] > 0), None)
                 if src is not None:
                     gone[src][tile] -= 1
-                text = _move(tile, src, dst, who)
+                text = _move(tile, src, dst, who, words)
                 if text:
                     said.append(text)
     return said
 
 
 def _correction(gone: dict[str, Counter[str]], came: dict[str, Counter[str]],
-                names: Mapping[int, str]) -> str | None:
+                names: Mapping[int, str], words: Words) -> str | None:
     """A reassigned tile: one zone swaps a tile for another and the wall the other way."""
     if not (+gone.get("wall", Counter())) or not (+came.get("wall", Counter())):
         return None
     for zone in came:
         if zone != "wall" and +came[zone] and +gone.get(zone, Counter()):
             old, new = next(iter(+gone[zone])), next(iter(+came[zone]))
+            where = zone_name(zone, names, words)
             if zone.startswith("rack:"):
-                return f"a misread tile in {zone_name(zone, names)} was corrected"
-            return f"the {old} on {zone_name(zone, names)} was corrected to {new}"
+                return words.t("a misread tile in {where} was corrected", where=where)
+            return words.t("the {old} on {where} was corrected to {new}", old=old, where=where,
+                           new=new)
     return None
 
 
-def _move(tile: str, src: str | None, dst: str, who: Any) -> str | None:
+def _move(tile: str, src: str | None, dst: str, who: Any, words: Words) -> str | None:
     kind, _, pos = dst.partition(":")
+    t = words.t
     if dst == "river":
-        return f"the discard {tile} was moved to the river"
+        return t("the discard {tile} was moved to the river", tile=tile)
     if dst == "wall":
         return None  # a corrected tile back in the wall
     if kind == "rack":
         if src == "wall":
-            return f"{who(int(pos))} drew a tile"
+            return t("{who} drew a tile", who=who(int(pos)))
         if src is None:
-            return f"a tile in {who(int(pos))}'s rack was corrected"
-        return f"{who(int(pos))} took a tile into the rack"
+            return t("a tile in {who}'s rack was corrected", who=who(int(pos)))
+        return t("{who} took a tile into the rack", who=who(int(pos)))
     if dst == "discard":
         src_pos = src.partition(":")[2] if src else ""
-        return f"{who(int(src_pos))} discarded {tile}" if src_pos else f"{tile} on the pad"
+        return (t("{who} discarded {tile}", who=who(int(src_pos)), tile=tile) if src_pos
+                else t("{tile} on the pad", tile=tile))
     if kind == "melds":
         if src == "discard":
-            return f"{who(int(pos))} took the discard {tile}"
-        return f"{who(int(pos))} laid {tile} on the meld strip"
+            return t("{who} took the discard {tile}", who=who(int(pos)), tile=tile)
+        return t("{who} laid {tile} on the meld strip", who=who(int(pos)), tile=tile)
     return None
 
 
-def _sets(a: Any, b: Any, who: Any) -> list[str]:
+def _sets(a: Any, b: Any, who: Any, words: Words) -> list[str]:
     said = []
     for sa, sb in zip(a.seats, b.seats, strict=True):
         for meld in sb.melds[len(sa.melds):]:
-            kind = "concealed kong" if meld.concealed else meld.kind
-            said.append(f"{who(sb.position)} {kind} of {meld.tiles[0]}")
+            kind = words.t("concealed kong") if meld.concealed else words.term(meld.kind)
+            said.append(words.t("{who} {set} of {tile}", who=who(sb.position), set=kind,
+                                tile=meld.tiles[0]))
         if sb.ready and not sa.ready:
-            said.append(f"{who(sb.position)} called ready")
+            said.append(words.t("{who} called {call}", who=who(sb.position),
+                                call=words.term("ready")))
     return said
 
 
-def _calls(a: Any, b: Any, who: Any) -> list[str]:
-    return [f"{who(seat)} called {call}" for seat, call in b.claimants if (seat, call)
-            not in a.claimants]
+def _calls(a: Any, b: Any, who: Any, words: Words) -> list[str]:
+    return [words.t("{who} called {call}", who=who(seat), call=words.term(call))
+            for seat, call in b.claimants if (seat, call) not in a.claimants]

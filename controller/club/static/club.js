@@ -1,5 +1,11 @@
 "use strict";
-// The club pages: plain DOM, no network beyond this service.
+// The club pages: plain DOM, no network beyond this service. Their words come from the table's
+// catalogs through static/i18n.js (a module the page imports first: window.i18n).
+const i18n = () => window.i18n;
+function t(message, values) { return i18n().t(message, values); }
+function tn(one, many, n, values) { return i18n().tn(one, many, n, values); }
+function term(name) { return i18n().term(name); }
+function num(n) { return i18n().num(n); }
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
@@ -12,7 +18,7 @@ async function getJSON(url, opts) {
   if (!r.ok) {
     const d = body.detail;  // a list of field errors (422) is said as its first one
     const first = Array.isArray(d) && d.length ? `${(d[0].loc || []).slice(-1)[0] ?? "input"}: ${d[0].msg}` : null;
-    throw new Error(typeof d === "string" ? d : first || `error ${r.status}`);
+    throw new Error(typeof d === "string" ? d : first || t("error {n}", {n: r.status}));
   }
   return body;
 }
@@ -20,10 +26,16 @@ function playerLink(name) { return el("a", {href: "/player/" + encodeURIComponen
 // An anonymous seat ("Seat 1 at green") is nobody's page.
 function nameCell(label, part) {
   const anonymous = part ? part.name === null : /^Seat [1-4]( at |$)/.test(label);
-  return anonymous ? label : playerLink(label);
+  return anonymous ? seatWords(label) : playerLink(label);
 }
-function pts(v) { return v === null || v === undefined ? "provisional" : String(Math.round(v * 100) / 100); }
-function when(t) { return t ? new Date(t * 1000).toLocaleString() : ""; }
+/** The service's label of an unnamed holder ("Seat 1", "Seat 1 at green") in the page's words. */
+function seatWords(label) {
+  const m = /^Seat ([1-4])(?: at (.+))?$/.exec(label || "");
+  if (!m) return label;
+  return m[2] ? t("Seat {n} at {table}", {n: m[1], table: m[2]}) : t("Seat {n}", {n: m[1]});
+}
+function pts(v) { return v === null || v === undefined ? t("provisional") : num(Math.round(v * 100) / 100); }
+function when(s) { return s ? i18n().when(s) : ""; }
 
 // Tile faces come from the table's own tiles.js (loaded as a module by the page: window.faces).
 function tileRow(codes, cls) {
@@ -33,55 +45,56 @@ function tileRow(codes, cls) {
   if (cls) row.classList.add(...cls.split(" "));
   return row;
 }
-const WINDS = {east: "E", south: "S", west: "W", north: "N"};
+const WINDS = () => ({east: t("E"), south: t("S"), west: t("W"), north: t("N")});
 // Only what lies open at the table: the discards, the sets, the bonus tiles; the rack as a count.
-function seatBoard(t, p) {
-  const b = (t.board || {})[p];
+function seatBoard(tb, p) {
+  const b = (tb.board || {})[p];
   const box = el("div", {class: "seat-tiles"});
   if (!b) return box;
   const sets = el("span", {class: "sets"});
   b.melds.forEach((m, i) => sets.append(tileRow(m, "meld" + ((b.concealed || []).includes(i) ? " concealed" : ""))));
   if (b.forming.length) sets.append(tileRow(b.forming, "meld forming"));
   if (b.bonus.length) sets.append(tileRow(b.bonus, "bonus"));
-  sets.append(el("span", {class: "rack", title: "tiles in the rack (concealed)"}, `${b.concealed_count} in hand`));
+  sets.append(el("span", {class: "rack", title: t("tiles in the rack (concealed)")}, t("{n} in hand", {n: b.concealed_count})));
   box.append(sets);
   if (b.river.length) box.append(el("div", {class: "river"}, tileRow(b.river, "river-tiles")));
   return box;
 }
-function tableCard(t) {
-  const card = el("div", {class: "card" + (t.online ? "" : " offline"), "data-table": t.table});
-  const head = el("h3", {}, t.table, el("span", {class: "online"}, t.online ? "online" : "offline"));
-  if (t.url) head.append(el("a", {class: "board-link", href: t.url, target: "_blank", rel: "noopener"}, "board ›"));
+function tableCard(tb) {
+  const card = el("div", {class: "card" + (tb.online ? "" : " offline"), "data-table": tb.table});
+  const head = el("h3", {}, tb.table, el("span", {class: "online"}, tb.online ? t("online") : t("offline")));
+  if (tb.url) head.append(el("a", {class: "board-link", href: tb.url, target: "_blank", rel: "noopener"}, t("board") + " ›"));
   card.append(head);
-  const round = t.prevailing_wind ? `${t.prevailing_wind[0].toUpperCase()}${t.prevailing_wind.slice(1)} round` : "";
-  const info = t.hand ? [`Hand ${t.hand}`, round, `wall ${t.wall ?? "-"}`, t.phase === "over" ? "hand over" : ""].filter(Boolean).join(" · ") : "no hand yet";
+  const round = {east: t("East round"), south: t("South round"), west: t("West round"), north: t("North round")}[tb.prevailing_wind] || "";
+  const info = tb.hand ? [t("Hand {n}", {n: tb.hand}), round, t("wall {n}", {n: tb.wall ?? "-"}), tb.phase === "over" ? t("hand over") : ""]
+    .filter(Boolean).join(" · ") : t("no hand yet");
   card.append(el("div", {class: "hand-info"}, info));
-  if (t.turn) card.append(el("div", {class: "whose-turn"}, `${t.turn_name} (${t.turn_wind}) to play`));
-  if (t.discard) card.append(el("div", {class: "pad"}, "on the pad: ", tileRow([t.discard.tile], "pad-tile")));
+  if (tb.turn) card.append(el("div", {class: "whose-turn"}, t("{who} ({wind}) to play", {who: seatWords(tb.turn_name), wind: term(tb.turn_wind)})));
+  if (tb.discard) card.append(el("div", {class: "pad"}, t("on the pad:") + " ", tileRow([tb.discard.tile], "pad-tile")));
   const rows = el("div", {class: "seats"});
   for (const p of ["1", "2", "3", "4"]) {
     // The person sitting there now with their own score in this session; a seat whose holder
     // changed lists the earlier holders' parts under it (each hand belongs to whoever held it).
-    const name = t.players[p];
-    const place = (t.places || []).find(x => x.seat === p);
-    const wind = ((t.board || {})[p] && t.dealer) ? ["east", "south", "west", "north"][(Number(p) - t.dealer + 4) % 4] : null;
-    const row = el("div", {class: "seat-row" + (String(t.turn) === p ? " turn" : ""), "data-seat": p});
+    const name = tb.players[p];
+    const place = (tb.places || []).find(x => x.seat === p);
+    const wind = ((tb.board || {})[p] && tb.dealer) ? ["east", "south", "west", "north"][(Number(p) - tb.dealer + 4) % 4] : null;
+    const row = el("div", {class: "seat-row" + (String(tb.turn) === p ? " turn" : ""), "data-seat": p});
     row.append(el("div", {class: "seat-head"},
       el("span", {class: "place"}, place ? place.place + "." : ""),
-      wind ? el("span", {class: "wind", title: wind}, WINDS[wind]) : "",
+      wind ? el("span", {class: "wind", title: term(wind)}, WINDS()[wind]) : "",
       el("span", {class: "who"}, nameCell(name)),
-      el("span", {class: "n", "data-total": name}, t.totals[name])));
+      el("span", {class: "n", "data-total": name}, tb.totals[name])));
     for (const part of place ? place.holders : []) {
       if (part.label.toLowerCase() === name.toLowerCase()) continue;
       row.append(el("div", {class: "earlier"},
-        `earlier: ${part.label} (${part.hands} ${part.hands === 1 ? "hand" : "hands"}) ${part.score}`));
+        t("earlier: {who} ({hands}) {score}", {who: seatWords(part.label), hands: tn("{n} hand", "{n} hands", part.hands), score: part.score})));
     }
-    row.append(seatBoard(t, p));
+    row.append(seatBoard(tb, p));
     rows.append(row);
   }
   card.append(rows);
-  if (t.places && t.places.length) card.append(el("div", {class: "provisional"},
-    t.finished ? "session over" : "places provisional: the session is under way"));
+  if (tb.places && tb.places.length) card.append(el("div", {class: "provisional"},
+    tb.finished ? t("session over") : t("places provisional: the session is under way")));
   return card;
 }
 function showTables(tables) {
@@ -101,18 +114,18 @@ async function showStandings() {
       el("td", {class: "n"}, pts(r.points)), el("td", {class: "n"}, r.score))));
   // Four places a session (one per seat); a seat whose holder changed lists each holder's part.
   document.querySelector("#sessions tbody").replaceChildren(...s.league.sessions.slice().reverse().map(x =>
-    el("tr", {class: x.finished ? "" : "provisional"}, el("td", {}, x.table), el("td", {}, when(x.started) + (x.finished ? "" : " (under way)")),
+    el("tr", {class: x.finished ? "" : "provisional"}, el("td", {}, x.table), el("td", {}, when(x.started) + (x.finished ? "" : " " + t("(under way)"))),
       el("td", {}, x.places.map(p => `${p.place}. ` + p.holders.map(hh =>
-        `${hh.label} (${pts(hh.points)}, ${hh.score})`).join(" + ")).join(" · ")))));
+        `${seatWords(hh.label)} (${pts(hh.points)}, ${hh.score})`).join(" + ")).join(" · ")))));
 }
 async function showRound() {
-  const t = (await getJSON("/api/club/tournament")).tournament;
+  const tt = (await getJSON("/api/club/tournament")).tournament;
   const box = document.getElementById("round");
-  const rnd = t && t.rounds_played.length ? t.rounds_played[t.rounds_played.length - 1] : null;
+  const rnd = tt && tt.rounds_played.length ? tt.rounds_played[tt.rounds_played.length - 1] : null;
   if (!rnd) { box.textContent = ""; return; }
   const left = rnd.ends_at - Date.now() / 1000;
-  box.textContent = left > 0 ? `Round ${rnd.round}: ${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")} left`
-    : `Round ${rnd.round}: time is up`;
+  box.textContent = left > 0 ? t("Round {n}: {time} left", {n: rnd.round, time: `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")}`})
+    : t("Round {n}: time is up", {n: rnd.round});
 }
 function clubPage() {
   getJSON("/api/club/tables").then(showTables);
@@ -130,7 +143,7 @@ function clubPage() {
     ws.onclose = () => setTimeout(connect, 2000);
   };
   connect();
-  setInterval(() => { document.getElementById("clock").textContent = new Date().toLocaleTimeString(); }, 1000);
+  setInterval(() => { document.getElementById("clock").textContent = clock(Date.now() / 1000, true); }, 1000);
 }
 
 // The balance after each hand, drawn at the width the page gives it (readable on a phone).
@@ -152,12 +165,17 @@ function chart(svg, points) {
     fill: "none", stroke: "#1f4d3a", "stroke-width": 2.5});
   points.forEach((p, i) => mk("circle", {cx: x(i), cy: y(p.balance), r: 3.5, fill: "#1f4d3a"}));
   for (const v of new Set([hi, 0, lo])) mk("text", {x: left - 6, y: y(v) + 5, "font-size": 14, "text-anchor": "end"}, v);
-  mk("text", {x: left, y: H - 6, "font-size": 14}, "hand 1");
-  mk("text", {x: W - right, y: H - 6, "font-size": 14, "text-anchor": "end"}, `hand ${points.length}`);
+  mk("text", {x: left, y: H - 6, "font-size": 14}, t("hand {n}", {n: 1}));
+  mk("text", {x: W - right, y: H - 6, "font-size": 14, "text-anchor": "end"}, t("hand {n}", {n: points.length}));
 }
 function sourceWords(s) {
-  return {wall: "self-drawn", replacement: "self-drawn (replacement)", dealt: "dealt complete",
-    discard: "on a discard", robbed_kong: "robbing a kong"}[s] || s || "";
+  return {wall: t("self-drawn"), replacement: t("self-drawn (replacement)"), dealt: t("dealt complete"),
+    discard: t("on a discard"), robbed_kong: t("robbing a kong")}[s] || s || "";
+}
+/** The 404 page of a name nobody played under: the name said back. */
+function noPlayerPage() {
+  const who = decodeURIComponent(location.pathname.split("/").pop());
+  document.getElementById("missing").textContent = t("Nobody called “{name}” has played at this club.", {name: who});
 }
 async function playerPage() {
   const name = decodeURIComponent(location.pathname.split("/").pop());
@@ -167,21 +185,21 @@ async function playerPage() {
   catch (e) { document.getElementById("stats").replaceWith(el("p", {class: "err"}, e.message)); return; }
   document.getElementById("name").textContent = p.name;
   const s = p.statistics;
-  const rows = [["Sessions", p.sessions.length], ["Hands played", s.hands], ["Hands won", s.won],
-    ["Self-drawn", s.self_drawn], ["Dealt in", s.dealt_in],
-    ["Average hand won", p.average_won ?? "–"], ["Best hand", s.largest], ["Limit hands", s.limit_hands]];
+  const rows = [[t("Sessions"), p.sessions.length], [t("Hands played"), s.hands], [t("Hands won"), s.won],
+    [t("Self-drawn"), s.self_drawn], [t("Dealt in"), s.dealt_in],
+    [t("Average hand won"), p.average_won ?? "–"], [t("Best hand"), s.largest], [t("Limit hands"), s.limit_hands]];
   const keys = ["sessions", "hands", "won", "self_drawn", "dealt_in", "average_won", "largest", "limit_hands"];
   document.querySelector("#stats tbody").replaceChildren(...rows.map(([l, v], i) =>
     el("tr", {}, el("th", {}, l), el("td", {class: "n", "data-stat": keys[i]}, v))));
   const best = document.getElementById("best");
   best.replaceChildren(p.best ? el("div", {},
-    el("p", {}, `${p.best.score} at ${p.best.table}, hand ${p.best.number} (${sourceWords(p.best.win_source)})` +
-      (p.best.limit_hand ? ` · limit hand: ${p.best.limit_hand}` : "")),
-    el("ul", {class: "patterns"}, ...p.best.patterns.map(x => el("li", {}, x)))) : el("p", {}, "no hand won yet"));
+    el("p", {}, t("{score} at {table}, hand {n} ({how})", {score: p.best.score, table: p.best.table, n: p.best.number, how: sourceWords(p.best.win_source)}) +
+      (p.best.limit_hand ? " · " + t("limit hand: {name}", {name: term(p.best.limit_hand)}) : "")),
+    el("ul", {class: "patterns"}, ...p.best.patterns.map(x => el("li", {}, term(x))))) : el("p", {}, t("no hand won yet")));
   document.querySelector("#won tbody").replaceChildren(...p.hands_won.slice().reverse().map(w =>
-    el("tr", {}, el("td", {}, w.review ? el("a", {href: w.review, title: "step through this hand on its table"},
+    el("tr", {}, el("td", {}, w.review ? el("a", {href: w.review, title: t("step through this hand on its table")},
       `${w.table} #${w.number}`) : `${w.table} #${w.number}`), el("td", {class: "n"}, w.score),
-      el("td", {}, sourceWords(w.win_source)), el("td", {class: "pat"}, w.patterns.join(", ")))));
+      el("td", {}, sourceWords(w.win_source)), el("td", {class: "pat"}, w.patterns.map(term).join(", ")))));
   const svg = document.getElementById("chart");
   chart(svg, p.balance);
   let due = null;
@@ -200,41 +218,45 @@ function say(id, text, ok) {
   const m = document.getElementById(id);
   m.textContent = text; m.className = "msg " + (ok ? "ok" : "bad");
 }
-function clock(t) { return new Date(t * 1000).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"}); }
-function planTables(t) {
+function clock(s, withSeconds = false) {
+  const options = withSeconds ? {hour: "2-digit", minute: "2-digit", second: "2-digit"} : {hour: "2-digit", minute: "2-digit"};
+  return new Intl.DateTimeFormat(i18n().lang() === "en-XA" ? "en" : i18n().lang(), options).format(new Date(s * 1000));
+}
+function planTables(tt) {
   const box = document.getElementById("plan");
-  if (!t) { box.replaceChildren(el("p", {}, "no tournament yet")); return; }
+  if (!tt) { box.replaceChildren(el("p", {}, t("no tournament yet"))); return; }
   const admin = !document.getElementById("admin").hidden;
-  const out = [el("p", {}, `${t.players.length} players at ${t.tables.length} tables, ${t.rounds} rounds of ${t.minutes} minutes; pairs meeting twice: ${t.repeats.pairs_meeting_twice}`)];
-  t.plan.forEach((rnd, i) => {
-    const played = t.rounds_played[i];
-    const head = el("div", {class: "round-head"}, el("h3", {}, `Round ${i + 1}`),
-      el("span", {class: "timer"}, played ? `${clock(played.started)} – ${clock(played.ends_at)}` : `${t.minutes} minutes, not started`));
-    if (admin && !played && i === t.rounds_played.length) {
-      const b = el("button", {type: "button", "data-start": i + 1}, "Start round " + (i + 1));
+  const out = [el("p", {}, t("{players} players at {tables} tables, {rounds} rounds of {minutes} minutes; pairs meeting twice: {twice}",
+    {players: tt.players.length, tables: tt.tables.length, rounds: tt.rounds, minutes: tt.minutes, twice: tt.repeats.pairs_meeting_twice}))];
+  tt.plan.forEach((rnd, i) => {
+    const played = tt.rounds_played[i];
+    const head = el("div", {class: "round-head"}, el("h3", {}, t("Round {n}", {n: i + 1})),
+      el("span", {class: "timer"}, played ? `${clock(played.started)} – ${clock(played.ends_at)}` : t("{n} minutes, not started", {n: tt.minutes})));
+    if (admin && !played && i === tt.rounds_played.length) {
+      const b = el("button", {type: "button", "data-start": i + 1}, t("Start round {n}", {n: i + 1}));
       b.onclick = () => getJSON(`/api/club/tournament/rounds/${i + 1}`, {method: "POST", headers: adminHeaders()})
-        .then(() => { say("plan-msg", `Round ${i + 1} started: every table shows its timer.`, true); loadPlan(); })
+        .then(() => { say("plan-msg", t("Round {n} started: every table shows its timer.", {n: i + 1}), true); loadPlan(); })
         .catch(e => say("plan-msg", e.message, false));
       head.append(b);
     }
-    const seats = el("tbody", {}, ...rnd.map((names, k) => el("tr", {}, el("th", {}, t.tables[k]),
+    const seats = el("tbody", {}, ...rnd.map((names, k) => el("tr", {}, el("th", {}, tt.tables[k]),
       ...names.map(n => el("td", {}, n)))));
     out.push(head, el("div", {class: "scroll"}, el("table", {class: "seating", "data-round": i + 1},
-      el("thead", {}, el("tr", {}, el("th", {}, "Table"), el("th", {}, "East"), el("th", {}, "South"), el("th", {}, "West"), el("th", {}, "North"))), seats)));
+      el("thead", {}, el("tr", {}, el("th", {}, t("Table")), el("th", {}, t("East")), el("th", {}, t("South")), el("th", {}, t("West")), el("th", {}, t("North")))), seats)));
     if (played) out.push(el("div", {class: "scroll"}, el("table", {class: "results", "data-round": i + 1},
-      el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Player"), el("th", {class: "n"}, "Table points"), el("th", {class: "n"}, "Score"))),
+      el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("Player")), el("th", {class: "n"}, t("Table points")), el("th", {class: "n"}, t("Score")))),
       el("tbody", {}, ...played.ranking.map((r, j) => el("tr", {}, el("td", {}, j + 1), el("td", {}, r.name),
         el("td", {class: "n"}, pts(r.table_points)), el("td", {class: "n"}, r.score)))))));
   });
   box.replaceChildren(...out);
-  document.querySelector("#final tbody").replaceChildren(...t.final.map(r => el("tr", {},
+  document.querySelector("#final tbody").replaceChildren(...tt.final.map(r => el("tr", {},
     el("td", {}, r.rank), el("td", {}, r.name), el("td", {}, r.ema), el("td", {}, r.country),
     el("td", {class: "n"}, r.table_points), el("td", {class: "n"}, r.score))));
 }
 async function loadPlan() {
-  const t = (await getJSON("/api/club/tournament")).tournament;
-  planTables(t);
-  window.tournamentShown = t;
+  const tt = (await getJSON("/api/club/tournament")).tournament;
+  planTables(tt);
+  window.tournamentShown = tt;
 }
 async function tournamentPage() {
   window.addEventListener("hashchange", () => location.reload());  // a #token= link opened here
@@ -246,15 +268,15 @@ async function tournamentPage() {
   const loadRoster = async () => {
     const r = await getJSON("/api/club/admin/roster", {headers: adminHeaders()});
     document.getElementById("roster").replaceChildren(...r.players.map(p =>
-      el("li", {}, `${p.name}${p.ema ? " · EMA " + p.ema : ""}${p.country ? " · " + p.country : ""}`)));
+      el("li", {}, `${p.name}${p.ema ? " · " + t("EMA") + " " + p.ema : ""}${p.country ? " · " + p.country : ""}`)));
   };
   const enter = async (why) => {
     try { await loadRoster(); }
     catch (e) {
       sessionStorage.removeItem("clubToken");
       document.getElementById("admin").hidden = true; document.getElementById("login").hidden = false;
-      say("login-msg", why === "typed" ? "Wrong token: that is not this club's admin token." :
-        why === "link" ? "The link's token is not this club's admin token." : e.message, false);
+      say("login-msg", why === "typed" ? t("Wrong token: that is not this club's admin token.") :
+        why === "link" ? t("The link's token is not this club's admin token.") : e.message, false);
       return;
     }
     document.getElementById("admin").hidden = false; document.getElementById("login").hidden = true;
@@ -263,14 +285,14 @@ async function tournamentPage() {
   document.getElementById("login-form").onsubmit = (ev) => {
     ev.preventDefault();
     const typed = document.getElementById("token").value.trim();
-    if (!typed) { say("login-msg", "Paste the admin token first.", false); return; }
+    if (!typed) { say("login-msg", t("Paste the admin token first."), false); return; }
     sessionStorage.setItem("clubToken", typed);
     enter("typed");
   };
   document.getElementById("logout").onclick = () => {
     sessionStorage.removeItem("clubToken");
     document.getElementById("admin").hidden = true; document.getElementById("login").hidden = false;
-    say("login-msg", "Logged out.", true); loadPlan().catch(() => {});
+    say("login-msg", t("Logged out."), true); loadPlan().catch(() => {});
   };
   document.getElementById("add-player").onsubmit = async (ev) => {
     ev.preventDefault();
@@ -278,7 +300,7 @@ async function tournamentPage() {
     try {
       await getJSON("/api/club/roster", {method: "POST", headers: adminHeaders(),
         body: JSON.stringify({name: f.get("name"), ema: f.get("ema"), country: f.get("country")})});
-      say("roster-msg", `${f.get("name")} is on the roster.`, true); ev.target.reset(); loadRoster();
+      say("roster-msg", t("{name} is on the roster.", {name: f.get("name")}), true); ev.target.reset(); loadRoster();
     } catch (e) { say("roster-msg", e.message, false); }
   };
   document.getElementById("new-t").onsubmit = async (ev) => {
@@ -289,7 +311,7 @@ async function tournamentPage() {
       tables: f.get("tables").split(",").map(s => s.trim()).filter(Boolean)};
     try {
       await getJSON("/api/club/tournament", {method: "POST", headers: adminHeaders(), body: JSON.stringify(body)});
-      say("new-msg", `Seating plan made: ${body.players.length} players, ${body.rounds} rounds.`, true);
+      say("new-msg", t("Seating plan made: {players} players, {rounds} rounds.", {players: body.players.length, rounds: body.rounds}), true);
       ev.target.reset(); loadPlan();
     } catch (e) { say("new-msg", e.message, false); }
   };

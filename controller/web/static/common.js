@@ -1,6 +1,10 @@
 // Shared by the pages: a self-reconnecting WebSocket, token handling, API calls, small helpers.
 "use strict";
 
+import { lang, num, t, term } from "./i18n.js";
+import { ruleWords } from "./rules.js";
+
+export { lang, num, t, term, tn, tx, when } from "./i18n.js";
 
 /** h("div", {class: "x"}, "text", child) -> element. */
 export function h(tag, attrs, ...children) {
@@ -40,7 +44,8 @@ export function keepToken(key, token) { localStorage.setItem(key, token); }
 export function forgetToken(key) { localStorage.removeItem(key); }
 
 export async function api(path, { method = "GET", token = null, body = undefined } = {}) {
-  const headers = { Accept: "application/json" };
+  // The server's words (the operator's recent steps, the undo preview) in the page's language.
+  const headers = { Accept: "application/json", "Accept-Language": lang() };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -60,13 +65,13 @@ export async function api(path, { method = "GET", token = null, body = undefined
 
 /** An error from api() in words for the people at the table, not for developers. */
 export function peopleText(e, who = "admin") {
-  if (!e || e.status === undefined) return "Cannot reach the service: is it running? The page tries again by itself.";
-  if (e.status === 401) return who === "admin" ? "The admin token was not accepted: log in again."
-    : "This page's link is not (or no longer) the link of this seat: scan the seat's code again.";
+  if (!e || e.status === undefined) return t("Cannot reach the service: is it running? The page tries again by itself.");
+  if (e.status === 401) return who === "admin" ? t("The admin token was not accepted: log in again.")
+    : t("This page's link is not (or no longer) the link of this seat: scan the seat's code again.");
   const v = e.data && e.data.violation;
-  if (e.status === 409 && v && v.message) return v.message;
-  if (e.status === 503) return `Nothing is recorded right now: ${e.message}`;
-  if (e.status === 422) return "That entry is not valid: check the fields and try again.";
+  if (e.status === 409 && v && (v.message || v.rule)) return violationText(v);
+  if (e.status === 503) return t("Nothing is recorded right now: {why}", { why: e.message });
+  if (e.status === 422) return t("That entry is not valid: check the fields and try again.");
   return e.message;
 }
 
@@ -98,7 +103,7 @@ export function liveSocket(path, { onMessage, onStatus, first = null, token = nu
     ws.onclose = (ev) => {
       if (ev.code === 4401 || ev.code === 4404) {
         stopped = true;
-        onStatus && onStatus(`refused: ${ev.reason || "not allowed"}`);
+        onStatus && onStatus(`refused: ${ev.reason || t("not allowed")}`);
         return;
       }
       if (stopped) return;
@@ -130,7 +135,7 @@ export function livePage(path, { type, onView, first = null, onRefused = null, t
       const why = table.service && table.service.halted;
       if (halted) {
         halted.hidden = !why;
-        halted.textContent = why ? `Not recording moves: ${why}` : "";
+        halted.textContent = why ? t("Not recording moves: {why}", { why }) : "";
       }
       onView(view);
     },
@@ -154,21 +159,47 @@ export function secondsLeft(deadline) {
 export function statusBadge(id, status) {
   const node = document.getElementById(id);
   if (!node) return;
-  node.textContent = status === "live" ? "live" : status;
+  node.textContent = status === "live" ? t("live") : status === "connecting" ? t("connecting")
+    : status.startsWith("refused") ? t("refused: {why}", { why: status.slice(9) }) : status;
   node.className = "conn " + (status === "live" ? "ok" : status.startsWith("refused") ? "bad" : "wait");
 }
 
 export function signed(n) {
-  return n > 0 ? `+${n}` : `${n}`;
+  return n > 0 ? `+${num(n)}` : n < 0 ? `-${num(-n)}` : num(0);
 }
 
 export const WIND_NAMES = ["east", "south", "west", "north"];
 
+/** A seat's or the round's wind as the contract names it ("east") in the page's words. */
+export function windWord(wind) {
+  return wind ? term(wind) : "";
+}
+
+/** A player's name as the service gives it; an unnamed seat ("Seat 2", or none) in the page's
+ *  words. */
+export function personName(name, pos) {
+  return name && name !== `Seat ${pos}` ? name : t("Seat {n}", { n: pos });
+}
+
 export function seatLabel(view, pos) {
   const seat = view && view.hand && view.hand.seats && view.hand.seats[String(pos)];
-  const wind = seat && seat.wind ? seat.wind : "";
-  const name = (view && view.players && view.players[String(pos)]) || `Seat ${pos}`;
+  const wind = seat && seat.wind ? windWord(seat.wind) : "";
+  const name = personName(view && view.players && view.players[String(pos)], pos);
   return wind ? `${name} · ${wind}` : name;
+}
+
+/** A rule set's name (as the API has it) in the page's words. */
+export function rulesetWord(name) {
+  return { "hua-bao": t("hua-bao"), swedish: t("swedish"), dmjl: t("dmjl"), bmja: t("bmja"), mcr: t("mcr"),
+    riichi: t("riichi (EMA)") }[name] || name || "";
+}
+
+/** A violation in the page's words: the rule's sentence (rules.js) in the page's language;
+ *  on an English page the engine's own message, which names the particulars. */
+export function violationText(v) {
+  if (!v) return "";
+  if (lang() === "en" && v.message) return v.message;
+  return ruleWords(v.rule) || v.message || "";
 }
 
 /** A short message that clears itself after `seconds` (never stays for hands on end). */

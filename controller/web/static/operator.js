@@ -5,7 +5,8 @@
 "use strict";
 
 import {
-  api, flashIn, forgetToken, h, keepToken, linkToken, livePage, peopleText, replace, seatLabel, storedToken,
+  api, flashIn, forgetToken, h, keepToken, linkToken, livePage, peopleText, replace, rulesetWord, seatLabel, storedToken,
+  num, t, tn,
 } from "./common.js";
 import { pickTile } from "./picker.js";
 import { saying, tile, tileWords } from "./tiles.js";
@@ -36,9 +37,9 @@ async function accepted(candidate) {
 async function logIn(candidate, where) {
   try {
     if (!(await accepted(candidate))) {
-      showLogin(where === "typed" ? "Wrong token: that is not this table's admin token. Check it and try again."
-        : where === "link" ? "Wrong token: the link's token is not this table's admin token."
-          : "The saved admin token no longer works (were the tokens made anew?): log in again.");
+      showLogin(where === "typed" ? t("Wrong token: that is not this table's admin token. Check it and try again.")
+        : where === "link" ? t("Wrong token: the link's token is not this table's admin token.")
+          : t("The saved admin token no longer works (were the tokens made anew?): log in again."));
       if (where === "saved") forgetToken(KEY);
       return;
     }
@@ -69,7 +70,7 @@ function showLogin(message) {
 $("login-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const typed = $("token-input").value.trim();
-  if (!typed) return flashIn("login-msg", "Paste the admin token first.", false);
+  if (!typed) return flashIn("login-msg", t("Paste the admin token first."), false);
   logIn(typed, "typed");
 });
 
@@ -77,7 +78,7 @@ async function admin(path, { method = "GET", body = undefined } = {}) {
   try {
     return await api(`/api/admin/${path}`, { method, token, body });
   } catch (e) {
-    if (e.status === 401) showLogin("The admin token was not accepted any more: log in again.");
+    if (e.status === 401) showLogin(t("The admin token was not accepted any more: log in again."));
     throw e;
   }
 }
@@ -85,7 +86,7 @@ async function admin(path, { method = "GET", body = undefined } = {}) {
 async function act(flash, label, path, body, method = "POST") {
   try {
     await admin(path, { method, body });
-    flashIn(flash, `${label}: done.`, true);
+    flashIn(flash, t("{what}: done.", { what: label }), true);
     return true;
   } catch (e) {
     flashIn(flash, `${label}: ${peopleText(e)}`, false, 12);
@@ -96,11 +97,11 @@ async function act(flash, label, path, body, method = "POST") {
 // --- why a control is disabled ------------------------------------------------------------------
 
 function tableWhy() {
-  if (!token) return "Log in first (above).";
-  if (!view) return "Waiting for the table…";
+  if (!token) return t("Log in first (above).");
+  if (!view) return t("Waiting for the table…");
   const s = view.service || {};
-  if (s.halted) return `The service is not recording moves: ${s.halted}`;
-  if (!view.session || !view.session.active) return "No session is running: start one below.";
+  if (s.halted) return t("The service is not recording moves: {why}", { why: s.halted });
+  if (!view.session || !view.session.active) return t("No session is running: start one below.");
   return null;
 }
 
@@ -108,7 +109,7 @@ function handWhy() {
   const why = tableWhy();
   if (why) return why;
   const hand = view.hand;
-  if (!hand || hand.phase === "over") return "No hand is in play right now (the next one starts with the deal).";
+  if (!hand || hand.phase === "over") return t("No hand is in play right now (the next one starts with the deal).");
   return null;
 }
 
@@ -117,9 +118,9 @@ function undoWhy() {
   if (why) return why;
   const text = $("undo-n").value.trim();
   const n = Number(text);
-  if (!available) return "Nothing to take back yet.";
-  if (!/^\d+$/.test(text) || n < 1) return `Enter a whole number of steps, from 1 to ${available}.`;
-  if (n > available) return `At most ${available} step${available === 1 ? "" : "s"} can be taken back.`;
+  if (!available) return t("Nothing to take back yet.");
+  if (!/^\d+$/.test(text) || n < 1) return t("Enter a whole number of steps, from 1 to {n}.", { n: available });
+  if (n > available) return tn("At most {n} step can be taken back.", "At most {n} steps can be taken back.", available);
   return null;
 }
 
@@ -127,9 +128,9 @@ function reassignWhy() {
   const why = handWhy();
   if (why) return why;
   const zone = $("re-zone").value;
-  if (zone === "discard" && !view.hand.discard) return "Nothing is lying on the discard pad.";
-  if (!reading.tile || !reading.as) return "Pick the tile as the table read it and what it really is.";
-  if (reading.tile === reading.as) return "The two tiles are the same: pick what the tile really is.";
+  if (zone === "discard" && !view.hand.discard) return t("Nothing is lying on the discard pad.");
+  if (!reading.tile || !reading.as) return t("Pick the tile as the table read it and what it really is.");
+  if (reading.tile === reading.as) return t("The two tiles are the same: pick what the tile really is.");
   return null;
 }
 
@@ -142,7 +143,7 @@ function update() {
   gate("undo-btn", "undo-why", undoWhy());
   gate("reassign-btn", "reassign-why", reassignWhy());
   gate("washout", "washout-why", handWhy());
-  const sessionWhy = !token ? "Log in first (above)." : null;
+  const sessionWhy = !token ? t("Log in first (above).") : null;
   $("start").disabled = !!sessionWhy;
   $("stop").disabled = !!sessionWhy || !(view && view.session && view.session.active);
   $("undo-n").max = String(Math.max(1, available));
@@ -156,8 +157,8 @@ async function loadRecent() {
   try {
     const data = await admin("recent?count=10");
     available = data.available;
-    replace("events", data.events.length ? data.events.map((t, i) => h("li", { class: i ? "" : "newest" }, saying(t)))
-      : h("li", { class: "muted" }, "Nothing yet in this session."));
+    replace("events", data.events.length ? data.events.map((s, i) => h("li", { class: i ? "" : "newest" }, saying(s)))
+      : h("li", { class: "muted" }, t("Nothing yet in this session.")));
     update();
     await preview();
   } catch (e) {
@@ -171,11 +172,11 @@ async function preview() {
   const n = Number($("undo-n").value);
   try {
     const p = await admin(`undo?count=${n}`);
-    replace("undo-preview", h("div", {}, h("b", {}, `Undo ${n} takes back:`),
-      h("ol", { class: "takes-back" }, p.takes_back.map((t) => h("li", {}, saying(t)))),
-      p.put_back.length ? h("div", { class: "putback-list" }, h("b", {}, "Then put back on the table: "),
-        p.put_back.map((m) => h("span", { class: "pb" }, m.tile ? tile(m.tile, { cls: "inline" }) : "a tile",
-          ` from ${m.from} to ${m.to}`))) : null));
+    replace("undo-preview", h("div", {}, h("b", {}, t("Undo {n} takes back:", { n })),
+      h("ol", { class: "takes-back" }, p.takes_back.map((s) => h("li", {}, saying(s)))),
+      p.put_back.length ? h("div", { class: "putback-list" }, h("b", {}, t("Then put back on the table:") + " "),
+        p.put_back.map((m) => h("span", { class: "pb" }, m.tile ? tile(m.tile, { cls: "inline" }) : t("a tile"),
+          " " + t("from {from} to {to}", { from: m.from, to: m.to })))) : null));
   } catch (e) {
     replace("undo-preview", h("div", { class: "error" }, peopleText(e)));
   }
@@ -193,7 +194,7 @@ $("undo-form").addEventListener("submit", async (ev) => {
   const why = undoWhy();
   if (why) return flashIn("undo-flash", why, false);
   const n = Number($("undo-n").value);
-  if (await act("undo-flash", `Undo ${n}`, "undo", { count: n })) {
+  if (await act("undo-flash", t("Undo {n}", { n }), "undo", { count: n })) {
     $("undo-n").value = "1";
     loadRecent();
   }
@@ -207,8 +208,8 @@ function zoneOptions() {
   // Only the zones the operator can correct: the discard pad and the meld strips (tiles not yet
   // in a set, bonus tiles). A rack's tiles are concealed: its player corrects them on the seat
   // page (tap the tile, pick what it is).
-  const zones = [["discard", "the discard pad"]]
-    .concat([1, 2, 3, 4].map((p) => [`melds:${p}`, `${names(p)}'s meld strip`]));
+  const zones = [["discard", t("the discard pad")]]
+    .concat([1, 2, 3, 4].map((p) => [`melds:${p}`, t("{who}'s meld strip", { who: names(p) })]));
   const same = [...select.options].map((o) => o.textContent).join("|") === zones.map((z) => z[1]).join("|");
   if (same) return;
   select.replaceChildren(...zones.map(([value, label]) => h("option", { value }, label)));
@@ -218,9 +219,9 @@ function zoneOptions() {
 function pickers() {
   const bonus = true; // flowers and seasons can be misread too
   replace("re-tile", pickTile((c) => { reading.tile = c; $("re-tile-name").textContent = tileWords(c); update(); },
-    { selected: reading.tile, bonus, label: "the tile as it was read" }));
+    { selected: reading.tile, bonus, label: t("the tile as it was read") }));
   replace("re-as", pickTile((c) => { reading.as = c; $("re-as-name").textContent = tileWords(c); update(); },
-    { selected: reading.as, bonus, label: "what the tile really is" }));
+    { selected: reading.as, bonus, label: t("what the tile really is") }));
 }
 
 $("re-zone").addEventListener("change", () => {
@@ -238,11 +239,11 @@ $("reassign-form").addEventListener("submit", async (ev) => {
   if (why) return flashIn("reassign-flash", why, false);
   const zone = $("re-zone").value;
   const where = $("re-zone").selectedOptions[0].textContent;
-  const said = `The ${tileWords(reading.tile)} on ${where} is a ${tileWords(reading.as)}`;
+  const said = t("The {read} on {where} is a {real}", { read: tileWords(reading.tile), where, real: tileWords(reading.as) });
   if (await act("reassign-flash", said,
     "reassign", { zone, tile: reading.tile, as: reading.as })) {
     reading = { tile: null, as: null };
-    $("re-tile-name").textContent = $("re-as-name").textContent = "pick below";
+    $("re-tile-name").textContent = $("re-as-name").textContent = t("pick below");
     pickers();
     update();
   }
@@ -251,8 +252,8 @@ $("reassign-form").addEventListener("submit", async (ev) => {
 // --- the hand and the session ----------------------------------------------------------------------
 
 $("washout").addEventListener("click", () => {
-  if (confirm("End the hand in play as a washout? Nobody scores; the same dealer deals again.")) {
-    act("washout-flash", "End the hand", "end-hand", { result: "washout" });
+  if (confirm(t("End the hand in play as a washout? Nobody scores; the same dealer deals again."))) {
+    act("washout-flash", t("End the hand"), "end-hand", { result: "washout" });
   }
 });
 // A new session's options as a form: one field per option of the chosen rule set, its default
@@ -268,9 +269,10 @@ function optionFields() {
         : typeof d === "string" ? h("input", { id, type: "text", "data-opt": k, value: d, size: "12" })
           : h("input", { id, type: "text", "data-opt": k, "data-json": "1", value: JSON.stringify(d), size: "12" });
     if (typeof d === "boolean") input.checked = d;
-    return h("label", { for: id, class: "opt" }, words(k), " ", input);
+    // The option's name as the rule set has it (RULES.md; an identifier, not translated).
+    return h("label", { for: id, class: "opt" }, h("span", { translate: "no" }, words(k)), " ", input);
   });
-  replace("options-fields", h("legend", {}, "Options (the rule set's defaults shown)"), ...fields);
+  replace("options-fields", h("legend", {}, t("Options (the rule set's defaults shown)")), ...fields);
 }
 function optionValues() {
   const opts = (RULESETS[$("ruleset").value] || {}).options || {};
@@ -279,7 +281,7 @@ function optionValues() {
     const k = input.dataset.opt;
     let v = input.type === "checkbox" ? input.checked : input.type === "number" ? Number(input.value) : input.value.trim();
     if (input.dataset.json) {
-      try { v = JSON.parse(v || "null"); } catch (_) { throw new Error(`${words(k)}: write it as ${JSON.stringify(opts[k])} is written`); }
+      try { v = JSON.parse(v || "null"); } catch (_) { throw new Error(t("{option}: write it as {example} is written", { option: words(k), example: JSON.stringify(opts[k]) })); }
     }
     if (JSON.stringify(v) !== JSON.stringify(opts[k])) out[k] = v;
   }
@@ -287,7 +289,7 @@ function optionValues() {
 }
 api("/api/rulesets").then((d) => { RULESETS = d.rulesets;
   const select = $("ruleset"); const chosen = select.value;
-  select.replaceChildren(...Object.keys(RULESETS).map((n) => h("option", {}, n)));
+  select.replaceChildren(...Object.keys(RULESETS).map((n) => h("option", { value: n }, rulesetWord(n))));
   if (RULESETS[chosen]) select.value = chosen;
   optionFields(); }).catch(() => {});
 $("ruleset").addEventListener("change", optionFields);
@@ -299,13 +301,14 @@ $("session-form").addEventListener("submit", (ev) => {
   const running = view && view.session && view.session.active;
   const hand = view && view.hand;
   const question = running
-    ? `Start a new ${ruleset} session? The running session${hand ? ` (hand ${hand.number})` : ""} ends now; its log is kept.`
-    : `Start a new ${ruleset} session?`;
-  if (confirm(question)) act("session-flash", "Start a session", "session", { ruleset, options });
+    ? (hand ? t("Start a new {ruleset} session? The running session (hand {n}) ends now; its log is kept.", { ruleset: rulesetWord(ruleset), n: hand.number })
+      : t("Start a new {ruleset} session? The running session ends now; its log is kept.", { ruleset: rulesetWord(ruleset) }))
+    : t("Start a new {ruleset} session?", { ruleset: rulesetWord(ruleset) });
+  if (confirm(question)) act("session-flash", t("Start a session"), "session", { ruleset, options });
 });
 $("stop").addEventListener("click", () => {
-  if (confirm("Stop the session? Its log is kept; the table stops taking moves.")) {
-    act("session-flash", "Stop the session", "session", undefined, "DELETE");
+  if (confirm(t("Stop the session? Its log is kept; the table stops taking moves."))) {
+    act("session-flash", t("Stop the session"), "session", undefined, "DELETE");
   }
 });
 
@@ -315,20 +318,26 @@ async function refresh() {
   if (!token) return;
   try {
     const health = await api("/api/health");
-    const rows = [["recording", health.halted ? `NO: ${health.halted}` : "yes"],
-      ["session", health.session_active ? "running" : "stopped"], ["events", health.seq],
-      ["screens connected", health.clients], ["queue", health.queue_depth], ["up for", `${Math.round(health.uptime)} s`]];
+    const rows = [[t("recording"), health.halted ? t("NO: {why}", { why: health.halted }) : t("yes")],
+      [t("session"), health.session_active ? t("running") : t("stopped")], [t("events"), num(health.seq)],
+      [t("screens connected"), health.clients], [t("queue"), health.queue_depth], [t("up for"), t("{s} s", { s: num(Math.round(health.uptime)) })]];
     const readers = await admin("readers");
-    rows.push(["readers", readers.backend]);
+    // the back-end's and the readers' names and their health messages are the service's own
+    // (English, as in its log and the CLI)
+    rows.push([t("readers"), h("span", { translate: "no" }, readers.backend)]);
     for (const [name, r] of Object.entries(readers.readers || {}).sort(([a], [b]) => a.localeCompare(b))) {
-      rows.push([name, `${r.ok === false ? "FAULT" : "ok"}${r.message ? " · " + r.message : ""}`]);
+      rows.push([h("span", { translate: "no" }, name), [r.ok === false ? t("FAULT") : t("ok"),
+        r.message ? h("span", { translate: "no" }, " · " + r.message) : null]]);
     }
     const enr = await admin("enrollment");
     replace("enrollment", enr.available
-      ? h("div", {}, `${enr.enrolled ?? "?"} of ${enr.total ?? "?"} tiles registered`, enr.missing && enr.missing.length ? h("div", { class: "muted" }, `missing: ${enr.missing.join(" ")}`) : null)
-      : h("span", { class: "muted" }, enr.message || "no registry"),
-      enr.note ? h("div", { class: "muted" }, enr.note) : null);
-    replace("health", rows.flatMap(([k, v]) => [h("span", { class: "muted" }, k), h("span", {}, String(v))]));
+      ? h("div", {}, t("{n} of {total} tiles registered", { n: enr.enrolled ?? "?", total: enr.total ?? "?" }),
+        enr.missing && enr.missing.length ? h("div", { class: "muted" }, t("missing: {tiles}", { tiles: enr.missing.join(" ") })) : null)
+      // the registry's own message and note (the service's words, English as in the CLI)
+      : enr.message ? h("span", { class: "muted", translate: "no" }, enr.message) : h("span", { class: "muted" }, t("no registry")),
+      enr.note ? h("div", { class: "muted", translate: "no" }, enr.note) : null);
+    replace("health", rows.flatMap(([k, v]) => [h("span", { class: "muted" }, k),
+      h("span", {}, typeof v === "object" && v !== null ? v : String(v))]));
   } catch (e) {
     replace("health", h("span", { class: "error" }, peopleText(e)));
   }
@@ -347,14 +356,15 @@ async function loadLinks() {
       box.innerHTML = await res.text(); // the service's own SVG
       const shown = link.url.replace(/#token=.*/, "#token=…");
       cards.push(h("div", { class: "qr" + (link.reachable ? "" : " unreachable") }, h("b", {}, names(p)), box,
-        h("div", { class: "qr-url", title: "the address the phone opens (its token is hidden here)" }, shown)));
+        h("div", { class: "qr-url", title: t("the address the phone opens (its token is hidden here)") }, shown)));
     } catch (e) {
       cards.push(h("div", { class: "qr" }, `${names(p)}: ${peopleText(e)}`));
     }
   }
   // The hint marks commands and settings with backticks: shown as code.
-  const words = hint ? hint.split("`").map((part, i) => (i % 2 ? h("code", {}, part) : part)) : null;
-  replace("reach", hint ? h("div", { class: "warn", role: "alert" }, h("b", {}, "Phones cannot open these links yet. "), words) : null);
+  // (the hint is the service's words, controller/web/links.py: English, as in its log)
+  const words = hint ? h("span", { translate: "no" }, hint.split("`").map((part, i) => (i % 2 ? h("code", {}, part) : part))) : null;
+  replace("reach", hint ? h("div", { class: "warn", role: "alert" }, h("b", {}, t("Phones cannot open these links yet.") + " "), words) : null);
   replace("qrs", cards);
 }
 
@@ -367,12 +377,16 @@ livePage("/ws", {
     const first = view === null;
     view = v;
     const hand = v.hand;
-    replace("handinfo", hand ? `Hand ${hand.number} · ${hand.phase === "deal" ? "dealing" : hand.phase === "over" ? "over" : "in play"}` : "");
+    replace("handinfo", hand ? `${t("Hand {n}", { n: hand.number })} · ${hand.phase === "deal" ? t("dealing") : hand.phase === "over" ? t("over") : t("in play")}` : "");
     replace("session-state", v.session && v.session.active
-      ? h("div", {}, h("b", {}, `running: ${v.session.ruleset}`), h("div", { class: "opts" },
-        Object.entries(v.session.options || {}).map(([k, val]) => `${words(k)}: ${typeof val === "boolean" ? (val ? "yes" : "no")
-          : typeof val === "object" ? (Object.keys(val || {}).length ? JSON.stringify(val) : "none") : String(val).replace(/_/g, " ")}`).join(" · ")))
-      : "no session running");
+      ? h("div", {}, h("b", {}, t("running: {ruleset}", { ruleset: rulesetWord(v.session.ruleset) })), h("div", { class: "opts" },
+        Object.entries(v.session.options || {}).map(([k, val], i) => [i ? " · " : "",
+          // option names and their values as the rule set has them (identifiers: RULES.md)
+          h("span", { translate: "no" }, `${words(k)}: `),
+          typeof val === "boolean" ? (val ? t("yes") : t("no"))
+            : typeof val === "object" && !Object.keys(val || {}).length ? t("none")
+              : h("span", { translate: "no" }, typeof val === "object" ? JSON.stringify(val) : String(val).replace(/_/g, " "))])))
+      : t("no session running"));
     if (first) pickers();
     update();
     soon();

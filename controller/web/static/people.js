@@ -4,8 +4,8 @@
 // the page already keeps (localStorage), never in a URL.
 "use strict";
 
-import { api, h, replace, secondsLeft, signed } from "./common.js";
-import { handLabels, historyList } from "./results.js";
+import { api, h, num, personName, replace, rulesetWord, secondsLeft, signed, t, tn, tx, when } from "./common.js";
+import { handLabels, historyList, seatWords } from "./results.js";
 
 const POS = ["1", "2", "3", "4"];
 let view = null;
@@ -18,7 +18,7 @@ ol.past li { margin: .3rem 0; }
 #join input { font-size: 1.1rem; }`));
 
 function nameOf(p) {
-  return (view && view.players && view.players[String(p)]) || `Seat ${p}`;
+  return personName(view && view.players && view.players[String(p)], p);
 }
 
 async function refresh(then) {
@@ -29,12 +29,16 @@ async function refresh(then) {
 }
 
 function penaltyLine(p, i) {
-  const names = (s) => (p.names && p.names[String(s)]) || nameOf(s);
-  const what = p.kind === "deduction" ? `${names(p.seat)} loses ${p.amount} (deduction)`
-    : p.payments.map((x) => `${names(x.from)} pays ${names(x.to)} ${x.amount}`).join(", ");
-  const label = p.kind === "false_mahjong" ? "false Mahjong" : p.kind;
+  const names = (s) => {
+    const named = p.names && p.names[String(s)];
+    return named && named !== `Seat ${s}` ? named : nameOf(s);
+  };
+  const what = p.kind === "deduction" ? t("{who} loses {amount} (deduction)", { who: names(p.seat), amount: num(p.amount) })
+    : p.payments.map((x) => t("{payer} pays {payee} {amount}", { payer: names(x.from), payee: names(x.to), amount: num(x.amount) })).join(", ");
+  const label = { false_mahjong: t("false Mahjong"), transfer: t("transfer"), deduction: t("deduction") }[p.kind] || p.kind;
   return h("li", { class: p.cancelled ? "muted" : "" },
-    `Penalty ${i + 1} (${label}, hand ${p.hand}): ${what}${p.reason ? " · " + p.reason : ""}${p.cancelled ? " · taken back" : ""}`);
+    t("Penalty {n} ({kind}, hand {hand}): {what}", { n: i + 1, kind: label, hand: p.hand, what })
+    + (p.reason ? " · " + p.reason : "") + (p.cancelled ? " · " + t("taken back") : ""));
 }
 
 function roundBanner() {
@@ -42,10 +46,10 @@ function roundBanner() {
   if (!r || !r.round) return null;
   const left = secondsLeft(r.ends_at);
   const text = left === null ? "" : left > 0
-    ? `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")} left`
-    : "time is up: the hand in play is the round's last";
+    ? t("{time} left", { time: `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")}` })
+    : t("time is up: the hand in play is the round's last");
   return h("div", { class: "panel club-round" + (left !== null && left <= 0 ? " over" : ""), id: "round-banner" },
-    h("b", {}, `Round ${r.round}`), " · ", h("span", { class: "round-left" }, text));
+    h("b", {}, t("Round {n}", { n: r.round })), " · ", h("span", { class: "round-left" }, text));
 }
 
 function penaltiesAndDeductions() {
@@ -53,23 +57,21 @@ function penaltiesAndDeductions() {
   if (!list.length) return null;
   const ded = (view && view.deductions) || {};
   // By seat: a seat's holder may have changed (each deduction's line names who it was for).
-  const apart = POS.filter((p) => ded[p]).map((p) => `seat ${p} −${ded[p]}`).join(", ");
-  return h("div", {}, h("h3", {}, "Penalties"), h("ol", { class: "penalties" }, list.map(penaltyLine)),
-    apart ? h("p", {}, `Deductions (apart from the totals): ${apart}`) : null);
+  const apart = POS.filter((p) => ded[p]).map((p) => `${t("seat {n}", { n: p })} −${num(ded[p])}`).join(", ");
+  return h("div", {}, h("h3", {}, t("Penalties")), h("ol", { class: "penalties" }, list.map(penaltyLine)),
+    apart ? h("p", {}, t("Deductions (apart from the totals): {list}", { list: apart })) : null);
 }
 
 // --- the dashboard -----------------------------------------------------------------------------
 
-function when(t) { return t ? new Date(t * 1000).toLocaleString() : "–"; }
-
 async function openSession(id, box) {
   const s = await api(`/api/sessions/${id}`);
-  const current = (p) => (s.names && s.names[String(p)]) || `Seat ${p}`;
+  const current = (p) => personName(s.names && s.names[String(p)], p);
   box.replaceChildren(
-    h("p", {}, h("a", { href: `/api/sessions/${id}/export?format=csv`, download: `session-${id}.csv` }, "export CSV"),
-      " · ", h("a", { href: `/api/sessions/${id}/export?format=jsonl`, download: `session-${id}.jsonl` }, "export JSON lines")),
-    s.hands.length ? h("p", {}, h("a", { href: `/review/${id}/1` }, "review the hands step by step")) : null,
-    s.hands.length ? historyList({ hands: s.hands }, current, (i) => `/review/${id}/${i}`) : h("p", { class: "muted" }, "no finished hand"),
+    h("p", {}, h("a", { href: `/api/sessions/${id}/export?format=csv`, download: `session-${id}.csv` }, t("export CSV")),
+      " · ", h("a", { href: `/api/sessions/${id}/export?format=jsonl`, download: `session-${id}.jsonl` }, t("export JSON lines"))),
+    s.hands.length ? h("p", {}, h("a", { href: `/review/${id}/1` }, t("review the hands step by step"))) : null,
+    s.hands.length ? historyList({ hands: s.hands }, current, (i) => `/review/${id}/${i}`) : h("p", { class: "muted" }, t("no finished hand")),
     (s.penalties || []).length ? h("ol", {}, s.penalties.map(penaltyLine)) : null);
 }
 
@@ -78,23 +80,23 @@ async function loadPast() {
   const rows = data.sessions.map((s) => {
     const box = h("div", { class: "past-body" });
     // Four places; a seat whose holder changed lists each holder's part (docs/club.md).
-    const finals = (s.places || []).map((x) => `${x.place}. ` + x.holders.map((y) => `${y.label} ${signed(y.score)}`).join(" + ")).join(" · ")
-      + (s.finished ? "" : " (provisional)");
+    const finals = (s.places || []).map((x) => `${x.place}. ` + x.holders.map((y) => `${seatWords(y.label)} ${signed(y.score)}`).join(" + ")).join(" · ")
+      + (s.finished ? "" : " " + t("(provisional)"));
     return h("li", { "data-session": s.session },
       h("button", { class: "linkish", onclick: () => (box.childNodes.length ? box.replaceChildren() : openSession(s.session, box)) },
-        `${when(s.started)} · ${s.ruleset} · ${s.hands} hands${s.ended ? "" : " · running"}`),
+        [when(s.started), rulesetWord(s.ruleset), tn("{n} hand", "{n} hands", s.hands), s.ended ? "" : t("running")].filter(Boolean).join(" · ")),
       h("div", { class: "muted" }, finals),
-      s.damaged ? h("div", { class: "error" }, `damaged log: ${s.damaged}; the hands before it are shown (mahjong-table recover)`) : null,
+      s.damaged ? h("div", { class: "error" }, t("damaged log: {why}; the hands before it are shown (mahjong-table recover)", { why: s.damaged })) : null,
       box);
   });
-  replace("past", rows.length ? h("ol", { class: "past" }, rows) : h("p", { class: "muted" }, "no session yet"));
+  replace("past", rows.length ? h("ol", { class: "past" }, rows) : h("p", { class: "muted" }, t("no session yet")));
 }
 
 function tablePage() {
   const main = document.querySelector("main");
   main.prepend(h("div", { id: "club-round" }));
   main.append(h("section", { class: "session" }, h("div", { id: "penalty-box" })),
-    h("section", { class: "session", id: "past-sessions" }, h("h2", {}, "Past sessions"), h("div", { id: "past" })));
+    h("section", { class: "session", id: "past-sessions" }, h("h2", {}, t("Past sessions")), h("div", { id: "past" })));
   let hands = -1;
   const tick = () => refresh(() => {
     replace("club-round", roundBanner());
@@ -118,7 +120,7 @@ function seatPage() {
   api("/api/roster").then((r) => { roster = r.players; }).catch(() => {});
   let editing = false;
   const form = () => {
-    const input = h("input", { id: "join-name", list: "join-roster", maxlength: "40", placeholder: "your name", autocomplete: "off" });
+    const input = h("input", { id: "join-name", list: "join-roster", maxlength: "40", placeholder: t("your name"), autocomplete: "off" });
     const msg = h("span", { class: "join-msg" });
     const send = async (ev) => {
       ev.preventDefault();
@@ -126,11 +128,11 @@ function seatPage() {
         await api(`/api/seats/${position}/player`, { method: "POST", token: token(), body: { name: input.value.trim() } });
         editing = false;
         refresh(draw);
-      } catch (e) { msg.textContent = e.status === 401 ? "this page needs the seat's link (scan its QR code)" : e.message; }
+      } catch (e) { msg.textContent = e.status === 401 ? t("this page needs the seat's link (scan its QR code)") : e.message; }
     };
-    return h("form", { onsubmit: send }, h("label", { for: "join-name" }, "Who is playing here? "), input,
+    return h("form", { onsubmit: send }, h("label", { for: "join-name" }, t("Who is playing here?") + " "), input,
       h("datalist", { id: "join-roster" }, roster.map((n) => h("option", { value: n }))),
-      h("button", { type: "submit", id: "join-button" }, "Join"), " ", msg);
+      h("button", { type: "submit", id: "join-button" }, t("Join")), " ", msg);
   };
   const draw = () => {
     replace("club-round", roundBanner());
@@ -139,8 +141,8 @@ function seatPage() {
     if (button) button.disabled = !token();
     if (editing) return;
     if (!mine) { editing = true; replace("join", form()); draw(); return; }
-    replace("join", h("div", { id: "joined" }, h("b", {}, mine), " plays here ",
-      h("button", { type: "button", class: "linkish", onclick: () => { editing = true; replace("join", form()); draw(); } }, "not you?")));
+    replace("join", h("div", { id: "joined" }, tx("{name} plays here", { name: h("b", {}, mine) }), " ",
+      h("button", { type: "button", class: "linkish", onclick: () => { editing = true; replace("join", form()); draw(); } }, t("not you?"))));
   };
   refresh(draw);
   setInterval(() => refresh(draw), 2000);
@@ -154,33 +156,33 @@ function operatorPage() {
   const msg = h("p", { id: "people-msg" });
   const say = (t) => { msg.textContent = t; };
   const call = async (method, path, body) => {
-    try { await api(path, { method, token: token(), body }); say("done"); refresh(draw); }
-    catch (e) { say(e.status === 401 ? "log in with the admin token first" : e.message); }
+    try { await api(path, { method, token: token(), body }); say(t("done")); refresh(draw); }
+    catch (e) { say(e.status === 401 ? t("log in with the admin token first") : e.message); }
   };
-  const seatSel = (id) => h("select", { id }, POS.map((p) => h("option", { value: p }, `seat ${p}`)));
-  const nameIn = h("input", { id: "assign-name", maxlength: "40", placeholder: "name (empty frees the seat)" });
-  const amount = h("input", { id: "penalty-amount", type: "number", min: "1", placeholder: "amount" });
-  const kind = h("select", { id: "penalty-kind" }, [["transfer", "transfer: pays"], ["false_mahjong", "false Mahjong: pays each other player"], ["deduction", "deduction from the score"]].map(([v, l]) => h("option", { value: v }, l)));
-  const reason = h("input", { id: "penalty-reason", maxlength: "200", placeholder: "reason" });
+  const seatSel = (id) => h("select", { id }, POS.map((p) => h("option", { value: p }, t("seat {n}", { n: p }))));
+  const nameIn = h("input", { id: "assign-name", maxlength: "40", placeholder: t("name (empty frees the seat)") });
+  const amount = h("input", { id: "penalty-amount", type: "number", min: "1", placeholder: t("amount") });
+  const kind = h("select", { id: "penalty-kind" }, [["transfer", t("transfer: pays")], ["false_mahjong", t("false Mahjong: pays each other player")], ["deduction", t("deduction from the score")]].map(([v, l]) => h("option", { value: v }, l)));
+  const reason = h("input", { id: "penalty-reason", maxlength: "200", placeholder: t("reason") });
   main.append(h("section", { class: "panel", id: "people" },
-    h("h2", {}, "Players"), h("div", { id: "people-names" }),
+    h("h2", {}, t("Players")), h("div", { id: "people-names" }),
     h("div", {}, seatSel("assign-seat"), nameIn, h("button", { type: "button", id: "assign", onclick: () =>
-      call("POST", "/api/admin/players", { seat: Number(document.getElementById("assign-seat").value), name: nameIn.value.trim() || null }) }, "Seat")),
-    h("div", {}, "Swap ", seatSel("swap-a"), " and ", seatSel("swap-b"), h("button", { type: "button", id: "swap", onclick: () =>
-      call("POST", "/api/admin/players/swap", { a: Number(document.getElementById("swap-a").value), b: Number(document.getElementById("swap-b").value) }) }, "Swap")),
-    h("h3", {}, "Who held a seat from which hand"),
-    h("p", { class: "muted" }, "A correction in the log: the finished hands from this hand on (to the last one given, or while the seat's record names the same holder) become this holder's; hands just before it recorded as theirs go back to the seat's holder before them. Empty name: nobody named."),
-    h("div", {}, seatSel("holder-seat"), h("input", { id: "holder-name", maxlength: "40", placeholder: "name (empty: nobody named)" }),
-      " from hand ", h("input", { id: "holder-from", type: "number", min: "1", placeholder: "from" }),
-      " to ", h("input", { id: "holder-to", type: "number", min: "1", placeholder: "(last)" }),
+      call("POST", "/api/admin/players", { seat: Number(document.getElementById("assign-seat").value), name: nameIn.value.trim() || null }) }, t("Seat"))),
+    h("div", {}, tx("Swap {a} and {b}", { a: seatSel("swap-a"), b: seatSel("swap-b") }), h("button", { type: "button", id: "swap", onclick: () =>
+      call("POST", "/api/admin/players/swap", { a: Number(document.getElementById("swap-a").value), b: Number(document.getElementById("swap-b").value) }) }, t("Swap"))),
+    h("h3", {}, t("Who held a seat from which hand")),
+    h("p", { class: "muted" }, t("A correction in the log: the finished hands from this hand on (to the last one given, or while the seat's record names the same holder) become this holder's; hands just before it recorded as theirs go back to the seat's holder before them. Empty name: nobody named.")),
+    h("div", {}, seatSel("holder-seat"), h("input", { id: "holder-name", maxlength: "40", placeholder: t("name (empty: nobody named)") }),
+      " ", tx("from hand {from} to {to}", { from: h("input", { id: "holder-from", type: "number", min: "1", placeholder: t("from") }),
+        to: h("input", { id: "holder-to", type: "number", min: "1", placeholder: t("(last)") }) }),
       h("button", { type: "button", id: "holder-give", onclick: () => {
         const val = (id) => document.getElementById(id).value;
         const body = { seat: Number(val("holder-seat")), name: val("holder-name").trim() || null, from: Number(val("holder-from")) };
         if (val("holder-to")) body.to = Number(val("holder-to"));
         call("POST", "/api/admin/holder", body);
-      } }, "Correct")),
-    h("h2", {}, "Penalty"),
-    h("div", {}, kind, " ", seatSel("penalty-seat"), " to ", seatSel("penalty-to"), " ", amount, " ", reason,
+      } }, t("Correct"))),
+    h("h2", {}, t("Penalty")),
+    h("div", {}, kind, " ", tx("{from} to {to}", { from: seatSel("penalty-seat"), to: seatSel("penalty-to") }), " ", amount, " ", reason,
       h("button", { type: "button", id: "penalty-give", onclick: () => {
         const k = kind.value;
         const body = { kind: k, reason: reason.value.trim() || null };
@@ -188,14 +190,14 @@ function operatorPage() {
         if (k === "transfer") { body.from = seat; body.to = Number(document.getElementById("penalty-to").value); } else body.seat = seat;
         if (amount.value) body.amount = Number(amount.value);
         call("POST", "/api/admin/penalty", body);
-      } }, "Give")),
+      } }, t("Give"))),
     h("div", { id: "penalty-list" }), msg));
   const draw = () => {
     replace("people-names", h("p", {}, POS.map((p) => `${p}: ${nameOf(p)}`).join(" · ")));
     const list = (view && view.penalties) || [];
     replace("penalty-list", h("ol", {}, list.map((p, i) => {
       const li = penaltyLine(p, i);
-      if (!p.cancelled) li.append(" ", h("button", { type: "button", class: "linkish", onclick: () => call("DELETE", `/api/admin/penalty/${i + 1}`) }, "take back"));
+      if (!p.cancelled) li.append(" ", h("button", { type: "button", class: "linkish", onclick: () => call("DELETE", `/api/admin/penalty/${i + 1}`) }, t("take back")));
       return li;
     })));
   };

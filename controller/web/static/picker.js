@@ -2,14 +2,14 @@
 // service's tile set). pickTile(onPick, {selected, bonus}) -> element.
 "use strict";
 
-import { h } from "./common.js";
+import { h, t } from "./common.js";
 import { TILE_SET, tile, tileName } from "./tiles.js";
 
 // One row each: the three suits, the honours, the bonus tiles.
 const ROWS = [["bamboo"], ["characters"], ["dots"], ["winds", "dragons"], ["flowers", "seasons"]];
 
-export function pickTile(onPick, { selected = null, bonus = true, label = "tile" } = {}) {
-  const box = h("div", { class: "picker", role: "listbox", "aria-label": label });
+export function pickTile(onPick, { selected = null, bonus = true, label = null } = {}) {
+  const box = h("div", { class: "picker", role: "listbox", "aria-label": label || t("tile") });
   for (const groups of ROWS) {
     if (!bonus && groups[0] === "flowers") continue;
     const row = h("div", { class: "picker-row" });

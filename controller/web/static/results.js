@@ -2,12 +2,15 @@
 // the running balance chart (inline SVG) and per-player statistics.
 "use strict";
 
-import { h, signed, WIND_NAMES } from "./common.js";
+import { h, num, signed, t, term, tn, WIND_NAMES, windWord } from "./common.js";
 import { sortTiles, tiles } from "./tiles.js";
 import { riichiResult } from "./riichi.js";
 
-const SOURCES = { wall: "self-drawn", replacement: "on a replacement tile", dealt: "dealt complete",
-  discard: "on a discard", robbed_kong: "robbing a kong" };
+/** How a Mahjong was won (the result's win_source) in words. */
+export function sourceWord(source) {
+  return { wall: t("self-drawn"), replacement: t("on a replacement tile"), dealt: t("dealt complete"),
+    discard: t("on a discard"), robbed_kong: t("robbing a kong") }[source] || source || "";
+}
 const COLOURS = ["#e07a5f", "#3d85c6", "#81b29a", "#f2cc8f"];
 const SVGNS = "http://www.w3.org/2000/svg";
 
@@ -19,29 +22,30 @@ function meldRow(melds) {
 function fanItems(score) {
   const fans = (score.items || []).filter((it) => it.name !== "Flower Tiles");
   const flowers = (score.items || []).find((it) => it.name === "Flower Tiles");
-  const line = (it) => h("li", {}, h("span", { class: "item-name" }, it.name),
+  const line = (it) => h("li", {}, h("span", { class: "item-name" }, term(it.name)),
     it.tiles && it.tiles.length ? tiles(it.tiles, { rowCls: "mini" }) : null,
     h("span", { class: "item-val" }, `${it.points}`));
   const base = fans.reduce((n, it) => n + it.points, 0);
   return h("div", { class: "score" }, h("ul", { class: "items" }, fans.map(line)),
     flowers ? h("ul", { class: "items flowers" }, line(flowers)) : null,
     h("div", { class: "formula" }, flowers
-      ? `${base} fans + ${flowers.points} flowers = ${score.score}` : `${score.score} fans`));
+      ? t("{base} fans + {flowers} flowers = {score}", { base, flowers: flowers.points, score: num(score.score) })
+      : tn("{n} fan", "{n} fans", score.score)));
 }
 
 function scoreItems(score) {
   if (!score) return null;
   if (score.unit === "fans") return fanItems(score);
   const items = (score.items || []).map((it) => h("li", {},
-    h("span", { class: "item-name" }, it.name),
+    h("span", { class: "item-name" }, term(it.name)),
     it.tiles && it.tiles.length ? tiles(it.tiles, { rowCls: "mini" }) : null,
     h("span", { class: "item-val" },
-      it.points ? `${it.points} pts` : "", it.doubles ? ` ${it.doubles}×2` : "")));
+      it.points ? t("{n} pts", { n: it.points }) : "", it.doubles ? ` ${it.doubles}×2` : "")));
   return h("div", { class: "score" },
     h("ul", { class: "items" }, items),
     h("div", { class: "formula" }, score.limit_hand
-      ? `limit hand: ${score.limit_hand} = ${score.score}`
-      : `${score.points} points × 2^${score.doubles} = ${score.score}`));
+      ? t("limit hand: {limit} = {score}", { limit: term(score.limit_hand), score: num(score.score) })
+      : t("{points} points × 2^{doubles} = {score}", { points: score.points, doubles: score.doubles, score: num(score.score) })));
 }
 
 /** A player's concealed tiles: arranged into sets as scored when possible, else sorted. */
@@ -64,23 +68,37 @@ export function resultPanel(result, names, prefix = "", note = null) {
   if ((result.details || {}).riichi || (result.honba ?? null) !== null) return riichiResult(result, names, prefix, note);
   const winner = result.winner;
   const how = result.win_source
-    ? ` (${SOURCES[result.win_source] || result.win_source}${result.discarder ? ", discard of " + names(result.discarder) : ""})` : "";
-  const title = prefix + (result.result === "washout" ? "Washout: no scores, same dealer" : `Mahjong: ${names(winner)}${how}`);
+    ? ` (${sourceWord(result.win_source)}${result.discarder
+      ? ", " + t("discard of {who}", { who: names(result.discarder) }) : ""})` : "";
+  const title = prefix + (result.result === "washout" ? t("Washout: no scores, same dealer")
+    : t("Mahjong: {who}", { who: names(winner) }) + how);
   const seats = ["1", "2", "3", "4"].map((p) => {
     const d = (result.details || {})[p] || {};
     const score = (result.scores || {})[p] ?? 0;
     const net = (result.net || {})[p] ?? 0;
     return h("div", { class: "res-seat" + (String(winner) === p ? " winner" : "") },
       h("div", { class: "res-head" }, h("b", {}, names(p)),
-        h("span", { class: "pill" }, `${score}`), h("span", { class: net >= 0 ? "pos" : "neg" }, signed(net))),
+        h("span", { class: "pill" }, num(score)), h("span", { class: net >= 0 ? "pos" : "neg" }, signed(net))),
       h("div", { class: "res-tiles" }, handTiles(d), meldRow(d.melds),
         d.bonus && d.bonus.length ? tiles(d.bonus, { rowCls: "mini" }) : null),
       scoreItems(d.score));
   });
-  const pays = (result.payments || []).map((p) => h("li", {}, `${names(p.from)} pays ${names(p.to)} ${p.amount}`));
+  const pays = (result.payments || []).map((p) => h("li", {},
+    t("{payer} pays {payee} {amount}", { payer: names(p.from), payee: names(p.to), amount: num(p.amount) })));
   return h("section", { class: "result" }, h("h2", {}, title), note ? h("div", { class: "res-note" }, note) : null,
     h("div", { class: "res-grid" }, seats),
-    pays.length ? h("div", { class: "payments" }, h("h3", {}, "Who pays whom"), h("ul", {}, pays)) : null);
+    pays.length ? h("div", { class: "payments" }, h("h3", {}, t("Who pays whom")), h("ul", {}, pays)) : null);
+}
+
+/** The prevailing wind's round in words ("East round"). */
+export function roundWord(wind) {
+  return { east: t("East round"), south: t("South round"), west: t("West round"), north: t("North round") }[wind] || "";
+}
+
+/** A label the service gives an unnamed seat's holder ("Seat 2") in the page's words. */
+export function seatWords(label) {
+  const m = /^Seat ([1-4])$/.exec(label || "");
+  return m ? t("Seat {n}", { n: m[1] }) : label;
 }
 
 const DASHES = ["", "9 4", "3 3", "12 4 3 4"];
@@ -112,7 +130,7 @@ export function balanceChart(stats, names) {
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("class", "chart");
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "running balance per player after each hand");
+  svg.setAttribute("aria-label", t("running balance per player after each hand"));
   const add = (name, attrs, content) => {
     const node = document.createElementNS(SVGNS, name);
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -128,7 +146,7 @@ export function balanceChart(stats, names) {
   for (let i = 0; i < n; i += every) {
     add("text", { x: x(i), y: H - bottom + 16, class: "tick hand-tick", "text-anchor": "middle" }, String(i));
   }
-  add("text", { x: (left + W - right) / 2, y: H - 4, class: "tick", "text-anchor": "middle" }, "hand");
+  add("text", { x: (left + W - right) / 2, y: H - 4, class: "tick", "text-anchor": "middle" }, t("hand"));
   series.forEach((s, k) => {
     const shift = (k - 1.5) * 2.2; // side by side where lines coincide
     const d = s.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${(y(v) + shift).toFixed(1)}`).join(" ");
@@ -157,26 +175,27 @@ export function seatedNow(seated, p, name) {
 export function seatHolders(places, fallback) {
   return (p) => {
     const place = (places || []).find((x) => x.seat === String(p));
-    return place && place.holders.length > 1 ? place.holders.map((x) => x.label).join(" → ") : fallback(p);
+    return place && place.holders.length > 1 ? place.holders.map((x) => seatWords(x.label)).join(" → ") : fallback(p);
   };
 }
 
 function numbers(part) {
   const n = part.numbers || [];
-  if (!n.length) return "no hand";
+  if (!n.length) return t("no hand");
   const runs = [];
   for (const x of n) {
     const last = runs[runs.length - 1];
     if (last && x === last[1] + 1) last[1] = x; else runs.push([x, x]);
   }
-  return (n.length === 1 ? "hand " : "hands ") + runs.map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`)).join(", ");
+  const list = runs.map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`)).join(", ");
+  return tn("hand {list}", "hands {list}", n.length, { list });
 }
 
 /** Who held a seat: each holder's part (its hands and score) when the holder changed. */
 function holdersCell(place, label) {
   if (!place || place.holders.length < 2) return h("th", {}, label);
   return h("th", { class: "holders" }, place.holders.map((x) =>
-    h("div", { class: "holder", "data-holder": x.label }, `${x.label} ${signed(x.score)} (${numbers(x)})`)));
+    h("div", { class: "holder", "data-holder": x.label }, `${seatWords(x.label)} ${signed(x.score)} (${numbers(x)})`)));
 }
 
 /** Totals and statistics per seat; the place of each seat and, when a seat's holder changed,
@@ -187,16 +206,18 @@ export function statsTable(data, names) {
     const s = data.statistics[p] || {};
     const place = (data.places || []).find((x) => x.seat === p);
     const total = place ? place.score : (data.totals || {})[p] ?? 0;
-    const rank = place ? `${place.place}.` + (place.points !== null && place.points !== undefined ? ` ${place.points} pt` : "") : "";
+    const rank = place ? `${place.place}.` + (place.points !== null && place.points !== undefined
+      ? " " + t("{n} pt", { n: num(place.points) }) : "") : "";
     return h("tr", { "data-seat": p }, h("td", { class: "place" }, rank), holdersCell(place, short(p)),
       h("td", { class: total >= 0 ? "pos" : "neg" }, signed(total)),
       h("td", {}, s.won ?? 0), h("td", {}, s.self_drawn ?? 0), h("td", {}, s.dealt_in ?? 0),
       h("td", {}, s.largest ?? 0), h("td", {}, s.limit_hands ?? 0));
   });
   return h("table", { class: "stats" },
-    h("thead", {}, h("tr", {}, h("th", { title: "place (rank points once the session is over)" }, "place"), h("th", {}, ""), h("th", {}, "total"), h("th", { title: "hands won" }, "won"),
-      h("th", { title: "self-drawn wins" }, "self-drawn"), h("th", { title: "discards that gave a Mahjong" }, "dealt in"),
-      h("th", { title: "largest hand" }, "largest"), h("th", { title: "limit hands" }, "limits"))),
+    h("thead", {}, h("tr", {}, h("th", { title: t("place (rank points once the session is over)") }, t("place")), h("th", {}, ""),
+      h("th", {}, t("total")), h("th", { title: t("hands won") }, t("won")),
+      h("th", { title: t("self-drawn wins") }, t("self-drawn")), h("th", { title: t("discards that gave a Mahjong") }, t("dealt in")),
+      h("th", { title: t("largest hand") }, t("largest")), h("th", { title: t("limit hands") }, t("limits")))),
     h("tbody", {}, rows));
 }
 
@@ -206,10 +227,11 @@ export function statsTable(data, names) {
 export function handLabels(hand, current) {
   return (p) => {
     const key = String(p);
-    const name = (hand.names && hand.names[key]) || current(p).split(" · ")[0];
+    const name = (hand.names && hand.names[key] && hand.names[key] !== `Seat ${key}` ? hand.names[key] : null)
+      || current(p).split(" · ")[0];
     let wind = hand.winds && hand.winds[key];
     if (!wind && hand.dealer) wind = WIND_NAMES[((Number(p) - Number(hand.dealer)) % 4 + 4) % 4];
-    return wind ? `${name} · ${wind}` : current(p);
+    return wind ? `${name} · ${windWord(wind)}` : current(p);
   };
 }
 
@@ -218,13 +240,14 @@ export function handLabels(hand, current) {
 export function historyList(data, current, review = null) {
   return h("ol", { class: "history" }, data.hands.map((hand, i) => [hand, i + 1]).reverse().map(([hand, index]) => {
     const names = handLabels(hand, current);
-    const line = hand.result === "mahjong" ? `${names(hand.winner)} won ${(hand.scores || {})[String(hand.winner)] ?? ""}`
-      : hand.result === "washout" ? "washout" : "in play";
+    const line = hand.result === "mahjong"
+      ? t("{who} won {score}", { who: names(hand.winner), score: num((hand.scores || {})[String(hand.winner)] ?? 0) })
+      : hand.result === "washout" ? t("washout") : t("in play");
     const body = h("div", { class: "hist-body" });
     const item = h("li", { "data-hand": hand.number }, h("button", { class: "linkish", onclick: () => {
       if (body.childNodes.length) body.replaceChildren(); else body.replaceChildren(resultPanel(hand, names));
-    } }, `Hand ${hand.number} · ${hand.prevailing_wind || ""} round · ${line}`),
-    review ? h("a", { class: "hand-review", href: review(index), title: "step through this hand" }, "review") : null, body);
+    } }, [t("Hand {n}", { n: hand.number }), roundWord(hand.prevailing_wind), line].filter(Boolean).join(" · ")),
+    review ? h("a", { class: "hand-review", href: review(index), title: t("step through this hand") }, t("review")) : null, body);
     return item;
   }));
 }

@@ -6,13 +6,10 @@
 // "no yaku" warnings and whether riichi is possible now. Other rule sets never reach this file.
 "use strict";
 
-import { h, signed } from "./common.js";
+import { h, num, signed, t, term, tx } from "./common.js";
 import { sortTiles, tiles } from "./tiles.js";
 
-const LIMITS = { mangan: "mangan", haneman: "haneman", baiman: "baiman", sanbaiman: "sanbaiman",
-  yakuman: "yakuman" };
-
-export const thousands = (n) => Number(n || 0).toLocaleString("en-US");
+export const thousands = (n) => num(n);
 export const isRiichi = (view) => !!(view && view.riichi);
 
 /** The counters and indicators for the centre of the board. */
@@ -20,17 +17,18 @@ export function riichiCounters(r, hand) {
   const over = hand && hand.phase === "over";
   const ura = r.ura_dora_indicators || [];
   return h("div", { class: "riichi-info" },
-    h("div", { class: "dora-box", title: "dora indicators (the dora is the next tile of each)" },
-      h("span", { class: "r-label" }, "dora"),
+    h("div", { class: "dora-box", title: t("dora indicators (the dora is the next tile of each)") },
+      h("span", { class: "r-label" }, term("dora")),
       tiles(r.dora_indicators || [], { rowCls: "dora-tiles", cls: "dora" }),
-      over && ura.length ? h("span", { class: "r-label" }, "ura") : null,
+      over && ura.length ? h("span", { class: "r-label" }, t("ura")) : null,
       over && ura.length ? tiles(ura, { rowCls: "dora-tiles ura", cls: "dora" }) : null),
     h("div", { class: "counters" },
-      h("span", { class: "counter honba", title: "honba: 300 more per win (100 from each payer)" },
-        h("b", {}, `${r.honba ?? 0}`), " honba"),
-      h("span", { class: "counter sticks", title: "riichi deposits on the table (1,000 each)" },
-        h("b", {}, `${r.riichi_sticks ?? 0}`), ` riichi stick${r.riichi_sticks === 1 ? "" : "s"}`)),
-    r.ura_due ? h("div", { class: "muted ura-due" }, "waiting for the ura indicators") : null);
+      h("span", { class: "counter honba", title: t("honba: {a} more per win ({b} from each payer)", { a: num(300), b: num(100) }) },
+        tx("{n} honba", { n: h("b", {}, `${r.honba ?? 0}`) })),
+      h("span", { class: "counter sticks", title: t("riichi deposits on the table ({n} each)", { n: num(1000) }) },
+        r.riichi_sticks === 1 ? tx("{n} riichi stick", { n: h("b", {}, "1") })
+          : tx("{n} riichi sticks", { n: h("b", {}, `${r.riichi_sticks ?? 0}`) }))),
+    r.ura_due ? h("div", { class: "muted ura-due" }, t("waiting for the ura indicators")) : null);
 }
 
 /** A seat's points, and the difference to each other seat while it is tapped open. */
@@ -40,9 +38,9 @@ export function pointsEl(r, pos, names, open, toggle) {
     const d = ((r.points || {})[String(q)] ?? 0) - pts;
     const who = names(q).split(" · ")[0];
     return h("div", { class: "diff", "data-seat": q }, `${who}: `,
-      h("b", { class: d > 0 ? "neg" : d < 0 ? "pos" : "" }, d === 0 ? "level" : `${thousands(Math.abs(d))} ${d > 0 ? "ahead" : "behind"}`));
+      h("b", { class: d > 0 ? "neg" : d < 0 ? "pos" : "" }, d === 0 ? t("level") : d > 0 ? t("{n} ahead", { n: thousands(d) }) : t("{n} behind", { n: thousands(-d) })));
   })) : null;
-  return [h("button", { class: "points linkish", type: "button", title: "points (tap: the difference to each other seat)",
+  return [h("button", { class: "points linkish", type: "button", title: t("points (tap: the difference to each other seat)"),
     "aria-expanded": open ? "true" : "false", onclick: (e) => { e.stopPropagation(); toggle(pos); } }, thousands(pts)), diffs];
 }
 
@@ -50,8 +48,8 @@ export function pointsEl(r, pos, names, open, toggle) {
 export function riichiFlag(r, pos) {
   if (!(r.riichi || []).includes(pos)) return null;
   const double = (r.double_riichi || []).includes(pos);
-  return h("span", { class: "flag riichi", title: "in riichi: 1,000 on the table, the hand locked" },
-    double ? "double riichi" : "riichi");
+  return h("span", { class: "flag riichi", title: t("in riichi: {n} on the table, the hand locked", { n: num(1000) }) },
+    double ? term("double riichi") : term("riichi"));
 }
 
 /** Turn the riichi discard in the river row sideways. */
@@ -60,18 +58,18 @@ export function markRiichiDiscard(row, r, pos) {
   const node = at === null || at === undefined ? null : row.children[at];
   if (!node) return;
   node.classList.add("sideways");
-  node.title += " (the riichi discard)";
+  node.title += " " + t("(the riichi discard)");
 }
 
 /** A draw: the seat's word instead of its tiles (a hand is never shown at a draw). */
 export function tenpaiWord(r, pos) {
   const word = (r.tenpai || {})[String(pos)];
-  return word ? h("span", { class: `flag ${word}` }, word) : null;
+  return word ? h("span", { class: `flag ${word}` }, word === "tenpai" ? t("tenpai") : term(word)) : null;
 }
 
 function hanLine(score) {
-  const limit = score.limit_hand ? ` · ${LIMITS[score.limit_hand] || score.limit_hand}` : "";
-  return `${score.doubles} han ${score.points} fu${limit} = ${thousands(score.score)}`;
+  const limit = score.limit_hand ? ` · ${term(score.limit_hand)}` : "";
+  return t("{han} han {fu} fu", { han: score.doubles, fu: score.points }) + `${limit} = ${thousands(score.score)}`;
 }
 
 /** One winner's yaku, each with its tiles and han, and han, fu, the limit and the score. */
@@ -79,19 +77,19 @@ export function yakuList(score, withTiles = true) {
   if (!score) return null;
   return h("div", { class: "score riichi-score" },
     h("ul", { class: "items" }, (score.items || []).map((it) => h("li", {},
-      h("span", { class: "item-name" }, it.name),
+      h("span", { class: "item-name" }, term(it.name)),
       withTiles && it.tiles && it.tiles.length ? tiles(it.tiles, { rowCls: "mini" }) : null,
-      h("span", { class: "item-val" }, `${it.points} han`)))),
+      h("span", { class: "item-val" }, t("{n} han", { n: it.points }))))),
     h("div", { class: "formula" }, hanLine(score)));
 }
 
-function payer(names, p) { return String(p) === "0" ? "the table's riichi sticks" : names(p); }
+function payer(names, p) { return String(p) === "0" ? t("the table's riichi sticks") : names(p); }
 
 function paymentsEl(result, names) {
   const pays = (result.payments || []).map((p) => h("li", {}, String(p.from) === "0"
-    ? `${names(p.to)} takes ${thousands(p.amount)} from the table's riichi sticks`
-    : `${payer(names, p.from)} pays ${names(p.to)} ${thousands(p.amount)}`));
-  return pays.length ? h("div", { class: "payments" }, h("h3", {}, "Who pays whom"), h("ul", {}, pays)) : null;
+    ? t("{who} takes {amount} from the table's riichi sticks", { who: names(p.to), amount: thousands(p.amount) })
+    : t("{payer} pays {payee} {amount}", { payer: payer(names, p.from), payee: names(p.to), amount: thousands(p.amount) })));
+  return pays.length ? h("div", { class: "payments" }, h("h3", {}, t("Who pays whom")), h("ul", {}, pays)) : null;
 }
 
 /** The riichi facts of a result: a live result's details.riichi, or the hand record itself. */
@@ -105,14 +103,14 @@ function winnersOf(result) {
 /** The title of a riichi hand's result. */
 export function riichiTitle(result, names) {
   const won = winnersOf(result);
-  if (result.result === "washout") return "Exhaustive draw";
-  if (result.result === "chombo") return "Chombo: the hand is replayed";
-  if (result.result === "nagashi_mangan") return `Nagashi mangan: ${won.map(names).join(", ")}`;
-  if (result.result !== "mahjong") return result.result || "";
+  if (result.result === "washout") return t("Exhaustive draw");
+  if (result.result === "chombo") return t("Chombo: the hand is replayed");
+  if (result.result === "nagashi_mangan") return t("Nagashi mangan: {who}", { who: won.map(names).join(", ") });
+  if (result.result !== "mahjong") return term(result.result || "");
   const who = won.map(names).join(", ");
-  return result.win_source === "discard" || result.win_source === "robbed_kong"
-    ? `Ron: ${who} on ${names(result.discarder)}'s ${result.win_source === "discard" ? "discard" : "kong"}`
-    : `Tsumo: ${who}`;
+  return result.win_source === "discard" ? t("Ron: {who} on {discarder}'s discard", { who, discarder: names(result.discarder) })
+    : result.win_source === "robbed_kong" ? t("Ron: {who} on {discarder}'s kong", { who, discarder: names(result.discarder) })
+      : t("Tsumo: {who}", { who });
 }
 
 function seatLine(result, names, p, won) {
@@ -120,13 +118,13 @@ function seatLine(result, names, p, won) {
   const net = (result.net || {})[p] ?? 0;
   const tenpai = d.tenpai ?? (infoOf(result).tenpai || []).map(String).includes(p);
   const word = result.result === "washout" || result.result === "nagashi_mangan"
-    ? h("span", { class: `flag ${tenpai ? "tenpai" : "noten"}` }, tenpai ? "tenpai" : "noten") : null;
+    ? h("span", { class: `flag ${tenpai ? "tenpai" : "noten"}` }, tenpai ? t("tenpai") : term("noten")) : null;
   return h("div", { class: "res-seat" + (won.includes(p) ? " winner" : ""), "data-seat": p },
     h("div", { class: "res-head" }, h("b", {}, names(p)), word,
       h("span", { class: net >= 0 ? "pos" : "neg" }, signed(net))),
     won.includes(p) && d.hand ? h("div", { class: "res-tiles" }, tiles(sortTiles(d.hand), { rowCls: "mini" }),
       (d.melds || []).map((m) => tiles(m.tiles || [], { rowCls: "mini" }))) : null,
-    won.includes(p) ? yakuList(d.score) || h("div", { class: "muted" }, `scores ${thousands((result.scores || {})[p] ?? 0)}`) : null);
+    won.includes(p) ? yakuList(d.score) || h("div", { class: "muted" }, t("scores {n}", { n: thousands((result.scores || {})[p] ?? 0) })) : null);
 }
 
 /** The explained result of a riichi hand (a draw shows only tenpai/noten, never a tile). */
@@ -136,9 +134,9 @@ export function riichiResult(result, names, prefix = "", note = null) {
   const ura = info.ura_dora_indicators || [];
   return h("section", { class: "result riichi-result" }, h("h2", {}, prefix + riichiTitle(result, names)),
     note ? h("div", { class: "res-note" }, note) : null,
-    h("div", { class: "res-indicators" }, "dora ", tiles(info.dora_indicators || [], { rowCls: "mini" }),
-      ura.length ? [" ura ", tiles(ura, { rowCls: "mini" })] : null,
-      ` · ${info.honba ?? 0} honba · ${info.riichi_sticks ?? 0} sticks before the hand`),
+    h("div", { class: "res-indicators" }, term("dora") + " ", tiles(info.dora_indicators || [], { rowCls: "mini" }),
+      ura.length ? [" " + t("ura") + " ", tiles(ura, { rowCls: "mini" })] : null,
+      " · " + t("{honba} honba · {sticks} sticks before the hand", { honba: info.honba ?? 0, sticks: info.riichi_sticks ?? 0 })),
     h("div", { class: "res-grid" }, ["1", "2", "3", "4"].map((p) => seatLine(result, names, p, won))),
     paymentsEl(result, names));
 }
@@ -161,21 +159,21 @@ export function finalTable(final, names) {
       h("td", {}, signed((final.uma || {})[p] ?? 0)), h("td", {}, pen ? signed(pen) : ""),
       h("td", { class: res >= 0 ? "pos" : "neg" }, h("b", {}, signed(res))));
   });
-  return h("section", { class: "final" }, h("h2", {}, "The hanchan is over"),
+  return h("section", { class: "final" }, h("h2", {}, t("The hanchan is over")),
     h("table", { class: "stats final-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, "place"), h("th", {}, ""), h("th", {}, "points"),
-        h("th", { title: "uma: +15 / +5 / -5 / -15, shared when tied" }, "uma"),
-        h("th", { title: "chombo penalties" }, "penalty"), h("th", { title: "in thousands" }, "result"))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("place")), h("th", {}, ""), h("th", {}, t("points")),
+        h("th", { title: t("uma: +15 / +5 / -5 / -15, shared when tied") }, t("uma")),
+        h("th", { title: t("chombo penalties") }, t("penalty")), h("th", { title: t("in thousands") }, t("result")))),
       h("tbody", {}, rows)),
-    final.deposits ? h("p", { class: "muted" }, `${thousands(final.deposits)} in riichi sticks went to first place`) : null);
+    final.deposits ? h("p", { class: "muted" }, t("{n} in riichi sticks went to first place", { n: thousands(final.deposits) })) : null);
 }
 
 // --- the seat page ------------------------------------------------------------------------------
 
 function furitenWhy(own, waits, river) {
   const mine = (waits || []).filter((t) => (river || []).includes(t));
-  if (own.in_riichi && !mine.length) return "in riichi you let a winning tile pass: furiten for the rest of the hand";
-  return mine.length ? "one of your waits is among your own discards" : "you let a winning tile pass (until your next draw or call)";
+  if (own.in_riichi && !mine.length) return t("in riichi you let a winning tile pass: furiten for the rest of the hand");
+  return mine.length ? t("one of your waits is among your own discards") : t("you let a winning tile pass (until your next draw or call)");
 }
 
 /** The seat's riichi notes: furiten, no yaku, a win now, riichi possible, riichi, dead, kuikae. */
@@ -183,17 +181,17 @@ export function seatNotes(own, waits, river) {
   if (!own) return [];
   const note = (cls, head, ...rest) => h("div", { class: `r-note ${cls}`, role: cls === "warn" ? "alert" : null }, h("b", {}, head), ...rest);
   return [
-    own.dead ? note("warn dead", "Dead hand: ", "no call, no riichi and no win for the rest of this hand.") : null,
-    own.furiten ? note("warn furiten", "Furiten: ", `you cannot win on a discard (${furitenWhy(own, waits, river)}); a tsumo is allowed.`) : null,
-    (own.no_yaku || []).length ? note("warn no-yaku", "No yaku: ", "a win on ", tiles(own.no_yaku, { rowCls: "small" }),
-      " now would have no yaku (mahjong_without_yaku): calling Mahjong makes your hand dead.") : null,
-    (own.ron_on || []).length ? note("ok ron", "Ron: ", tiles(own.ron_on, { rowCls: "small" }), " on the pad wins for you: call Mahjong.") : null,
-    own.tsumo ? note("ok tsumo", "Tsumo: ", "your hand is complete with a yaku: call Mahjong.") : null,
-    own.can_riichi && !own.declared ? note("ok can-riichi", "Riichi possible now: ", "press Riichi, then discard one of ",
-      tiles(own.riichi_discards || [], { rowCls: "small" }), ".") : null,
-    own.declared ? note("ok declared", "Riichi declared: ", "now discard one of ", tiles(own.riichi_discards || [], { rowCls: "small" }), ".") : null,
-    own.in_riichi ? note("info in-riichi", "In riichi: ", "discard the tile you draw; no calls.") : null,
-    (own.kuikae || []).length ? note("warn kuikae", "Kuikae: ", "you may not discard ", tiles(own.kuikae, { rowCls: "small" }), " now.") : null,
+    own.dead ? note("warn dead", t("Dead hand:") + " ", t("no call, no riichi and no win for the rest of this hand.")) : null,
+    own.furiten ? note("warn furiten", t("Furiten:") + " ", t("you cannot win on a discard ({why}); a tsumo is allowed.", { why: furitenWhy(own, waits, river) })) : null,
+    (own.no_yaku || []).length ? note("warn no-yaku", t("No yaku:") + " ", tx("a win on {tiles} now would have no yaku (mahjong_without_yaku): calling Mahjong makes your hand dead.",
+      { tiles: tiles(own.no_yaku, { rowCls: "small" }) })) : null,
+    (own.ron_on || []).length ? note("ok ron", t("Ron:") + " ", tx("{tiles} on the pad wins for you: call Mahjong.", { tiles: tiles(own.ron_on, { rowCls: "small" }) })) : null,
+    own.tsumo ? note("ok tsumo", t("Tsumo:") + " ", t("your hand is complete with a yaku: call Mahjong.")) : null,
+    own.can_riichi && !own.declared ? note("ok can-riichi", t("Riichi possible now:") + " ", tx("press Riichi, then discard one of {tiles}.",
+      { tiles: tiles(own.riichi_discards || [], { rowCls: "small" }) })) : null,
+    own.declared ? note("ok declared", t("Riichi declared:") + " ", tx("now discard one of {tiles}.", { tiles: tiles(own.riichi_discards || [], { rowCls: "small" }) })) : null,
+    own.in_riichi ? note("info in-riichi", t("In riichi:") + " ", t("discard the tile you draw; no calls.")) : null,
+    (own.kuikae || []).length ? note("warn kuikae", t("Kuikae:") + " ", tx("you may not discard {tiles} now.", { tiles: tiles(own.kuikae, { rowCls: "small" }) })) : null,
   ];
 }
 
@@ -205,22 +203,23 @@ export function myRiichiResult(result, names, position) {
   const net = (result.net || {})[me] ?? 0;
   const draw = result.result === "washout" || result.result === "nagashi_mangan";
   const pays = (result.payments || []).filter((p) => String(p.from) === me || String(p.to) === me)
-    .map((p) => h("li", {}, String(p.from) === "0" ? `You take ${thousands(p.amount)} from the riichi sticks`
-      : String(p.from) === me ? `You pay ${names(p.to)} ${thousands(p.amount)}` : `${names(p.from)} pays you ${thousands(p.amount)}`));
+    .map((p) => h("li", {}, String(p.from) === "0" ? t("You take {amount} from the riichi sticks", { amount: thousands(p.amount) })
+      : String(p.from) === me ? t("You pay {who} {amount}", { who: names(p.to), amount: thousands(p.amount) })
+        : t("{who} pays you {amount}", { who: names(p.from), amount: thousands(p.amount) })));
   return h("div", { class: "panel over-note riichi-over" },
-    h("b", { class: "over-title-s" }, won.includes(me) && result.result === "mahjong" ? "You won!" : riichiTitle(result, names)),
-    draw ? h("div", { class: "my-tenpai" }, `You were ${d.tenpai ? "tenpai" : "noten"}.`) : null,
+    h("b", { class: "over-title-s" }, won.includes(me) && result.result === "mahjong" ? t("You won!") : riichiTitle(result, names)),
+    draw ? h("div", { class: "my-tenpai" }, d.tenpai ? t("You were tenpai.") : t("You were noten.")) : null,
     won.includes(me) ? yakuList(d.score, false) : null,
-    pays.length ? h("div", {}, h("h3", {}, "Who pays whom"), h("ul", { class: "pays" }, pays)) : null,
-    h("div", { class: "net-line" }, "This hand: ", h("span", { class: net >= 0 ? "pos" : "neg" }, signed(net))));
+    pays.length ? h("div", {}, h("h3", {}, t("Who pays whom")), h("ul", { class: "pays" }, pays)) : null,
+    h("div", { class: "net-line" }, t("This hand:") + " ", h("span", { class: net >= 0 ? "pos" : "neg" }, signed(net))));
 }
 
 /** The seat's place and result at the hanchan's end. */
 export function myFinal(final, position) {
   const me = String(position);
   const place = places(final.points || {})[me];
-  return h("div", { class: "panel my-final" }, h("b", { class: "over-title-s" }, "The hanchan is over"),
-    h("div", {}, `Place ${place} · ${thousands(final.points[me])} points · uma ${signed(final.uma[me])} · result `,
-      h("b", {}, signed(final.result[me]))));
+  return h("div", { class: "panel my-final" }, h("b", { class: "over-title-s" }, t("The hanchan is over")),
+    h("div", {}, tx("Place {place} · {points} points · uma {uma} · result {result}", { place, points: thousands(final.points[me]),
+      uma: signed(final.uma[me]), result: h("b", {}, signed(final.result[me])) })));
 }
 

@@ -6,10 +6,11 @@
 "use strict";
 
 import {
-  api, flashIn, forgetToken, h, keepToken, linkToken, livePage, peopleText, replace, signed, storedToken,
+  api, flashIn, forgetToken, h, keepToken, linkToken, livePage, num, peopleText, personName, replace, signed, storedToken, t, term, tx,
+  windWord,
 } from "./common.js";
 import { pickTile } from "./picker.js";
-import { seatedNow } from "./results.js";
+import { roundWord, seatedNow } from "./results.js";
 import { tile, tileName, tiles } from "./tiles.js";
 import { myFinal, myRiichiResult, seatNotes, thousands } from "./riichi.js";
 
@@ -22,24 +23,27 @@ let fixing = null; // the tile of the own rack being corrected
 const $ = (id) => document.getElementById(id);
 let seated = null; // who sits at each seat now and their session's score (GET /api/hands)
 let placesKey = null;
-const playerName = (table, p) => (table.players || {})[String(p)] || `Seat ${p}`;
+const playerName = (table, p) => personName((table.players || {})[String(p)], p);
+
+const callWord = (call) => ({ claim: t("Claim"), ready: t("Ready"), mahjong: t("Mahjong") }[call] || call);
+const stepWord = (step) => ({ draw: t("draw"), discard: t("discard"), replacement: t("replacement") }[step] || step);
 
 function say(text, ok) { flashIn("flash", text, ok, ok ? 4 : 8); }
 
 function refusal(e, call) {
   const detail = (e && e.message) || "";
   if (e && e.status === 409 && /simulated players/.test(detail)) {
-    return "Simulated players play every seat at this table: a call from this phone is not taken.";
+    return t("Simulated players play every seat at this table: a call from this phone is not taken.");
   }
   const text = peopleText(e, "seat");
-  return call ? `${call[0].toUpperCase() + call.slice(1)} not taken: ${text}` : text;
+  return call ? t("{call} not taken: {why}", { call: callWord(call), why: text }) : text;
 }
 
 async function declare(call) {
-  if (call === "mahjong" && !confirm("Call Mahjong? Your hand is then shown to everyone and scored.")) return;
+  if (call === "mahjong" && !confirm(t("Call Mahjong? Your hand is then shown to everyone and scored."))) return;
   try {
     await api(`/api/seats/${position}/declare`, { method: "POST", token, body: { call } });
-    say(call === "mahjong" ? "Mahjong called." : call === "ready" ? "Ready called." : "Claim called.", true);
+    say(call === "mahjong" ? t("Mahjong called.") : call === "ready" ? t("Ready called.") : t("Claim called."), true);
   } catch (e) {
     say(refusal(e, call), false);
   }
@@ -51,10 +55,10 @@ function startFix(code) {
   fixing = code;
   const box = $("fix");
   box.hidden = false;
-  replace("fix", h("div", { class: "fix-head" }, "The table shows ", tile(code, { cls: "inline" }),
-    ` ${tileName(code)}. It really is:`),
-  pickTile((real) => confirmFix(code, real), { label: "what the tile really is" }),
-  h("button", { class: "act secondary", type: "button", onclick: stopFix }, "Cancel"));
+  replace("fix", h("div", { class: "fix-head" }, tx("The table shows {tile} {name}. It really is:",
+    { tile: tile(code, { cls: "inline" }), name: tileName(code) })),
+  pickTile((real) => confirmFix(code, real), { label: t("what the tile really is") }),
+  h("button", { class: "act secondary", type: "button", onclick: stopFix }, t("Cancel")));
 }
 
 function stopFix() {
@@ -64,11 +68,11 @@ function stopFix() {
 }
 
 async function confirmFix(read, real) {
-  if (read === real) return say("That is the same tile: pick what it really is.", false);
-  if (!confirm(`Correct your ${tileName(read)} to ${tileName(real)}?`)) return;
+  if (read === real) return say(t("That is the same tile: pick what it really is."), false);
+  if (!confirm(t("Correct your {read} to {real}?", { read: tileName(read), real: tileName(real) }))) return;
   try {
     await api(`/api/seats/${position}/reassign`, { method: "POST", token, body: { tile: read, as: real } });
-    say(`Corrected: ${tileName(read)} is ${tileName(real)}.`, true);
+    say(t("Corrected: {read} is {real}.", { read: tileName(read), real: tileName(real) }), true);
     stopFix();
   } catch (e) {
     say(refusal(e, null), false);
@@ -78,7 +82,7 @@ async function confirmFix(read, real) {
 // --- the page ------------------------------------------------------------------------------------
 
 function handEl() {
-  if (!seat.hand || !seat.hand.length) return h("span", { class: "muted" }, "no tiles");
+  if (!seat.hand || !seat.hand.length) return h("span", { class: "muted" }, t("no tiles"));
   const row = tiles(seat.hand, { rowCls: "own" });
   for (const node of row.children) {
     node.setAttribute("tabindex", "0");
@@ -94,15 +98,15 @@ function buttons(hand) {
   // still be claimed by a call that outranks that claim.
   const live = d || (hand.claim && hand.claim.discard);
   const inPlay = hand.phase === "play" || hand.phase === "deal";
-  const why = !token ? "These buttons need the seat's link: scan the seat's code on the operator page."
-    : hand.phase === "over" ? "The hand is over: the next one starts with the deal." : !inPlay ? "No hand is in play." : null;
+  const why = !token ? t("These buttons need the seat's link: scan the seat's code on the operator page.")
+    : hand.phase === "over" ? t("The hand is over: the next one starts with the deal.") : !inPlay ? t("No hand is in play.") : null;
   $("claim").disabled = !!why || !(hand.claim_window && live && live.seat !== position);
   $("ready").disabled = !!why || seat.ready || !(seat.waits && seat.waits.length) && seat.waits_shown !== false;
-  $("ready").textContent = seat.ready ? "Ready ✓" : "Ready";
+  $("ready").textContent = seat.ready ? t("Ready") + " ✓" : t("Ready");
   const own = seat.riichi;
   if (own) { // riichi: READY is the riichi declaration, possible only when the seat view says so
     $("ready").disabled = !!why || !own.can_riichi || own.declared || own.in_riichi;
-    $("ready").textContent = own.in_riichi || own.declared ? "Riichi ✓" : "Riichi";
+    $("ready").textContent = own.in_riichi || own.declared ? t("Riichi") + " ✓" : t("Riichi");
   }
   $("mahjong").disabled = !!why;
   $("why").textContent = why || "";
@@ -113,22 +117,23 @@ function myResult(table, result) {
   const me = String(position);
   const detail = (result.details || {})[me] || {};
   const score = detail.score;
-  const title = result.result === "washout" ? "Washout: no scores, the same dealer deals again"
-    : String(result.winner) === me ? "You won!" : `Mahjong: ${playerName(table, result.winner)}`;
+  const title = result.result === "washout" ? t("Washout: no scores, the same dealer deals again")
+    : String(result.winner) === me ? t("You won!") : t("Mahjong: {who}", { who: playerName(table, result.winner) });
   const net = (result.net || {})[me] ?? 0;
   const items = score ? h("ul", { class: "items" }, (score.items || []).map((it) => h("li", {},
-    h("span", { class: "item-name" }, it.name),
-    h("span", { class: "item-val" }, it.points ? `${it.points} pts` : "", it.doubles ? ` ${it.doubles}×2` : "")))) : null;
+    h("span", { class: "item-name" }, term(it.name)),
+    h("span", { class: "item-val" }, it.points ? t("{n} pts", { n: it.points }) : "", it.doubles ? ` ${it.doubles}×2` : "")))) : null;
   const formula = score ? h("div", { class: "formula" }, score.limit_hand
-    ? `limit hand: ${score.limit_hand} = ${score.score}` : `${score.points} points × 2^${score.doubles} = ${score.score}`) : null;
+    ? t("limit hand: {limit} = {score}", { limit: term(score.limit_hand), score: num(score.score) })
+    : t("{points} points × 2^{doubles} = {score}", { points: score.points, doubles: score.doubles, score: num(score.score) })) : null;
   const pays = (result.payments || []).filter((p) => String(p.from) === me || String(p.to) === me)
-    .map((p) => h("li", {}, String(p.from) === me ? `You pay ${playerName(table, p.to)} ${p.amount}`
-      : `${playerName(table, p.from)} pays you ${p.amount}`));
+    .map((p) => h("li", {}, String(p.from) === me ? t("You pay {who} {amount}", { who: playerName(table, p.to), amount: num(p.amount) })
+      : t("{who} pays you {amount}", { who: playerName(table, p.from), amount: num(p.amount) })));
   return h("div", { class: "panel over-note" }, h("b", { class: "over-title-s" }, title),
     result.result === "washout" ? null : h("div", { class: "my-score" },
-      h("div", {}, `Your hand scores ${(result.scores || {})[me] ?? 0}`), items, formula,
-      pays.length ? h("div", {}, h("h3", {}, "Who pays whom"), h("ul", { class: "pays" }, pays)) : null,
-      h("div", { class: "net-line" }, "This hand: ", h("span", { class: net >= 0 ? "pos" : "neg" }, signed(net)))));
+      h("div", {}, t("Your hand scores {n}", { n: num((result.scores || {})[me] ?? 0) })), items, formula,
+      pays.length ? h("div", {}, h("h3", {}, t("Who pays whom")), h("ul", { class: "pays" }, pays)) : null,
+      h("div", { class: "net-line" }, t("This hand:") + " ", h("span", { class: net >= 0 ? "pos" : "neg" }, signed(net)))));
 }
 
 /** The finished hand step by step (/review, issue 25): with this seat's own tiles throughout. */
@@ -160,8 +165,8 @@ function render() {
   const table = seat.table || {};
   const hand = table.hand || {};
   const pub = (hand.seats || {})[String(position)] || {};
-  $("title").textContent = `${playerName(table, position)}${seat.wind ? " · " + seat.wind : ""}`;
-  replace("handinfo", hand.number ? `Hand ${hand.number} · ${hand.prevailing_wind} round` : "");
+  $("title").textContent = `${playerName(table, position)}${seat.wind ? " · " + windWord(seat.wind) : ""}`;
+  replace("handinfo", hand.number ? `${t("Hand {n}", { n: hand.number })} · ${roundWord(hand.prevailing_wind)}` : "");
   const result = hand.phase === "over" ? hand.result : null;
   if (fixing && !(seat.hand || []).includes(fixing)) stopFix();
   replace("hand", handEl());
@@ -170,7 +175,7 @@ function render() {
   $("tap-hint").hidden = !token || !!result || !(seat.hand || []).length;
   // Waits only while the hand is in play, and only when the table shows them.
   $("waits-box").hidden = !!result || seat.waits_shown === false || !hand.number;
-  replace("waits", seat.waits && seat.waits.length ? tiles(seat.waits) : h("span", { class: "muted" }, "not waiting yet"));
+  replace("waits", seat.waits && seat.waits.length ? tiles(seat.waits) : h("span", { class: "muted" }, t("not waiting yet")));
   replace("riichi-notes", result || seat.waits_shown === false ? null : seatNotes(seat.riichi, seat.waits, pub.river));
   buttons(hand);
   const held = resultToShow(table, hand);
@@ -187,16 +192,16 @@ function render() {
   const total = mine ? mine.score : (table.totals || {})[String(position)] ?? 0;
   const d = hand.discard;
   const turn = hand.phase === "play" && hand.turn
-    ? `${playerName(table, hand.turn)}${hand.turn === position ? " (you)" : ""}${hand.step ? " · " + hand.step : ""}`
-    : hand.phase === "deal" ? "dealing" : "–";
+    ? `${playerName(table, hand.turn)}${hand.turn === position ? " " + t("(you)") : ""}${hand.step ? " · " + stepWord(hand.step) : ""}`
+    : hand.phase === "deal" ? t("dealing") : "–";
   replace("table",
     h("div", { class: "kv" },
-      h("span", {}, "to play"), h("span", {}, turn),
-      h("span", {}, "discard"), h("span", {}, d ? tiles([d.tile], { rowCls: "small" }) : "–"),
-      h("span", {}, "wall"), h("span", {}, `${hand.live_wall ?? "–"}`),
-      table.riichi ? [h("span", {}, "my points"), h("span", { class: "my-points" }, thousands((table.riichi.points || {})[String(position)]))]
-        : [h("span", {}, "my total"), h("span", { class: total >= 0 ? "pos" : "neg" }, signed(total))],
-      h("span", {}, "my discards"), h("span", {}, tiles(pub.river || [], { rowCls: "small" }))));
+      h("span", {}, t("to play")), h("span", {}, turn),
+      h("span", {}, t("discard")), h("span", {}, d ? tiles([d.tile], { rowCls: "small" }) : "–"),
+      h("span", {}, t("wall")), h("span", {}, `${hand.live_wall ?? "–"}`),
+      table.riichi ? [h("span", {}, t("my points")), h("span", { class: "my-points" }, thousands((table.riichi.points || {})[String(position)]))]
+        : [h("span", {}, t("my total")), h("span", { class: total >= 0 ? "pos" : "neg" }, signed(total))],
+      h("span", {}, t("my discards")), h("span", {}, tiles(pub.river || [], { rowCls: "small" }))));
 }
 
 async function start(candidate, fromLink) {
@@ -205,8 +210,8 @@ async function start(candidate, fromLink) {
   } catch (e) {
     if (e.status === 401) {
       forgetToken(KEY);
-      noToken(fromLink ? "This link's token is not the token of this seat: scan the seat's code on the operator page again."
-        : "This phone's saved link no longer works: scan the seat's code on the operator page again.");
+      noToken(fromLink ? t("This link's token is not the token of this seat: scan the seat's code on the operator page again.")
+        : t("This phone's saved link no longer works: scan the seat's code on the operator page again."));
       return;
     }
     replace("notice", h("p", { class: "error panel" }, peopleText(e, "seat")));
@@ -226,7 +231,7 @@ async function start(candidate, fromLink) {
     onRefused: () => {
       forgetToken(KEY);
       token = null;
-      noToken("The service no longer accepts this seat's link: scan the seat's code again.");
+      noToken(t("The service no longer accepts this seat's link: scan the seat's code again."));
     },
   });
 }
@@ -234,7 +239,7 @@ async function start(candidate, fromLink) {
 function noToken(message, error = true) {
   replace("notice", h("p", { class: (error ? "error " : "muted ") + "panel" }, message));
   for (const id of ["claim", "ready", "mahjong"]) $(id).disabled = true;
-  $("why").textContent = "These buttons need the seat's link: scan the seat's code on the operator page.";
+  $("why").textContent = t("These buttons need the seat's link: scan the seat's code on the operator page.");
   $("tap-hint").hidden = true;
   $("waits-box").hidden = true;
 }
@@ -243,6 +248,6 @@ for (const call of ["claim", "ready", "mahjong"]) $(call).addEventListener("clic
 
 const fromLink = linkToken();
 const candidate = fromLink || storedToken(KEY);
-if (candidate) noToken("Connecting…", false);
-else noToken("This page needs the seat's link with its token: scan the QR code on the operator page.");
+if (candidate) noToken(t("Connecting…"), false);
+else noToken(t("This page needs the seat's link with its token: scan the QR code on the operator page."));
 if (candidate) start(candidate, !!fromLink);

@@ -3,8 +3,12 @@
 // (1600 px and wider, or ?tv) it is the TV mode: tiles large enough to read from two metres.
 "use strict";
 
-import { api, h, livePage, replace, secondsLeft, seatLabel, signed } from "./common.js";
-import { balanceChart, historyList, resultPanel, seatedNow, seatHolders, statsTable } from "./results.js";
+import {
+  api, h, livePage, num, personName, replace, rulesetWord, secondsLeft, seatLabel, signed, t, term, violationText, windWord,
+} from "./common.js";
+import {
+  balanceChart, historyList, resultPanel, roundWord, seatedNow, seatHolders, sourceWord, statsTable,
+} from "./results.js";
 import { backs, sortTiles, tile, tiles } from "./tiles.js";
 import {
   finalTable, markRiichiDiscard, pointsEl, riichiCounters, riichiFlag, riichiTitle, tenpaiWord,
@@ -30,6 +34,17 @@ function toggleDiffs(pos) {
 }
 
 const names = (p) => seatLabel(view, p);
+const tenths = (x) => num(x, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const secondsText = (left) => (left < 0 ? t("over {s} s", { s: tenths(-left) }) : t("{s} s", { s: tenths(left) }));
+const windLetter = (wind) => ({ east: t("E"), south: t("S"), west: t("W"), north: t("N") }[wind] || "?");
+const stepWord = (step) => ({ draw: t("draw"), discard: t("discard"), replacement: t("replacement") }[step] || step);
+/** A zone as the public view names it (rack:2, melds:3, discard, river, wall) in words. */
+function zoneWord(zone) {
+  const [kind, pos] = String(zone).split(":");
+  if (pos) return kind === "rack" ? t("{who}'s rack", { who: names(Number(pos)).split(" · ")[0] })
+    : t("{who}'s meld strip", { who: names(Number(pos)).split(" · ")[0] });
+  return { discard: t("the discard pad"), river: t("the river"), wall: t("the wall"), dora: t("the dora pad") }[zone] || zone;
+}
 
 function tvMode() {
   const tv = new URLSearchParams(location.search).has("tv") || window.innerWidth >= 1600;
@@ -42,7 +57,7 @@ function meldEl(m) {
   const codes = m.tiles || [];
   if (m.concealed && codes.length === 4) {
     // A declared concealed kong lies with its two outer tiles face down.
-    const row = h("span", { class: "tiles meld concealed-kong", title: `concealed kong of ${codes[0]}` });
+    const row = h("span", { class: "tiles meld concealed-kong", title: t("concealed kong of {tile}", { tile: term(codes[0]) }) });
     codes.forEach((c, i) => row.appendChild(tile(i === 0 || i === 3 ? null : c, { back: i === 0 || i === 3 })));
     return row;
   }
@@ -54,7 +69,7 @@ function riverEl(pos, seat) {
   if (view.riichi) markRiichiDiscard(row, view.riichi, pos);
   if (lastRiver === pos && row.lastChild) {
     row.lastChild.classList.add("last");
-    row.lastChild.title += " (the last discard)";
+    row.lastChild.title += " " + t("(the last discard)");
   }
   return row;
 }
@@ -67,16 +82,16 @@ function seatHead(pos, seat, hand) {
   const total = mine ? mine.score : seatTotal;
   const r = view.riichi;
   return h("div", { class: "seat-head" },
-    h("span", { class: "wind", title: seat.wind || "" }, (seat.wind || "?")[0].toUpperCase()),
-    h("span", { class: "seat-name" }, seat.name || `Seat ${pos}`),
+    h("span", { class: "wind", title: windWord(seat.wind) }, windLetter(seat.wind)),
+    h("span", { class: "seat-name" }, personName(seat.name, pos)),
     r ? pointsEl(r, pos, names, diffsOf === pos, toggleDiffs)
-      : h("span", { class: "total " + (total >= 0 ? "pos" : "neg"), title: `the seat: ${signed(seatTotal)}` }, signed(total)),
-    isTurn ? h("span", { class: "flag turn" }, hand.step ? `to play · ${hand.step}` : "to play") : null,
-    hand.dealer === pos ? h("span", { class: "flag dealer", title: "dealer" }, "dealer") : null,
-    r ? riichiFlag(r, pos) : seat.ready ? h("span", { class: "flag ready" }, "ready") : null,
+      : h("span", { class: "total " + (total >= 0 ? "pos" : "neg"), title: t("the seat: {total}", { total: signed(seatTotal) }) }, signed(total)),
+    isTurn ? h("span", { class: "flag turn" }, hand.step ? t("to play · {step}", { step: stepWord(hand.step) }) : t("to play")) : null,
+    hand.dealer === pos ? h("span", { class: "flag dealer", title: t("dealer") }, t("dealer")) : null,
+    r ? riichiFlag(r, pos) : seat.ready ? h("span", { class: "flag ready" }, t("ready")) : null,
     r && hand.phase === "over" ? tenpaiWord(r, pos) : null,
-    seat.dead ? h("span", { class: "flag dead", title: "dead hand: no further part in this hand" }, "dead hand") : null,
-    seat.replacements_due ? h("span", { class: "flag" }, `replacement due ×${seat.replacements_due}`) : null);
+    seat.dead ? h("span", { class: "flag dead", title: t("dead hand: no further part in this hand") }, t("dead hand")) : null,
+    seat.replacements_due ? h("span", { class: "flag" }, t("replacement due ×{n}", { n: seat.replacements_due })) : null);
 }
 
 function seatPanel(pos, seat, hand) {
@@ -95,7 +110,7 @@ function seatPanel(pos, seat, hand) {
     h("div", { class: "row melds" }, (seat.melds || []).map(meldEl),
       seat.forming && seat.forming.length ? tiles(seat.forming, { rowCls: "forming", cls: "forming" }) : null,
       seat.bonus && seat.bonus.length ? tiles(seat.bonus, { rowCls: "bonus" }) : null),
-    h("div", { class: "row river", title: "discards gone dead" }, riverEl(pos, seat)),
+    h("div", { class: "row river", title: t("discards gone dead") }, riverEl(pos, seat)),
   ];
 }
 
@@ -104,7 +119,7 @@ function timerEl(label, deadline, total) {
   if (left === null) return null;
   const frac = Math.max(0, Math.min(1, left / (total || 10)));
   return h("div", { class: "timer" + (left < 0 ? " over" : ""), "data-deadline": deadline, "data-total": total || 10 },
-    h("span", { class: "t-label" }, label), h("span", { class: "t-val" }, left < 0 ? `over ${(-left).toFixed(1)} s` : `${left.toFixed(1)} s`),
+    h("span", { class: "t-label" }, label), h("span", { class: "t-val" }, secondsText(left)),
     h("span", { class: "t-bar" }, h("i", { style: `width:${(frac * 100).toFixed(0)}%` })));
 }
 
@@ -120,22 +135,22 @@ function noteViolation(hand) {
 
 function violationEls() {
   return violations.map((v) => h("div", { class: "violation", role: "alert" },
-    h("b", {}, v.rule.replaceAll("_", " ")), h("span", { class: "v-rule" }, ` (${v.rule})`),
-    h("div", {}, `${v.seat ? names(v.seat) + ": " : ""}${v.message || ""}`)));
+    h("b", {}, term(v.rule)), h("span", { class: "v-rule" }, ` (${v.rule})`),
+    h("div", {}, `${v.seat ? names(v.seat) + ": " : ""}${violationText(v)}`)));
 }
 
 function putBack(hand) {
   const items = hand.out_of_place || [];
   if (!items.length) return null;
-  return h("div", { class: "putback" }, h("b", {}, "Put back: "),
-    items.map((m) => h("span", {}, m.tile ? tile(m.tile, { cls: "inline" }) : "a tile", ` ${m.zone} → ${m.back_to} `)));
+  return h("div", { class: "putback" }, h("b", {}, t("Put back:") + " "),
+    items.map((m) => h("span", {}, m.tile ? tile(m.tile, { cls: "inline" }) : t("a tile"), ` ${zoneWord(m.zone)} → ${zoneWord(m.back_to)} `)));
 }
 
 function wallEl(hand) {
   return h("div", { class: "walls" },
-    h("div", { class: "wall-count", title: "tiles left to draw in the live wall" },
-      h("span", { class: "wall-n" }, `${hand.live_wall ?? "–"}`), h("span", { class: "wall-l" }, "in the wall")),
-    h("span", { class: "muted" }, `dead wall ${hand.dead_wall ?? "–"}`));
+    h("div", { class: "wall-count", title: t("tiles left to draw in the live wall") },
+      h("span", { class: "wall-n" }, `${hand.live_wall ?? "–"}`), h("span", { class: "wall-l" }, t("in the wall"))),
+    h("span", { class: "muted" }, t("dead wall {n}", { n: hand.dead_wall ?? "–" })));
 }
 
 function centre(hand) {
@@ -148,24 +163,25 @@ function centre(hand) {
   if (hand.phase === "over" && hand.result) {
     const r = hand.result;
     return [h("div", { class: "over" },
-      h("div", { class: "over-title" }, r.result === "washout" ? "Washout" : "Mahjong!"),
-      r.result === "washout" ? h("div", {}, "no scores, same dealer")
-        : h("div", { class: "over-who" }, names(r.winner), h("div", { class: "muted" }, r.win_source === "discard" || r.win_source === "robbed_kong"
-          ? `on ${names(r.discarder)}'s ${r.win_source === "discard" ? "discard" : "kong"}` : (r.win_source === "wall" ? "self-drawn" : r.win_source || "")))),
+      h("div", { class: "over-title" }, r.result === "washout" ? t("Washout") : t("Mahjong!")),
+      r.result === "washout" ? h("div", {}, t("no scores, same dealer"))
+        : h("div", { class: "over-who" }, names(r.winner), h("div", { class: "muted" }, r.win_source === "discard"
+          ? t("on {who}'s discard", { who: names(r.discarder) }) : r.win_source === "robbed_kong"
+            ? t("on {who}'s kong", { who: names(r.discarder) }) : (r.win_source === "wall" ? t("self-drawn") : sourceWord(r.win_source))))),
     violationEls()];
   }
   return [
-    hand.phase === "deal" ? h("div", { class: "dealing" }, `${names(hand.dealer)} deals`) : null,
+    hand.phase === "deal" ? h("div", { class: "dealing" }, t("{who} deals", { who: names(hand.dealer) })) : null,
     h("div", { class: "pad" + (hand.claim_window ? " open" : "") },
-      d ? tile(d.tile, { cls: "big last" }) : h("span", { class: "muted" }, "discard pad"),
-      d ? h("div", { class: "pad-from" }, `from ${names(d.seat)}`) : null,
+      d ? tile(d.tile, { cls: "big last" }) : h("span", { class: "muted" }, t("discard pad")),
+      d ? h("div", { class: "pad-from" }, t("from {who}", { who: names(d.seat) })) : null,
       // The discard on a claimant's strip is drawn there (in its forming tiles), not on the pad.
       !d && hand.claim && hand.claim.on_strip
-        ? h("div", { class: "pad-from" }, `${names(hand.claim.discard.seat)}'s discard on ${names(hand.claim.seat)}'s strip`) : null,
-      hand.claim_window ? h("div", { class: "claim" }, "claim window open") : null,
-      (hand.claimants || []).map((c) => h("div", { class: "claimant" }, `${names(c.seat)} calls ${c.call}`))),
-    hand.claim_window ? timerEl("claim", (hand.timers || {}).claim_deadline, (view.service || {}).claim_seconds || 3) : null,
-    timerEl("turn", (hand.timers || {}).turn_deadline, (view.service || {}).turn_seconds || 10),
+        ? h("div", { class: "pad-from" }, t("{who}'s discard on {claimant}'s strip", { who: names(hand.claim.discard.seat), claimant: names(hand.claim.seat) })) : null,
+      hand.claim_window ? h("div", { class: "claim" }, t("claim window open")) : null,
+      (hand.claimants || []).map((c) => h("div", { class: "claimant" }, t("{who} calls {call}", { who: names(c.seat), call: term(c.call) })))),
+    hand.claim_window ? timerEl(t("claim"), (hand.timers || {}).claim_deadline, (view.service || {}).claim_seconds || 3) : null,
+    timerEl(t("turn"), (hand.timers || {}).turn_deadline, (view.service || {}).turn_seconds || 10),
     view.riichi ? riichiCounters(view.riichi, hand) : null,
     wallEl(hand),
     putBack(hand),
@@ -176,9 +192,10 @@ function centre(hand) {
 function headline(hand) {
   const ruleset = (view.session || {}).ruleset || "";
   // Whose turn it is is said only once play has begun: during the deal nobody plays yet.
-  const now = hand.phase === "over" ? "over" : hand.phase === "deal" ? "dealing"
-    : hand.turn ? `${names(hand.turn)} to play` : "";
-  return `Hand ${hand.number ?? "–"} · ${hand.prevailing_wind || "?"} round · ${ruleset}${now ? " · " + now : ""}`;
+  const now = hand.phase === "over" ? t("over") : hand.phase === "deal" ? t("dealing")
+    : hand.turn ? t("{who} to play", { who: names(hand.turn) }) : "";
+  return [t("Hand {n}", { n: hand.number ?? "–" }), roundWord(hand.prevailing_wind), rulesetWord(ruleset), now]
+    .filter(Boolean).join(" · ");
 }
 
 /** Track which seat's river grew last (its newest tile is the last discard). */
@@ -198,7 +215,7 @@ function noteRivers(hand) {
 function resultToShow(hand) {
   if (hand && hand.phase === "over" && hand.result) {
     const frozen = Object.fromEntries([1, 2, 3, 4].map((p) => [String(p), names(p)]));
-    shownResult = { number: hand.number, result: hand.result, labels: (p) => frozen[String(p)] || `Seat ${p}` };
+    shownResult = { number: hand.number, result: hand.result, labels: (p) => frozen[String(p)] || t("Seat {n}", { n: p }) };
     return shownResult;
   }
   const untouched = hand && !hand.discard && [1, 2, 3, 4].every((p) =>
@@ -211,10 +228,10 @@ function resultToShow(hand) {
 
 function render() {
   const hand = view.hand;
-  if (!view.session || !view.session.active) replace("handinfo", "no session running");
+  if (!view.session || !view.session.active) replace("handinfo", t("no session running"));
   if (!hand) {
-    replace("centre", h("div", { class: "muted" }, view.session && view.session.active ? "waiting for the deal" : "no session"));
-    for (const p of [1, 2, 3, 4]) replace(`seat${p}`, h("div", { class: "muted" }, `Seat ${p}`));
+    replace("centre", h("div", { class: "muted" }, view.session && view.session.active ? t("waiting for the deal") : t("no session")));
+    for (const p of [1, 2, 3, 4]) replace(`seat${p}`, h("div", { class: "muted" }, t("Seat {n}", { n: p })));
   } else {
     replace("handinfo", headline(hand));
     noteRivers(hand);
@@ -230,7 +247,7 @@ function render() {
   const earlier = shown && hand && shown.number !== hand.number;
   const final = view.riichi && view.riichi.final;
   replace("result", final ? finalTable(final, names) : null, shown ? resultPanel(shown.result, earlier ? shown.labels : names,
-    earlier ? `Hand ${shown.number} · ` : "", earlier ? `Hand ${hand.number} is being dealt` : null) : null);
+    earlier ? t("Hand {n}", { n: shown.number }) + " · " : "", earlier ? t("Hand {n} is being dealt", { n: hand.number }) : null) : null);
   document.body.classList.toggle("showing-result", !!shown || !!final);
   // Reload the hands and places when a hand ends, a penalty or a name changes, or a
   // correction gives a hand to another holder.
@@ -250,9 +267,9 @@ async function loadSession() {
     if (again) render();
     replace("stats", statsTable(data, names));
     replace("chart", data.hands.length ? balanceChart(data.statistics, seatHolders(data.places, names)) : null);
-    replace("history", data.hands.length ? historyList(data, names, (i) => `/review/current/${i}`) : h("p", { class: "muted" }, "No hand has finished yet."));
+    replace("history", data.hands.length ? historyList(data, names, (i) => `/review/current/${i}`) : h("p", { class: "muted" }, t("No hand has finished yet.")));
   } catch (e) {
-    replace("history", h("p", { class: "error" }, `Cannot load the hands: ${e.message}`));
+    replace("history", h("p", { class: "error" }, t("Cannot load the hands: {why}", { why: e.message })));
   }
 }
 
@@ -261,7 +278,7 @@ setInterval(() => {
   for (const node of document.querySelectorAll(".timer[data-deadline]")) {
     const left = secondsLeft(Number(node.dataset.deadline));
     node.classList.toggle("over", left < 0);
-    node.querySelector(".t-val").textContent = left < 0 ? `over ${(-left).toFixed(1)} s` : `${left.toFixed(1)} s`;
+    node.querySelector(".t-val").textContent = secondsText(left);
     node.querySelector(".t-bar i").style.width = `${Math.max(0, Math.min(100, (left / Number(node.dataset.total)) * 100)).toFixed(0)}%`;
   }
 }, 200);

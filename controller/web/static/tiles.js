@@ -6,6 +6,8 @@
 // tile("5b") -> an element; tile(null, {back: true}) -> a face-down tile. Codes as RULES.md.
 "use strict";
 
+import { lang, t, term, tn } from "./i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const RED = "#b3261e", GREEN = "#1f7a3a", BLUE = "#1d3f8f", INK = "#1b1b1b";
 
@@ -151,7 +153,7 @@ function drawBonus(svg, n, flower) {
         stroke: colour, "stroke-width": 1.6, "stroke-linecap": "round" }, svg);
     }
   }
-  text(svg, 15, 33.5, 6, "#444", flower ? "FLOWER" : "SEASON");
+  text(svg, 15, 33.5, 6, "#444", flower ? "FLOWER" : "SEASON"); // the tile's own print
 }
 
 function drawHonour(svg, code) {
@@ -182,8 +184,8 @@ function drawFace(svg, code) {
 
 /** The tile in words, as the service names it (GET /api/tiles). */
 export function tileName(code) {
-  if (!code) return "face-down tile";
-  return SET.names[code] || code;
+  if (!code) return t("face-down tile");
+  return SET.names[code] ? term(SET.names[code]) : code;
 }
 
 /** A tile element: code like "5b", or null with {back: true} for a face-down tile. */
@@ -191,7 +193,7 @@ export function tile(code, opts = {}) {
   const back = opts.back || !code;
   const wrap = document.createElement("span");
   wrap.className = "tile" + (back ? " back" : "") + (opts.cls ? " " + opts.cls : "");
-  const label = back ? "face-down tile" : `${code}: ${tileName(code)}`;
+  const label = back ? t("face-down tile") : `${code}: ${tileName(code)}`;
   wrap.title = label;
   wrap.setAttribute("role", "img");
   wrap.setAttribute("aria-label", label);
@@ -219,7 +221,7 @@ export function backs(count, show = 14) {
   const n = document.createElement("span");
   n.className = "count";
   n.textContent = `${count}`;
-  n.title = `${count} concealed tiles`;
+  n.title = tn("{n} concealed tile", "{n} concealed tiles", count);
   row.appendChild(n);
   return row;
 }
@@ -232,11 +234,13 @@ export function sortTiles(codes) {
 
 /** A tile's name as words are written: "North Wind", "5 Bamboo". */
 export function tileWords(code) {
-  return tileName(code).replace(/\b[a-z]/g, (c) => c.toUpperCase());
+  const name = tileName(code);
+  return lang() === "en" ? name.replace(/\b[a-z]/g, (c) => c.toUpperCase()) : name;
 }
 
 // The tile codes in a sentence (as controller/game/privacy.py finds them).
-const TILE_CODE = /\b([1-9][bcd]|[eswn]w|[rgw]d|[1-4][fs])\b/g;
+// (Letters of any script around it make it part of a word: "dîšçárd" holds no rd.)
+const TILE_CODE = /(?<![\p{L}\p{N}])([1-9][bcd]|[eswn]w|[rgw]d|[1-4][fs])(?![\p{L}\p{N}])/gu;
 
 /** A sentence with each tile code shown as its face and name ("took the discard 🀃 North
  *  Wind"): the page's words never show a code. */

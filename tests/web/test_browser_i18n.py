@@ -1,0 +1,217 @@
+"""The pages in every language (issue 26), in headless Chromium: one table playing (the
+in-process simulation), one club service (no broker: its pages with what it knows), one
+browser for the module.
+
+- Each page (board, seat, operator, club, tournament, the club's player page) switches from
+  English to German, Swedish, Chinese and Japanese with its own switch: after each choice the
+  page shows the catalog's word for a marked string (read from the compiled catalog with
+  gettext, not from the page's code) and says its language in <html lang>; numbers are
+  written as Babel writes them for the language (30,000 / 30.000 / 30 000). The choice is kept
+  per kind of page on the device: the seat page keeps another language than the board.
+- A browser that asks for Swedish (Accept-Language) gets the board in Swedish.
+- In the pseudo-language en-XA (every catalog string bracketed and 40 % longer) every page at
+  390 px and at 1920 px shows no text outside the brackets (no hard-coded English) and nothing
+  wider than the screen or clipped in its box.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.numbers import format_decimal
+
+from controller.club.app import create_club_app
+from controller.club.mqtt import BrokerConfig
+from controller.club.service import ClubService
+from controller.i18n import LANGUAGES, folder, translations
+from tests.web.support import free_port, served
+from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM
+from tests.web.test_browser_pages import SimServer
+
+pytestmark = pytest.mark.browser
+SIZES = {"phone": {"width": 390, "height": 844}, "tv": {"width": 1920, "height": 1080}}
+# scripts/screenshots writes the board in German and Japanese into docs/screens/ (docs/screens.md)
+SHOTS = Path(os.environ.get("SCREENSHOTS_DIR") or ARTIFACTS)
+
+# Each page: its path (the token pages open with their link), a marked element and its msgid.
+TABLE_PAGES = {"board": ("/", ".brand", "Mahjong table"),
+               "seat": ("/seat/1", "#claim", "Claim"),
+               "operator": ("/operator", ".brand", "Operator")}
+CLUB_PAGES = {"club": ("/", "header h1", "Club evening"),
+              "tournament": ("/tournament", "header h1", "Tournament"),
+              "player": ("/player/Nobody", "header h1", "No such player")}
+# When a page has drawn what it shows (the pseudo-language check reads it then).
+DRAWN = {"board": "() => document.querySelector('#handinfo').textContent.includes('⟦')",
+         "seat": "() => document.querySelector('#title').textContent.includes('⟦')",
+         "operator": "() => document.querySelector('#events li.newest')",
+         "club": "() => document.querySelector('#season').textContent !== ''",
+         "tournament": "() => document.querySelector('#plan p').textContent.includes('⟦')",
+         "player": "() => document.querySelector('#missing').textContent.includes('⟦')"}
+LANGUAGE_SHOWN = """([sel, text, lang]) => document.documentElement
+  && document.documentElement.lang === lang
+  && document.querySelector(sel) && document.querySelector(sel).textContent.trim() === text"""
+
+# Text outside the pseudo-language's brackets: what no page may show. Left out: code (commands),
+# the tile faces (svg), what is marked translate="no" (the language switch, rule-set option
+# names, the service's own status messages), and what is not rendered.
+UNBRACKETED = """() => {
+  const parts = [];  // the rendered text in document order; a sentence may hold a tile face
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest("script,style,svg,code,[translate=no]")) continue;
+    if (!el.getClientRects().length) continue;
+    parts.push(n.textContent);
+  }
+  let rest = parts.join("\u0001"), before = null;
+  while (rest !== before) { before = rest; rest = rest.replace(/⟦[^⟦⟧]*⟧/g, ""); }  // nested too
+  return rest.split("\u0001").filter((x) => /[A-Za-z]{2,}/.test(x)).map((x) => x.trim());
+}"""
+# Wider than the screen, or text cut off in a box that hides its overflow (or a button).
+OVERFLOW = """() => {
+  const found = [];
+  const wide = document.documentElement.scrollWidth - window.innerWidth;
+  if (wide > 1) found.push(`page: ${wide}px wider than the screen`);
+  for (const el of document.body.querySelectorAll("*")) {  // the innermost that stick out
+    const out = (x) => x.getBoundingClientRect().right > window.innerWidth + 1;
+    if (out(el) && ![...el.children].some(out) && !el.closest(".scroll,svg")) {
+      found.push(`out: ${el.tagName}.${el.className} ${el.textContent.trim().slice(0, 40)}`);
+    }
+  }
+  for (const el of document.body.querySelectorAll("*")) {
+    if (el.closest("svg,[translate=no]") || !el.getClientRects().length) continue;
+    if (!el.textContent.trim()) continue;
+    const cs = getComputedStyle(el);
+    const clips = ["hidden", "clip"].includes(cs.overflowX) || el.tagName === "BUTTON";
+    if (clips && el.scrollWidth > el.clientWidth + 1) {
+      found.push(`${el.tagName}.${el.className}: ${el.textContent.trim().slice(0, 50)}`);
+    }
+  }
+  return found;
+}"""
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    # hands enough to be in play whenever a page looks (the screenshots want tiles on the table)
+    table = SimServer(tmp_path_factory.mktemp("i18n") / "table", free_port(), hands=40, pace=0.1)
+    table.start()
+    club = ClubService(tmp_path_factory.mktemp("i18n") / "club",
+                       BrokerConfig("127.0.0.1", free_port()))  # no broker: nothing arrives
+    try:
+        with served(create_club_app(club)) as club_base:
+            yield {"table": table, "club": club_base}
+    finally:
+        table.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def _pages(servers: dict[str, Any]) -> dict[str, tuple[str, str, str]]:
+    """Each page's full address (the seat's and the operator's with their links' tokens)."""
+    table = servers["table"]
+    tokens = table.tokens
+    links = {"seat": f"#token={tokens.seats[1]}", "operator": f"#token={tokens.admin}"}
+    out = {name: (table.base + path, links.get(name, ""), sel, msgid)
+           for name, (path, sel, msgid) in TABLE_PAGES.items()}
+    out |= {name: (servers["club"] + path, "", sel, msgid)
+            for name, (path, sel, msgid) in CLUB_PAGES.items()}
+    return out  # type: ignore[return-value]
+
+
+def _choose(page: Any, language: str) -> None:
+    """The page's own switch; the page loads again in that language."""
+    with page.expect_navigation():
+        page.select_option("#lang-switch", language)
+
+
+def _word(language: str, msgid: str) -> str:
+    return translations(language).gettext(msgid)
+
+
+def test_every_page_switches_to_every_language(servers: dict[str, Any], chromium: Any) -> None:
+    context = chromium.new_context(locale="en-GB", viewport=SIZES["tv"])
+    errors: list[str] = []
+    try:
+        for name, (url, link, sel, msgid) in _pages(servers).items():
+            page = context.new_page()
+            page.on("pageerror", lambda e, name=name: errors.append(f"{name}: {e}"))
+            page.goto(url + link)
+            page.wait_for_function(LANGUAGE_SHOWN, arg=[sel, msgid, "en"], timeout=60000)
+            for language in LANGUAGES[1:]:
+                _choose(page, language)
+                page.wait_for_function(LANGUAGE_SHOWN, arg=[sel, _word(language, msgid),
+                                                            language], timeout=60000)
+                if name == "board" and language in ("de", "ja"):
+                    page.wait_for_selector(".seat .tile", timeout=60000)  # a hand on the table
+                    SHOTS.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(SHOTS / f"board-{language}-tv.png"))
+                written = page.evaluate("() => window.i18n.num(30000)")
+                assert written == format_decimal(30000, locale=folder(language)), (name, language)
+            page.close()
+        # the choice is kept per kind of page: the seat to German, the board stays Japanese
+        pages = _pages(servers)
+        seat = context.new_page()
+        seat.goto(pages["seat"][0])
+        seat.wait_for_selector("#lang-switch")
+        _choose(seat, "de")
+        seat.wait_for_function(LANGUAGE_SHOWN, arg=["#claim", _word("de", "Claim"), "de"])
+        board = context.new_page()
+        board.goto(pages["board"][0])
+        board.wait_for_function(LANGUAGE_SHOWN, arg=[".brand", _word("ja", "Mahjong table"),
+                                                     "ja"], timeout=60000)
+        assert board.evaluate("() => document.querySelector('#lang-switch').value") == "ja"
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_a_swedish_browser_gets_the_board_in_swedish(servers: dict[str, Any],
+                                                      chromium: Any) -> None:
+    context = chromium.new_context(locale="sv-SE")
+    try:
+        page = context.new_page()
+        page.goto(servers["table"].base + "/")
+        page.wait_for_function(LANGUAGE_SHOWN, arg=[".brand", _word("sv", "Mahjong table"), "sv"],
+                               timeout=60000)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_pseudo_language_shows_no_hard_coded_english_and_nothing_overflows(
+        servers: dict[str, Any], chromium: Any, size: str) -> None:
+    context = chromium.new_context(viewport=SIZES[size], locale="en-GB")
+    found: dict[str, Any] = {}
+    try:
+        for name, (url, link, _sel, _msgid) in _pages(servers).items():
+            page = context.new_page()
+            page.goto(f"{url}?lang=en-XA{link}")
+            try:
+                page.wait_for_function(DRAWN[name], timeout=60000)
+            except Exception:  # said below with what the page shows
+                found[name] = {"not drawn": page.inner_text("body")[:300]}
+                continue
+            english, overflow = page.evaluate(UNBRACKETED), page.evaluate(OVERFLOW)
+            if english or overflow:
+                found[name] = {"english": english[:8], "overflow": overflow[:8]}
+                page.screenshot(path=str(ARTIFACTS / f"i18n-en-XA-{name}-{size}.png"))
+            page.close()
+    finally:
+        context.close()
+    assert not found, "\n".join(f"{name}: {what}" for name, what in found.items())
