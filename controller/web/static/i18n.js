@@ -9,7 +9,7 @@
 
 const KIND = (() => {
   const first = location.pathname.split("/").filter(Boolean)[0] || "";
-  return ["seat", "operator", "player", "tournament"].includes(first) ? first : "board";
+  return ["seat", "operator", "player", "tournament", "review"].includes(first) ? first : "board";
 })();
 const KEY = `lang:${KIND}`;
 const catalogs = { messages: {}, terms: {} };
