@@ -54,7 +54,7 @@ DRAWN = {"board": "() => document.querySelector('#handinfo').textContent.include
          "operator": "() => document.querySelector('#events li.newest')",
          "review": "() => document.querySelector('#stepno').textContent.includes('⟦')"
                    " && document.querySelector('#words .said')",
-         "reviews": "() => document.querySelector('#list article .hand-link')",
+         "reviews": "() => document.querySelector('#list article')",
          "club": "() => document.querySelector('#season').textContent !== ''",
          "tournament": "() => document.querySelector('#plan p').textContent.includes('⟦')",
          "player": "() => document.querySelector('#missing').textContent.includes('⟦')"}

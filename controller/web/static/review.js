@@ -66,7 +66,7 @@ async function showList() {
     const res = await api("/api/review");
     const cards = res.sessions.map((s) => h("article", { class: "review-session", "data-session": s.session },
       h("h2", {}, [t("Session {n}", { n: s.session }), rulesetWord(s.ruleset), when(s.started)].join(" · ")),
-      h("div", { class: "muted" }, Object.values(s.players || {}).join(", "), " · ", s.finished ? t("finished") : t("not finished")),
+      h("div", { class: "muted" }, Object.entries(s.players || {}).map(([p, n]) => personName(n, p)).join(", "), " · ", s.finished ? t("finished") : t("not finished")),
       s.damaged ? h("div", { class: "error" }, t("Damaged: {why} (the hands before it are listed)", { why: s.damaged })) : null,
       s.hands.length ? h("ol", { class: "hands" }, s.hands.map((hd) => handLink(s, hd)))
         : h("p", { class: "muted" }, t("No hand has finished in this session."))));
