@@ -41,7 +41,8 @@ SHOTS = Path(os.environ.get("SCREENSHOTS_DIR") or ARTIFACTS)
 TABLE_PAGES = {"board": ("/", ".brand", "Mahjong table"),
                "seat": ("/seat/1", "#claim", "Claim"),
                "operator": ("/operator", ".brand", "Operator"),
-               # the review of the session's first hand (the board's link; ?lang goes along)
+               # the review of the session's first hand (the board's link; ?lang goes along),
+               # as seat 1 sees it (its own tiles, its discard analysis)
                "review": ("/review/current/1", "#to-list", "all hands")}
 # Shown in the pseudo-language only (its switch is the review's, checked on the hand above).
 PSEUDO_ONLY = {"reviews": ("/review", ".brand", "Review")}
@@ -53,7 +54,8 @@ DRAWN = {"board": "() => document.querySelector('#handinfo').textContent.include
          "seat": "() => document.querySelector('#title').textContent.includes('⟦')",
          "operator": "() => document.querySelector('#events li.newest')",
          "review": "() => document.querySelector('#stepno').textContent.includes('⟦')"
-                   " && document.querySelector('#words .said')",
+                   " && document.querySelector('#words .said')"
+                   " && document.querySelector('#analysis-summary').textContent.includes('⟦')",
          "reviews": "() => document.querySelector('#list article')",
          "club": "() => document.querySelector('#season').textContent !== ''",
          "tournament": "() => document.querySelector('#plan p').textContent.includes('⟦')",
@@ -134,7 +136,8 @@ def _pages(servers: dict[str, Any], more: dict[str, Any] | None = None
     """Each page's full address (the seat's and the operator's with their links' tokens)."""
     table = servers["table"]
     tokens = table.tokens
-    links = {"seat": f"#token={tokens.seats[1]}", "operator": f"#token={tokens.admin}"}
+    links = {"seat": f"#token={tokens.seats[1]}", "operator": f"#token={tokens.admin}",
+             "review": f"#token={tokens.seats[1]}"}  # seat 1's own tiles and its analysis
     out = {name: (table.base + path, links.get(name, ""), sel, msgid)
            for name, (path, sel, msgid) in (TABLE_PAGES | (more or {})).items()}
     out |= {name: (servers["club"] + path, "", sel, msgid)

@@ -145,7 +145,10 @@ export function languageSwitch() {
     localStorage.setItem(KEY, select.value);
     const url = new URL(location.href);
     url.searchParams.delete("lang");
-    location.replace(url.pathname + url.search + location.hash);
+    const next = url.pathname + url.search + location.hash;
+    // the same address with a fragment (a review's #seat=2) would only scroll: load it again
+    if (next === location.pathname + location.search + location.hash) location.reload();
+    else location.replace(next);
   });
   return select;
 }
