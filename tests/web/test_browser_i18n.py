@@ -155,6 +155,13 @@ def _word(language: str, msgid: str) -> str:
     return translations(language).gettext(msgid)
 
 
+def _first_step(language: str) -> str:
+    """The first hand's first step in words, from the catalogs: East (seat 1) deals."""
+    east = translations(language, "terms").gettext("east")
+    return _word(language, "Hand {n} begins: {who} deals").format(
+        n=1, who=east[:1].upper() + east[1:])
+
+
 def test_every_page_switches_to_every_language(servers: dict[str, Any], chromium: Any) -> None:
     context = chromium.new_context(locale="en-GB", viewport=SIZES["tv"])
     errors: list[str] = []
@@ -172,6 +179,9 @@ def test_every_page_switches_to_every_language(servers: dict[str, Any], chromium
                     page.wait_for_selector(".seat .tile", timeout=60000)  # a hand on the table
                     SHOTS.mkdir(parents=True, exist_ok=True)
                     page.screenshot(path=str(SHOTS / f"board-{language}-tv.png"))
+                if name == "review":  # the server's words of the hand's first step too
+                    said = page.locator("#words .said").inner_text()
+                    assert said == _first_step(language), (language, said)
                 written = page.evaluate("() => window.i18n.num(30000)")
                 assert written == format_decimal(30000, locale=folder(language)), (name, language)
             page.close()
