@@ -28,7 +28,10 @@ def i18n_router(default: Callable[[], str | None]) -> APIRouter:
         return {"language": negotiate(request.headers.get("accept-language"), default()),
                 "default": default(), "languages": language_names(), "domains": list(DOMAINS)}
 
-    @router.get("/api/i18n/{language}/{domain}.json")
+    @router.get("/api/i18n/{language}/{domain}.json", responses={
+        200: {"description": "the catalog", "content": {"application/json": {}}},
+        304: {"description": "unchanged since the ETag given in If-None-Match"},
+        404: {"description": "no such language or domain"}})
     def catalog(language: str, domain: str, request: Request) -> Response:
         """One language's catalog of one domain: ``messages`` maps each English msgid to its
         translation (a list of plural forms for a plural message); ``plural`` is gettext's

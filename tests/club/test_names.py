@@ -143,7 +143,7 @@ def test_the_operator_says_ann_held_seat_1_from_hand_3(table: Table, club: Club)
                    headers=admin)
     assert fixed.status_code == 200 and fixed.json()["accepted"], fixed.text
     recent = c.get("/api/admin/recent", params={"count": 1}, headers=admin).json()
-    assert recent["events"] == ["Who held a seat was corrected for hand(s) 2"]
+    assert recent["events"] == ["Who held a seat was corrected for hand 2"]
     board = c.get("/api/hands").json()
     numbers, score = _anns(board["hands"])
     assert numbers == [3]
