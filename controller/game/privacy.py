@@ -47,12 +47,13 @@ def open_tiles(hand: Hand) -> list[str]:
     return tiles
 
 
-def keep_shown(text: str, shown: frozenset[str] | None) -> str:
+def keep_shown(text: str, shown: frozenset[str] | None, hidden: str = HIDDEN) -> str:
     """``text`` with every tile code (and its article) that ``shown`` lacks replaced by
-    HIDDEN; unchanged when ``shown`` is None (everything is shown)."""
+    ``hidden`` ("a tile", or its words in the reader's language); unchanged when ``shown`` is
+    None (everything is shown)."""
     if shown is None or not text:
         return text
-    return TILE_WORD.sub(lambda m: m.group(0) if m.group(1) in shown else HIDDEN, text)
+    return TILE_WORD.sub(lambda m: m.group(0) if m.group(1) in shown else hidden, text)
 
 
 def unnamed(text: str) -> str:

@@ -15,8 +15,9 @@ from typing import Any
 
 from controller.game import public_view, seat_view
 from controller.game.privacy import keep_shown, public_violation, shown_codes
+from controller.i18n import Words
 from controller.sessions.review import SessionReview, Step
-from controller.web.narrate import describe
+from controller.web.narrate import ENGLISH, describe
 
 SEATS = (1, 2, 3, 4)
 
@@ -41,9 +42,9 @@ class Viewer:
 
 
 def review(fold: SessionReview, index: int, viewer: Viewer, *,
-           reveal_after_session: bool = True) -> dict[str, Any] | None:
+           reveal_after_session: bool = True, words: Words = ENGLISH) -> dict[str, Any] | None:
     """The hand at 1-based ``index`` of the session (``replay --db``'s numbering) as frames
-    for ``viewer``; None when the session has no such hand."""
+    for ``viewer``, the events in ``words``' language; None when the session has no such hand."""
     steps = fold.hand_steps(index)
     if steps is None:
         return None
@@ -63,19 +64,23 @@ def review(fold: SessionReview, index: int, viewer: Viewer, *,
         "names": {str(p): n for p, n in names.items()},
         "record": hand, "hands": len(fold.hands()),
         "live": live,
-        "frames": [frame(step, own, viewer.role == "operator", names) for step in steps],
+        "language": words.language,
+        "frames": [frame(step, own, viewer.role == "operator", names, words) for step in steps],
     }
 
 
 def frame(step: Step, own: tuple[int, ...], operator: bool,
-          names: dict[int, str]) -> dict[str, Any]:
-    """One step: the public view of the state after it, the words, and the seen racks."""
+          names: dict[int, str], language: Words = ENGLISH) -> dict[str, Any]:
+    """One step: the public view of the state after it, the words (in ``language``), and the
+    seen racks. A tile code the public has not seen is said as "a tile" in that language."""
     after = step.after
     view = public_view(after)
     shown = None if operator else _shown(after)
+    hidden = language.t("a tile")
     out: dict[str, Any] = {
         "seq": step.seq, "kind": next(iter(step.event), "?"), "accepted": step.accepted,
-        "words": keep_shown(words(step, labels(step, names)), shown),
+        "words": keep_shown(words(step, labels(step, names, language), language), shown, hidden),
+        # the engine's own notes (English, as its violation messages): docs/review.md
         "announcements": [keep_shown(a, shown) for a in step.announcements],
         "violation": _violation(step, operator),
         "hand": view["hand"], "riichi": view.get("riichi"),
@@ -85,11 +90,14 @@ def frame(step: Step, own: tuple[int, ...], operator: bool,
     return out
 
 
-def labels(step: Step, names: dict[int, str]) -> dict[int, str]:
+def labels(step: Step, names: dict[int, str], language: Words = ENGLISH) -> dict[int, str]:
     """Each seat as the words call it: its player's name, else its wind in this hand."""
     hand = step.after.hand
-    return {p: names.get(p) or (hand.wind_of(p).capitalize() if hand else f"Seat {p}")
-            for p in SEATS}
+
+    def wind(p: int) -> str:
+        said = language.term(hand.wind_of(p)) if hand else language.t("Seat {n}", n=p)
+        return said[:1].upper() + said[1:]
+    return {p: names.get(p) or wind(p) for p in SEATS}
 
 
 def _shown(state: Any) -> frozenset[str] | None:
@@ -117,42 +125,59 @@ def _violation(step: Step, operator: bool) -> dict[str, Any] | None:
     return said if operator else public_violation(said, step.after)
 
 
-def words(step: Step, names: dict[int, str]) -> str:
+def words(step: Step, names: dict[int, str], language: Words = ENGLISH) -> str:
     """The event in words: the operator page's (narrate.describe) for an accepted step, the
     rule for a refused one, what the operator did for a correction."""
+    t = language.t
     kind: str = next(iter(step.event), "?")
     body: dict[str, Any] = step.event.get(kind) or {}
-    who = lambda p: names.get(p, f"Seat {p}")  # noqa: E731
+    who = lambda p: names.get(p) or t("Seat {n}", n=p)  # noqa: E731
     if not step.accepted:
         seat = step.violation.seat if step.violation is not None else None
-        rule = step.violation.rule if step.violation is not None else "refused"
-        return f"Refused ({rule.replace('_', ' ')}){f': {who(seat)}' if seat else ''}"
+        rule = language.term(step.violation.rule) if step.violation is not None else t("refused")
+        return t("Refused ({rule}): {who}", rule=rule, who=who(seat)) if seat \
+            else t("Refused ({rule})", rule=rule)
     if kind == "correct":
-        return _correction(body, step)
+        return _correction(body, step, language)
     if kind == "penalty":
-        return "The operator recorded a penalty" if "cancel" not in body \
-            else f"The operator cancelled penalty {body['cancel']}"
-    said = describe(step.before, step.after, names)
-    if said != "A change on the table":
+        return t("The operator recorded a penalty") if "cancel" not in body \
+            else t("The operator cancelled penalty {n}", n=body["cancel"])
+    said = describe(step.before, step.after, names, language)
+    if said != _capital(t("a change on the table")):
         return said
+    return _other(kind, body, step, who, language) or said
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _other(kind: str, body: dict[str, Any], step: Step, who: Any, language: Words) -> str | None:
+    """The steps narrate does not tell apart: a riichi or other call, a dora indicator laid,
+    a player taking a seat."""
+    t = language.t
     if kind == "declare":
         call = "riichi" if step.after.rt is not None and body.get("call") == "ready" \
             else body.get("call")
-        return f"{who(body.get('seat'))} called {call}"
+        return t("{who} called {call}", who=who(body.get("seat")), call=language.term(str(call)))
     if kind == "move" and body.get("to") == "dora":
         over = step.before.hand is not None and step.before.hand.phase == "over"
-        return f"{body.get('tile')} laid as {'an ura' if over else 'a'} dora indicator"
+        return (t("{tile} laid as an ura dora indicator", tile=body.get("tile")) if over
+                else t("{tile} laid as a dora indicator", tile=body.get("tile")))
     if kind == "player":
-        return f"{body.get('name') or 'Nobody'} sits at {who(body.get('seat'))}"
-    return said
+        return t("{name} sits at {who}", name=body.get("name") or t("Nobody"),
+                 who=who(body.get("seat")))
+    return None
 
 
-def _correction(body: dict[str, Any], step: Step) -> str:
+def _correction(body: dict[str, Any], step: Step, language: Words = ENGLISH) -> str:
+    t = language.t
     if "undo" in body:
         n = int(body["undo"])
-        return f"Correction: the operator took back {n} step{'s' if n != 1 else ''}"
+        return language.tn("Correction: the operator took back {n} step",
+                           "Correction: the operator took back {n} steps", n)
     if "end_hand" in body:
-        return f"Correction: the operator ended the hand ({body['end_hand']})"
+        return t("Correction: the operator ended the hand ({how})", how=body["end_hand"])
     if "reassign" in body:
-        return "Correction: " + describe(step.before, step.after, {})
-    return "Correction: who held a seat was corrected"
+        return t("Correction: {what}", what=describe(step.before, step.after, {}, language))
+    return t("Correction: who held a seat was corrected")

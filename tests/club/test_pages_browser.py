@@ -128,6 +128,9 @@ def _player_pages(browser: Any, club: Any, table: Any, errors: list[str]) -> Non
         _shoot(page, f"player-{size}.png")
         missing = page.goto(f"{club.base}/player/Nobody%20Here")
         assert missing is not None and missing.status == 404
+        # the page's script says the name once its catalog has come (i18n.js awaits it)
+        page.wait_for_function("() => document.querySelector('#missing').textContent"
+                               ".includes('Nobody Here')", timeout=30000)
         assert "Nobody called “Nobody Here” has played at this club" in page.inner_text("main")
         _fits(page)
 

@@ -2,16 +2,16 @@
 in-process simulation), one club service (no broker: its pages with what it knows), one
 browser for the module.
 
-- Each page (board, seat, operator, club, tournament, the club's player page) switches from
-  English to German, Swedish, Chinese and Japanese with its own switch: after each choice the
-  page shows the catalog's word for a marked string (read from the compiled catalog with
-  gettext, not from the page's code) and says its language in <html lang>; numbers are
-  written as Babel writes them for the language (30,000 / 30.000 / 30 000). The choice is kept
-  per kind of page on the device: the seat page keeps another language than the board.
+- Each page (board, seat, operator, a hand's review, club, tournament, the club's player page)
+  switches from English to German, Swedish, Chinese and Japanese with its own switch: after each
+  choice the page shows the catalog's word for a marked string (read from the compiled catalog with
+  gettext, not from the page's code) and says its language in <html lang>; numbers are written as
+  Babel writes them for the language (30,000 / 30.000 / 30 000). The choice is kept per kind of
+  page on the device: the seat page keeps another language than the board.
 - A browser that asks for Swedish (Accept-Language) gets the board in Swedish.
-- In the pseudo-language en-XA (every catalog string bracketed and 40 % longer) every page at
-  390 px and at 1920 px shows no text outside the brackets (no hard-coded English) and nothing
-  wider than the screen or clipped in its box.
+- In the pseudo-language en-XA (every catalog string bracketed and 40 % longer) every page (and the
+  review's list of sessions) at 390 px and at 1920 px shows no text outside the brackets (no
+  hard-coded English) and nothing wider than the screen or clipped in its box.
 """
 
 from __future__ import annotations
@@ -40,7 +40,12 @@ SHOTS = Path(os.environ.get("SCREENSHOTS_DIR") or ARTIFACTS)
 # Each page: its path (the token pages open with their link), a marked element and its msgid.
 TABLE_PAGES = {"board": ("/", ".brand", "Mahjong table"),
                "seat": ("/seat/1", "#claim", "Claim"),
-               "operator": ("/operator", ".brand", "Operator")}
+               "operator": ("/operator", ".brand", "Operator"),
+               # the review of the session's first hand (the board's link; ?lang goes along),
+               # as seat 1 sees it (its own tiles, its discard analysis)
+               "review": ("/review/current/1", "#to-list", "all hands")}
+# Shown in the pseudo-language only (its switch is the review's, checked on the hand above).
+PSEUDO_ONLY = {"reviews": ("/review", ".brand", "Review")}
 CLUB_PAGES = {"club": ("/", "header h1", "Club evening"),
               "tournament": ("/tournament", "header h1", "Tournament"),
               "player": ("/player/Nobody", "header h1", "No such player")}
@@ -48,6 +53,10 @@ CLUB_PAGES = {"club": ("/", "header h1", "Club evening"),
 DRAWN = {"board": "() => document.querySelector('#handinfo').textContent.includes('⟦')",
          "seat": "() => document.querySelector('#title').textContent.includes('⟦')",
          "operator": "() => document.querySelector('#events li.newest')",
+         "review": "() => document.querySelector('#stepno').textContent.includes('⟦')"
+                   " && document.querySelector('#words .said')"
+                   " && document.querySelector('#analysis-summary').textContent.includes('⟦')",
+         "reviews": "() => document.querySelector('#list article')",
          "club": "() => document.querySelector('#season').textContent !== ''",
          "tournament": "() => document.querySelector('#plan p').textContent.includes('⟦')",
          "player": "() => document.querySelector('#missing').textContent.includes('⟦')"}
@@ -122,13 +131,15 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
-def _pages(servers: dict[str, Any]) -> dict[str, tuple[str, str, str]]:
+def _pages(servers: dict[str, Any], more: dict[str, Any] | None = None
+           ) -> dict[str, tuple[str, str, str]]:
     """Each page's full address (the seat's and the operator's with their links' tokens)."""
     table = servers["table"]
     tokens = table.tokens
-    links = {"seat": f"#token={tokens.seats[1]}", "operator": f"#token={tokens.admin}"}
+    links = {"seat": f"#token={tokens.seats[1]}", "operator": f"#token={tokens.admin}",
+             "review": f"#token={tokens.seats[1]}"}  # seat 1's own tiles and its analysis
     out = {name: (table.base + path, links.get(name, ""), sel, msgid)
-           for name, (path, sel, msgid) in TABLE_PAGES.items()}
+           for name, (path, sel, msgid) in (TABLE_PAGES | (more or {})).items()}
     out |= {name: (servers["club"] + path, "", sel, msgid)
             for name, (path, sel, msgid) in CLUB_PAGES.items()}
     return out  # type: ignore[return-value]
@@ -142,6 +153,13 @@ def _choose(page: Any, language: str) -> None:
 
 def _word(language: str, msgid: str) -> str:
     return translations(language).gettext(msgid)
+
+
+def _first_step(language: str) -> str:
+    """The first hand's first step in words, from the catalogs: East (seat 1) deals."""
+    east = translations(language, "terms").gettext("east")
+    return _word(language, "Hand {n} begins: {who} deals").format(
+        n=1, who=east[:1].upper() + east[1:])
 
 
 def test_every_page_switches_to_every_language(servers: dict[str, Any], chromium: Any) -> None:
@@ -161,6 +179,9 @@ def test_every_page_switches_to_every_language(servers: dict[str, Any], chromium
                     page.wait_for_selector(".seat .tile", timeout=60000)  # a hand on the table
                     SHOTS.mkdir(parents=True, exist_ok=True)
                     page.screenshot(path=str(SHOTS / f"board-{language}-tv.png"))
+                if name == "review":  # the server's words of the hand's first step too
+                    said = page.locator("#words .said").inner_text()
+                    assert said == _first_step(language), (language, said)
                 written = page.evaluate("() => window.i18n.num(30000)")
                 assert written == format_decimal(30000, locale=folder(language)), (name, language)
             page.close()
@@ -199,7 +220,7 @@ def test_the_pseudo_language_shows_no_hard_coded_english_and_nothing_overflows(
     context = chromium.new_context(viewport=SIZES[size], locale="en-GB")
     found: dict[str, Any] = {}
     try:
-        for name, (url, link, _sel, _msgid) in _pages(servers).items():
+        for name, (url, link, _sel, _msgid) in _pages(servers, PSEUDO_ONLY).items():
             page = context.new_page()
             page.goto(f"{url}?lang=en-XA{link}")
             try:

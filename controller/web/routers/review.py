@@ -9,9 +9,10 @@ import threading
 from collections import OrderedDict
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Path, Request
+from fastapi import APIRouter, Depends, Header, HTTPException, Path, Request
 from fastapi.responses import FileResponse, RedirectResponse, Response
 
+from controller.i18n import Words
 from controller.sessions.catalog import Catalog, safe_sessions
 from controller.sessions.review import Reviews
 from controller.web.deps import LoopDep, TokensDep, bearer_token
@@ -23,7 +24,9 @@ pages = APIRouter(include_in_schema=False)
 SessionId = Annotated[int, Path(ge=1, le=2**62, description="the session's id (/api/review)")]
 HandIndex = Annotated[int, Path(ge=1, le=10_000, description=(
     "the hand's 1-based place in the session's hands, as `mahjong-table replay --db` lists them"))]
-#: Review frames kept ready: (session, hand, viewer, events read) -> the answer.
+#: The page names its language (docs/i18n.md); the words are the table's default without it.
+LANGUAGE = Header(default=None, alias="Accept-Language", include_in_schema=False)
+#: Review frames kept ready: (session, hand, viewer, events read, language) -> the answer.
 _KEPT = 16
 
 
@@ -33,11 +36,13 @@ def review_list_page() -> FileResponse:
 
 
 @pages.get("/review/current/{hand}")
-def current_hand(hand: int, loop: LoopDep) -> RedirectResponse:
-    """A hand of the session being played (the board's and the seat page's links)."""
+def current_hand(hand: int, loop: LoopDep, request: Request) -> RedirectResponse:
+    """A hand of the session being played (the board's and the seat page's links); the
+    address's query (?lang=de) goes along."""
     session = loop.session_id
-    return RedirectResponse(f"/review/{int(session)}/{int(hand)}" if session else "/review",
-                            status_code=307)
+    query = f"?{request.url.query}" if request.url.query else ""
+    return RedirectResponse((f"/review/{int(session)}/{int(hand)}" if session else "/review")
+                            + query, status_code=307)
 
 
 @pages.get("/review/{session_id}/{hand}")
@@ -107,21 +112,23 @@ def _hand_row(index: int, hand: dict[str, Any]) -> dict[str, Any]:
             responses={404: {"description": "no such session or hand"},
                        401: {"description": "a token that is neither a seat's nor the admin's"}})
 def hand_frames(session_id: SessionId, hand: HandIndex, who: ViewerDep,
-                request: Request, loop: LoopDep) -> Response:
+                request: Request, loop: LoopDep, language: str | None = LANGUAGE) -> Response:
     """One hand step by step: a frame per stored event (``seq``), each with the table's public
     view after it, the event in words, its violation, and the concealed tiles ``who`` may
-    see (``own``); the hand's record (its result) in ``record`` (docs/review.md)."""
+    see (``own``); the hand's record (its result) in ``record`` (docs/review.md). The words
+    are in the language the request asks for (Accept-Language; docs/i18n.md)."""
     store = _store(request, loop)
     fold = store.reviews.session(session_id)
     if fold is None:
         raise HTTPException(404, detail=f"there is no session {session_id} in this table's "
                             "log: open /review for the list")
     reveal = loop.config.review.reveal_after_session
-    key = (session_id, hand, who, fold.seq, fold.ended, reveal)
+    words = Words.asked(language, loop.config.server.language)
+    key = (session_id, hand, who, fold.seq, fold.ended, reveal, words.language)
     with store.lock:
         kept = store.answers.get(key)
     if kept is None:
-        answer = review(fold, hand, who, reveal_after_session=reveal)
+        answer = review(fold, hand, who, reveal_after_session=reveal, words=words)
         if answer is None:
             raise HTTPException(404, detail=f"session {session_id} has {len(fold.hands())} "
                                 f"hand(s), not a hand {hand}: open /review for the list")

@@ -9,7 +9,7 @@
 
 const KIND = (() => {
   const first = location.pathname.split("/").filter(Boolean)[0] || "";
-  return ["seat", "operator", "player", "tournament"].includes(first) ? first : "board";
+  return ["seat", "operator", "player", "tournament", "review"].includes(first) ? first : "board";
 })();
 const KEY = `lang:${KIND}`;
 const catalogs = { messages: {}, terms: {} };
@@ -145,7 +145,10 @@ export function languageSwitch() {
     localStorage.setItem(KEY, select.value);
     const url = new URL(location.href);
     url.searchParams.delete("lang");
-    location.replace(url.pathname + url.search + location.hash);
+    const next = url.pathname + url.search + location.hash;
+    // the same address with a fragment (a review's #seat=2) would only scroll: load it again
+    if (next === location.pathname + location.search + location.hash) location.reload();
+    else location.replace(next);
   });
   return select;
 }

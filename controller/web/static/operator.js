@@ -367,7 +367,7 @@ async function loadLinks() {
       box.innerHTML = await res.text(); // the service's own SVG
       const shown = link.url.replace(/#token=.*/, "#token=…");
       cards.push(h("div", { class: "qr" + (link.reachable ? "" : " unreachable") }, h("b", {}, names(p)), box,
-        h("div", { class: "qr-url", title: t("the address the phone opens (its token is hidden here)") }, shown)));
+        h("div", { class: "qr-url", translate: "no", title: t("the address the phone opens (its token is hidden here)") }, shown)));
     } catch (e) {
       cards.push(h("div", { class: "qr" }, `${names(p)}: ${peopleText(e)}`));
     }

@@ -9,12 +9,13 @@
 // #token=TOKEN; no fragment is the public review.
 "use strict";
 
-import { api, forgetToken, h, replace, signed, storedToken } from "./common.js";
-import { resultPanel } from "./results.js";
+import { api, forgetToken, h, lang, num, personName, replace, rulesetWord, signed, storedToken, t, term, violationText, when, windWord } from "./common.js";
+import { resultPanel, roundWord } from "./results.js";
 import { markRiichiDiscard, pointsEl, riichiCounters, riichiFlag, riichiTitle, tenpaiWord } from "./riichi.js";
 import { backs, saying, sortTiles, tile, tiles } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
+const windLetter = (wind) => ({ east: t("E"), south: t("S"), west: t("W"), north: t("N") }[wind] || "?");
 
 let data = null; // GET /api/review/S/H
 let at = 0; // the frame shown
@@ -41,8 +42,8 @@ function missingToken() {
   const frag = new URLSearchParams(location.hash.slice(1));
   if (token || !(frag.has("seat") || frag.has("operator"))) return null;
   return h("p", { class: "muted" }, frag.has("operator")
-    ? "This browser holds no operator token: log in on the operator page, then open the review again. Shown: the public review."
-    : "This browser holds no token of that seat: open the seat's page from its QR code, then the review from there. Shown: the public review.");
+    ? t("This browser holds no operator token: log in on the operator page, then open the review again. Shown: the public review.")
+    : t("This browser holds no token of that seat: open the seat's page from its QR code, then the review from there. Shown: the public review."));
 }
 const token = viewerToken();
 const fragment = location.hash; // kept on the links between the review's pages
@@ -50,28 +51,28 @@ const fragment = location.hash; // kept on the links between the review's pages
 // --- the list ---------------------------------------------------------------------------------
 
 function handLink(s, hd) {
-  const who = (p) => ((hd.names || {})[String(p)]) || ((hd.winds || {})[String(p)] || `seat ${p}`);
-  const won = hd.result === "mahjong" ? `Mahjong: ${(hd.winners || [hd.winner]).map(who).join(", ")}`
-    : hd.result === "washout" ? "washout" : hd.result || "under way";
+  const who = (p) => ((hd.names || {})[String(p)]) || windWord((hd.winds || {})[String(p)]) || t("Seat {n}", { n: p });
+  const won = hd.result === "mahjong" ? t("Mahjong: {who}", { who: (hd.winners || [hd.winner]).map(who).join(", ") })
+    : hd.result === "washout" ? t("washout") : t("under way");
   return h("li", {}, h("a", { href: `/review/${s.session}/${hd.hand}${fragment}`, class: "hand-link" },
-    `Hand ${hd.hand}`), ` · ${hd.prevailing_wind || ""} round · ${won}`);
+    t("Hand {n}", { n: hd.hand })), ` · ${[roundWord(hd.prevailing_wind), won].filter(Boolean).join(" · ")}`);
 }
 
 async function showList() {
   $("list").hidden = false;
   $("to-list").hidden = true;
-  replace("handinfo", "every stored session");
+  replace("handinfo", t("every stored session"));
   try {
     const res = await api("/api/review");
     const cards = res.sessions.map((s) => h("article", { class: "review-session", "data-session": s.session },
-      h("h2", {}, `Session ${s.session} · ${s.ruleset} · ${new Date(s.started * 1000).toLocaleString()}`),
-      h("div", { class: "muted" }, Object.values(s.players || {}).join(", "), s.finished ? " · finished" : " · not finished"),
-      s.damaged ? h("div", { class: "error" }, `Damaged: ${s.damaged} (the hands before it are listed)`) : null,
+      h("h2", {}, [t("Session {n}", { n: s.session }), rulesetWord(s.ruleset), when(s.started)].join(" · ")),
+      h("div", { class: "muted" }, Object.entries(s.players || {}).map(([p, n]) => personName(n, p)).join(", "), " · ", s.finished ? t("finished") : t("not finished")),
+      s.damaged ? h("div", { class: "error" }, t("Damaged: {why} (the hands before it are listed)", { why: s.damaged })) : null,
       s.hands.length ? h("ol", { class: "hands" }, s.hands.map((hd) => handLink(s, hd)))
-        : h("p", { class: "muted" }, "No hand has finished in this session.")));
-    replace("list", cards.length ? cards : h("p", { class: "muted" }, "No session is stored yet."));
+        : h("p", { class: "muted" }, t("No hand has finished in this session."))));
+    replace("list", cards.length ? cards : h("p", { class: "muted" }, t("No session is stored yet.")));
   } catch (e) {
-    replace("list", h("p", { class: "error" }, `Cannot load the sessions: ${e.message}. Reload the page to try again.`));
+    replace("list", h("p", { class: "error" }, t("Cannot load the sessions: {why}. Reload the page to try again.", { why: e.message })));
   }
 }
 
@@ -80,14 +81,22 @@ async function showList() {
 function label(frame, p) {
   const seat = ((frame.hand || {}).seats || {})[String(p)] || {};
   const name = (data.names || {})[String(p)];
-  const wind = seat.wind || "";
-  return name ? `${name} · ${wind}` : (wind ? wind[0].toUpperCase() + wind.slice(1) : `Seat ${p}`);
+  const wind = windWord(seat.wind);
+  return name ? `${name} · ${wind}` : (wind ? wind[0].toUpperCase() + wind.slice(1) : personName(null, p));
+}
+
+/** A zone as the JSON names it (rack:2, discard, river, wall, melds:3) in the page's words. */
+function zoneWords(zone) {
+  const [kind, pos] = String(zone || "").split(":");
+  const who = pos ? label(data.frames[at] || {}, Number(pos)) : "";
+  return { rack: t("{who}'s rack", { who }), melds: t("{who}'s meld strip", { who }), discard: t("the discard pad"),
+    river: t("the river"), wall: t("the wall") }[kind] || zone;
 }
 
 function meldEl(m) {
   const codes = m.tiles || [];
   if (m.concealed && codes.length === 4) {
-    const row = h("span", { class: "tiles meld concealed-kong", title: `concealed kong of ${codes[0]}` });
+    const row = h("span", { class: "tiles meld concealed-kong", title: t("concealed kong of {tile}", { tile: codes[0] }) });
     codes.forEach((c, i) => row.appendChild(tile(i === 0 || i === 3 ? null : c, { back: i === 0 || i === 3 })));
     return row;
   }
@@ -101,13 +110,13 @@ function concealedRow(frame, p, seat, hand) {
   if (detail && (detail.hand || !frame.riichi)) {
     const net = (result.net || {})[String(p)] ?? 0;
     return h("span", {}, tiles(sortTiles(detail.hand || []), { rowCls: "revealed" }),
-      h("span", { class: "pill" }, `${(result.scores || {})[String(p)] ?? 0}`),
+      h("span", { class: "pill" }, num((result.scores || {})[String(p)] ?? 0)),
       h("span", { class: "net " + (net >= 0 ? "pos" : "neg") }, signed(net)));
   }
   if (own) {
-    return h("span", { class: "own-tiles", title: "concealed tiles (shown to you in this review)" },
+    return h("span", { class: "own-tiles", title: t("concealed tiles (shown to you in this review)") },
       tiles(sortTiles(own.hand || []), { rowCls: "own" }),
-      (own.waits || []).length ? h("span", { class: "muted waits" }, " waits ", tiles(own.waits, { rowCls: "mini" })) : null);
+      (own.waits || []).length ? h("span", { class: "muted waits" }, ` ${t("waits")} `, tiles(own.waits, { rowCls: "mini" })) : null);
   }
   return backs(seat.concealed_count || 0);
 }
@@ -116,13 +125,13 @@ function seatPanel(frame, p, seat, hand) {
   const r = frame.riichi;
   const names = (q) => label(frame, q);
   const head = h("div", { class: "seat-head" },
-    h("span", { class: "wind", title: seat.wind || "" }, (seat.wind || "?")[0].toUpperCase()),
+    h("span", { class: "wind", title: windWord(seat.wind) }, windLetter(seat.wind)),
     h("span", { class: "seat-name" }, label(frame, p)),
     r ? pointsEl(r, p, names, diffsOf === p, (q) => { diffsOf = diffsOf === q ? null : q; show(at); }) : null,
-    hand.dealer === p ? h("span", { class: "flag dealer" }, "dealer") : null,
-    r ? riichiFlag(r, p) : seat.ready ? h("span", { class: "flag ready" }, "ready") : null,
+    hand.dealer === p ? h("span", { class: "flag dealer" }, t("dealer")) : null,
+    r ? riichiFlag(r, p) : seat.ready ? h("span", { class: "flag ready" }, t("ready")) : null,
     r && hand.phase === "over" ? tenpaiWord(r, p) : null,
-    seat.dead ? h("span", { class: "flag dead" }, "dead hand") : null);
+    seat.dead ? h("span", { class: "flag dead" }, t("dead hand")) : null);
   const river = tiles(seat.river || [], { rowCls: "river-tiles" });
   if (r) markRiichiDiscard(river, r, p);
   return [head,
@@ -137,30 +146,30 @@ function centre(frame, hand) {
   const names = (q) => label(frame, q);
   const r = hand.result;
   if (hand.phase === "over" && r) {
-    const title = frame.riichi ? riichiTitle(r, names) : r.result === "washout" ? "Washout" : `Mahjong: ${names(r.winner)}`;
+    const title = frame.riichi ? riichiTitle(r, names) : r.result === "washout" ? t("Washout") : t("Mahjong: {who}", { who: names(r.winner) });
     return [h("div", { class: "over" }, h("div", { class: "over-title" }, title)),
       frame.riichi ? riichiCounters(frame.riichi, hand) : null];
   }
   const d = hand.discard;
   return [
-    hand.phase === "deal" ? h("div", { class: "dealing" }, `${names(hand.dealer)} deals`) : null,
+    hand.phase === "deal" ? h("div", { class: "dealing" }, t("{who} deals", { who: names(hand.dealer) })) : null,
     h("div", { class: "pad" + (hand.claim_window ? " open" : "") },
-      d ? tile(d.tile, { cls: "big last" }) : h("span", { class: "muted" }, "discard pad"),
-      d ? h("div", { class: "pad-from" }, `from ${names(d.seat)}`) : null,
-      (hand.claimants || []).map((c) => h("div", { class: "claimant" }, `${names(c.seat)} calls ${c.call}`))),
+      d ? tile(d.tile, { cls: "big last" }) : h("span", { class: "muted" }, t("discard pad")),
+      d ? h("div", { class: "pad-from" }, t("from {who}", { who: names(d.seat) })) : null,
+      (hand.claimants || []).map((c) => h("div", { class: "claimant" }, t("{who} calls {call}", { who: names(c.seat), call: term(c.call) })))),
     frame.riichi ? riichiCounters(frame.riichi, hand) : null,
-    h("div", { class: "wall-count" }, h("span", { class: "wall-n" }, `${hand.live_wall ?? "–"}`),
-      h("span", { class: "wall-l" }, " in the wall")),
-    (hand.out_of_place || []).length ? h("div", { class: "putback" }, h("b", {}, "Put back: "),
-      hand.out_of_place.map((m) => h("span", {}, m.tile ? tile(m.tile, { cls: "inline" }) : "a tile", ` ${m.zone} → ${m.back_to} `))) : null,
+    h("div", { class: "wall-count" }, h("span", { class: "wall-n" }, hand.live_wall === undefined || hand.live_wall === null ? "–" : num(hand.live_wall)),
+      h("span", { class: "wall-l" }, ` ${t("in the wall")}`)),
+    (hand.out_of_place || []).length ? h("div", { class: "putback" }, h("b", {}, `${t("Put back:")} `),
+      hand.out_of_place.map((m) => h("span", {}, m.tile ? tile(m.tile, { cls: "inline" }) : t("a tile"), ` ${zoneWords(m.zone)} → ${zoneWords(m.back_to)} `))) : null,
   ];
 }
 
 function violationEl(frame) {
   const v = frame.violation;
   if (!v) return null;
-  return h("div", { class: "violation", role: "alert" }, h("b", {}, v.rule.replaceAll("_", " ")),
-    h("span", { class: "v-rule" }, ` (${v.rule})`), h("div", {}, saying(v.message || "")));
+  return h("div", { class: "violation", role: "alert" }, h("b", {}, term(v.rule)),
+    h("span", { class: "v-rule", translate: "no" }, ` (${v.rule})`), h("div", {}, saying(violationText(v))));
 }
 
 // --- stepping ---------------------------------------------------------------------------------
@@ -171,26 +180,29 @@ function show(i) {
   const frame = data.frames[at];
   const hand = frame.hand;
   const rec = data.record || {};
-  replace("handinfo", `Session ${data.session} · hand ${data.hand} · ${rec.prevailing_wind || ""} round · ${data.ruleset}`);
+  replace("handinfo", [t("Session {n}", { n: data.session }), t("hand {n}", { n: data.hand }), roundWord(rec.prevailing_wind),
+    rulesetWord(data.ruleset)].filter(Boolean).join(" · "));
   for (const p of [1, 2, 3, 4]) {
     const seat = ((hand || {}).seats || {})[String(p)] || {};
-    const node = replace(`seat${p}`, hand ? seatPanel(frame, p, seat, hand) : h("div", { class: "muted" }, `Seat ${p}`));
+    const node = replace(`seat${p}`, hand ? seatPanel(frame, p, seat, hand) : h("div", { class: "muted" }, personName(null, p)));
     node.classList.toggle("turn", !!hand && hand.turn === p && hand.phase === "play");
     node.classList.toggle("dealer", !!hand && hand.dealer === p);
   }
   replace("centre", hand ? centre(frame, hand) : null);
   const slider = $("slider");
   slider.value = String(at);
-  slider.setAttribute("aria-valuetext", `step ${at + 1} of ${data.frames.length}`);
-  replace("stepno", `step ${at + 1} of ${data.frames.length}`);
-  replace("seqno", `· event ${frame.seq}`);
+  const stepText = t("step {n} of {count}", { n: num(at + 1), count: num(data.frames.length) });
+  slider.setAttribute("aria-valuetext", stepText);
+  replace("stepno", stepText);
+  replace("seqno", `· ${t("event {seq}", { seq: frame.seq })}`);
   $("board").dataset.seq = String(frame.seq);
   $("board").dataset.step = String(at);
   replace("words", h("div", { class: "said" + (frame.kind === "correct" ? " correction" : "") }, saying(frame.words)),
-    (frame.announcements || []).map((a) => h("div", { class: "announce" }, saying(a))));
+    // the engine's own notes are English (as its violation messages): shown on an English page
+    lang() === "en" ? (frame.announcements || []).map((a) => h("div", { class: "announce" }, saying(a))) : null);
   replace("violation", violationEl(frame));
   const over = hand && hand.phase === "over" && hand.result;
-  replace("result", over ? resultPanel(hand.result, (q) => label(frame, q), `Hand ${data.hand} · `) : null);
+  replace("result", over ? resultPanel(hand.result, (q) => label(frame, q), `${t("Hand {n}", { n: data.hand })} · `) : null);
   for (const li of $("log").children) li.classList.toggle("now", Number(li.dataset.step) === at);
   const now = $("log").querySelector("li.now");
   if (now && now.scrollIntoView) now.scrollIntoView({ block: "nearest" });
@@ -210,7 +222,7 @@ function logList() {
 function play() {
   if (timer) return pause();
   if (at >= data.frames.length - 1) show(0);
-  $("play").textContent = "⏸ pause";
+  $("play").textContent = `⏸ ${t("pause")}`;
   const tick = () => {
     if (at >= data.frames.length - 1) return pause();
     show(at + 1);
@@ -222,7 +234,7 @@ function play() {
 function pause() {
   clearTimeout(timer);
   timer = null;
-  $("play").textContent = "▶ play";
+  $("play").textContent = `▶ ${t("play")}`;
 }
 
 function controls() {
@@ -260,22 +272,23 @@ async function loadAnalysis(seat) {
 }
 
 function bestEl(b) {
-  return h("span", { class: "best" }, tile(b.tile, { cls: "inline" }), ` ${b.shanten} / ${b.ukeire} `);
+  return h("span", { class: "best" }, tile(b.tile, { cls: "inline" }), ` ${num(b.shanten)} / ${num(b.ukeire)} `);
 }
 
 function showAnalysis(frame) {
   if (!analysis) return;
   const s = analysis.summary || {};
-  replace("analysis-summary", `kept the best shape in ${Math.round((s.share || 0) * 100)} % of discards (${s.kept_best ?? 0} of ${s.discards ?? 0})`);
+  replace("analysis-summary", t("kept the best shape in {share} of discards ({kept} of {count})", {
+    share: num(s.share || 0, { style: "percent" }), kept: num(s.kept_best ?? 0), count: num(s.discards ?? 0) }));
   const done = (analysis.discards || []).filter((d) => d.seq <= frame.seq);
   const d = done[done.length - 1];
-  if (!d) return replace("analysis-now", h("div", { class: "muted" }, "no discard of this seat yet"));
-  const notes = [d.furiten === true ? "furiten" : null, d.has_yaku === false ? "no yaku" : null].filter(Boolean);
+  if (!d) return replace("analysis-now", h("div", { class: "muted" }, t("no discard of this seat yet")));
+  const notes = [d.furiten === true ? term("furiten") : null, d.has_yaku === false ? t("no yaku") : null].filter(Boolean);
   replace("analysis-now", h("div", { class: "a-now" + (d.seq === frame.seq ? " this" : "") },
-    h("div", {}, d.seq === frame.seq ? "This discard: " : "Last discard: ", tile(d.tile, { cls: "inline" }),
-      ` · shanten ${d.shanten_before} → ${d.shanten_after} · rank ${d.chosen_rank}`,
-      d.kept_best ? h("b", { class: "pos" }, " · best") : h("b", { class: "neg" }, " · not the best")),
-    h("div", { class: "muted" }, "best (shanten / tiles that improve): ", (d.best || []).map(bestEl)),
+    h("div", {}, `${d.seq === frame.seq ? t("This discard:") : t("Last discard:")} `, tile(d.tile, { cls: "inline" }),
+      ` · ${t("shanten {before} → {after} · rank {rank}", { before: num(d.shanten_before), after: num(d.shanten_after), rank: num(d.chosen_rank) })}`,
+      d.kept_best ? h("b", { class: "pos" }, ` · ${t("best")}`) : h("b", { class: "neg" }, ` · ${t("not the best")}`)),
+    h("div", { class: "muted" }, `${t("best (shanten / tiles that improve):")} `, (d.best || []).map(bestEl)),
     notes.length ? h("div", { class: "neg" }, notes.join(" · ")) : null));
 }
 
@@ -298,17 +311,18 @@ async function showHand(session, hand) {
     data = await api(`/api/review/${session}/${hand}`, { token });
   } catch (e) {
     if (e.status === 401 && token) forgetToken("review-token");
-    replace("notice", h("p", { class: "error" }, e.status === 404 ? `${e.message}`
-      : e.status === 401 ? "This link's token is not accepted: open the review again from the seat page or the operator page."
-        : `Cannot load the hand: ${e.message}. Reload the page to try again.`));
+    replace("notice", h("p", { class: "error" }, e.status === 404 ? t("No such hand: {why}", { why: e.message })
+      : e.status === 401 ? t("This link's token is not accepted: open the review again from the seat page or the operator page.")
+        : t("Cannot load the hand: {why}. Reload the page to try again.", { why: e.message })));
     return;
   }
   const v = data.viewer;
   replace("notice", missingToken());
-  replace("whoami", v.role === "operator" ? "operator: every tile"
-    : v.role === "operator-live" ? "operator: no concealed tile while the hand is in play" : v.role === "seat"
-    ? `seat ${v.seat}${v.concealed.length > 1 ? ": every tile (the session has ended)" : ": your own tiles"}` : "public");
-  if (data.damaged) replace("notice", h("p", { class: "error" }, `This session's log is damaged (${data.damaged}): the review ends where it can be read.`));
+  replace("whoami", v.role === "operator" ? t("operator: every tile")
+    : v.role === "operator-live" ? t("operator: no concealed tile while the hand is in play") : v.role === "seat"
+    ? (v.concealed.length > 1 ? t("seat {n}: every tile (the session has ended)", { n: v.seat }) : t("seat {n}: your own tiles", { n: v.seat }))
+    : t("public"));
+  if (data.damaged) replace("notice", h("p", { class: "error" }, t("This session's log is damaged ({why}): the review ends where it can be read.", { why: data.damaged })));
   $("slider").max = String(Math.max(0, data.frames.length - 1));
   replace("log", logList());
   controls();

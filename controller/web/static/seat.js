@@ -140,7 +140,7 @@ function myResult(table, result) {
 function reviewLink(held) {
   const index = ((held.table || {}).hands || []).findIndex((x) => x.number === held.number) + 1;
   return index ? h("a", { class: "hand-review", href: `/review/current/${index}#seat=${position}` },
-    "Review this hand step by step") : null;
+    t("Review this hand step by step")) : null;
 }
 $("review-all").href = `/review#seat=${position}`;
 
