@@ -39,6 +39,7 @@ PAD = """() => [...document.querySelectorAll(".card[data-table='green'] .pad [da
 
 def _page(browser: Any, size: str, errors: list[str]) -> Any:
     page = browser.new_page(viewport=SIZES[size])
+    page.set_default_timeout(90000)  # a waited-for state on a busy host, never a clock bound
     page.on("pageerror", lambda e: errors.append(f"{size}: {e}"))
     page.on("console", lambda m: errors.append(f"{size}: {m.text} {m.location.get('url')}")
             if m.type == "error" and not _expected(m) else None)
@@ -110,7 +111,7 @@ def _player_pages(browser: Any, club: Any, table: Any, errors: list[str]) -> Non
     for size in SIZES:
         page = _page(browser, size, errors)
         page.goto(f"{club.base}/player/{ANN}")
-        page.wait_for_selector("#chart circle", timeout=20000)
+        page.wait_for_selector("#chart circle", timeout=90000)
         assert page.inner_text("[data-stat='hands']") == str(len(hands))
         assert page.inner_text("[data-stat='won']") == str(won)
         assert page.inner_text("[data-stat='dealt_in']") == str(dealt_in)
@@ -130,7 +131,7 @@ def _player_pages(browser: Any, club: Any, table: Any, errors: list[str]) -> Non
         assert missing is not None and missing.status == 404
         # the page's script says the name once its catalog has come (i18n.js awaits it)
         page.wait_for_function("() => document.querySelector('#missing').textContent"
-                               ".includes('Nobody Here')", timeout=30000)
+                               ".includes('Nobody Here')", timeout=90000)
         assert "Nobody called “Nobody Here” has played at this club" in page.inner_text("main")
         _fits(page)
 
@@ -145,7 +146,7 @@ def _tournament_pages(browser: Any, club: Any, table: Any, errors: list[str]) ->
     page.click("#login-form button")
     page.wait_for_function("document.querySelector('#login-msg').textContent.includes('Wrong')")
     page.goto(f"{club.base}/tournament#token={token}")
-    page.wait_for_selector("#new-t", state="visible", timeout=10000)
+    page.wait_for_selector("#new-t", state="visible", timeout=90000)
     assert "token" not in page.url
     page.fill("#add-player input[name=name]", ANN)
     page.fill("#add-player input[name=ema]", "04990001")
@@ -161,24 +162,24 @@ def _tournament_pages(browser: Any, club: Any, table: Any, errors: list[str]) ->
     page.fill("#new-t input[name=tables]", "green")
     page.fill("#new-t input[name=rounds]", "2")
     page.click("#new-t button")
-    page.wait_for_selector("table.seating[data-round='2']", timeout=10000)
+    page.wait_for_selector("table.seating[data-round='2']", timeout=90000)
     assert sorted(page.locator("table.seating[data-round='1'] td").all_inner_texts()) == \
         sorted(players)
     page.click("button[data-start='1']")
     page.wait_for_function("document.querySelector('#plan-msg').textContent.includes('started')")
     page.wait_for_function("document.querySelector('.round-head .timer').textContent"
-                           ".includes('–')", timeout=10000)  # from – to, by the clock
+                           ".includes('–')", timeout=90000)  # from – to, by the clock
     assert page.locator(".round-head .timer").first.inner_text().count(":") >= 2
     _fits(page)
     _shoot(page, "tournament-phone.png")
     tv = _page(browser, "tv", errors)
     tv.goto(f"{club.base}/tournament")
-    tv.wait_for_selector("#final tbody tr", timeout=10000)
+    tv.wait_for_selector("#final tbody tr", timeout=90000)
     assert not tv.is_visible("#new-t")  # a new page, no token: no admin form
     _shoot(tv, "tournament-tv.png")
     board = _page(browser, "tv", errors)
     board.goto(table.base + "/")
-    board.wait_for_selector("#round-banner", timeout=30000)
+    board.wait_for_selector("#round-banner", timeout=90000)
     assert "Round 1" in board.inner_text("#round-banner")
     for family, head in (("mcr", "table points"), ("riichi", "score")):
         text = httpx.get(f"{club.base}/api/club/tournament/ranking.csv",

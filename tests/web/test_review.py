@@ -166,7 +166,9 @@ def test_hands_and_steps_are_the_logs(stored: Stored) -> None:
                         str(move.get("from")).startswith("rack"):
                     seat = int(move["from"].split(":")[1])
                     said = f"{_label(got, f, seat)} discarded {move['tile']}"
-                    assert f["words"] in (said, f"{said}; {_label(got, f, seat)} called ready")
+                    who = _label(got, f, seat)
+                    assert f["words"] in (said, f"{said}; {who} called ready",  # riichi's own:
+                                          f"{said}; {who}'s riichi stands (1,000 on the table)")
 
 
 def _of_hand(m: Moment, number: int) -> bool:
