@@ -81,9 +81,12 @@ def _check_after(hall: Hall, tmp: Path) -> None:
         until(lambda t=table: hall.club.store.last_pos(t.name) == t.publisher.published
               and t.publisher.published > 0, 60, f"{table.name} all at the club")
         assert table.loop.session_active, f"{table.name}'s session was stopped"
-        mine = {h["number"]: h["net"] for h in hall.http.get(
-            "/api/club/hands", params={"table": table.name}).json()}
-        assert mine == table.finished()
+        def at_club(t: Any = table) -> dict[int, Any]:
+            return {h["number"]: h["net"] for h in hall.http.get(
+                "/api/club/hands", params={"table": t.name}).json()}
+        # a hand that just finished is published a moment later: waited for, then compared
+        until(lambda t=table: at_club(t) == t.finished(), 60, f"{table.name}'s hands at the club")
+        assert at_club() == table.finished()
         view = table.http.get("/api/table").json()
         assert view["round"] is None and not set(NAMES) & set(view["names"].values())
         seat = table.http.get("/api/seats/1", headers={
