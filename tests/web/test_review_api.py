@@ -47,6 +47,12 @@ def test_review_route_and_command(make_table: Callable[..., Table], tmp_path: Pa
     assert get(url(session, 1, 4), headers=table.admin()).status_code == 200
     assert get(url(session + 1, 1, 2), headers=table.admin()).status_code == 404
     assert get(url(session, 9, 2), headers=table.admin()).status_code == 404
+    # the hand under way: its seat reads its own analysis, the operator none (its concealed
+    # tiles; the operator's answers never depend on the racks while a hand is played)
+    table.play_until(lambda v: (v.get("hand") or {}).get("number") == 2
+                     and (v.get("hand") or {}).get("phase") == "play")
+    assert get(url(session, 2, 2), headers=table.admin()).status_code == 403
+    assert get(url(session, 2, 2), headers=table.seat(2)).status_code == 200
 
     # each entry points at the stored discard of that seat
     with EventLog.open(db, readonly=True) as log:

@@ -30,8 +30,10 @@ def _allowed(tokens: Tokens, token: str | None, seat: int) -> str | None:
     ended), or None (no token that reads anything)."""
     if token is None:
         return None
-    if tokens.is_admin(token) or tokens.is_seat(seat, token):
+    if tokens.is_seat(seat, token):
         return "all"
+    if tokens.is_admin(token):
+        return "operator"
     if any(tokens.is_seat(p, token) for p in (1, 2, 3, 4)):
         return "ended"
     return None
@@ -85,6 +87,11 @@ def analysis(
     if may == "ended" and not ended:
         raise HTTPException(403, detail=f"seat {seat}'s analysis shows its concealed tiles: "
                             "another seat's token reads it once the session has ended")
+    under_way = replayed.state.hand is not None and replayed.state.hand.phase != "over"
+    if may == "operator" and under_way and hand == replayed.hands:
+        # as the operator's review: no concealed tile of a hand still in play (issue 22)
+        raise HTTPException(403, detail=f"hand {hand} is still in play: its analysis shows "
+                            "concealed tiles, the operator reads it once the hand is over")
     review = hand_review(replayed, hand, seat)
     return {"session": session, "hand": hand, "seat": seat,
             "ruleset": replayed.state.ruleset_name, "discards": review["discards"],
