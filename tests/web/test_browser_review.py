@@ -262,6 +262,7 @@ def test_the_discard_analysis_beside_the_replay(site: Served, browser: Any) -> N
     now.locator(".tile").first.wait_for(timeout=30000)
     assert now.locator(".tile").first.get_attribute("data-tile") == last["tile"]
     assert f"shanten {last['shanten_before']} → {last['shanten_after']}" in now.inner_text()
+    page.screenshot(path=str(SHOTS / "review-analysis-tv.png"))
     page.goto(f"{site.base}/review/{site.riichi}/1")  # the public: no panel
     page.wait_for_selector("#log li")
     assert page.locator("#analysis").is_hidden()
