@@ -278,6 +278,12 @@ def test_the_setting_keeps_the_others_hidden_and_a_damaged_session_is_listed(
         admin = {"Authorization": f"Bearer {system.tokens.admin}"}
         got = client.get(f"/api/review/{ended}/1", headers=admin).json()
         assert got["viewer"]["concealed"] == [1, 2, 3, 4]
+        # the discard analysis shows a seat's concealed tiles: the setting holds there too
+        analysis = f"/api/review/{ended}/1/analysis?seat="
+        assert client.get(analysis + "3", headers=token).status_code == 200
+        refused = client.get(analysis + "2", headers=token)
+        assert refused.status_code == 403 and "reveal_after_session" in refused.json()["detail"]
+        assert client.get(analysis + "2", headers=admin).status_code == 200
         listed = client.get("/api/review").json()["sessions"]
         assert listed[0]["session"] == damaged and listed[0]["damaged"]
         assert listed[1]["session"] == ended and not listed[1]["damaged"]
