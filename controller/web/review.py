@@ -98,8 +98,7 @@ def labels(step: Step, names: dict[int, str], language: Words = ENGLISH) -> dict
     hand = step.after.hand
 
     def wind(p: int) -> str:
-        said = language.term(hand.wind_of(p)) if hand else language.t("Seat {n}", n=p)
-        return said[:1].upper() + said[1:]
+        return _capital(language.term(hand.wind_of(p)) if hand else language.t("Seat {n}", n=p))
     return {p: names.get(p) or wind(p) for p in SEATS}
 
 
