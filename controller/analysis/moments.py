@@ -38,6 +38,11 @@ class Replayed:
     state: GameState
     hands: int
 
+    @property
+    def live(self) -> int | None:
+        """The number (as ``replay`` lists the hands) of the hand still being played, if any."""
+        return self.hands if _under_way(self.state) else None
+
 
 def _discard(event: dict[str, Any]) -> tuple[int, str] | None:
     """(seat, tile) when the event moves a tile from a rack to the discard pad."""
@@ -77,5 +82,8 @@ def replay_session(records: Iterable[tuple[int, dict[str, Any]]]) -> Replayed:
 
 def _hand_count(state: GameState) -> int:
     """Hands as ``replay`` lists them: the finished ones and one still under way."""
-    under_way = state.hand is not None and state.hand.phase != "over"
-    return len(state.hands) + under_way
+    return len(state.hands) + _under_way(state)
+
+
+def _under_way(state: GameState) -> bool:
+    return state.hand is not None and state.hand.phase != "over"

@@ -84,8 +84,7 @@ def analysis(
     if not 1 <= hand <= replayed.hands:
         raise HTTPException(404, detail=f"session {session} has no hand {hand} (it has "
                             f"{replayed.hands})")
-    under_way = replayed.state.hand is not None and replayed.state.hand.phase != "over"
-    who = who.during(under_way and hand == replayed.hands and not ended)
+    who = who.during(hand == replayed.live and not ended)
     if seat not in who.concealed(ended, loop.config.review.reveal_after_session):
         raise _refused(who, seat, hand, ended)
     review = hand_review(replayed, hand, seat)
