@@ -18,10 +18,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from controller.analysis import replay_session
 from controller.app import build
 from controller.cli.replay_cmd import _stored, summarize
 from controller.config import Config, ReviewConfig, SessionConfig
 from controller.i18n import LANGUAGES, PSEUDO
+from controller.sessions.review import Reviews
+from controller.store import EventLog, numbered_table_log
 from controller.tiles import ALL_CODES
 from tests.web.review_support import Moment, Reference, record
 
@@ -169,6 +172,23 @@ def test_hands_and_steps_are_the_logs(stored: Stored) -> None:
                     who = _label(got, f, seat)
                     assert f["words"] in (said, f"{said}; {who} called ready",  # riichi's own:
                                           f"{said}; {who}'s riichi stands (1,000 on the table)")
+
+
+def test_the_folds_discards_are_the_ones_the_command_reviews(stored: Stored) -> None:
+    """The review's fold feeds the discard analysis route (nothing is replayed again): its
+    discards are those ``mahjong-table review`` finds folding the stored table log itself,
+    undos and refused moves included (the careless table's sessions have both)."""
+    db = stored.dir / "events.sqlite"
+    for session in (stored.hua, stored.riichi):
+        fold = Reviews(db).session(session)
+        assert fold is not None
+        with EventLog.open(db, readonly=True) as log:
+            want = replay_session(numbered_table_log(log, session))
+        got = fold.replayed()
+        assert got.hands == want.hands == len(_hands(stored, session))
+        assert [(m.seq, m.hand, m.seat, m.tile) for m in got.moments] == [
+            (m.seq, m.hand, m.seat, m.tile) for m in want.moments]
+        assert [m.before.hand for m in got.moments] == [m.before.hand for m in want.moments]
 
 
 def _of_hand(m: Moment, number: int) -> bool:

@@ -11,42 +11,17 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
 
-from controller.analysis import Replayed, hand_review, replay_session
-from controller.store import EventLog, StoreError, numbered_table_log
+from controller.analysis import hand_review
 from controller.store.tokens import Tokens
 from controller.web.deps import LoopDep, bearer_token, get_tokens
 from controller.web.review import Viewer
-from controller.web.routers.review import Store, review_store, viewer_of
+from controller.web.routers.review import review_store, viewer_of
 
 router = APIRouter(tags=["review"])
-_CACHED = 4  # ended sessions kept replayed (they never change)
 
 ANSWERS: dict[int | str, dict[str, Any]] = {
     403: {"description": "no token, or a token that may not read this seat (yet)"},
     404: {"description": "no such session, or no such hand in it"}}
-
-
-def _replayed(store: Store, session: int) -> tuple[Replayed, bool]:
-    """The session replayed (kept for ended sessions) and whether it has ended."""
-    cache = store.replayed
-    try:
-        with EventLog.open(store.reviews.db_path, readonly=True) as log:
-            info = log.session(session)
-            ended = info.ended_at is not None
-            with store.lock:
-                found = cache.get(session) if ended else None
-            if found is None:
-                found = replay_session(numbered_table_log(log, session))
-    except StoreError:
-        raise HTTPException(404, detail=f"there is no session {session} in this table's "
-                            "log: GET /api/sessions lists them") from None
-    if ended:
-        with store.lock:
-            cache[session] = found
-            cache.move_to_end(session)
-            while len(cache) > _CACHED:
-                cache.popitem(last=False)
-    return found, ended or bool(found.state.game_over)
 
 
 def _refused(who: Viewer, seat: int, hand: int, ended: bool) -> HTTPException:
@@ -80,7 +55,11 @@ def analysis(
         raise HTTPException(403, detail="the analysis shows a seat's concealed tiles: send "
                             "'Authorization: Bearer TOKEN' with the operator's token or a "
                             "seat's (see `mahjong-table tokens`)")
-    replayed, ended = _replayed(review_store(request, loop), session)
+    fold = review_store(request, loop).reviews.session(session)
+    if fold is None:
+        raise HTTPException(404, detail=f"there is no session {session} in this table's "
+                            "log: GET /api/sessions lists them")
+    replayed, ended = fold.replayed(), fold.ended
     if not 1 <= hand <= replayed.hands:
         raise HTTPException(404, detail=f"session {session} has no hand {hand} (it has "
                             f"{replayed.hands})")

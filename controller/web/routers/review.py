@@ -12,7 +12,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Header, HTTPException, Path, Request
 from fastapi.responses import FileResponse, RedirectResponse, Response
 
-from controller.analysis import Replayed
 from controller.i18n import Words
 from controller.sessions.catalog import Catalog, safe_sessions
 from controller.sessions.review import Reviews
@@ -78,13 +77,12 @@ ViewerDep = Annotated[Viewer, Depends(viewer)]
 
 
 class Store:
-    """The app's review folds and the answers made of them, and the ended sessions the
-    discard analysis replayed (routers/analysis.py): a few of each kept, newest last."""
+    """The app's review folds (which the discard analysis reads too: routers/analysis.py) and
+    the answers made of them (a few kept, newest last)."""
 
     def __init__(self, loop: Any) -> None:
         self.reviews = Reviews(loop.data_dir / "events.sqlite")
         self.answers: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
-        self.replayed: OrderedDict[int, Replayed] = OrderedDict()
         self.lock = threading.Lock()
 
 
