@@ -101,9 +101,11 @@ def sessions(request: Request, loop: LoopDep) -> dict[str, Any]:
     if catalog is None:
         catalog = request.app.state.catalog = Catalog(loop.data_dir / "events.sqlite")
     out = []
-    for row in safe_sessions(catalog):
-        detail = catalog.session(row["session"])
-        hands = [_hand_row(i, h) for i, h in enumerate(detail["hands"], start=1)]
+    rows = safe_sessions(catalog)
+    explained = catalog.explained_hands() if rows else {}
+    for row in rows:
+        hands = [_hand_row(i, h)
+                 for i, h in enumerate(explained.get(row["session"], []), start=1)]
         out.append({k: row.get(k) for k in ("session", "started", "ended", "ruleset",
                                             "players", "damaged", "finished")}
                    | {"hands": hands})
