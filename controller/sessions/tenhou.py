@@ -105,16 +105,13 @@ def _columns(tr: Trace, k: Kyoku, pos: int) -> tuple[list[Any], list[Any]]:
 
 
 def _call(kind: str, m: dict[str, Any], at: int) -> str:
-    own = [str(tile(t)) for t in sorted(m["consumed"], key=tile)]
     called = str(tile(m["tile"]))
     if kind == "chi":
-        return "c" + called + "".join(own)
+        return "c" + called + "".join(_own(m))
     mark = "p" if kind == "pon" else "m"
     if kind == "daiminkan" and at == 4:
         at = 6
-    parts = own[:]
-    parts.insert(at // 2, mark + called)
-    return "".join(parts)
+    return _marked(m, at, mark + called)
 
 
 def _kakan(k: Kyoku, pos: int, m: dict[str, Any], rel: dict[int, int]) -> str:
@@ -122,10 +119,18 @@ def _kakan(k: Kyoku, pos: int, m: dict[str, Any], rel: dict[int, int]) -> str:
     pon = next(c for c in k.moves if c.get("pos") == pos and c["type"] == "pon"
                and c["tile"] == m["tile"])
     at = rel[(pon["target"] - pos) % 4]
-    own = [str(tile(t)) for t in pon["consumed"]]
-    called = str(tile(pon["tile"]))
-    parts = own[:]
-    parts.insert(at // 2, "k" + called + str(tile(m["tile"])))
+    return _marked(pon, at, "k" + str(tile(pon["tile"])) + str(tile(m["tile"])))
+
+
+def _own(m: dict[str, Any]) -> list[str]:
+    """The call's own tiles as tenhou numbers, low first."""
+    return [str(tile(t)) for t in sorted(m["consumed"], key=tile)]
+
+
+def _marked(m: dict[str, Any], at: int, called: str) -> str:
+    """The call's own tiles with the marked called tile where its discarder sits (``at``)."""
+    parts = _own(m)
+    parts.insert(at // 2, called)
     return "".join(parts)
 
 
