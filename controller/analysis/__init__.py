@@ -8,9 +8,9 @@ the event log (``controller.store``) and pass its records in.
     shapes_for(name, specials, max_chows).shanten(counts, melds, chows_on_table) -> int
 """
 
-from controller.analysis.moments import Moment, Replayed, replay_session
+from controller.analysis.moments import Moment, Moments, Replayed, replay_session
 from controller.analysis.review import hand_review, session_review, summary
 from controller.analysis.shanten import Shapes, shapes_for
 
-__all__ = ["Moment", "Replayed", "Shapes", "hand_review", "replay_session", "session_review",
-           "shapes_for", "summary"]
+__all__ = ["Moment", "Moments", "Replayed", "Shapes", "hand_review", "replay_session",
+           "session_review", "shapes_for", "summary"]

@@ -9,7 +9,7 @@ kind) and, in riichi, the dora indicators. Bonus tiles are no kind of the 34 and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ from controller.analysis.shanten import Shapes, shapes_for
 from controller.game import GameState, riichi
 from controller.game.context import Ctx, Refused
 from controller.game.state import Hand, Seat
+from controller.players.hand_eval import to_counts
 from controller.tiles import KIND_INDEX, KINDS
 
 
@@ -34,15 +35,6 @@ class Option:
         return {"tile": self.tile, "shanten": self.shanten, "ukeire": self.ukeire}
 
 
-def counts_of(tiles: Iterable[str]) -> list[int]:
-    out = [0] * 34
-    for t in tiles:
-        k = KIND_INDEX.get(t)
-        if k is not None:
-            out[k] += 1
-    return out
-
-
 def visible_counts(hand: Hand, seat: int) -> list[int]:
     """The copies of each kind ``seat`` can see (its own concealed tiles and everything open)."""
     tiles = list(hand.seat(seat).concealed())
@@ -53,7 +45,7 @@ def visible_counts(hand: Hand, seat: int) -> list[int]:
         tiles += [t for m in s.melds for t in m.tiles]
     if hand.rh is not None:
         tiles += list(hand.rh.dora)
-    return counts_of(tiles)
+    return to_counts(tiles)
 
 
 def unseen_counts(hand: Hand, seat: int) -> list[int]:
@@ -61,29 +53,20 @@ def unseen_counts(hand: Hand, seat: int) -> list[int]:
     return [max(0, 4 - n) for n in visible_counts(hand, seat)]
 
 
-def _held(seat: Seat, concealed: list[int]) -> list[int]:
-    held = list(concealed)
-    for m in seat.melds:
-        for t in m.tiles:
-            k = KIND_INDEX.get(t)
-            if k is not None:
-                held[k] += 1
-    return held
-
-
 def options(shapes: Shapes, seat: Seat, unseen: list[int],
             allowed: Callable[[str], bool] | None = None) -> list[Option]:
     """Every kind the seat could discard (``allowed``: the rules' say), best first: lowest
     shanten, then most ukeire."""
-    c = counts_of(seat.concealed())
+    c = to_counts(seat.concealed())
     melds = len(seat.melds)
     chows = sum(1 for m in seat.melds if m.kind == "chow")
+    in_sets = to_counts(t for m in seat.melds for t in m.tiles)
     out = []
     for k in range(34):
         if not c[k] or (allowed is not None and not allowed(KINDS[k])):
             continue
         c[k] -= 1
-        held = _held(seat, c)
+        held = [n + m for n, m in zip(c, in_sets, strict=True)]  # rack and sets
         left = shapes.value(c, melds, chows, held)
         out.append(Option(KINDS[k], left, _ukeire(shapes, c, melds, chows, left, unseen, held)))
         c[k] += 1
@@ -124,18 +107,15 @@ def legal_discards(state: GameState, pos: int) -> Callable[[str], bool] | None:
     return allowed
 
 
-def shapes_of(ruleset: Any) -> Shapes:
-    return shapes_for(ruleset.name, ruleset.specials, ruleset.max_chows)
-
-
 def analyse(moment: Moment) -> dict[str, Any]:
     """One discard's entry of the review (docs/analysis.md)."""
     state = moment.before
     hand = state.hand
     assert hand is not None
     seat = hand.seat(moment.seat)
-    shapes = shapes_of(state.ruleset)
-    c = counts_of(seat.concealed())
+    rules = state.ruleset
+    shapes = shapes_for(rules.name, rules.specials, rules.max_chows)
+    c = to_counts(seat.concealed())
     chows = sum(1 for m in seat.melds if m.kind == "chow")
     before = shapes.shanten(c, len(seat.melds), chows)
     unseen = unseen_counts(hand, moment.seat)

@@ -38,6 +38,11 @@ class Replayed:
     state: GameState
     hands: int
 
+    @property
+    def live(self) -> int | None:
+        """The number (as ``replay`` lists the hands) of the hand still being played, if any."""
+        return self.hands if _under_way(self.state) else None
+
 
 def _discard(event: dict[str, Any]) -> tuple[int, str] | None:
     """(seat, tile) when the event moves a tile from a rack to the discard pad."""
@@ -57,25 +62,45 @@ def _is_discard(before: GameState, after: GameState, seat: int, tile: str) -> bo
             and was.seat(seat).size() == 14 and after.depth == before.depth + 1)
 
 
+class Moments:
+    """The discards that still stand, kept as a fold of the session goes: each applied event is
+    told with the states before and after it (``replay_session`` here, the review's own fold
+    in ``controller.sessions.review``), so a session is folded once for both."""
+
+    def __init__(self) -> None:
+        self.kept: list[Moment] = []
+
+    def step(self, seq: int, event: dict[str, Any], before: GameState, after: GameState,
+             accepted: bool) -> None:
+        if after.depth < before.depth:  # an undo: the discards it took back go too
+            self.kept = [m for m in self.kept if m.depth <= after.depth]
+        found = _discard(event) if accepted else None
+        if found is not None and _is_discard(before, after, *found):
+            seat, tile = found
+            self.kept.append(
+                Moment(seq, len(before.hands) + 1, seat, tile, before, after, after.depth))
+
+    def replayed(self, state: GameState) -> Replayed:
+        """The moments so far, with the state the fold has reached."""
+        return Replayed(tuple(self.kept), state, _hand_count(state))
+
+
 def replay_session(records: Iterable[tuple[int, dict[str, Any]]]) -> Replayed:
     """Fold ``(seq, event)`` records (a session's table log, its ``session`` line first) and
     keep every discard that still stands at the end."""
     state = new_game()
-    kept: list[Moment] = []
+    moments = Moments()
     for seq, event in records:
         outcome = apply(state, event, None, line=seq)
-        after = outcome.state
-        if after.depth < state.depth:  # an undo: the discards it took back go too
-            kept = [m for m in kept if m.depth <= after.depth]
-        found = _discard(event) if outcome.accepted else None
-        if found is not None and _is_discard(state, after, *found):
-            seat, tile = found
-            kept.append(Moment(seq, len(state.hands) + 1, seat, tile, state, after, after.depth))
-        state = after
-    return Replayed(tuple(kept), state, _hand_count(state))
+        moments.step(seq, event, state, outcome.state, outcome.accepted)
+        state = outcome.state
+    return moments.replayed(state)
 
 
 def _hand_count(state: GameState) -> int:
     """Hands as ``replay`` lists them: the finished ones and one still under way."""
-    under_way = state.hand is not None and state.hand.phase != "over"
-    return len(state.hands) + under_way
+    return len(state.hands) + _under_way(state)
+
+
+def _under_way(state: GameState) -> bool:
+    return state.hand is not None and state.hand.phase != "over"

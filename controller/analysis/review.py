@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from controller.analysis.discards import analyse
-from controller.analysis.moments import Moment, Replayed, replay_session
+from controller.analysis.moments import Replayed
 
 SEATS = (1, 2, 3, 4)
 Progress = Callable[[int, int], None]  # (hands done, hands in all)
@@ -46,5 +46,3 @@ def session_review(
     return {"ruleset": replayed.state.ruleset_name, "hands": out,
             "summary": {"seats": per_seat, "all": every}}
 
-
-__all__ = ["Moment", "Replayed", "hand_review", "replay_session", "session_review", "summary"]

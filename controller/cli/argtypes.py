@@ -43,15 +43,27 @@ def pause(text: str) -> float:
     return value
 
 
-def _whole(text: str, what: str, low: int, high: int) -> int:
-    """A whole number ``low``-``high``; ``what`` names it in the refusal."""
+def _whole(text: str, what: str, low: int, high: int | None = None) -> int:
+    """A whole number ``low``-``high`` (no ``high``: ``low`` or more); ``what`` names it in the
+    refusal."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
-    if not low <= value <= high:
-        raise argparse.ArgumentTypeError(f"{what} {text[:40]} is not {low}-{high}")
+    if value < low or (high is not None and value > high):
+        span = f"{low}-{high}" if high is not None else f"{low} or more"
+        raise argparse.ArgumentTypeError(f"{what} {text[:40]} is not {span}")
     return value
+
+
+def seat(text: str) -> int:
+    """A seat's position, 1-4."""
+    return _whole(text, "seat", 1, 4)
+
+
+def positive(text: str) -> int:
+    """A count or number from 1 (a session id, a hand's place)."""
+    return _whole(text, "number", 1)
 
 
 def port(text: str) -> int:

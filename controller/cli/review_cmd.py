@@ -10,23 +10,7 @@ import sys
 from typing import Any
 
 from controller.cli import CliError
-from controller.cli.argtypes import indent
-
-
-def _seat(text: str) -> int:
-    if text not in ("1", "2", "3", "4"):
-        raise argparse.ArgumentTypeError(f"seat {text[:40]!r} is not 1-4")
-    return int(text)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text[:40]} is not 1 or more")
-    return value
+from controller.cli.argtypes import indent, positive, seat
 
 
 def register(subparsers: Any) -> None:
@@ -41,9 +25,9 @@ def register(subparsers: Any) -> None:
         epilog="The output and the readings: docs/analysis.md (in the project's clone).",
     )
     p.add_argument("--db", required=True, help="the service's event log (events.sqlite)")
-    p.add_argument("--session", type=_positive, help="the session id (default: the latest)")
-    p.add_argument("--seat", type=_seat, help="only this seat (1-4; default: all four)")
-    p.add_argument("--hand", type=_positive,
+    p.add_argument("--session", type=positive, help="the session id (default: the latest)")
+    p.add_argument("--seat", type=seat, help="only this seat (1-4; default: all four)")
+    p.add_argument("--hand", type=positive,
                    help="only this hand: its number as `replay --db` lists the hands (1 first)")
     p.add_argument("--indent", type=indent, default=None, help="indent the JSON output")
     p.add_argument("--quiet", action="store_true", help="no progress lines on standard error")

@@ -68,6 +68,11 @@ class Catalog:
                          "damaged": self._damaged.get(info.id)})
         return rows[::-1]
 
+    def explained_hands(self) -> dict[int, list[dict[str, Any]]]:
+        """Every session's finished hands as :meth:`session` gives them, read in one pass (the
+        review's list: one pass, not one per session)."""
+        return {info.id: fold.explained_hands() for info, fold in self._update()}
+
     def session(self, session_id: int) -> dict[str, Any]:
         for info, fold in self._update():
             if info.id == session_id:

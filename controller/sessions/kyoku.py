@@ -10,15 +10,16 @@ read")."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from controller.game import apply, new_game
 from controller.game.state import GameState, Hand
+from controller.scoring.rulesets.riichi import RIICHI_DEPOSIT, START_POINTS
+from controller.tiles import WINDS
 
 POSITIONS = (1, 2, 3, 4)
-RIICHI_DEPOSIT = 1000
 
 
 class TraceError(ValueError):
@@ -57,6 +58,29 @@ class Trace:
     kyokus: list[Kyoku]
     final: dict[str, Any] | None  # the hanchan's end (RULES.md 11), when it has ended
     points: dict[int, int]  # after the last finished hand
+
+    def position(self, seat: int) -> int:
+        """The formats' seat 0-3 (0: the first hand's dealer) -> the table's position 1-4."""
+        return (self.first_dealer - 1 + seat) % 4 + 1
+
+    def seat(self, position: int) -> int:
+        """The table's position 1-4 -> the formats' seat 0-3."""
+        return (position - self.first_dealer) % 4
+
+    def order(self) -> list[int]:
+        """The table's positions in the formats' seat order."""
+        return [self.position(i) for i in range(4)]
+
+    def seat_names(self) -> list[str]:
+        """Each seat's player, in the formats' order; its first wind ("East") where unnamed."""
+        return [self.names[p - 1] or WINDS[i].capitalize() for i, p in enumerate(self.order())]
+
+
+def log_deltas(net: Sequence[int], riichi: dict[str, Any] | None) -> list[int]:
+    """A hand's result per position (index 0: position 1) as the logs count it: the table's net
+    with the riichi deposits paid during the hand given back (docs/formats.md)."""
+    up = set((riichi or {}).get("riichi") or [])
+    return [n + (RIICHI_DEPOSIT if p in up else 0) for p, n in zip(POSITIONS, net, strict=True)]
 
 
 def trace(events: Iterable[dict[str, Any]]) -> Trace:
@@ -102,7 +126,7 @@ def _build(records: list[tuple[dict[str, Any], GameState, GameState]],
         _finish(k, last[record.number], record.riichi or {})
         k.names = record.names
         out.append(k)
-    points = {p: 30_000 + final.totals[p - 1] for p in POSITIONS}
+    points = {p: START_POINTS + final.totals[p - 1] for p in POSITIONS}
     rt = final.rt
     return Trace(dict(final.options), first_dealer, final.names, out,
                  rt.final if rt is not None else None, points)
@@ -111,7 +135,7 @@ def _build(records: list[tuple[dict[str, Any], GameState, GameState]],
 def _start(s0: GameState, hand: Hand) -> Kyoku:
     rt = s0.rt
     return Kyoku(hand.number, hand.dealer, hand.prevailing_wind, rt.honba, rt.sticks,
-                 {p: 30_000 + s0.totals[p - 1] for p in POSITIONS})
+                 {p: START_POINTS + s0.totals[p - 1] for p in POSITIONS})
 
 
 def _step(k: Kyoku, event: dict[str, Any], h0: Hand | None, h1: Hand) -> None:
@@ -215,9 +239,8 @@ def _finish(k: Kyoku, hand: Hand, info: dict[str, Any]) -> None:
     result = hand.result
     assert result is not None
     k.ura = list(hand.rh.ura)
-    up = set(info.get("riichi") or [])
     if result.result != "mahjong":
-        deltas = {p: result.net[p - 1] + (RIICHI_DEPOSIT if p in up else 0) for p in POSITIONS}
+        deltas = dict(zip(POSITIONS, log_deltas(result.net, info), strict=True))
         k.end = {"type": "ryukyoku", "kind": result.result, "deltas": deltas,
                  "tenpai": list(info.get("tenpai") or [])}
         return

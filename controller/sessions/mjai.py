@@ -10,10 +10,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from controller.sessions.kyoku import Kyoku, Trace
+from controller.tiles import wind_code
 
 HONOURS = {"ew": "E", "sw": "S", "ww": "W", "nw": "N", "wd": "P", "gd": "F", "rd": "C"}
 SUITS = {"c": "m", "d": "p", "b": "s"}
-BAKAZE = {"east": "E", "south": "S", "west": "W", "north": "N"}
 
 
 def pai(code: str) -> str:
@@ -24,26 +24,15 @@ def pai(code: str) -> str:
 
 
 def events(tr: Trace) -> Iterator[dict[str, Any]]:
-    names = [tr.names[(tr.first_dealer - 1 + i) % 4] or BAKAZE_NAMES[i] for i in range(4)]
-    yield {"type": "start_game", "names": names, "kyoku_first": 0, "aka_flag": False}
+    yield {"type": "start_game", "names": tr.seat_names(), "kyoku_first": 0, "aka_flag": False}
     for k in tr.kyokus:
         yield from _kyoku(tr, k)
     yield {"type": "end_game"}
 
 
-BAKAZE_NAMES = ("East", "South", "West", "North")
-
-
-def _seat(tr: Trace, pos: int) -> int:
-    return (pos - tr.first_dealer) % 4
-
-
 def _kyoku(tr: Trace, k: Kyoku) -> Iterator[dict[str, Any]]:
-    def s(pos: int) -> int:
-        return _seat(tr, pos)
-
-    order = [(tr.first_dealer - 1 + i) % 4 + 1 for i in range(4)]
-    yield {"type": "start_kyoku", "bakaze": BAKAZE[k.wind], "dora_marker": pai(k.dora[0]),
+    s, order = tr.seat, tr.order()
+    yield {"type": "start_kyoku", "bakaze": pai(wind_code(k.wind)), "dora_marker": pai(k.dora[0]),
            "kyoku": s(k.dealer) + 1, "honba": k.honba, "kyotaku": k.sticks, "oya": s(k.dealer),
            "scores": [k.points[p] for p in order],
            "tehais": [[pai(t) for t in k.haipai[p]] for p in order]}
@@ -84,8 +73,8 @@ def _end(tr: Trace, k: Kyoku, order: list[int], reach: int | None) -> Iterator[d
         yield {"type": "ryukyoku", "deltas": [end["deltas"][p] for p in order]}
     else:
         for w in end["wins"]:
-            hora: dict[str, Any] = {"type": "hora", "actor": _seat(tr, w["pos"]),
-                                    "target": _seat(tr, w["target"]),
+            hora: dict[str, Any] = {"type": "hora", "actor": tr.seat(w["pos"]),
+                                    "target": tr.seat(w["target"]),
                                     "deltas": [w["deltas"][p] for p in order]}
             if k.ura:
                 hora["ura_markers"] = [pai(t) for t in k.ura]

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from controller.game.riichi_end import hanchan_result
-from controller.scoring.rulesets.riichi import START_POINTS
+from controller.scoring.rulesets.riichi import RIICHI_DEPOSIT, START_POINTS
 
 POSITIONS = ("1", "2", "3", "4")
 RANK_POINTS = (4.0, 2.0, 1.0, 0.0)
@@ -141,7 +141,8 @@ def riichi_places(parts: dict[str, dict[str, _Part]], scores: dict[str, int],
     still on the table). A finished session's ``points`` (what the league adds up) is its
     result, as the EMA ranks riichi; None while under way. The deposits on the table are
     what the hands' nets lack: every net sums to minus them (FORMATS.md replay)."""
-    sticks = -sum(int(v or 0) for h in hands for v in (h.get("net") or {}).values()) // 1000
+    nets = sum(int(v or 0) for h in hands for v in (h.get("net") or {}).values())
+    sticks = -nets // RIICHI_DEPOSIT
     chombo = [sum(1 for x in penalties if x.get("kind") == "chombo" and not x.get("cancelled")
                   and str(x.get("seat")) == p) for p in POSITIONS]
     got = hanchan_result([START_POINTS + scores[p] for p in POSITIONS], max(sticks, 0), chombo,

@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.analysis import Moments, Replayed
 from controller.game import GameState, Violation, apply, new_game, replay_summary
 from controller.store import DamagedLog, EventLog, SessionInfo, StoreError
+from controller.store.tablelog import TABLE_LOG_KINDS
 
-#: The kinds ``replay --db`` plays back (controller.store.tablelog): anomaly and timer notes
-#: change no tile and are left out there, so here too.
-TABLE_LOG_KINDS = frozenset({"move", "declare", "correct", "player", "penalty"})
 #: Sessions kept folded (each holds every state of its steps: a few MB for a long evening).
 KEPT = 4
 
@@ -47,7 +46,8 @@ class SessionReview:
     seq: int = 0
     steps: dict[int, list[Step]] = field(default_factory=dict)
     damaged: str | None = None
-    started: bool = False
+    #: the discards that stand, for the discard analysis (controller.analysis): this fold's
+    moments: Moments = field(default_factory=Moments)
 
     def feed(self, seq: int, event: dict[str, Any]) -> None:
         """Apply one stored event (the session line first, as ``replay --db`` does)."""
@@ -58,6 +58,7 @@ class SessionReview:
         before = self.state
         outcome = apply(before, event)
         after = self.state = outcome.state
+        self.moments.step(seq, event, before, after, outcome.accepted)
         hand = after.hand
         if hand is None or _clearing(before, event, outcome.accepted):
             return
@@ -76,6 +77,11 @@ class SessionReview:
         if not 1 <= index <= len(hands):
             return None
         return self.steps.get(int(hands[index - 1]["number"]), [])
+
+    def replayed(self) -> Replayed:
+        """The session's discards as the analysis reads them (``analysis.replay_session``'s
+        answer, from this fold: nothing is replayed again)."""
+        return self.moments.replayed(self.state)
 
     @property
     def ended(self) -> bool:

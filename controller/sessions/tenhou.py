@@ -8,13 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from controller.sessions.kyoku import POSITIONS, Kyoku, Trace
+from controller.tiles import WINDS, wind_code
 
 #: table tile code -> tenhou number (11-19 man, 21-29 pin, 31-39 sou, 41-47 E S W N haku
 #: hatsu chun); the table has no red fives (51-53)
 SUITS = {"c": 10, "d": 20, "b": 30}
 HONOURS = {"ew": 41, "sw": 42, "ww": 43, "nw": 44, "wd": 45, "gd": 46, "rd": 47}
 TSUMOGIRI = 60
-WINDS = ("east", "south", "west", "north")
 KANJI_WIND = {"ew": "東", "sw": "南", "ww": "西", "nw": "北"}
 KANJI_DRAGON = {"wd": "白", "gd": "發", "rd": "中"}
 LIMITS = {"mangan": "満貫", "haneman": "跳満", "baiman": "倍満", "sanbaiman": "三倍満",
@@ -45,45 +45,28 @@ def tile(code: str) -> int:
 
 def export(tr: Trace, title: str = "") -> dict[str, Any]:
     """The whole log (a JSON object)."""
-    names = [_name(tr.names, tr.first_dealer, i) for i in range(4)]
     log: dict[str, Any] = {
         "title": [title, ""],
-        "name": names,
+        "name": tr.seat_names(),
         "rule": {"disp": "EMA riichi (mahjong-table), hanchan", "aka": 0, "aka51": 0,
                  "aka52": 0, "aka53": 0},
         "log": [_kyoku(tr, k) for k in tr.kyokus],
     }
     if tr.final is not None:
         sc: list[Any] = []
-        for i in range(4):
-            p = str(_pos(tr, i))
+        for p in map(str, tr.order()):
             sc += [tr.final["points"][p] // 100, tr.final["result"][p]]
         log["sc"] = sc
     return log
 
 
-def _name(names: tuple[str | None, ...], first: int, i: int) -> str:
-    p = (first - 1 + i) % 4 + 1
-    return names[p - 1] or WINDS[i].capitalize()
-
-
-def _pos(tr: Trace, i: int) -> int:
-    """Tenhou seat i (0: the first hand's dealer) -> table position."""
-    return (tr.first_dealer - 1 + i) % 4 + 1
-
-
-def _idx(tr: Trace, pos: int) -> int:
-    return (pos - tr.first_dealer) % 4
-
-
 def _kyoku(tr: Trace, k: Kyoku) -> list[Any]:
-    round_no = WINDS.index(k.wind) * 4 + _idx(tr, k.dealer)
+    round_no = WINDS.index(k.wind) * 4 + tr.seat(k.dealer)
     entry: list[Any] = [[round_no, k.honba, k.sticks],
-                        [k.points[_pos(tr, i)] for i in range(4)],
+                        [k.points[p] for p in tr.order()],
                         [tile(t) for t in k.dora],
                         [tile(t) for t in k.ura] if _riichi_win(k) else []]
-    for i in range(4):
-        pos = _pos(tr, i)
+    for pos in tr.order():
         takes, discards = _columns(tr, k, pos)
         entry += [sorted(tile(t) for t in k.haipai[pos]), takes, discards]
     entry.append(_result(tr, k))
@@ -122,16 +105,13 @@ def _columns(tr: Trace, k: Kyoku, pos: int) -> tuple[list[Any], list[Any]]:
 
 
 def _call(kind: str, m: dict[str, Any], at: int) -> str:
-    own = [str(tile(t)) for t in sorted(m["consumed"], key=tile)]
     called = str(tile(m["tile"]))
     if kind == "chi":
-        return "c" + called + "".join(own)
+        return "c" + called + "".join(_own(m))
     mark = "p" if kind == "pon" else "m"
     if kind == "daiminkan" and at == 4:
         at = 6
-    parts = own[:]
-    parts.insert(at // 2, mark + called)
-    return "".join(parts)
+    return _marked(m, at, mark + called)
 
 
 def _kakan(k: Kyoku, pos: int, m: dict[str, Any], rel: dict[int, int]) -> str:
@@ -139,10 +119,18 @@ def _kakan(k: Kyoku, pos: int, m: dict[str, Any], rel: dict[int, int]) -> str:
     pon = next(c for c in k.moves if c.get("pos") == pos and c["type"] == "pon"
                and c["tile"] == m["tile"])
     at = rel[(pon["target"] - pos) % 4]
-    own = [str(tile(t)) for t in pon["consumed"]]
-    called = str(tile(pon["tile"]))
-    parts = own[:]
-    parts.insert(at // 2, "k" + called + str(tile(m["tile"])))
+    return _marked(pon, at, "k" + str(tile(pon["tile"])) + str(tile(m["tile"])))
+
+
+def _own(m: dict[str, Any]) -> list[str]:
+    """The call's own tiles as tenhou numbers, low first."""
+    return [str(tile(t)) for t in sorted(m["consumed"], key=tile)]
+
+
+def _marked(m: dict[str, Any], at: int, called: str) -> str:
+    """The call's own tiles with the marked called tile where its discarder sits (``at``)."""
+    parts = _own(m)
+    parts.insert(at // 2, called)
     return "".join(parts)
 
 
@@ -150,12 +138,12 @@ def _result(tr: Trace, k: Kyoku) -> list[Any]:
     end = k.end
     if end["type"] == "ryukyoku":
         word = "流し満貫" if end["kind"] == "nagashi_mangan" else "流局"
-        return [word, [end["deltas"][_pos(tr, i)] for i in range(4)]]
+        return [word, [end["deltas"][p] for p in tr.order()]]
     out: list[Any] = ["和了"]
     for w in end["wins"]:
-        out.append([w["deltas"][_pos(tr, i)] for i in range(4)])
-        who, target = _idx(tr, w["pos"]), _idx(tr, w["target"])
-        pao = _idx(tr, w["pao"]) if w.get("pao") else who
+        out.append([w["deltas"][p] for p in tr.order()])
+        who, target = tr.seat(w["pos"]), tr.seat(w["target"])
+        pao = tr.seat(w["pao"]) if w.get("pao") else who
         out.append([who, target, pao, _points(w, k), *_yaku(w, k)])
     return out
 
@@ -197,7 +185,7 @@ def _yakuhai(item: dict[str, Any], w: dict[str, Any], k: Kyoku) -> str:
     t = tiles[0] if tiles else ""
     if t in KANJI_DRAGON:
         return f"役牌 {KANJI_DRAGON[t]}"
-    prevailing = {"east": "ew", "south": "sw", "west": "ww", "north": "nw"}[k.wind]
+    prevailing = wind_code(k.wind)
     return f"{'場風' if t == prevailing else '自風'} {KANJI_WIND.get(t, t)}"
 
 

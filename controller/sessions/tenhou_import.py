@@ -11,15 +11,18 @@ from typing import Any
 
 from controller.game import apply, new_game, table_zones
 from controller.game.state import GameState
+from controller.sessions import tenhou
+from controller.sessions.kyoku import log_deltas
+from controller.tiles import WINDS
 
 #: tenhou's rules where RULES.md 11 lets an option choose (scoring.md, riichi): 13 han is a
 #: yakuman, no renhou, nagashi mangan, yakuman add up
 TENHOU_OPTIONS: dict[str, Any] = {"kazoe": "yakuman", "renhou": "off", "nagashi_mangan": True,
                                   "multiple_yakuman": True}
-HONOURS = {41: "ew", 42: "sw", 43: "ww", 44: "nw", 45: "wd", 46: "gd", 47: "rd"}
-SUITS = {1: "c", 2: "d", 3: "b"}
+#: the export's tile numbers read back (tenhou.py): 41 -> "ew", tens digit 1 -> "c"
+HONOURS = {n: c for c, n in tenhou.HONOURS.items()}
+SUITS = {n // 10: s for s, n in tenhou.SUITS.items()}
 RED = {51: 15, 52: 25, 53: 35}
-ROUNDS = ("East", "South", "West", "North")
 DRAW_WORDS = {"流局", "流し満貫", "全員聴牌", "全員不聴"}
 
 
@@ -103,7 +106,7 @@ class _Hand:
         self.discards = [list(entry[6 + 3 * i]) for i in range(4)]
         self.result = entry[16]
         self.dealer = self.round % 4
-        self.name = f"{ROUNDS[self.round // 4 % 4]} {self.dealer + 1}-{self.honba}"
+        self.name = f"{WINDS[self.round // 4 % 4].capitalize()} {self.dealer + 1}-{self.honba}"
         play.where = f"hand {self.name}"
         self.shown = 0  # dora indicators laid
         self.live: tuple[int, str] | None = None  # the discard lying on the pad
@@ -144,8 +147,7 @@ class _Hand:
                                 "plays no west round): the log goes on longer")
         rt = s.rt
         table = (s.prevailing_wind, s.dealer - 1, rt.honba if rt else 0, rt.sticks if rt else 0)
-        logged = (("east", "south", "west", "north")[self.round // 4 % 4], self.dealer,
-                  self.honba, self.sticks)
+        logged = (WINDS[self.round // 4 % 4], self.dealer, self.honba, self.sticks)
         if table != logged:
             first = "" if s.hands else (": the log begins in the middle of a game; the table "
                                         "starts every session at East 1 with 30,000 each")
@@ -304,8 +306,7 @@ class _Hand:
         """The table's result equals the log's deltas (the deposits paid on riichi apart)."""
         s = self.play.state
         record = s.hands[-1]
-        up = set((record.riichi or {}).get("riichi") or [])
-        table = [record.net[a] + (1000 if a + 1 in up else 0) for a in range(4)]
+        table = log_deltas(record.net, record.riichi)
         logged = [0, 0, 0, 0]
         for d in self.result[1::2] if self.result[0] == "和了" else self.result[1:2]:
             logged = [x + int(y) for x, y in zip(logged, d, strict=True)]

@@ -9,7 +9,8 @@ from typing import Any
 from controller.store.errors import DamagedLog
 from controller.store.eventlog import EventLog
 
-_TABLE_LOG_KINDS = frozenset({"move", "declare", "correct", "player", "penalty"})
+#: The kinds `replay --db` plays back: anomaly and timer notes change no tile.
+TABLE_LOG_KINDS = frozenset({"move", "declare", "correct", "player", "penalty"})
 
 
 def table_log(
@@ -25,7 +26,7 @@ def table_log(
     yield {"session": {"ruleset": info.ruleset, "options": info.options}}
     for record in log.records(info.id):
         kind = next(iter(record.event), None)
-        if kind in _TABLE_LOG_KINDS or (notes and kind != "session"):
+        if kind in TABLE_LOG_KINDS or (notes and kind != "session"):
             yield record.event
 
 
@@ -48,5 +49,5 @@ def numbered_table_log(
         raise DamagedLog(log.path, info.id, "its start (rule set and options)", info.damaged)
     yield 0, {"session": {"ruleset": info.ruleset, "options": info.options}}
     for record in log.records(info.id):
-        if next(iter(record.event), None) in _TABLE_LOG_KINDS:
+        if next(iter(record.event), None) in TABLE_LOG_KINDS:
             yield record.seq, record.event

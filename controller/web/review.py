@@ -30,8 +30,14 @@ class Viewer:
     role: str = "public"
     seat: int | None = None
 
+    def during(self, live: bool) -> Viewer:
+        """This viewer on a hand ``live`` (being played right now): the operator sees no
+        concealed tile of it, here as on the operator page (docs/service.md, Privacy)."""
+        return Viewer("operator-live") if live and self.role == "operator" else self
+
     def concealed(self, ended: bool, reveal_after_session: bool) -> tuple[int, ...]:
-        """The seats whose concealed tiles this viewer sees in a session so far ended or not."""
+        """The seats whose concealed tiles this viewer sees in a session so far ended or not:
+        the one rule of the review's frames and of the discard analysis (which shows them)."""
         if self.role == "operator":
             return SEATS
         if self.role == "seat" and self.seat is not None:
@@ -50,10 +56,7 @@ def review(fold: SessionReview, index: int, viewer: Viewer, *,
         return None
     hand = fold.hands()[index - 1]
     live = hand["result"] is None and not fold.ended  # the hand being played right now
-    if live and viewer.role == "operator":
-        # while a hand is in play the operator sees no concealed tile, here as on the
-        # operator page (docs/service.md, Privacy): its racks show once it is over
-        viewer = Viewer("operator-live")
+    viewer = viewer.during(live)
     own = viewer.concealed(fold.ended, reveal_after_session)
     # who held each seat in this hand (a correction of the holders included)
     names = {int(p): str(n) for p, n in (hand.get("names") or {}).items() if n}
@@ -95,8 +98,7 @@ def labels(step: Step, names: dict[int, str], language: Words = ENGLISH) -> dict
     hand = step.after.hand
 
     def wind(p: int) -> str:
-        said = language.term(hand.wind_of(p)) if hand else language.t("Seat {n}", n=p)
-        return said[:1].upper() + said[1:]
+        return _capital(language.term(hand.wind_of(p)) if hand else language.t("Seat {n}", n=p))
     return {p: names.get(p) or wind(p) for p in SEATS}
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -155,25 +156,41 @@ def test_tenhou_log_shape() -> None:
             assert sum(entry[16][1]) >= 1000 * k.sticks and sum(entry[16][1]) % 1000 == 0
 
 
-def test_undone_draws_are_not_exported() -> None:
-    """A draw taken back by the operator's undo (and the tile put back) is not in the logs."""
-    events = list(hanchan(*SHORT))
-    edited: list[dict[str, Any]] = []
-    state, undone = new_game(), 0
+Event = dict[str, Any]
+
+
+def edit_draws(events: list[Event], pick: Callable[[int], bool],
+               edit: Callable[[Event, dict[str, Any]], list[Event]]) -> tuple[list[Event], int]:
+    """The log with each draw ``pick(i)`` chooses (while a hand is played) replaced by
+    ``edit(event, move)``, every edited event accepted by the engine; and how many draws."""
+    edited: list[Event] = []
+    state, count = new_game(), 0
     for i, e in enumerate(events):
         move = e.get("move") or {}
         drawn = move.get("from") == "wall" and str(move.get("to")).startswith("rack")
-        if drawn and i % 50 < 5 and state.hand is not None and state.hand.phase == "play":
-            back = {"move": {"tile": move["tile"], "from": move["to"], "to": "wall"}}
-            for x in (e, {"correct": {"undo": 1}}, back):
+        if drawn and pick(i) and state.hand is not None and state.hand.phase == "play":
+            for x in edit(e, move):
                 outcome = apply(state, x)
                 assert outcome.accepted, x
                 state = outcome.state
                 edited.append(x)
-            undone += 1
+            count += 1
+            continue
         state = apply(state, e).state
         edited.append(e)
-    assert undone > 5
+    return edited, count
+
+
+def test_undone_draws_are_not_exported() -> None:
+    """A draw taken back by the operator's undo (and the tile put back) is not in the logs."""
+    events = list(hanchan(*SHORT))
+
+    def undone(e: Event, move: dict[str, Any]) -> list[Event]:
+        back = {"move": {"tile": move["tile"], "from": move["to"], "to": "wall"}}
+        return [e, {"correct": {"undo": 1}}, back, e]
+
+    edited, count = edit_draws(events, lambda i: i % 50 < 5, undone)
+    assert count > 5
     assert list(mjai.events(trace(events))) == list(mjai.events(trace(edited)))
 
 
@@ -181,23 +198,12 @@ def test_a_misread_tile_set_right_is_exported_as_the_right_tile() -> None:
     """A draw read as another tile, then ``reassign``ed by the operator: the logs show the tile
     as it was set right, from the draw on (the same logs as without the misreading)."""
     events = list(hanchan(*SHORT))
-    edited: list[dict[str, Any]] = []
-    state, misread = new_game(), 0
-    for i, e in enumerate(events):
-        move = e.get("move") or {}
-        drawn = move.get("from") == "wall" and str(move.get("to")).startswith("rack")
-        if drawn and i % 40 == 3 and state.hand is not None and state.hand.phase == "play":
-            seen = "9b" if move["tile"] != "9b" else "1c"
-            for x in ({"move": {"tile": seen, "from": "wall", "to": move["to"]}},
-                      {"correct": {"reassign": {"zone": move["to"], "tile": seen,
-                                                "as": move["tile"]}}}):
-                outcome = apply(state, x)
-                assert outcome.accepted, x
-                state = outcome.state
-                edited.append(x)
-            misread += 1
-            continue
-        state = apply(state, e).state
-        edited.append(e)
-    assert misread >= 3
+
+    def misread(e: Event, move: dict[str, Any]) -> list[Event]:
+        seen = "9b" if move["tile"] != "9b" else "1c"
+        return [{"move": {"tile": seen, "from": "wall", "to": move["to"]}},
+                {"correct": {"reassign": {"zone": move["to"], "tile": seen, "as": move["tile"]}}}]
+
+    edited, count = edit_draws(events, lambda i: i % 40 == 3, misread)
+    assert count >= 3
     assert list(mjai.events(trace(events))) == list(mjai.events(trace(edited)))

@@ -18,10 +18,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from controller.analysis import replay_session
 from controller.app import build
 from controller.cli.replay_cmd import _stored, summarize
 from controller.config import Config, ReviewConfig, SessionConfig
 from controller.i18n import LANGUAGES, PSEUDO
+from controller.sessions.review import Reviews
+from controller.store import EventLog, numbered_table_log
 from controller.tiles import ALL_CODES
 from tests.web.review_support import Moment, Reference, record
 
@@ -171,6 +174,23 @@ def test_hands_and_steps_are_the_logs(stored: Stored) -> None:
                                           f"{said}; {who}'s riichi stands (1,000 on the table)")
 
 
+def test_the_folds_discards_are_the_ones_the_command_reviews(stored: Stored) -> None:
+    """The review's fold feeds the discard analysis route (nothing is replayed again): its
+    discards are those ``mahjong-table review`` finds folding the stored table log itself,
+    undos and refused moves included (the careless table's sessions have both)."""
+    db = stored.dir / "events.sqlite"
+    for session in (stored.hua, stored.riichi):
+        fold = Reviews(db).session(session)
+        assert fold is not None
+        with EventLog.open(db, readonly=True) as log:
+            want = replay_session(numbered_table_log(log, session))
+        got = fold.replayed()
+        assert got.hands == want.hands == len(_hands(stored, session))
+        assert [(m.seq, m.hand, m.seat, m.tile) for m in got.moments] == [
+            (m.seq, m.hand, m.seat, m.tile) for m in want.moments]
+        assert [m.before.hand for m in got.moments] == [m.before.hand for m in want.moments]
+
+
 def _of_hand(m: Moment, number: int) -> bool:
     hand = m.state.hand
     move = m.event.get("move") or {}
@@ -278,6 +298,12 @@ def test_the_setting_keeps_the_others_hidden_and_a_damaged_session_is_listed(
         admin = {"Authorization": f"Bearer {system.tokens.admin}"}
         got = client.get(f"/api/review/{ended}/1", headers=admin).json()
         assert got["viewer"]["concealed"] == [1, 2, 3, 4]
+        # the discard analysis shows a seat's concealed tiles: the setting holds there too
+        analysis = f"/api/review/{ended}/1/analysis?seat="
+        assert client.get(analysis + "3", headers=token).status_code == 200
+        refused = client.get(analysis + "2", headers=token)
+        assert refused.status_code == 403 and "reveal_after_session" in refused.json()["detail"]
+        assert client.get(analysis + "2", headers=admin).status_code == 200
         listed = client.get("/api/review").json()["sessions"]
         assert listed[0]["session"] == damaged and listed[0]["damaged"]
         assert listed[1]["session"] == ended and not listed[1]["damaged"]

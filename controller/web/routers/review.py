@@ -15,8 +15,9 @@ from fastapi.responses import FileResponse, RedirectResponse, Response
 from controller.i18n import Words
 from controller.sessions.catalog import Catalog, safe_sessions
 from controller.sessions.review import Reviews
+from controller.store.tokens import Tokens
 from controller.web.deps import LoopDep, TokensDep, bearer_token
-from controller.web.review import Viewer, review
+from controller.web.review import SEATS, Viewer, review
 from controller.web.routers.pages import NO_CACHE, STATIC
 
 router = APIRouter(tags=["review"])
@@ -50,17 +51,23 @@ def review_page(session_id: int, hand: int) -> FileResponse:
     return FileResponse(STATIC / "review.html", headers=NO_CACHE)
 
 
-def viewer(tokens: TokensDep,
-           token: Annotated[str | None, Depends(bearer_token)]) -> Viewer:
-    """Who is looking, from the token: none is the public; a token that is neither the admin
-    token nor a seat's is refused (a wrong link is said, never shown as the public)."""
+def viewer_of(tokens: Tokens, token: str | None) -> Viewer | None:
+    """Who is looking, from the token: none is the public, the admin token the operator, a
+    seat's token that seat; None for any other token."""
     if token is None:
         return Viewer()
     if tokens.is_admin(token):
         return Viewer("operator")
-    for position in (1, 2, 3, 4):
-        if tokens.is_seat(position, token):
-            return Viewer("seat", position)
+    return next((Viewer("seat", p) for p in SEATS if tokens.is_seat(p, token)), None)
+
+
+def viewer(tokens: TokensDep,
+           token: Annotated[str | None, Depends(bearer_token)]) -> Viewer:
+    """Who is looking (:func:`viewer_of`); a token that is neither the admin token nor a
+    seat's is refused (a wrong link is said, never shown as the public)."""
+    found = viewer_of(tokens, token)
+    if found is not None:
+        return found
     raise HTTPException(401, detail="this token is neither a seat's nor the admin token: open "
                         "the review from the seat page or the operator page (or without a "
                         "token for the public review)", headers={"WWW-Authenticate": "Bearer"})
@@ -69,8 +76,9 @@ def viewer(tokens: TokensDep,
 ViewerDep = Annotated[Viewer, Depends(viewer)]
 
 
-class _Store:
-    """The app's review folds and the answers made of them (a few kept, newest last)."""
+class Store:
+    """The app's review folds (which the discard analysis reads too: routers/analysis.py) and
+    the answers made of them (a few kept, newest last)."""
 
     def __init__(self, loop: Any) -> None:
         self.reviews = Reviews(loop.data_dir / "events.sqlite")
@@ -78,10 +86,10 @@ class _Store:
         self.lock = threading.Lock()
 
 
-def _store(request: Request, loop: LoopDep) -> _Store:
-    store: _Store | None = getattr(request.app.state, "review", None)
+def review_store(request: Request, loop: LoopDep) -> Store:
+    store: Store | None = getattr(request.app.state, "review", None)
     if store is None:
-        store = request.app.state.review = _Store(loop)
+        store = request.app.state.review = Store(loop)
     return store
 
 
@@ -93,9 +101,11 @@ def sessions(request: Request, loop: LoopDep) -> dict[str, Any]:
     if catalog is None:
         catalog = request.app.state.catalog = Catalog(loop.data_dir / "events.sqlite")
     out = []
-    for row in safe_sessions(catalog):
-        detail = catalog.session(row["session"])
-        hands = [_hand_row(i, h) for i, h in enumerate(detail["hands"], start=1)]
+    rows = safe_sessions(catalog)
+    explained = catalog.explained_hands() if rows else {}
+    for row in rows:
+        hands = [_hand_row(i, h)
+                 for i, h in enumerate(explained.get(row["session"], []), start=1)]
         out.append({k: row.get(k) for k in ("session", "started", "ended", "ruleset",
                                             "players", "damaged", "finished")}
                    | {"hands": hands})
@@ -117,7 +127,7 @@ def hand_frames(session_id: SessionId, hand: HandIndex, who: ViewerDep,
     view after it, the event in words, its violation, and the concealed tiles ``who`` may
     see (``own``); the hand's record (its result) in ``record`` (docs/review.md). The words
     are in the language the request asks for (Accept-Language; docs/i18n.md)."""
-    store = _store(request, loop)
+    store = review_store(request, loop)
     fold = store.reviews.session(session_id)
     if fold is None:
         raise HTTPException(404, detail=f"there is no session {session_id} in this table's "

@@ -175,6 +175,11 @@ export function windWord(wind) {
   return wind ? term(wind) : "";
 }
 
+/** A wind's one letter (the seat's badge on the board and the review) in the page's words. */
+export function windLetter(wind) {
+  return { east: t("E"), south: t("S"), west: t("W"), north: t("N") }[wind] || "?";
+}
+
 /** A player's name as the service gives it; an unnamed seat ("Seat 2", or none) in the page's
  *  words. */
 export function personName(name, pos) {

@@ -9,13 +9,12 @@
 // #token=TOKEN; no fragment is the public review.
 "use strict";
 
-import { api, forgetToken, h, lang, num, personName, replace, rulesetWord, signed, storedToken, t, term, violationText, when, windWord } from "./common.js";
+import { api, forgetToken, h, lang, num, personName, replace, rulesetWord, signed, storedToken, t, term, violationText, when, windLetter, windWord } from "./common.js";
 import { resultPanel, roundWord } from "./results.js";
 import { markRiichiDiscard, pointsEl, riichiCounters, riichiFlag, riichiTitle, tenpaiWord } from "./riichi.js";
 import { backs, saying, sortTiles, tile, tiles } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
-const windLetter = (wind) => ({ east: t("E"), south: t("S"), west: t("W"), north: t("N") }[wind] || "?");
 
 let data = null; // GET /api/review/S/H
 let at = 0; // the frame shown
