@@ -1,0 +1,136 @@
+"""bom.md's priced tables agree with the generated boards and add up.
+
+The quantities come from the per-board BOM CSVs the generator writes (a seat is one rack
+and one meld strip; a table is four seats, the discard and the dora pad), not from bom.md;
+the money columns are checked against their own quantity and unit price, and the totals
+against the rows, so a row edited by hand without the rest fails here.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+BOARDS = Path(__file__).resolve().parents[2] / "hardware_docs" / "boards"
+BOM_MD = BOARDS.parent / "bom.md"
+SEATS = 4
+
+# LCSC number of each priced coil-board row -> (value, footprint) in the generated CSVs.
+COIL_ROWS = {
+    "C304279": ("560nH", "L_0805"),
+    "C309035": ("220pF", "C_0805"),
+    "C309034": ("33pF", "C_0805"),
+    "C376868": ("180pF", "C_0805"),
+    "C376863": ("12pF", "C_0805"),
+    "C282694": ("27pF", "C_0805"),
+    "C2933363": ("1.8R", "R_0805"),
+    "C2960869": ("1.5R", "R_0805"),
+    "C1791": ("1nF", "C_0805"),
+    "C3152181": ("1k", "R_0805"),
+    "C11322": ("MFRC52202HN1", "HVQFN-32-1EP_5x5mm_P0.5mm_EP3.1x3.1mm"),
+    "C20617577": ("27.12MHz", "Crystal_SMD_3225-4Pin_3.2x2.5mm"),
+    "C107037": ("15pF", "C_0603"),
+    "C6119867": ("100nF", "C_0603"),
+    "C185804": ("10uF", "C_0805"),
+    "C2907005": ("2.2k", "R_0603"),
+    "C22469934": ("74LVC1G125", "SOT-23-5"),
+}
+HEADER_1X8 = "C6332201"  # one on the coil board and one on the seat board per reader
+SEAT_ROWS = {
+    "C7203002": ("Raspberry_Pi_Pico", "RaspberryPi_Pico_TH"),
+    "C18164491": ("74HC138", "SOIC-16_3.9x9.9mm_P1.27mm"),
+    "C460512": ("74LVC125", "SOIC-14_3.9x8.7mm_P1.27mm"),
+    "C3152275": ("33R", "R_1206"),
+    "C3017025": ("10k", "R_1206"),
+    "C3015151": ("100nF", "C_1206"),
+    "C49066": ("100uF", "C_1210"),
+    "C429954": ("1x03 2.54mm", "PinHeader_1x03_P2.54mm_Vertical"),
+    "C409161": ("3V3 IN 5A", "TerminalBlock_1x02_P5.08mm"),
+}
+
+
+def _csv(board: str) -> Counter[tuple[str, str]]:
+    counts: Counter[tuple[str, str]] = Counter()
+    with (BOARDS / board / f"mjt_{board}_bom.csv").open() as f:
+        for row in csv.DictReader(f):
+            counts[(row["value"], row["footprint"].split(":")[-1])] += int(row["qty"])
+    return counts
+
+
+def _priced_rows(section: str) -> dict[str, list[str]]:
+    """LCSC number -> the row's cells, for rows ending in unit, seat and table prices."""
+    text = BOM_MD.read_text().split(f"## {section}")[1].split("\n## ")[0]
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 9 and re.fullmatch(r"[\d.]+", cells[-3]):
+            code = re.match(r"C\d+", cells[-5])
+            assert code, f"a priced row names its LCSC part first: {line}"
+            rows[code.group()] = cells
+    return rows
+
+
+def _total(section: str) -> tuple[float, float]:
+    text = BOM_MD.read_text().split(f"## {section}")[1].split("\n## ")[0]
+    m = re.search(r"parts priced\*\* \|[ |]*\*\*([\d.]+)\*\* \| \*\*([\d.]+)\*\* \|", text)
+    assert m, f"{section}: a bold total row"
+    return float(m.group(1)), float(m.group(2))
+
+
+@pytest.fixture(scope="module")
+def boards() -> dict[str, Counter[tuple[str, str]]]:
+    return {b: _csv(b) for b in ("rack", "meld", "discard", "dora", "seat")}
+
+
+def test_coil_rows_carry_the_generated_boards_quantities(boards: dict) -> None:
+    rows = _priced_rows("Coil boards")
+    assert set(rows) == set(COIL_ROWS) | {HEADER_1X8}
+    for code, key in COIL_ROWS.items():
+        seat = boards["rack"][key] + boards["meld"][key]
+        table = SEATS * seat + boards["discard"][key] + boards["dora"][key]
+        assert (int(rows[code][-7]), int(rows[code][-6])) == (seat, table), code
+    readers = ("MFRC52202HN1", "HVQFN-32-1EP_5x5mm_P0.5mm_EP3.1x3.1mm")
+    coils = SEATS * (boards["rack"][readers] + boards["meld"][readers]) \
+        + boards["discard"][readers] + boards["dora"][readers]
+    assert coils == 147
+    seat_coils = boards["rack"][readers] + boards["meld"][readers]
+    assert (int(rows[HEADER_1X8][-7]), int(rows[HEADER_1X8][-6])) == (2 * seat_coils, 2 * coils)
+
+
+def test_seat_rows_carry_the_seat_boards_quantities(boards: dict) -> None:
+    rows = _priced_rows("Seat boards")
+    assert set(rows) == set(SEAT_ROWS)
+    for code, key in SEAT_ROWS.items():
+        assert int(rows[code][-7]) == boards["seat"][key], code
+        assert SEATS * boards["seat"][key] <= int(rows[code][-6]) <= (SEATS + 1) * boards[
+            "seat"][key], code
+
+
+@pytest.mark.parametrize("section", ["Coil boards", "Seat boards"])
+def test_every_priced_row_and_total_adds_up(section: str) -> None:
+    rows = _priced_rows(section)
+    seat_sum = table_sum = 0.0
+    for code, cells in rows.items():
+        per_seat, per_table = int(cells[-7]), int(cells[-6])
+        low, _, high = cells[-4].partition("-")
+        assert int(low) <= per_table <= (int(high) if high else per_table), \
+            f"{code}: the quoted tier holds one table's quantity"
+        unit, seat, table = float(cells[-3]), float(cells[-2]), float(cells[-1])
+        assert seat == pytest.approx(per_seat * unit, abs=0.0051), code
+        assert table == pytest.approx(per_table * unit, abs=0.0051), code
+        seat_sum += seat
+        table_sum += table
+    seat_total, table_total = _total(section)
+    assert seat_total == pytest.approx(seat_sum, abs=1e-6)
+    assert table_total == pytest.approx(table_sum, abs=1e-6)
+
+
+def test_the_summary_is_the_two_totals() -> None:
+    text = BOM_MD.read_text().split("## What the priced parts add up to")[1].split("\n## ")[0]
+    coil, seat = _total("Coil boards"), _total("Seat boards")
+    figures = [float(x) for x in re.findall(r"US\$([\d.]+)", text)]
+    assert figures[:6] == pytest.approx([*coil, *seat, coil[0] + seat[0], coil[1] + seat[1]])
