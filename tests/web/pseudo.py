@@ -11,7 +11,8 @@ from typing import Any
 
 SIZES = {"phone": {"width": 390, "height": 844}, "tv": {"width": 1920, "height": 1080}}
 
-# Text outside the pseudo-language's brackets: what no page may show. Left out: code (commands),
+# Text outside the pseudo-language's brackets (and in the attributes a person reads: placeholder,
+# title, aria-label): what no page may show. Left out: code (commands),
 # the tile faces (svg), what is marked translate="no" (the language switch, rule-set option
 # names, the service's own status messages), what is not rendered, and the data a page shows as
 # it is (``data``: the players' and the tables' names).
@@ -23,6 +24,13 @@ UNBRACKETED = """(data) => {
     if (!el || el.closest("script,style,svg,code,[translate=no]")) continue;
     if (!el.getClientRects().length) continue;
     parts.push(n.textContent);
+  }
+  // and what a person reads in an attribute: a field's hint, a tooltip, a screen reader's label
+  for (const el of document.body.querySelectorAll("[placeholder],[title],[aria-label]")) {
+    if (el.closest("svg,code,[translate=no]")) continue;
+    for (const name of ["placeholder", "title", "aria-label"]) {
+      if (el.hasAttribute(name)) parts.push(el.getAttribute(name));
+    }
   }
   let rest = parts.join("\u0001"), before = null;
   while (rest !== before) { before = rest; rest = rest.replace(/⟦[^⟦⟧]*⟧/g, ""); }  // nested too
