@@ -29,7 +29,10 @@ UNBRACKETED = """(data) => {
   for (const el of document.body.querySelectorAll("[placeholder],[title],[aria-label]")) {
     if (el.closest("svg,code,[translate=no]")) continue;
     for (const name of ["placeholder", "title", "aria-label"]) {
-      if (el.hasAttribute(name)) parts.push(el.getAttribute(name));
+      // a tile's tooltip starts with its code (RULES.md section 1: "nw: north wind"), the same
+      // in every language
+      const code = /^([1-9][bcd]|[eswn]w|[rgw]d|[1-4][fs]): /;
+      if (el.hasAttribute(name)) parts.push(el.getAttribute(name).replace(code, ""));
     }
   }
   let rest = parts.join("\u0001"), before = null;
