@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 from babel.messages.catalog import Catalog  # noqa: E402
 from babel.messages.pofile import read_po, write_po  # noqa: E402
 
-from controller import tiles  # noqa: E402
+from controller import i18n, tiles  # noqa: E402
 from controller.game import events, state  # noqa: E402
 from controller.scoring.mcr import fans  # noqa: E402
 from controller.scoring.riichi import scorer as riichi_scorer  # noqa: E402
@@ -44,9 +44,9 @@ from controller.scoring.rulesets import RULESETS  # noqa: E402
 GLOSSARY = ROOT / "docs" / "glossary.md"
 LOCALE = ROOT / "controller" / "locale"
 DOMAIN = "terms"
-#: the shipped languages: the glossary's column and the catalog's directory (Babel's locale
-#: identifier, as gettext names its directories)
-LANGUAGES = {"en": "en", "de": "de", "sv": "sv", "zh-Hans": "zh_Hans", "ja": "ja"}
+#: the shipped languages (controller.i18n.LANGUAGES): the glossary's column and the catalog's
+#: directory (Babel's locale identifier, as gettext names its directories: zh-Hans -> zh_Hans)
+LANGUAGES = {lang: i18n.folder(lang) for lang in i18n.LANGUAGES}
 #: the modules whose refusals name a violation's rule (Refused(rule, ...), Violation(rule, ...))
 GAME = ROOT / "controller" / "game"
 

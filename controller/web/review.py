@@ -167,8 +167,9 @@ def _other(kind: str, body: dict[str, Any], step: Step, who: Any, language: Word
         return (t("{tile} laid as an ura dora indicator", tile=body.get("tile")) if over
                 else t("{tile} laid as a dora indicator", tile=body.get("tile")))
     if kind == "player":
-        return t("{name} sits at {who}", name=body.get("name") or t("Nobody"),
-                 who=who(body.get("seat")))
+        # the seat by its number: its holder's name is already the new one (not "Ann sits at Ann")
+        return t("{name} sits at seat {n}", name=body.get("name") or t("Nobody"),
+                 n=body.get("seat"))
     return None
 
 

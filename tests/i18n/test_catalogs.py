@@ -105,6 +105,27 @@ def test_the_template_holds_every_marked_string() -> None:
                           f"{sorted(pot - found)[:5]}")
 
 
+# A marked string read straight from the scripts, apart from pybabel (whose JavaScript extractor
+# does not see a t() inside another call's arguments): the first argument of t, tx or tn.
+MARKED = re.compile(r"""(?<![\w.$])(?:t|tx|tn)\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
+
+
+def test_no_string_marked_in_a_script_escapes_the_template() -> None:
+    pot = _ids(_template("messages"))
+    missing = []
+    for script in sorted([*(ROOT / "controller/web/static").glob("*.js"),
+                          *(ROOT / "controller/club/static").glob("*.js")]):
+        for number, line in enumerate(script.read_text(encoding="utf-8").splitlines(), 1):
+            if line.lstrip().startswith(("//", "/*", "*")):
+                continue  # a comment's example
+            for match in MARKED.finditer(line):
+                text = (match.group(1) or match.group(2) or "").replace('\\"', '"')
+                if text not in pot:
+                    missing.append(f"{script.name}:{number}: {text}")
+    assert not missing, ("marked but not extracted (write the t() apart from the call around "
+                         f"it, then scripts/i18n extract): {missing[:5]}")
+
+
 def test_the_build_compiled_every_catalog() -> None:
     """`pip install` runs setup.py's compile_catalogs: every .po has its .mo."""
     pos = sorted(LOCALE_DIR.glob("*/LC_MESSAGES/*.po"))

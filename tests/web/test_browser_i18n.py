@@ -1,6 +1,6 @@
 """The pages in every language (issue 26), in headless Chromium: one table playing (the
-in-process simulation), one club service (no broker: its pages with what it knows), one
-browser for the module.
+in-process simulation, its four seats named) that publishes over a real Mosquitto to one club
+service, one browser for the module (the riichi pages: tests/web/test_browser_i18n_riichi.py).
 
 - Each page (board, seat, operator, a hand's review, club, tournament, the club's player page)
   switches from English to German, Swedish, Chinese and Japanese with its own switch: after each
@@ -10,30 +10,38 @@ browser for the module.
   page on the device: the seat page keeps another language than the board.
 - A browser that asks for Swedish (Accept-Language) gets the board in Swedish.
 - In the pseudo-language en-XA (every catalog string bracketed and 40 % longer) every page (and the
-  review's list of sessions) at 390 px and at 1920 px shows no text outside the brackets (no
-  hard-coded English) and nothing wider than the screen or clipped in its box.
+  review's list of sessions, and the club's page of a player who has played hands) at 390 px and
+  at 1920 px shows no text outside the brackets (no hard-coded English) and nothing wider than
+  the screen or clipped in its box. Each page is loaded once and looked at in both sizes (the
+  window resized: the pages follow a resize).
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
+import httpx
 import pytest
 from babel.numbers import format_decimal
 
 from controller.club.app import create_club_app
-from controller.club.mqtt import BrokerConfig
 from controller.club.service import ClubService
 from controller.i18n import LANGUAGES, folder, translations
+from controller.web import club_link
+from tests.club.broker import Mosquitto, club_login, enrol, table_publisher
+from tests.web.pseudo import SIZES, look
 from tests.web.support import free_port, served
 from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM
 from tests.web.test_browser_pages import SimServer
 
 pytestmark = pytest.mark.browser
-SIZES = {"phone": {"width": 390, "height": 844}, "tv": {"width": 1920, "height": 1080}}
+# the players of seats 2-4 (seat 1, East, stays unnamed: the review's first step names its wind)
+NAMES = {2: "Bo Berg", 3: "Cai Wen", 4: "Dee Roy"}
 # scripts/screenshots writes the board in German and Japanese into docs/screens/ (docs/screens.md)
 SHOTS = Path(os.environ.get("SCREENSHOTS_DIR") or ARTIFACTS)
 
@@ -59,63 +67,39 @@ DRAWN = {"board": "() => document.querySelector('#handinfo').textContent.include
          "reviews": "() => document.querySelector('#list article')",
          "club": "() => document.querySelector('#season').textContent !== ''",
          "tournament": "() => document.querySelector('#plan p').textContent.includes('⟦')",
-         "player": "() => document.querySelector('#missing').textContent.includes('⟦')"}
+         "player": "() => document.querySelector('#missing').textContent.includes('⟦')",
+         "played": "() => document.querySelector('#chart circle')"
+                   " && document.querySelector('#won tbody tr')"
+                   " && document.querySelector('#psessions tbody tr')"}
 LANGUAGE_SHOWN = """([sel, text, lang]) => document.documentElement
   && document.documentElement.lang === lang
   && document.querySelector(sel) && document.querySelector(sel).textContent.trim() === text"""
 
-# Text outside the pseudo-language's brackets: what no page may show. Left out: code (commands),
-# the tile faces (svg), what is marked translate="no" (the language switch, rule-set option
-# names, the service's own status messages), and what is not rendered.
-UNBRACKETED = """() => {
-  const parts = [];  // the rendered text in document order; a sentence may hold a tile face
-  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-    const el = n.parentElement;
-    if (!el || el.closest("script,style,svg,code,[translate=no]")) continue;
-    if (!el.getClientRects().length) continue;
-    parts.push(n.textContent);
-  }
-  let rest = parts.join("\u0001"), before = null;
-  while (rest !== before) { before = rest; rest = rest.replace(/⟦[^⟦⟧]*⟧/g, ""); }  // nested too
-  return rest.split("\u0001").filter((x) => /[A-Za-z]{2,}/.test(x)).map((x) => x.trim());
-}"""
-# Wider than the screen, or text cut off in a box that hides its overflow (or a button).
-OVERFLOW = """() => {
-  const found = [];
-  const wide = document.documentElement.scrollWidth - window.innerWidth;
-  if (wide > 1) found.push(`page: ${wide}px wider than the screen`);
-  for (const el of document.body.querySelectorAll("*")) {  // the innermost that stick out
-    const out = (x) => x.getBoundingClientRect().right > window.innerWidth + 1;
-    if (out(el) && ![...el.children].some(out) && !el.closest(".scroll,svg")) {
-      found.push(`out: ${el.tagName}.${el.className} ${el.textContent.trim().slice(0, 40)}`);
-    }
-  }
-  for (const el of document.body.querySelectorAll("*")) {
-    if (el.closest("svg,[translate=no]") || !el.getClientRects().length) continue;
-    if (!el.textContent.trim()) continue;
-    const cs = getComputedStyle(el);
-    const clips = ["hidden", "clip"].includes(cs.overflowX) || el.tagName === "BUTTON";
-    if (clips && el.scrollWidth > el.clientWidth + 1) {
-      found.push(`${el.tagName}.${el.className}: ${el.textContent.trim().slice(0, 50)}`);
-    }
-  }
-  return found;
-}"""
-
-
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    # hands enough to be in play whenever a page looks (the screenshots want tiles on the table)
-    table = SimServer(tmp_path_factory.mktemp("i18n") / "table", free_port(), hands=40, pace=0.1)
+    """The table (hands enough to be in play whenever a page looks: the screenshots want tiles
+    on the table; its seats named) publishing to the club over the club's locked Mosquitto."""
+    where = tmp_path_factory.mktemp("i18n")
+    credentials = enrol(where / "club", "green", where / "green.json")
+    broker = Mosquitto(where / "broker", where / "club")
+    broker.start()
+    table = SimServer(where / "table", free_port(), hands=40, pace=0.1)
     table.start()
-    club = ClubService(tmp_path_factory.mktemp("i18n") / "club",
-                       BrokerConfig("127.0.0.1", free_port()))  # no broker: nothing arrives
+    publisher = table_publisher(table.data_dir, credentials, broker)
+    club = ClubService(where / "club", club_login(broker), client_id="club-i18n")
     try:
+        for seat, name in NAMES.items():  # before the first hand is over: its hands are theirs
+            said = httpx.post(f"{table.base}/api/seats/{seat}/player", json={"name": name},
+                              headers={"Authorization": f"Bearer {table.tokens.seats[seat]}"})
+            assert said.status_code == 200, said.text
+        club_link.attach(table.loop, publisher)
+        publisher.start()
         with served(create_club_app(club)) as club_base:
-            yield {"table": table, "club": club_base}
+            yield {"table": table, "club": club_base, "service": club}
     finally:
+        publisher.stop()
         table.stop()
+        broker.stop()
 
 
 @pytest.fixture(scope="module")
@@ -214,24 +198,30 @@ def test_a_swedish_browser_gets_the_board_in_swedish(servers: dict[str, Any],
         context.close()
 
 
-@pytest.mark.parametrize("size", SIZES)
+def _played(club: ClubService) -> str:
+    """A player the club has seen play hands (one who won a hand: the page shows its best
+    hand and patterns), once the table has published such a hand."""
+    deadline = time.monotonic() + 300  # hands at the simulation's pace on a busy host
+    while time.monotonic() < deadline:
+        for name in NAMES.values():
+            if (club.player(name) or {}).get("hands_won"):
+                return name
+        time.sleep(0.2)
+    raise AssertionError("the club saw no hand won at the table")
+
+
 def test_the_pseudo_language_shows_no_hard_coded_english_and_nothing_overflows(
-        servers: dict[str, Any], chromium: Any, size: str) -> None:
-    context = chromium.new_context(viewport=SIZES[size], locale="en-GB")
+        servers: dict[str, Any], chromium: Any) -> None:
+    context = chromium.new_context(viewport=SIZES["phone"], locale="en-GB")
     found: dict[str, Any] = {}
+    played = quote(_played(servers["service"]))
+    pages = _pages(servers, PSEUDO_ONLY)
+    pages["played"] = (f"{servers['club']}/player/{played}", "", "", "")
     try:
-        for name, (url, link, _sel, _msgid) in _pages(servers, PSEUDO_ONLY).items():
+        for name, (url, link, _sel, _msgid) in pages.items():
             page = context.new_page()
             page.goto(f"{url}?lang=en-XA{link}")
-            try:
-                page.wait_for_function(DRAWN[name], timeout=60000)
-            except Exception:  # said below with what the page shows
-                found[name] = {"not drawn": page.inner_text("body")[:300]}
-                continue
-            english, overflow = page.evaluate(UNBRACKETED), page.evaluate(OVERFLOW)
-            if english or overflow:
-                found[name] = {"english": english[:8], "overflow": overflow[:8]}
-                page.screenshot(path=str(ARTIFACTS / f"i18n-en-XA-{name}-{size}.png"))
+            look(page, name, DRAWN[name], found, ARTIFACTS, data=(*NAMES.values(), "green"))
             page.close()
     finally:
         context.close()

@@ -220,7 +220,9 @@ function say(id, text, ok) {
 }
 function clock(s, withSeconds = false) {
   const options = withSeconds ? {hour: "2-digit", minute: "2-digit", second: "2-digit"} : {hour: "2-digit", minute: "2-digit"};
-  return new Intl.DateTimeFormat(i18n().lang() === "en-XA" ? "en" : i18n().lang(), options).format(new Date(s * 1000));
+  const pseudo = i18n().lang() === "en-XA";
+  const text = new Intl.DateTimeFormat(pseudo ? "en" : i18n().lang(), options).format(new Date(s * 1000));
+  return pseudo ? `⟦${text}⟧` : text;
 }
 function planTables(tt) {
   const box = document.getElementById("plan");

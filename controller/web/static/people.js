@@ -168,6 +168,9 @@ function operatorPage() {
   const kind = h("select", { id: "penalty-kind" }, [["transfer", t("transfer: pays")], ["false_mahjong", t("false Mahjong: pays each other player")], ["deduction", t("deduction from the score")],
     ["chombo", t("chombo: hand replayed, 20 off the result")]].map(([v, l]) => h("option", { value: v }, l)));
   const reason = h("input", { id: "penalty-reason", maxlength: "200", placeholder: t("reason") });
+  // (not inside the tx() below: pybabel does not extract a t() in another call's arguments)
+  const fromIn = h("input", { id: "holder-from", type: "number", min: "1", placeholder: t("first hand") });
+  const toIn = h("input", { id: "holder-to", type: "number", min: "1", placeholder: t("(last)") });
   main.append(h("section", { class: "panel", id: "people" },
     h("h2", {}, t("Players")), h("div", { id: "people-names" }),
     h("div", {}, seatSel("assign-seat"), nameIn, h("button", { type: "button", id: "assign", onclick: () =>
@@ -177,8 +180,7 @@ function operatorPage() {
     h("h3", {}, t("Who held a seat from which hand")),
     h("p", { class: "muted" }, t("A correction in the log: the finished hands from this hand on (to the last one given, or while the seat's record names the same holder) become this holder's; hands just before it recorded as theirs go back to the seat's holder before them. Empty name: nobody named.")),
     h("div", {}, seatSel("holder-seat"), h("input", { id: "holder-name", maxlength: "40", placeholder: t("name (empty: nobody named)") }),
-      " ", tx("from hand {from} to {to}", { from: h("input", { id: "holder-from", type: "number", min: "1", placeholder: t("from") }),
-        to: h("input", { id: "holder-to", type: "number", min: "1", placeholder: t("(last)") }) }),
+      " ", tx("from hand {from} to {to}", { from: fromIn, to: toIn }),
       h("button", { type: "button", id: "holder-give", onclick: () => {
         const val = (id) => document.getElementById(id).value;
         const body = { seat: Number(val("holder-seat")), name: val("holder-name").trim() || null, from: Number(val("holder-from")) };

@@ -190,7 +190,7 @@ export function seatNotes(own, waits, river) {
     own.can_riichi && !own.declared ? note("ok can-riichi", t("Riichi possible now:") + " ", tx("press Riichi, then discard one of {tiles}.",
       { tiles: tiles(own.riichi_discards || [], { rowCls: "small" }) })) : null,
     own.declared ? note("ok declared", t("Riichi declared:") + " ", tx("now discard one of {tiles}.", { tiles: tiles(own.riichi_discards || [], { rowCls: "small" }) })) : null,
-    own.in_riichi ? note("info in-riichi", t("In riichi:") + " ", t("discard the tile you draw; no calls.")) : null,
+    own.in_riichi ? note("neutral in-riichi", t("In riichi:") + " ", t("discard the tile you draw; no calls.")) : null,
     (own.kuikae || []).length ? note("warn kuikae", t("Kuikae:") + " ", tx("you may not discard {tiles} now.", { tiles: tiles(own.kuikae, { rowCls: "small" }) })) : null,
   ];
 }

@@ -49,6 +49,16 @@ function zoneWord(zone) {
 function tvMode() {
   const tv = new URLSearchParams(location.search).has("tv") || window.innerWidth >= 1600;
   document.body.classList.toggle("tv", tv);
+  fitHeadings();
+}
+
+/** The session table's headings wrap between words; only when its words do not fit the box
+ *  (a long language on a narrow screen) do they break inside a word (.squeeze, style.css). */
+function fitHeadings() {
+  const table = document.querySelector("#stats table");
+  if (!table) return;
+  table.classList.remove("squeeze");
+  if (table.offsetWidth > table.parentElement.clientWidth + 1) table.classList.add("squeeze");
 }
 tvMode();
 window.addEventListener("resize", tvMode);
@@ -273,6 +283,7 @@ async function loadSession() {
     seated = data.seated;
     if (again) render();
     replace("stats", statsTable(data, names));
+    fitHeadings();
     replace("chart", data.hands.length ? balanceChart(data.statistics, seatHolders(data.places, names),
       view && view.riichi ? 30000 : 0) : null);
     replace("history", data.hands.length ? historyList(data, names, (i) => `/review/current/${i}`) : h("p", { class: "muted" }, t("No hand has finished yet.")));
