@@ -24,10 +24,17 @@ import json, sys
 from controller.cli import main
 code = main(sys.argv[2:])
 names = json.loads(sys.argv[1])
-print(json.dumps([code, [n for n in names if n in sys.modules]]), file=sys.stderr)
+waits = sys.modules.get("controller.scoring.mcr.waits")
+loaded = [n for n in names if n in sys.modules]
+if waits is not None and waits._MADE:
+    loaded.append("mcr's wait table")
+print(json.dumps([code, loaded]), file=sys.stderr)
 """
+# shutil (argparse sizes its help with it) loads the compression modules; riichi's scorer and
+# settlement are riichi's; mcr's wait table is built for a batch, not for one hand
 HEAVY = ["asyncio", "threading", "fastapi", "sqlite3", "controller.cli.serve_cmd",
-         "controller.cli.simulate_cmd", "controller.scoring.mcr.scorer"]
+         "controller.cli.simulate_cmd", "controller.scoring.mcr.scorer", "shutil",
+         "controller.scoring.riichi", "controller.scoring.riichi.settle"]
 
 
 def _run(tmp_path: Path, obj: dict[str, object]) -> tuple[int, list[str], str]:
