@@ -85,3 +85,28 @@ def test_a_batch_answers_as_single_hands_do(tmp_path: Path) -> None:
     assert json.loads(got[1])["score"] == 30  # the limit option applied (44 over 30)
     assert json.loads(got[6])["score"] == 30
     assert "limit" in json.loads(got[5])["error"]
+
+
+def test_scoring_in_process_leaves_garbage_collection_as_it_was(tmp_path: Path) -> None:
+    """`score` turns collection off while it loads the scorer; a caller in the same process
+    (a test, a script calling main) gets it back on, a batch's gc.freeze() undone too."""
+    import gc
+
+    from controller.cli import main
+
+    f = tmp_path / "hand.json"
+    f.write_text(json.dumps(MCR))
+    lines = tmp_path / "hands.jsonl"
+    lines.write_text(json.dumps(HUA_BAO) + "\n")
+    assert gc.isenabled()
+    try:
+        assert main(["score", str(f)]) == 0
+        assert gc.isenabled()
+        assert main(["score", "--jsonl", str(lines)]) == 0
+        assert gc.isenabled()
+        gc.disable()  # and off stays off
+        assert main(["score", str(f)]) == 0
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()
