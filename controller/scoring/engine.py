@@ -21,7 +21,6 @@ from controller.scoring.complete import (
     within_chows,
 )
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
-from controller.scoring.riichi import score_riichi
 from controller.scoring.rules import RuleSet
 from controller.scoring.rulesets import get_ruleset
 from controller.scoring.tally import (
@@ -72,7 +71,9 @@ def score_hand(inp: HandInput) -> ScoreResult:
         from controller.scoring.mcr.scorer import score_mcr
 
         return score_mcr(inp, rs)
-    if rs.name == "riichi":  # han and fu: its own scorer (controller.scoring.riichi)
+    if rs.name == "riichi":  # han and fu: its own scorer, loaded when first needed
+        from controller.scoring.riichi import score_riichi
+
         return score_riichi(inp, rs)
     hand = check_input(inp, rs)
     arrs = _winner_arrangements(hand, rs, inp.winning_tile) if inp.mahjong else _NONE

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.scoring.model import HandInput, ScoringError, Settlement
-from controller.scoring.riichi.settle import Table, Winner, settle_riichi
 from controller.scoring.rules import RuleSet
 from controller.scoring.rulesets import get_ruleset
 from controller.scoring.settlement import settle
 from controller.tiles import Meld
+
+if TYPE_CHECKING:  # riichi's settlement is imported when a riichi settle is read, not for score
+    from controller.scoring.riichi.settle import Winner
 
 SCORE_FIELDS = (
     "ruleset", "options", "seat_wind", "prevailing_wind", "melds", "hand", "bonus", "mahjong",
@@ -167,6 +169,8 @@ def _seat_or_null(obj: Mapping[str, Any], key: str) -> str | None:
 
 
 def _winner(i: int, w: Any) -> Winner:
+    from controller.scoring.riichi.settle import Winner
+
     if not isinstance(w, dict) or "seat" not in w:
         raise ScoringError(f"winner {i} must be an object with seat, doubles, points, "
                            f"limit_hand, pao, not {w!r}")
@@ -203,6 +207,8 @@ def riichi_settle_json(obj: Mapping[str, Any]) -> Settlement[str]:
         raise ScoringError("field 'dealer' is missing")
     if not isinstance(obj.get("winners"), list):
         raise ScoringError("field 'winners' must be a list (empty for an exhaustive draw)")
+    from controller.scoring.riichi.settle import Table, settle_riichi
+
     rs = get_ruleset("riichi", obj.get("options"))
     winners = [_winner(i, w) for i, w in enumerate(obj["winners"], 1)]
     table = Table(_count(obj, "honba"), _count(obj, "riichi_sticks"), _seats(obj, "riichi"),

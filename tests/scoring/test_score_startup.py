@@ -24,10 +24,17 @@ import json, sys
 from controller.cli import main
 code = main(sys.argv[2:])
 names = json.loads(sys.argv[1])
-print(json.dumps([code, [n for n in names if n in sys.modules]]), file=sys.stderr)
+waits = sys.modules.get("controller.scoring.mcr.waits")
+loaded = [n for n in names if n in sys.modules]
+if waits is not None and waits._MADE:
+    loaded.append("mcr's wait table")
+print(json.dumps([code, loaded]), file=sys.stderr)
 """
+# shutil (argparse sizes its help with it) loads the compression modules; riichi's scorer and
+# settlement are riichi's; mcr's wait table is built for a batch, not for one hand
 HEAVY = ["asyncio", "threading", "fastapi", "sqlite3", "controller.cli.serve_cmd",
-         "controller.cli.simulate_cmd", "controller.scoring.mcr.scorer"]
+         "controller.cli.simulate_cmd", "controller.scoring.mcr.scorer", "shutil",
+         "controller.scoring.riichi", "controller.scoring.riichi.settle"]
 
 
 def _run(tmp_path: Path, obj: dict[str, object]) -> tuple[int, list[str], str]:
@@ -78,3 +85,28 @@ def test_a_batch_answers_as_single_hands_do(tmp_path: Path) -> None:
     assert json.loads(got[1])["score"] == 30  # the limit option applied (44 over 30)
     assert json.loads(got[6])["score"] == 30
     assert "limit" in json.loads(got[5])["error"]
+
+
+def test_scoring_in_process_leaves_garbage_collection_as_it_was(tmp_path: Path) -> None:
+    """`score` turns collection off while it loads the scorer; a caller in the same process
+    (a test, a script calling main) gets it back on, a batch's gc.freeze() undone too."""
+    import gc
+
+    from controller.cli import main
+
+    f = tmp_path / "hand.json"
+    f.write_text(json.dumps(MCR))
+    lines = tmp_path / "hands.jsonl"
+    lines.write_text(json.dumps(HUA_BAO) + "\n")
+    assert gc.isenabled()
+    try:
+        assert main(["score", str(f)]) == 0
+        assert gc.isenabled()
+        assert main(["score", "--jsonl", str(lines)]) == 0
+        assert gc.isenabled()
+        gc.disable()  # and off stays off
+        assert main(["score", str(f)]) == 0
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()

@@ -89,3 +89,6 @@ def test_standard_waits_are_the_kinds_that_complete_the_hand(c: list[int]) -> No
             expected.append(k)
     assert ar.standard_waits(c) == expected
     assert sorted(mcr_waits.standard_waits(c)) == [k for k in expected if c[k] < 4]
+    # mcr's two ways, the table's and the search's (a process's first hands): the same kinds
+    assert sorted(mcr_waits.table_waits(c)) == [k for k in expected if c[k] < 4]
+    assert sorted(mcr_waits.searched_waits(c)) == [k for k in expected if c[k] < 4]

@@ -5,11 +5,15 @@ count (``int.from_bytes``); one more tile of the kind at offset ``i`` adds ``1 <
 part that splits into sets (at most four: a hand has four) is listed once, with the pair and
 without it (some 22,000 codes, about 10 ms of CPU: made when first needed, not at import, so
 that a process scoring no mcr winner never pays for it); a wait is then a sum and a look-up.
+The first BUILD_TABLE_AFTER hands ask arrange.py's part search instead (the same kinds, less a
+fifth copy), so that a process scoring one hand (``mahjong-table score``) does not build it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+
+from controller.scoring import arrange
 
 _SUITED = [(3 << 8 * i) for i in range(9)] + [(0x010101 << 8 * i) for i in range(7)]
 _HONOURS = [(3 << 8 * i) for i in range(7)]
@@ -61,9 +65,27 @@ def single_wait(concealed: tuple[int, ...], held: tuple[int, ...], win: int, set
     return found == 1
 
 
+#: hands whose waits are searched (arrange.py) before the table is built
+BUILD_TABLE_AFTER = 64
+_SEARCHED = [0]
+
+
 def standard_waits(c: list[int]) -> list[int]:
     """The kinds one more of which makes the counts ``c`` (3n + 1 tiles, none above 4) sets and
-    a pair; not a fifth tile of a kind. Which part the tile can go into follows from the parts'
+    a pair; not a fifth tile of a kind (by the table once built, else by arrange's search)."""
+    if not _MADE and _SEARCHED[0] < BUILD_TABLE_AFTER:
+        _SEARCHED[0] += 1
+        return searched_waits(c)
+    return table_waits(c)
+
+
+def searched_waits(c: list[int]) -> list[int]:
+    """standard_waits by arrange.py's search of each part (its parts cached there)."""
+    return [k for k in arrange.standard_waits(c) if c[k] < 4]
+
+
+def table_waits(c: list[int]) -> list[int]:
+    """standard_waits by the table. Which part the tile can go into follows from the parts'
     sizes mod 3: afterwards one part holds 3m + 2 tiles (the pair), the others 3m."""
     mods = [sum(c[a:b]) % 3 for a, b in _PARTS]
     shape = sorted(mods)
