@@ -40,6 +40,10 @@ COIL_ROWS = {
     "C22469934": ("74LVC1G125", "SOT-23-5"),
 }
 HEADER_1X8 = "C6332201"  # one on the coil board and one on the seat board per reader
+# The 8-way cable joins two 1 x 8 headers: one housing on each header, eight contacts in each.
+CABLE_HOUSING, CABLE_CONTACT, CONTACTS_PER_HOUSING = "C43659", "C14491", 8
+# Off the boards, one per seat board (four seats and the centre): the 3.3 V buck module.
+PER_SEAT_BOARD = {"C527500": 1}
 SEAT_ROWS = {
     "C7203002": ("Raspberry_Pi_Pico", "RaspberryPi_Pico_TH"),
     "C18164491": ("74HC138", "SOIC-16_3.9x9.9mm_P1.27mm"),
@@ -88,7 +92,7 @@ def boards() -> dict[str, Counter[tuple[str, str]]]:
 
 def test_coil_rows_carry_the_generated_boards_quantities(boards: dict) -> None:
     rows = _priced_rows("Coil boards")
-    assert set(rows) == set(COIL_ROWS) | {HEADER_1X8}
+    assert set(rows) == set(COIL_ROWS) | {HEADER_1X8, CABLE_HOUSING, CABLE_CONTACT}
     for code, key in COIL_ROWS.items():
         seat = boards["rack"][key] + boards["meld"][key]
         table = SEATS * seat + boards["discard"][key] + boards["dora"][key]
@@ -98,12 +102,18 @@ def test_coil_rows_carry_the_generated_boards_quantities(boards: dict) -> None:
         + boards["discard"][readers] + boards["dora"][readers]
     assert coils == 147
     seat_coils = boards["rack"][readers] + boards["meld"][readers]
-    assert (int(rows[HEADER_1X8][-7]), int(rows[HEADER_1X8][-6])) == (2 * seat_coils, 2 * coils)
+    headers = (2 * seat_coils, 2 * coils)
+    assert (int(rows[HEADER_1X8][-7]), int(rows[HEADER_1X8][-6])) == headers
+    assert (int(rows[CABLE_HOUSING][-7]), int(rows[CABLE_HOUSING][-6])) == headers
+    contacts = tuple(CONTACTS_PER_HOUSING * n for n in headers)
+    assert (int(rows[CABLE_CONTACT][-7]), int(rows[CABLE_CONTACT][-6])) == contacts
 
 
 def test_seat_rows_carry_the_seat_boards_quantities(boards: dict) -> None:
     rows = _priced_rows("Seat boards")
-    assert set(rows) == set(SEAT_ROWS)
+    assert set(rows) == set(SEAT_ROWS) | set(PER_SEAT_BOARD)
+    for code, per_board in PER_SEAT_BOARD.items():
+        assert (int(rows[code][-7]), int(rows[code][-6])) == (per_board, (SEATS + 1) * per_board)
     for code, key in SEAT_ROWS.items():
         assert int(rows[code][-7]) == boards["seat"][key], code
         assert SEATS * boards["seat"][key] <= int(rows[code][-6]) <= (SEATS + 1) * boards[
