@@ -42,8 +42,9 @@ COIL_ROWS = {
 HEADER_1X8 = "C6332201"  # one on the coil board and one on the seat board per reader
 # The 8-way cable joins two 1 x 8 headers: one housing on each header, eight contacts in each.
 CABLE_HOUSING, CABLE_CONTACT, CONTACTS_PER_HOUSING = "C43659", "C14491", 8
-# Off the boards, one per seat board (four seats and the centre): the 3.3 V buck module.
-PER_SEAT_BOARD = {"C527500": 1}
+# Off the boards, one per seat board (four seats and the centre): the 3.3 V buck module,
+# its output-set resistor and its input capacitor.
+PER_SEAT_BOARD = {"C527500": 1, "C1740779": 1, "C43333": 1}
 SEAT_ROWS = {
     "C7203002": ("Raspberry_Pi_Pico", "RaspberryPi_Pico_TH"),
     "C18164491": ("74HC138", "SOIC-16_3.9x9.9mm_P1.27mm"),
