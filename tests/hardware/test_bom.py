@@ -145,3 +145,26 @@ def test_the_summary_is_the_two_totals() -> None:
     coil, seat = _total("Coil boards"), _total("Seat boards")
     figures = [float(x) for x in re.findall(r"US\$([\d.]+)", text)]
     assert figures[:6] == pytest.approx([*coil, *seat, coil[0] + seat[0], coil[1] + seat[1]])
+
+
+# Datasheet figures, not the BOM's: MFRC522 Rev. 3.9 Table 1 (IDD(TVDD) max, IDDA, IDDD);
+# TI PTH05000W (SLTS201C): 92 % at 5 V in, 4 A and 3.3 V out, 6 A rated; copper's resistivity.
+READER_A = 0.100 + 0.010 + 0.0065
+BUCK_EFFICIENCY, BUCK_RATED_A, RHO_CU = 0.92, 6.0, 0.0172
+
+
+def test_the_power_parts_follow_from_the_datasheet_currents(boards: dict) -> None:
+    text = BOM_MD.read_text().split("### Power parts")[1].split("\n## ")[0]
+    bold = [float(x) for x in re.findall(r"\*\*([\d.]+) (?:A|mV)\*\*", text)]
+    reader = COIL_ROWS["C11322"]
+    seat = sum(boards[b][reader] for b in ("rack", "meld")) * READER_A
+    centre = sum(boards[b][reader] for b in ("discard", "dora")) * READER_A
+    seat_in, centre_in = (a * 3.3 / (BUCK_EFFICIENCY * 5.0) for a in (seat, centre))
+    expected = [
+        seat_in, centre_in, SEATS * seat_in + centre_in,
+        1000 * seat * 2 * RHO_CU * 0.5 / 1.0,  # buck to J2: 0.5 m pair of 1.0 mm2
+        1000 * seat_in * 2 * RHO_CU * 1.0 / 1.0,  # supply to buck: 1 m pair of 1.0 mm2
+    ]
+    assert bold == pytest.approx(expected, rel=0.02)
+    assert seat < BUCK_RATED_A and SEATS * seat_in + centre_in < 20.0
+    assert "C527500 PTH05000WAH" in BOM_MD.read_text()
