@@ -40,6 +40,11 @@ COIL_ROWS = {
     "C22469934": ("74LVC1G125", "SOT-23-5"),
 }
 HEADER_1X8 = "C6332201"  # one on the coil board and one on the seat board per reader
+# The 8-way cable joins two 1 x 8 headers: one housing on each header, eight contacts in each.
+CABLE_HOUSING, CABLE_CONTACT, CONTACTS_PER_HOUSING = "C43659", "C14491", 8
+# Off the boards, one per seat board (four seats and the centre): the 3.3 V buck module,
+# its output-set resistor and its input capacitor.
+PER_SEAT_BOARD = {"C527500": 1, "C1740779": 1, "C43333": 1}
 SEAT_ROWS = {
     "C7203002": ("Raspberry_Pi_Pico", "RaspberryPi_Pico_TH"),
     "C18164491": ("74HC138", "SOIC-16_3.9x9.9mm_P1.27mm"),
@@ -88,7 +93,7 @@ def boards() -> dict[str, Counter[tuple[str, str]]]:
 
 def test_coil_rows_carry_the_generated_boards_quantities(boards: dict) -> None:
     rows = _priced_rows("Coil boards")
-    assert set(rows) == set(COIL_ROWS) | {HEADER_1X8}
+    assert set(rows) == set(COIL_ROWS) | {HEADER_1X8, CABLE_HOUSING, CABLE_CONTACT}
     for code, key in COIL_ROWS.items():
         seat = boards["rack"][key] + boards["meld"][key]
         table = SEATS * seat + boards["discard"][key] + boards["dora"][key]
@@ -98,12 +103,18 @@ def test_coil_rows_carry_the_generated_boards_quantities(boards: dict) -> None:
         + boards["discard"][readers] + boards["dora"][readers]
     assert coils == 147
     seat_coils = boards["rack"][readers] + boards["meld"][readers]
-    assert (int(rows[HEADER_1X8][-7]), int(rows[HEADER_1X8][-6])) == (2 * seat_coils, 2 * coils)
+    headers = (2 * seat_coils, 2 * coils)
+    assert (int(rows[HEADER_1X8][-7]), int(rows[HEADER_1X8][-6])) == headers
+    assert (int(rows[CABLE_HOUSING][-7]), int(rows[CABLE_HOUSING][-6])) == headers
+    contacts = tuple(CONTACTS_PER_HOUSING * n for n in headers)
+    assert (int(rows[CABLE_CONTACT][-7]), int(rows[CABLE_CONTACT][-6])) == contacts
 
 
 def test_seat_rows_carry_the_seat_boards_quantities(boards: dict) -> None:
     rows = _priced_rows("Seat boards")
-    assert set(rows) == set(SEAT_ROWS)
+    assert set(rows) == set(SEAT_ROWS) | set(PER_SEAT_BOARD)
+    for code, per_board in PER_SEAT_BOARD.items():
+        assert (int(rows[code][-7]), int(rows[code][-6])) == (per_board, (SEATS + 1) * per_board)
     for code, key in SEAT_ROWS.items():
         assert int(rows[code][-7]) == boards["seat"][key], code
         assert SEATS * boards["seat"][key] <= int(rows[code][-6]) <= (SEATS + 1) * boards[
@@ -134,3 +145,26 @@ def test_the_summary_is_the_two_totals() -> None:
     coil, seat = _total("Coil boards"), _total("Seat boards")
     figures = [float(x) for x in re.findall(r"US\$([\d.]+)", text)]
     assert figures[:6] == pytest.approx([*coil, *seat, coil[0] + seat[0], coil[1] + seat[1]])
+
+
+# Datasheet figures, not the BOM's: MFRC522 Rev. 3.9 Table 1 (IDD(TVDD) max, IDDA, IDDD);
+# TI PTH05000W (SLTS201C): 92 % at 5 V in, 4 A and 3.3 V out, 6 A rated; copper's resistivity.
+READER_A = 0.100 + 0.010 + 0.0065
+BUCK_EFFICIENCY, BUCK_RATED_A, RHO_CU = 0.92, 6.0, 0.0172
+
+
+def test_the_power_parts_follow_from_the_datasheet_currents(boards: dict) -> None:
+    text = BOM_MD.read_text().split("### Power parts")[1].split("\n## ")[0]
+    bold = [float(x) for x in re.findall(r"\*\*([\d.]+) (?:A|mV)\*\*", text)]
+    reader = COIL_ROWS["C11322"]
+    seat = sum(boards[b][reader] for b in ("rack", "meld")) * READER_A
+    centre = sum(boards[b][reader] for b in ("discard", "dora")) * READER_A
+    seat_in, centre_in = (a * 3.3 / (BUCK_EFFICIENCY * 5.0) for a in (seat, centre))
+    expected = [
+        seat_in, centre_in, SEATS * seat_in + centre_in,
+        1000 * seat * 2 * RHO_CU * 0.5 / 1.0,  # buck to J2: 0.5 m pair of 1.0 mm2
+        1000 * seat_in * 2 * RHO_CU * 1.0 / 1.0,  # supply to buck: 1 m pair of 1.0 mm2
+    ]
+    assert bold == pytest.approx(expected, rel=0.02)
+    assert seat < BUCK_RATED_A and SEATS * seat_in + centre_in < 20.0
+    assert "C527500 PTH05000WAH" in BOM_MD.read_text()
