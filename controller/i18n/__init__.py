@@ -32,7 +32,7 @@ DEFAULT = "en"
 log = logging.getLogger(__name__)
 
 __all__ = ["DEFAULT", "DOMAINS", "LANGUAGES", "LOCALE_DIR", "PSEUDO", "Words", "catalog_json",
-           "gettext", "language_names", "negotiate", "ngettext", "pseudo", "translations"]
+           "language_names", "negotiate", "pseudo", "translations"]
 
 
 def folder(language: str) -> str:
@@ -122,17 +122,6 @@ def translations(language: str, domain: str = "messages") -> Translations:
     write_mo(buffer, _catalog(language, domain))
     buffer.seek(0)
     return Translations(buffer, domain=domain)
-
-
-def gettext(language: str, message: str, **values: Any) -> str:
-    """``message`` in the language, its ``{placeholders}`` filled."""
-    text = translations(language).gettext(message)
-    return text.format(**values) if values else text
-
-
-def ngettext(language: str, singular: str, plural: str, n: int, **values: Any) -> str:
-    text = translations(language).ngettext(singular, plural, n)
-    return text.format(n=n, **values)
 
 
 def _plural(language: str) -> tuple[int, str]:

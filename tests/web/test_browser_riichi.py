@@ -337,6 +337,12 @@ def check_final(game: Game, boards: dict[str, Any], seats: dict[int, Any]) -> No
             assert row[0] == f"{min(tied) + 1}." and float(row[3]) == uma, row
             penalty = float(row[4] or 0)
             assert float(row[5]) == pytest.approx((points[i] - START) / 1000 + uma + penalty), row
+        # the final table lies over the board on the TV: nothing of the seats shows through
+        layers = ["#result .final"] + (["#result"] if size == "tv" else [])
+        see_through = page.evaluate("""(layers) => layers.filter(q => {
+            const c = getComputedStyle(document.querySelector(q)).backgroundColor;
+            return c === 'transparent' || c.replace(/\\s/g, '') === 'rgba(0,0,0,0)'; })""", layers)
+        assert see_through == [], (size, see_through)
         page.screenshot(path=str(SHOTS / f"riichi-final-{size}.png"))
     mine = _shows(seats[1], """() => { const n = document.querySelector('#notice .my-final');
       return n ? n.textContent : null; }""")

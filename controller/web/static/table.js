@@ -4,7 +4,7 @@
 "use strict";
 
 import {
-  api, h, livePage, num, personName, replace, rulesetWord, secondsLeft, seatLabel, signed, t, term, violationText, windWord,
+  api, h, livePage, num, personName, replace, rulesetWord, secondsLeft, seatLabel, signed, t, term, violationText, windLetter, windWord,
 } from "./common.js";
 import {
   balanceChart, historyList, resultPanel, roundWord, seatedNow, seatHolders, sourceWord, statsTable,
@@ -36,7 +36,6 @@ function toggleDiffs(pos) {
 const names = (p) => seatLabel(view, p);
 const tenths = (x) => num(x, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const secondsText = (left) => (left < 0 ? t("over {s} s", { s: tenths(-left) }) : t("{s} s", { s: tenths(left) }));
-const windLetter = (wind) => ({ east: t("E"), south: t("S"), west: t("W"), north: t("N") }[wind] || "?");
 const stepWord = (step) => ({ draw: t("draw"), discard: t("discard"), replacement: t("replacement") }[step] || step);
 /** A zone as the public view names it (rack:2, melds:3, discard, river, wall) in words. */
 function zoneWord(zone) {
