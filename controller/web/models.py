@@ -121,6 +121,9 @@ class HandSummary(_Open):
     tenpai: list[int] | None = None
     points: dict[str, int] | None = None
     chombo: int | None = None
+    #: an abortive draw (option abortive_draws): nine_terminals, four_winds, four_riichi,
+    #: four_kongs or three_rons; the result is a washout with no tenpai read
+    abortive: str | None = None
 
 
 class PaymentOut(_Open):
@@ -196,6 +199,8 @@ class RiichiPublic(_Open):
     ura_dora_indicators: list[str] = Field(default_factory=list)
     ura_due: bool = False
     tenpai: dict[str, Literal["tenpai", "noten"]] | None = None
+    abortive: str | None = None  # the hand just ended in this abortive draw
+    abortive_due: str | None = None  # this abortive draw ends the hand unless the discard wins
     chombo: list[int] = Field(default_factory=list)
     final: RiichiFinal | None = None
 
@@ -213,6 +218,7 @@ class SeatRiichi(_Open):
     can_riichi: bool | None = False
     riichi_discards: list[str] = Field(default_factory=list)
     tsumo: bool | None = False
+    nine_terminals: bool | None = False  # may declare nine terminals now (abortive_draws)
     drawn: str | None = None
 
 
@@ -314,7 +320,8 @@ class Health(_Open):
 
 
 class DeclareIn(_In):
-    call: Literal["claim", "ready", "mahjong", "noten"]  # noten: riichi, after a draw
+    # noten: riichi, after a draw; nine_terminals: riichi, an abortive draw (its option)
+    call: Literal["claim", "ready", "mahjong", "noten", "nine_terminals"]
 
 
 class EventResult(_Open):
