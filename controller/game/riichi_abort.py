@@ -16,9 +16,9 @@ from controller.tiles import WIND_CODES, is_terminal_or_honour
 
 #: the abortive draws, as the hand record's ``abortive`` names them (RULES.md 11's words)
 NINE_TERMINALS = "nine_terminals"
-FOUR_WINDS = "four_winds"
+FOUR_WINDS = "four_winds_discarded"
 FOUR_RIICHI = "four_riichi"
-FOUR_KONGS = "four_kongs"
+FOUR_KONGS = "four_kongs_several_seats"
 THREE_RONS = "three_rons"
 ABORTIVE = (NINE_TERMINALS, FOUR_WINDS, FOUR_RIICHI, FOUR_KONGS, THREE_RONS)
 #: nine different terminals and honours (RULES.md 11 "nine terminals")

@@ -218,7 +218,8 @@ def _finish(k: Kyoku, hand: Hand, info: dict[str, Any]) -> None:
     up = set(info.get("riichi") or [])
     if result.result != "mahjong":
         deltas = {p: result.net[p - 1] + (RIICHI_DEPOSIT if p in up else 0) for p in POSITIONS}
-        k.end = {"type": "ryukyoku", "kind": result.result, "deltas": deltas,
+        k.end = {"type": "ryukyoku", "kind": info.get("abortive") or result.result,
+                 "deltas": deltas,
                  "tenpai": list(info.get("tenpai") or [])}
         return
     wins = []

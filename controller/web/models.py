@@ -121,8 +121,8 @@ class HandSummary(_Open):
     tenpai: list[int] | None = None
     points: dict[str, int] | None = None
     chombo: int | None = None
-    #: an abortive draw (option abortive_draws): nine_terminals, four_winds, four_riichi,
-    #: four_kongs or three_rons; the result is a washout with no tenpai read
+    #: an abortive draw (option abortive_draws): nine_terminals, four_winds_discarded, four_riichi,
+    #: four_kongs_several_seats or three_rons; the result is a washout with no tenpai read
     abortive: str | None = None
 
 

@@ -139,10 +139,10 @@ def test_four_winds() -> None:
     log = _four_winds(ON)
     state, out = _last(log)
     assert out.accepted and state.hand.phase == "play"
-    assert public_view(state)["riichi"]["abortive_due"] == "four_winds"
+    assert public_view(state)["riichi"]["abortive_due"] == "four_winds_discarded"
     state, out = _last(log.river("ew"))  # not won on: the hand ends
     assert out.accepted, out.violation
-    record = _aborted(state, "four_winds")
+    record = _aborted(state, "four_winds_discarded")
     assert record["net"] == {"1": 0, "2": 0, "3": 0, "4": 0}
     # without the option the hand plays on
     state, _ = _last(_four_winds(None).river("ew"))
@@ -156,7 +156,7 @@ def test_the_next_draw_ends_a_due_abortive_draw_too() -> None:
     log.move("4c", "wall", "rack:1")
     state, out = _last(log)
     assert out.accepted and state.hands[0].result == "washout"
-    assert state.hands[0].riichi["abortive"] == "four_winds"
+    assert state.hands[0].riichi["abortive"] == "four_winds_discarded"
     assert state.hand.number == 2 and state.hand.dealer == 1
 
 
@@ -237,10 +237,10 @@ def test_four_kongs_by_two_seats() -> None:
     log.discard(2, "ew")
     state, out = _last(log)
     assert out.accepted, out.violation
-    assert public_view(state)["riichi"]["abortive_due"] == "four_kongs"
+    assert public_view(state)["riichi"]["abortive_due"] == "four_kongs_several_seats"
     state, out = _last(log.river("ew"))
     assert out.accepted, out.violation
-    _aborted(state, "four_kongs")
+    _aborted(state, "four_kongs_several_seats")
 
 
 def _three_rons(options: dict[str, Any]) -> Log:
