@@ -7,8 +7,13 @@ three rons on one discard), never from the engine."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from controller.cli import main
 from controller.game import public_view, replay, replay_summary, seat_view
 from controller.game.state import GameState
 from tests.game.logbuilder import Log
@@ -271,3 +276,17 @@ def test_three_rons() -> None:
     assert out.accepted and replay_summary(state)["hands"][0]["winners"] == [1, 2, 3]
     state, out = _last(_three_rons({**ON, "multiple_ron": "head_bump"}))
     assert out.accepted and replay_summary(state)["hands"][0]["winners"] == [1]
+
+
+def test_replay_reports_the_abortive_draw(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                          ) -> None:
+    """FORMATS.md replay: the hand record is a washout with ``abortive`` naming which."""
+    log = _log(ON).discard(1, "nw")
+    log.draw(2, "3b")
+    path = tmp_path / "nine.jsonl"
+    path.write_text(log.declare(2, "nine_terminals").jsonl(), encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    hand = out["hands"][0]
+    assert hand["result"] == "washout" and hand["abortive"] == "nine_terminals"
+    assert hand["net"] == {"1": 0, "2": 0, "3": 0, "4": 0} and out["violations"] == []
