@@ -350,7 +350,7 @@ class ReassignIn(_In):
     """The operator's correction: public zones only (a rack's tiles are its player's to
     correct, on the seat page)."""
 
-    zone: str = Field(pattern=r"^(melds:[1-4]|discard|river)$")
+    zone: str = Field(pattern=r"^(melds:[1-4]|discard|river|dora)$")  # dora: riichi's pad
     tile: str = Field(pattern=TILE)
     as_: str = Field(alias="as", pattern=TILE)
 
