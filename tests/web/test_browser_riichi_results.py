@@ -141,6 +141,30 @@ def check_chombo(operator: Any, boards: dict[str, Any]) -> None:
         assert line.startswith("Penalty 1 (chombo, hand 2): Seat 3") and "showed a tile" in line
 
 
+#: RULES.md 11's options and their defaults, as the rule book writes them (the form shows a
+#: number or a word as text, a yes/no as a box)
+RIICHI_OPTIONS = [["kazoe", "sanbaiman"], ["double_yakuman", False], ["multiple_yakuman", False],
+                  ["renhou", "mangan"], ["kiriage", False], ["double_wind_pair_fu", "4"],
+                  ["multiple_ron", "all"], ["kuikae_allowed", False], ["abortive_draws", False],
+                  ["nagashi_mangan", False], ["pao", True]]
+FIELDS = """() => [...document.querySelectorAll('#options-fields [data-opt]')].map(
+  i => [i.dataset.opt, i.type === 'checkbox' ? i.checked : i.value])"""
+
+
+def check_operator_forms(operator: Any) -> None:
+    """The new session's form offers riichi's own options (RULES.md 11) with their defaults and
+    nothing of the other rule sets'; a classical rule set its own; the misread-tile form offers
+    the dora pad and starts from the newest indicator (9b, what the log laid)."""
+    assert operator.evaluate(FIELDS) == RIICHI_OPTIONS
+    operator.select_option("#ruleset", "hua-bao")
+    classical = dict(operator.evaluate(FIELDS))
+    assert classical["limit"] == "500" and "kazoe" not in classical
+    operator.select_option("#ruleset", "riichi")
+    assert operator.evaluate(FIELDS) == RIICHI_OPTIONS
+    operator.select_option("#re-zone", "dora")
+    assert operator.locator("#re-tile-name").inner_text() == "9 Bamboo"
+
+
 def check_draw(game: Game, boards: dict[str, Any]) -> None:
     words = [("tenpai" if _tenpai_by_shanten(game, p) else "noten") for p in (1, 2, 3, 4)]
     assert words == ["noten", "tenpai", "noten", "tenpai"]  # what the log dealt
@@ -183,6 +207,7 @@ def test_two_rons_a_chombo_and_a_draw(riichi: tuple[System, str],  # noqa: F811
     _session_panel(boards["tv"], _standing([first], {}))
     _post(game, log.events[second:third])
     check_chombo(operator, boards)
+    check_operator_forms(operator)
     _session_panel(boards["tv"], _standing([first], {3: 1}))
     history = boards["tv"].locator("#history li button").all_inner_texts()
     assert [x.split(" · ", 2)[2] for x in history[-2:][::-1]] == [

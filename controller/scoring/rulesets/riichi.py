@@ -60,6 +60,13 @@ OPTIONS: dict[str, Option] = {
     "limit_hands": Option({}, _not_riichi({})),
 }
 
+#: the options RULES.md 11 gives riichi, the ones a new session's form offers (the operator
+#: page); the others below are the ones every rule set has, as riichi fixes them (a log or the
+#: API may still name them: wrong_count's repair is a table's choice, not the rule book's)
+OFFERED = ("kazoe", "double_yakuman", "multiple_yakuman", "renhou", "kiriage",
+           "double_wind_pair_fu", "multiple_ron", "kuikae_allowed", "abortive_draws",
+           "nagashi_mangan", "pao")
+
 SPEC = RuleSetSpec(
     name="riichi",
     rules=(),
