@@ -193,6 +193,18 @@ def check_history_private(page: Any) -> None:
         assert page.evaluate(FACES, f'{where} li[data-hand="3"] .res-grid .tile') == [], where
 
 
+def check_history_numbers(page: Any) -> None:
+    """The hands' history, newest first and numbered as played (the list counts down): each
+    riichi hand named by its round and dealer as players say it, East 1 dealt by seat 1, then
+    seat 2's East 2, voided by the chombo and replayed as East 2 with the counters unchanged
+    (RULES.md 11); no honba yet (the draw's comes with the next hand)."""
+    items = page.evaluate("""() => { const ol = document.querySelector('#history ol.history');
+      return [ol.reversed, [...ol.children].map(li => li.querySelector('button').textContent)]; }""")
+    assert items[0] is True
+    assert [x.split(" · ")[:2] for x in items[1]] == [
+        ["Hand 3", "East 2"], ["Hand 2", "East 2"], ["Hand 1", "East 1"]], items
+
+
 def test_two_rons_a_chombo_and_a_draw(riichi: tuple[System, str],  # noqa: F811
                                       chromium: Any) -> None:  # noqa: F811
     system, base = riichi
@@ -219,6 +231,7 @@ def test_two_rons_a_chombo_and_a_draw(riichi: tuple[System, str],  # noqa: F811
     draw = {1: -1500, 2: 1500 - 1000, 3: -1500, 4: 1500}
     _session_panel(boards["tv"], _standing([first, draw], {3: 1}))
     check_history_private(boards["tv"])
+    check_history_numbers(boards["tv"])
     records = httpx.get(f"{base}/api/sessions/1").json()["hands"]
     assert records[2]["result"] == "washout" and records[0]["details"]["2"]["hand"]
     assert all("hand" not in d for d in records[2]["details"].values()), records[2]["details"]
