@@ -9,16 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from controller.game import (
-    calls,
-    endhand,
-    holders,
-    moves,
-    people,
-    riichi,
-    riichi_abort,
-    riichi_end,
-)
+from controller.game import calls, endhand, holders, moves, people, riichi, riichi_abort, riichi_end
 from controller.game.context import Ctx, Refused, name
 from controller.game.events import EventError, check_event
 from controller.game.reassign import reassign
