@@ -199,7 +199,8 @@ def check_history_numbers(page: Any) -> None:
     seat 2's East 2, voided by the chombo and replayed as East 2 with the counters unchanged
     (RULES.md 11); no honba yet (the draw's comes with the next hand)."""
     items = page.evaluate("""() => { const ol = document.querySelector('#history ol.history');
-      return [ol.reversed, [...ol.children].map(li => li.querySelector('button').textContent)]; }""")
+      return [ol.reversed,
+              [...ol.children].map(li => li.querySelector('button').textContent)]; }""")
     assert items[0] is True
     assert [x.split(" · ")[:2] for x in items[1]] == [
         ["Hand 3", "East 2"], ["Hand 2", "East 2"], ["Hand 1", "East 1"]], items
