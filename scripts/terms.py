@@ -34,7 +34,7 @@ from babel.messages.catalog import Catalog  # noqa: E402
 from babel.messages.pofile import read_po, write_po  # noqa: E402
 
 from controller import i18n, tiles  # noqa: E402
-from controller.game import events, state  # noqa: E402
+from controller.game import events, riichi_abort, state  # noqa: E402
 from controller.scoring.mcr import fans  # noqa: E402
 from controller.scoring.riichi import scorer as riichi_scorer  # noqa: E402
 from controller.scoring.riichi import settle as riichi_settle  # noqa: E402
@@ -110,6 +110,7 @@ def term_ids() -> dict[str, list[str]]:
     add(typing.get_args(state.SetKind), "set")
     add(events.CALLS, "call")
     add(typing.get_args(state.HandEnd), "hand result")
+    add(riichi_abort.ABORTIVE, "riichi abortive draw")
     for name, spec in RULESETS.items():
         add((r.name for r in spec.rules), f"{name} item")
     add((f.name for f in fans.FANS), "mcr fan")

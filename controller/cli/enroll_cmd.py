@@ -30,7 +30,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--data-dir", type=Path, required=True, metavar="DIR",
                    help="where registry.sqlite lives")
     p.add_argument("--set", type=int, choices=(136, 144), dest="set_size",
-                   help="136 tiles, or 144 with flowers and seasons (default: as stored, or 144)")
+                   help="136 tiles, or 144 with flowers and seasons (default: as stored, or the "
+                   "tile set of --config's rule set, or 144)")
     p.add_argument("--reader", choices=("stdin", "serial", "config"), default="stdin",
                    help="where scans come from: stdin (JSON lines {channel, uids, t} or "
                    "'CHANNEL UID ...'), serial boards (--port/--serial), or config: the "
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from controller.table.registry_io import export_file, import_file
 
     try:
-        registry = build(data_dir=args.data_dir).registry(args.set_size)
+        registry = build(data_dir=args.data_dir).registry(args.set_size or _config_size(args))
         if args.export is not None:
             print(f"{export_file(registry, args.export)} tiles written to {args.export}")
         elif args.import_ is not None:
@@ -76,6 +77,25 @@ def run(args: argparse.Namespace) -> int:
     except RegistryError as exc:
         raise CliError(str(exc)) from None
     return 0
+
+
+def _config_size(args: argparse.Namespace) -> int | None:
+    """A new registry's size from --config's session: its rule set's tile set (riichi and any
+    rule set played without bonus tiles: 136). None when a registry is stored (it keeps its
+    size) or without --config."""
+    from controller.table.registry import REGISTRY_FILE
+
+    if args.config is None or (Path(args.data_dir) / REGISTRY_FILE).exists():
+        return None
+    from controller.config import ConfigError, load_config
+    from controller.scoring import ScoringError, get_ruleset
+
+    try:
+        session = load_config(args.config).session
+        ruleset = get_ruleset(session.ruleset, dict(session.options))
+    except (ConfigError, OSError, ScoringError) as exc:
+        raise CliError(str(exc)) from None
+    return 144 if ruleset.bonus_tiles else 136
 
 
 def _walk(registry: Any, args: argparse.Namespace) -> int:

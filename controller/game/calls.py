@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from controller.game import mahjong, riichi
+from controller.game import mahjong, riichi, riichi_abort
 from controller.game.context import Ctx, Refused, name
 from controller.game.mahjong import award, with_tile
 from controller.game.state import Hand, TableSet, Violation, distance, evolve, next_live
@@ -49,6 +49,7 @@ def check_may_claim(ctx: Ctx, hand: Hand, pos: int) -> None:
         raise Refused("dead_hand", pos, f"{who}'s hand is dead: no claims")
     if hand.rh is not None:
         riichi.check_may_call(hand, pos)
+        riichi_abort.check_claim(hand, pos)
     winners = [p for p, c in hand.claimants if c == "mahjong" and p != pos]
     if winners:
         raise Refused(
@@ -103,11 +104,24 @@ def best_claim(ctx: Ctx, hand: Hand, pos: int) -> str | None:
 
 
 def declare(ctx: Ctx, hand: Hand, pos: int, call: str) -> Hand:
+    if call == "nine_terminals":
+        return riichi_abort.declare_nine(ctx, hand, pos)
+    if call == "ready" and _ready_is_nine(ctx, hand, pos):
+        ctx.notes.append(f"{name(hand, pos)} presses READY with no riichi possible: nine "
+                         "terminals")
+        return riichi_abort.declare_nine(ctx, hand, pos)
     if call == "ready":
         return declare_ready(ctx, hand, pos)
     if call == "mahjong":
         return declare_mahjong(ctx, hand, pos)
     return declare_claim(ctx, hand, pos)
+
+
+def _ready_is_nine(ctx: Ctx, hand: Hand, pos: int) -> bool:
+    """A seat's READY (its button: a table has three) declares nine terminals when the hand
+    may declare it and no riichi is possible (docs/game.md "Abortive draws")."""
+    return riichi_abort.nine_possible(ctx, hand, pos) and not riichi.riichi_discards(
+        ctx, hand.seat(pos))
 
 
 def declare_claim(ctx: Ctx, hand: Hand, pos: int) -> Hand:
@@ -129,6 +143,7 @@ def declare_claim(ctx: Ctx, hand: Hand, pos: int) -> Hand:
         return hand
     if hand.rh is not None:
         riichi.check_may_call(hand, pos)
+        riichi_abort.check_claim(hand, pos)
     kind = best_claim(ctx, hand, pos)
     if kind is None:
         raise Refused(

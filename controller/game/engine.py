@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from controller.game import calls, endhand, holders, moves, people, riichi, riichi_end
+from controller.game import calls, endhand, holders, moves, people, riichi, riichi_abort, riichi_end
 from controller.game.context import Ctx, Refused, name
 from controller.game.events import EventError, check_event
 from controller.game.reassign import reassign
@@ -256,8 +256,13 @@ def _move_from(
         raise Refused("tile_not_there", None, f"no hand has begun: {resolved} holds no {what}")
     changed = False
     if hand is not None and _washout_due(hand, resolved, dst):
-        ctx.notes.append("The live wall is used up and the last discard went unclaimed: washout")
-        closed = endhand.close(state, endhand.finish_washout(ctx, moves.bury_discard(hand)))
+        if riichi_abort.due(hand):
+            ended = riichi_abort.end(ctx, moves.bury_discard(hand), str(hand.rh.abort))
+        else:
+            ctx.notes.append("The live wall is used up and the last discard went unclaimed: "
+                             "washout")
+            ended = endhand.finish_washout(ctx, moves.bury_discard(hand))
+        closed = endhand.close(state, ended)
         state, hand, changed = closed, closed.hand, True
     if hand is not None and hand.phase == "over" and resolved == "wall" and dst == "dora":
         return riichi_end.lay_ura(ctx, state, tile, moves.take_from_wall(ctx, hand, tile)), True
@@ -283,7 +288,8 @@ def _washout_due(hand: Hand, src: str, dst: str) -> bool:
     the next deal starting) ends the hand as a washout even if the discard was not pushed to
     the river first."""
     return (
-        hand.phase == "play" and hand.live_wall <= 0 and hand.discard is not None
+        hand.phase == "play" and (hand.live_wall <= 0 or riichi_abort.due(hand))
+        and hand.discard is not None
         and hand.claim is None and not hand.claimants and hand.taken is None
         and (src == "wall" or dst == "wall")
     )

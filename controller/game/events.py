@@ -7,7 +7,7 @@ from typing import Any
 from controller.tiles import ALL_CODES
 
 KINDS = ("session", "move", "declare", "correct", "anomaly", "timer", "player", "penalty")
-CALLS = ("claim", "ready", "mahjong", "noten")
+CALLS = ("claim", "ready", "mahjong", "noten", "nine_terminals")
 _CODES = frozenset(ALL_CODES)
 _ZONES = frozenset(
     ["discard", "river", "wall", "dora"]
@@ -68,7 +68,7 @@ def _check_declare(body: dict[str, Any]) -> None:
         raise EventError(f"declare needs a seat 1-4, not {seat!r}")
     if body.get("call") not in CALLS:
         raise EventError(f"unknown call {body.get('call')!r}: use claim, ready or mahjong "
-                         "(riichi: noten)")
+                         "(riichi: noten, nine_terminals)")
 
 
 def _check_correct(body: dict[str, Any]) -> None:

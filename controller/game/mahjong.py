@@ -3,7 +3,7 @@ and the three ways to win (self-drawn, on a discard, robbing a kong)."""
 
 from __future__ import annotations
 
-from controller.game import riichi, riichi_end
+from controller.game import riichi, riichi_abort, riichi_end
 from controller.game.context import Ctx, Refused, name
 from controller.game.endhand import finish_mahjong
 from controller.game.privacy import unnamed
@@ -197,6 +197,9 @@ def _rons(ctx: Ctx, hand: Hand, pos: int, declared: list[int]) -> Hand:
         concealed = _winning_order(hand.seat(p), tile) if p == pos else with_tile(hand, p, tile)
         validate(ctx, hand, p, concealed, "discard")
         wins.append((p, win_input(ctx, hand, p, concealed, "discard")))
+    if len(wins) >= 3 and riichi_abort.on(ctx):
+        return riichi_abort.end(ctx, evolve(hand, discard=None, taken=None),
+                                riichi_abort.THREE_RONS)
     ctx.notes.append(" and ".join(name(hand, p) for p in order) + f" win on the {tile}")
     return riichi_end.finish_win(ctx, evolve(hand, discard=None, taken=None), wins, discarder)
 

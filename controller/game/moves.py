@@ -5,7 +5,7 @@ Moves onto and off the meld strips are in ``melds.py``; Mahjong takes in ``calls
 
 from __future__ import annotations
 
-from controller.game import calls, melds, riichi
+from controller.game import calls, melds, riichi, riichi_abort
 from controller.game.context import Ctx, Refused, copies_in_set, name
 from controller.game.endhand import finish_washout
 from controller.game.state import CODE_INDEX, Hand, Seat, evolve, next_live
@@ -205,7 +205,9 @@ def discard(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:
     first = seat.discards == 0
     seat = evolve(seat, rack=without(seat.rack, tile), discards=seat.discards + 1, kong_chain=0)
     hand = _after_discard(ctx, hand.with_seat(seat), tile, pos)
-    return riichi.after_discard(ctx, hand, pos, tile, first) if hand.rh is not None else hand
+    if hand.rh is None:
+        return hand
+    return riichi_abort.due_after_discard(ctx, riichi.after_discard(ctx, hand, pos, tile, first))
 
 
 def _after_discard(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:
@@ -264,6 +266,8 @@ def to_river(ctx: Ctx, hand: Hand) -> Hand:
         evolve(seat, river=seat.river + (tile,)), discard=None, died=(tile, pos),
         claim_deadline=None,
     )
+    if riichi_abort.due(hand):
+        return riichi_abort.end(ctx, hand, str(hand.rh.abort))
     if hand.live_wall <= 0:
         ctx.notes.append("The live wall is used up and the last discard went unclaimed: washout")
         return finish_washout(ctx, hand)

@@ -38,9 +38,11 @@ def shown_codes(state: GameState | None) -> frozenset[str] | None:
 
 def open_tiles(hand: Hand) -> list[str]:
     """Every tile lying open in a hand in play, each once: the live discard, dead discards on
-    the pad, the rivers, the meld strips (sets, forming tiles, bonus tiles)."""
+    the pad, the rivers, the meld strips (sets, forming tiles, bonus tiles), the dora pad."""
     tiles = [hand.discard[0]] if hand.discard is not None else []
     tiles += [t for t, _ in hand.pad_dead]
+    if hand.rh is not None:  # riichi's dora pad: the indicators lie face up
+        tiles += [*hand.rh.dora, *hand.rh.ura]
     for seat in hand.seats:
         tiles += [*seat.river, *seat.forming, *seat.bonus]
         tiles += [t for meld in seat.melds for t in meld.tiles]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.game import moves
+from controller.game import moves, riichi_end
 from controller.game.context import Ctx, Refused, copies_in_set
 from controller.game.privacy import open_tiles
 from controller.game.state import CODE_INDEX, GameState, Hand, evolve
@@ -15,16 +15,42 @@ from controller.game.state import CODE_INDEX, GameState, Hand, evolve
 def reassign(ctx: Ctx, state: GameState, body: dict[str, Any]) -> GameState:
     """A misread tile: the tile the game has in ``zone`` as ``tile`` is really ``as``."""
     hand = state.hand
-    if hand is None or hand.phase == "over":
-        raise Refused("no_hand", None, "no hand is in play")
     zone, old, new = str(body["zone"]), str(body["tile"]), str(body["as"])
     kind, pos = moves.parse_zone(zone)
+    if kind == "dora":
+        return _dora(ctx, state, old, new)
+    if hand is None or hand.phase == "over":
+        raise Refused("no_hand", None, "no hand is in play")
     hand = _relabel(hand, zone, kind, pos, old, new)  # the zone is looked at first
     hand = evolve(hand, out=_recount(ctx, hand, kind, pos, old, new))
     if kind == "rack":
         ctx.notes.append(f"A misread tile in {zone} is corrected")
     else:
         ctx.notes.append(f"The {old} in {zone} is corrected to {new}")
+    return evolve(state, hand=hand)
+
+
+def _dora(ctx: Ctx, state: GameState, old: str, new: str) -> GameState:
+    """A misread indicator on the dora pad (riichi, TABLE.md ``dora``): in play, or after the
+    hand ended (the ura too), when the win is scored and settled again with it."""
+    hand = state.hand
+    rh = hand.rh if hand is not None else None
+    if hand is None or rh is None:
+        raise Refused("tile_not_there", None, "the dora pad is riichi's: no indicator lies there")
+    over = hand.phase == "over"
+    if over and state.rt.before is None:
+        raise Refused("no_hand", None, "the hand is cleared: correct it with an undo")
+    fields = ("dora", "ura") if over else ("dora",)
+    field = next((f for f in fields if old in getattr(rh, f)), None)
+    if field is None:
+        raise Refused("tile_not_there", None, f"no {old} lies on the dora pad")
+    laid = list(getattr(rh, field))
+    laid[laid.index(old)] = new
+    hand = evolve(hand, rh=evolve(rh, **{field: tuple(laid)}))
+    hand = evolve(hand, out=_recount(ctx, hand, "dora", 0, old, new))
+    ctx.notes.append(f"The {old} on the dora pad is corrected to {new}")
+    if over and rh.wins:
+        return riichi_end.reclose(ctx, state, hand)
     return evolve(state, hand=hand)
 
 

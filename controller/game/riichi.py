@@ -42,6 +42,8 @@ class RiichiHand:
     #: ((position, HandInput), ...) of the win, scored again once the ura are laid
     wins: tuple[tuple[int, Any], ...] = ()
     win_discarder: int | None = None
+    #: an abortive draw due once the discard on the pad is not won on (riichi_abort.DUE)
+    abort: str | None = None
 
 
 def active(hand: Hand | None) -> bool:

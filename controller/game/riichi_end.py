@@ -111,7 +111,7 @@ def _settled(ctx: Ctx, hand: Hand) -> Hand:
 
 def _result(ctx: Ctx, hand: Hand, kind: str, winners: list[int], scores: list[int], st: Any,
             up: tuple[int, ...], tenpai: tuple[int, ...], details: dict[str, Any],
-            **extra: Any) -> Hand:
+            abortive: str | None = None, **extra: Any) -> Hand:
     rh: RiichiHand = hand.rh
     rt: RiichiTable = ctx.state.rt
     net = [int(st.net.get(_wind(hand, p), 0)) - (RIICHI_DEPOSIT if p in up else 0)
@@ -123,8 +123,11 @@ def _result(ctx: Ctx, hand: Hand, kind: str, winners: list[int], scores: list[in
         "honba": rt.honba, "riichi_sticks": rt.sticks, "riichi": list(up),
         "dora_indicators": list(rh.dora), "ura_dora_indicators": list(rh.ura),
         "winners": winners, "tenpai": list(tenpai), "sticks_after": rt.sticks + len(up) - taken,
-        "dealer_stays": hand.dealer in winners or (kind != "mahjong" and hand.dealer in tenpai),
+        "dealer_stays": hand.dealer in winners or (kind != "mahjong" and hand.dealer in tenpai)
+        or abortive is not None,
     }
+    if abortive is not None:
+        details["riichi"]["abortive"] = abortive
     result = Result(kind, extra.pop("winner", None), tuple(scores), tuple(net),  # type: ignore[arg-type]
                     details, payments, **extra)
     return over(hand, result)
@@ -137,6 +140,15 @@ def over(hand: Hand, result: Result) -> Hand:
         taken=None, robbable=None, robbers=(), rob_taken=None, claim_deadline=None,
         turn_deadline=None,
     )
+
+
+def abortive_result(ctx: Ctx, hand: Hand, st: Any, up: tuple[int, ...],
+                    details: dict[str, Any], kind: str, by: int | None) -> Hand:
+    """An abortive draw (riichi_abort): a washout with ``abortive`` naming which, no tenpai
+    read, the dealer staying."""
+    if by is not None:
+        details[str(by)]["declared"] = kind
+    return _result(ctx, hand, "washout", [], [0, 0, 0, 0], st, up, (), details, abortive=kind)
 
 
 # --- the exhaustive draw ------------------------------------------------------------------------
@@ -279,6 +291,9 @@ def noten(ctx: Ctx, state: GameState, pos: int) -> GameState:
             hand.result.result not in ("washout", "nagashi_mangan")):
         raise Refused("no_hand", pos, f"{who} may declare noten only after an exhaustive draw")
     rh: RiichiHand = hand.rh
+    if rh.abort is not None:
+        raise Refused("no_hand", pos, f"the hand ended in an abortive draw: {who}'s noten "
+                      "changes nothing (no tenpai payments)")
     if pos in rh.riichi:
         raise Refused("riichi_hand_changed", pos, f"{who} is in riichi: it cannot declare noten")
     if state.cleared or pos in rh.noten:

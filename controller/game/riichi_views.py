@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.game import riichi
+from controller.game import riichi, riichi_abort
 from controller.game.context import Ctx, Refused
 from controller.game.riichi import RiichiHand
 from controller.game.state import GameState, Hand
@@ -33,6 +33,8 @@ def public_riichi(state: GameState) -> dict[str, Any] | None:
     }
     if rh is None or hand is None:
         return out
+    if rh.abort is not None and in_play:  # the key only then (abortive_draws: true)
+        out["abortive_due"] = rh.abort
     out["riichi_discard"] = {str(p): _riichi_index(rh, p) for p in rh.riichi}
     out["riichi_river"] = {str(p): _river_index(hand, rh, p) for p in rh.riichi}
     if not in_play:
@@ -40,7 +42,10 @@ def public_riichi(state: GameState) -> dict[str, Any] | None:
         out["ura_due"] = any(p in rh.riichi for p, _ in rh.wins) and len(rh.ura) < len(rh.dora)
         info = (hand.result.details.get("riichi") if hand.result else None) or {}
         tenpai = info.get("tenpai", [])
-        if hand.result is not None and hand.result.result in ("washout", "nagashi_mangan"):
+        if info.get("abortive") is not None:
+            out["abortive"] = info["abortive"]
+        elif hand.result is not None and hand.result.result in (
+                "washout", "nagashi_mangan"):
             out["tenpai"] = {str(p): "tenpai" if p in tenpai else "noten" for p in (1, 2, 3, 4)}
         out["riichi"] = list(info.get("riichi", []))
     return out
@@ -77,8 +82,8 @@ def seat_riichi(state: GameState, hand: Hand, pos: int, waits: list[str]) -> dic
         "in_riichi": pos in rh.riichi, "declared": rh.pending == pos, "dead": pos in rh.dead,
         "kuikae": list(rh.kuikae) if hand.turn == pos else [], "furiten": False,
         "ron_on": [], "no_yaku": [], "can_riichi": False, "riichi_discards": [],
-        "tsumo": False, "drawn": seat.last_tile if seat.last_source in ("wall", "replacement")
-        else None,
+        "tsumo": False,
+        "drawn": seat.last_tile if seat.last_source in ("wall", "replacement") else None,
     }
     if not in_play or pos in rh.dead:
         return out
@@ -95,6 +100,8 @@ def seat_riichi(state: GameState, hand: Hand, pos: int, waits: list[str]) -> dic
     first = hand.phase == "deal" and hand.step is None
     if seat.size() == 14 and pos == hand.turn and (hand.step == "discard" or first):
         out["tsumo"] = _may_tsumo(ctx, hand, pos)
+        if riichi_abort.nine_possible(ctx, hand, pos):  # the key only then (abortive_draws)
+            out["nine_terminals"] = True
         if riichi.is_closed(seat) and pos not in rh.riichi and hand.live_wall >= 4:
             out["riichi_discards"] = riichi.riichi_discards(ctx, seat)
             out["can_riichi"] = bool(out["riichi_discards"])

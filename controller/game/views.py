@@ -32,7 +32,7 @@ def _record_json(r: HandRecord) -> dict[str, Any]:
 
 
 _RIICHI_RECORD = ("honba", "riichi_sticks", "riichi", "dora_indicators", "ura_dora_indicators",
-                  "winners", "tenpai", "points", "chombo")
+                  "winners", "tenpai", "points", "chombo", "abortive")
 
 
 def winds_of(dealer: int) -> dict[str, str]:

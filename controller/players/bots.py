@@ -26,7 +26,8 @@ from controller.tiles import (
 )
 
 View = Mapping[str, Any]
-TurnKind = Literal["mahjong", "concealed_kong", "added_kong", "discard", "riichi"]
+TurnKind = Literal["mahjong", "concealed_kong", "added_kong", "discard", "riichi",
+                   "nine_terminals"]
 ClaimKind = Literal["mahjong", "kong", "pung", "chow"]
 #: How claims rank (RULES.md 4): Mahjong beats kong and pung, which beat chow.
 CLAIM_RANK = {"mahjong": 3, "kong": 2, "pung": 2, "chow": 1}

@@ -279,8 +279,8 @@ class Director:
             drawn, source = None, None
         action = self.bots[position].on_turn(seat, drawn, source)
         rack, strip = f"rack:{position}", f"melds:{position}"
-        if action.kind == "mahjong":
-            return declare(position, "mahjong")
+        if action.kind in ("mahjong", "nine_terminals"):
+            return declare(position, action.kind)
         assert action.tile is not None
         if action.kind == "concealed_kong":
             return self._emit([move(action.tile, rack, strip)] * 4)
@@ -310,6 +310,9 @@ class Director:
             intent = (bot.called_claim if p in called else bot.on_discard)(views[p], tile, may_chow)
             if intent is not None:
                 intents[p] = intent
+        if self.riichi and self._table is not None and (
+                self._table[1].get("riichi") or {}).get("abortive_due"):
+            intents = {p: i for p, i in intents.items() if i.kind == "mahjong"}
         if not intents:
             return move(tile, "discard", "river")
         rons = [p for p, i in intents.items() if i.kind == "mahjong"]

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from controller.game.riichi import kuikae_tiles
+from controller.game.riichi_abort import terminal_kinds
 from controller.players.wall import turn_order
 
 if TYPE_CHECKING:
@@ -25,18 +26,24 @@ def move(tile: str, source: str, target: str) -> Event:  # as claims.move (claim
 def declare(seat: int, call: str) -> Event:
     return {"declare": {"seat": seat, "call": call}}
 
+#: with this many different terminals and honours a bot plays on for kokushi rather than
+#: declare nine terminals (abortive_draws: true)
+KOKUSHI_TRY = 11
 #: where the indicators lie in the director's wall: the replacements come from its last four
 #: places, the k-th indicator from place total - 5 - 2k, its ura from the place before that
 FIRST_INDICATOR = 5
 
 
 def on_turn(bot: Bot, seat: View, rack: list[str]) -> tuple[str, str | None]:
-    """Tsumo when the engine allows it; in riichi the drawn tile goes; riichi when the hand
+    """Tsumo when the engine allows it; nine terminals when it may (fewer than 11 kinds: no
+    try for kokushi); in riichi the drawn tile goes; riichi when the hand
     can declare it (the best of the discards that leave it waiting); else the best discard
     kuikae allows."""
     r = seat["riichi"]
     if r["tsumo"]:
         return "mahjong", r["drawn"]
+    if r.get("nine_terminals") and terminal_kinds(rack) < KOKUSHI_TRY:
+        return "nine_terminals", None
     if r["in_riichi"] and r["drawn"] in rack:
         return "discard", r["drawn"]
     hand = seat.get("table", {}).get("hand") or {}

@@ -241,7 +241,8 @@ def _finish(k: Kyoku, hand: Hand, info: dict[str, Any]) -> None:
     k.ura = list(hand.rh.ura)
     if result.result != "mahjong":
         deltas = dict(zip(POSITIONS, log_deltas(result.net, info), strict=True))
-        k.end = {"type": "ryukyoku", "kind": result.result, "deltas": deltas,
+        k.end = {"type": "ryukyoku", "kind": info.get("abortive") or result.result,
+                 "deltas": deltas,
                  "tenpai": list(info.get("tenpai") or [])}
         return
     wins = []

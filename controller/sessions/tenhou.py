@@ -134,9 +134,17 @@ def _marked(m: dict[str, Any], at: int, called: str) -> str:
     return "".join(parts)
 
 
+#: tenhou's names of the abortive draws (docs/game.md "Abortive draws")
+ABORTIVE = {"nine_terminals": "九種九牌", "four_winds_discarded": "四風連打",
+            "four_riichi": "四家立直", "four_kongs_several_seats": "四槓散了",
+            "three_rons": "三家和了"}
+
+
 def _result(tr: Trace, k: Kyoku) -> list[Any]:
     end = k.end
     if end["type"] == "ryukyoku":
+        if end["kind"] in ABORTIVE:  # tenhou writes an abortive draw's name alone
+            return [ABORTIVE[end["kind"]]]
         word = "流し満貫" if end["kind"] == "nagashi_mangan" else "流局"
         return [word, [end["deltas"][p] for p in tr.order()]]
     out: list[Any] = ["和了"]

@@ -266,7 +266,8 @@ class _Hand:
             self._draw()
         else:
             raise ImportRefused(f"hand {self.name} ends in {word} (an abortive draw): the "
-                                "table's riichi has none (RULES.md 11, option abortive_draws)")
+                                "import plays none (the table plays them with the option "
+                                "abortive_draws, RULES.md 11; docs/game.md)")
         self._compare()
 
     def _wins(self) -> None:

@@ -7,6 +7,7 @@ tests script the pad and the command line plugs in a reader back-end or standard
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any, Literal
 
 from controller.table.presence import ScanLike
 from controller.table.registry import REGISTRY_FILE, RegistryError, TileRegistry, normalize_uid
-from controller.tiles import Tile, glyph
+from controller.tiles import Tile, glyph, tile_set
 
 StepKind = Literal["enrolled", "duplicate", "ghost", "crowded", "refused"]
 
@@ -39,8 +40,24 @@ class EnrollmentProgress:
     message: str = ""
 
     @classmethod
-    def of(cls, registry: TileRegistry, message: str = "") -> EnrollmentProgress:
-        return cls(len(registry), registry.set_size, registry.next_tile(), message)
+    def of(cls, registry: TileRegistry, message: str = "",
+           bonus_tiles: bool | None = None) -> EnrollmentProgress:
+        """How far ``registry`` is tagged, counted on the rule set's tile set: 136 tiles
+        without bonus tiles (riichi), 144 with them (``bonus_tiles``; default: the registry's
+        own set). A 144-tile registry is complete for a 136-tile game once its 136 are."""
+        bonus = registry.bonus_tiles if bonus_tiles is None else bonus_tiles
+        if bonus == registry.bonus_tiles:
+            return cls(len(registry), registry.set_size, registry.next_tile(), message)
+        kinds = tile_set(bonus)
+        enrolled = sum(min(registry.count(t), kinds.count(t)) for t in set(kinds))
+        seen: Counter[Tile] = Counter()
+        missing = None
+        for tile in kinds:
+            seen[tile] += 1
+            if seen[tile] > registry.count(tile):
+                missing = tile
+                break
+        return cls(enrolled, len(kinds), missing, message)
 
     @property
     def done(self) -> bool:
@@ -152,11 +169,14 @@ class Enrollment:
         return self.progress
 
 
-def progress(data_dir: str | Path) -> dict[str, Any]:
-    """Enrollment progress from the registry file, for the dashboard (``/api/admin/enrollment``)."""
+def progress(data_dir: str | Path, bonus_tiles: bool | None = None) -> dict[str, Any]:
+    """Enrollment progress from the registry file, for the dashboard (``/api/admin/enrollment``),
+    counted on the rule set's tile set (``bonus_tiles``: 144 with them, 136 without; None: the
+    registry's own, 144 without a registry)."""
     if not (Path(data_dir) / REGISTRY_FILE).exists():
-        return EnrollmentProgress.of(TileRegistry(144)).to_json()
-    return EnrollmentProgress.of(TileRegistry.open(data_dir)).to_json()
+        size = 136 if bonus_tiles is False else 144
+        return EnrollmentProgress.of(TileRegistry(size)).to_json()
+    return EnrollmentProgress.of(TileRegistry.open(data_dir), bonus_tiles=bonus_tiles).to_json()
 
 
 @dataclass(frozen=True)
@@ -169,5 +189,5 @@ class RegistryFile:
     def open(self) -> TileRegistry:
         return TileRegistry.open(self.data_dir)
 
-    def progress(self) -> dict[str, Any]:
-        return progress(self.data_dir)
+    def progress(self, bonus_tiles: bool | None = None) -> dict[str, Any]:
+        return progress(self.data_dir, bonus_tiles)

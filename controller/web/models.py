@@ -121,6 +121,9 @@ class HandSummary(_Open):
     tenpai: list[int] | None = None
     points: dict[str, int] | None = None
     chombo: int | None = None
+    #: an abortive draw (option abortive_draws): nine_terminals, four_winds_discarded, four_riichi,
+    #: four_kongs_several_seats or three_rons; the result is a washout with no tenpai read
+    abortive: str | None = None
 
 
 class PaymentOut(_Open):
@@ -196,6 +199,8 @@ class RiichiPublic(_Open):
     ura_dora_indicators: list[str] = Field(default_factory=list)
     ura_due: bool = False
     tenpai: dict[str, Literal["tenpai", "noten"]] | None = None
+    abortive: str | None = None  # the hand just ended in this abortive draw
+    abortive_due: str | None = None  # this abortive draw ends the hand unless the discard wins
     chombo: list[int] = Field(default_factory=list)
     final: RiichiFinal | None = None
 
@@ -213,6 +218,7 @@ class SeatRiichi(_Open):
     can_riichi: bool | None = False
     riichi_discards: list[str] = Field(default_factory=list)
     tsumo: bool | None = False
+    nine_terminals: bool | None = False  # may declare nine terminals now (abortive_draws)
     drawn: str | None = None
 
 
@@ -314,7 +320,8 @@ class Health(_Open):
 
 
 class DeclareIn(_In):
-    call: Literal["claim", "ready", "mahjong", "noten"]  # noten: riichi, after a draw
+    # noten: riichi, after a draw; nine_terminals: riichi, an abortive draw (its option)
+    call: Literal["claim", "ready", "mahjong", "noten", "nine_terminals"]
 
 
 class EventResult(_Open):
@@ -343,7 +350,7 @@ class ReassignIn(_In):
     """The operator's correction: public zones only (a rack's tiles are its player's to
     correct, on the seat page)."""
 
-    zone: str = Field(pattern=r"^(melds:[1-4]|discard|river)$")
+    zone: str = Field(pattern=r"^(melds:[1-4]|discard|river|dora)$")  # dora: riichi's pad
     tile: str = Field(pattern=TILE)
     as_: str = Field(alias="as", pattern=TILE)
 

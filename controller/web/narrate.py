@@ -36,7 +36,7 @@ def zone_name(zone: str, names: Mapping[int, str], words: Words = ENGLISH) -> st
         return (words.t("{who}'s rack", who=who) if kind == "rack"
                 else words.t("{who}'s meld strip", who=who))
     return {"discard": words.t("the discard pad"), "river": words.t("the river"),
-            "wall": words.t("the wall")}.get(zone, zone)
+            "wall": words.t("the wall"), "dora": words.t("the dora pad")}.get(zone, zone)
 
 
 def undoable(state: Any) -> int:

@@ -1,14 +1,12 @@
 """The last tile of a riichi hand at the table (RULES.md 11): haitei (a tsumo on the last tile
 of the live wall) and houtei (a ron on its discard) played through the engine, the yaku checked
 with PyPI ``mahjong`` on the same tiles (written here, not taken from the engine), the points
-from the rule book; and ``abortive_draws: true`` refused (docs/game.md, "Abortive draws")."""
+from the rule book (abortive draws: tests/game/test_riichi_abortive.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import pytest
 from mahjong.constants import EAST as MJ_EAST
 from mahjong.constants import SOUTH as MJ_SOUTH
 from mahjong.constants import WEST as MJ_WEST
@@ -16,10 +14,7 @@ from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig
 from mahjong.tile import TilesConverter
 
-from controller.cli import main
 from controller.game import replay, replay_summary
-from controller.scoring import ScoringError
-from controller.scoring.rulesets import get_ruleset
 from tests.game.logbuilder import Log
 
 EAST = "1c2c3c 4c5c6c 2b3b4b 2d3d 5b5b nw"
@@ -94,18 +89,3 @@ def test_houtei_a_ron_on_the_last_discard() -> None:
     assert _names(record, state.hand.result.details, 3) == {"pinfu", "tanyao", "houtei"}
     # 3 han 30 fu: base 30 x 2^5 = 960; a non-dealer's ron 4 x 960 -> 3,900 from South
     assert record["net"] == {"1": 0, "2": -3900, "3": 3900, "4": 0}
-
-
-def test_abortive_draws_true_is_refused_with_one_line(tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(ScoringError, match="abortive_draws.*not played"):
-        get_ruleset("riichi", {"abortive_draws": True})
-    assert get_ruleset("riichi", {"abortive_draws": False}).options["abortive_draws"] is False
-    log = tmp_path / "abortive.jsonl"
-    log.write_text('{"session": {"ruleset": "riichi", "options": {"bonus_tiles": false, '
-                   '"abortive_draws": true}}}\n', encoding="utf-8")
-    code = main(["replay", str(log)])
-    out, err = capsys.readouterr()
-    assert code == 2 and out == "" and err.count("\n") == 1
-    assert "line 1: option 'abortive_draws': true is not played" in err
-    assert "use false" in err

@@ -183,7 +183,8 @@ def check_rounds(state: GameState) -> None:
     assert hands[0]["prevailing_wind"] == "east" and hands[-1]["prevailing_wind"] == "south"
     for a, b in zip(hands, hands[1:], strict=False):
         stays = a["dealer"] in a["winners"] or (a["result"] == "washout" and
-                                                 a["dealer"] in a["tenpai"])
+                                                 a["dealer"] in a["tenpai"]) or (
+            a.get("abortive") is not None)  # an abortive draw: the dealer repeats (docs/game.md)
         assert (b["dealer"] == a["dealer"]) == stays
         won_off = a["result"] == "mahjong" and a["dealer"] not in a["winners"]
         assert b["honba"] == (0 if won_off else a["honba"] + 1)
@@ -202,3 +203,18 @@ def test_whole_hanchans_of_bots(seed: int, options: dict[str, Any]) -> None:
     again, _ = replay(events)
     assert again == live
     assert replay_summary(again) == replay_summary(live)
+
+
+def test_a_hanchan_with_abortive_draws() -> None:
+    """``abortive_draws: true``: the bots declare nine terminals when they may (seed 4 deals
+    two such hands); the same checks, and replay equals live."""
+    events, live = play(4, {"abortive_draws": True})
+    hands = replay_summary(live)["hands"]
+    aborted = [h for h in hands if h.get("abortive")]
+    assert [h["abortive"] for h in aborted] == ["nine_terminals", "nine_terminals"]
+    for h in aborted:  # no payment but the riichi deposits of the hand
+        assert sum(h["net"].values()) == -1000 * len(h["riichi"]) and h["tenpai"] == []
+    check_points(live)
+    check_rounds(live)
+    again, _ = replay(events)
+    assert again == live and replay_summary(again) == replay_summary(live)

@@ -207,3 +207,19 @@ def test_a_misread_tile_set_right_is_exported_as_the_right_tile() -> None:
     edited, count = edit_draws(events, lambda i: i % 40 == 3, misread)
     assert count >= 3
     assert list(mjai.events(trace(events))) == list(mjai.events(trace(edited)))
+
+
+def test_an_abortive_draw_is_exported_with_tenhous_name() -> None:
+    """``abortive_draws: true``: the bots' hanchan of seed 4 holds two nine terminals
+    (tests/scoring/test_riichi_hanchan.py); tenhou.net/6 writes such a hand's result as the
+    abortive draw's name alone, ``["九種九牌"]``, and the exhaustive draws as before."""
+    director = Director("riichi", {"abortive_draws": True}, hands=10**6, seed=4, careful=False)
+    state, events = new_game(), []
+    while (event := director.next_action(state)) is not None:
+        state = apply(state, event).state
+        events.append(event)
+    tr = trace(events)
+    results = [entry[16] for entry in tenhou.export(tr)["log"]]
+    assert results.count(["九種九牌"]) == 2
+    assert all(r[0] in ("和了", "流局", "九種九牌") for r in results)
+    assert tr.final is not None and tr.final == state.rt.final

@@ -53,14 +53,6 @@ def test_simulate_ruleset_riichi_plays_a_hand_and_its_log_replays(
     assert replayed["hands"] == summary["hands"] and replayed["totals"] == summary["totals"]
 
 
-def test_simulate_refuses_abortive_draws_with_one_line(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = _run(["simulate", "--ruleset", "riichi", "--options",
-                         '{"abortive_draws": true}', "--log", str(tmp_path / "x.jsonl")], capsys)
-    assert code == 2 and len(err.strip().splitlines()) == 1
-    assert "abortive_draws" in err and "use false" in err
-
-
 def _hanchan_log(path: Path, seed: int) -> None:
     director = Director("riichi", {}, hands=10**6, seed=seed, careful=False)
     state, lines = new_game(), []

@@ -119,6 +119,36 @@ def test_progress_json_for_the_dashboard() -> None:
                      "done": False, "bar": "0/144 [....................]", "message": "hello"}
 
 
+def test_progress_counts_the_rule_sets_tile_set() -> None:
+    """A 144-tile registry (flowers and seasons tagged too) counted for a game of 136 tiles
+    (riichi, RULES.md 11: no bonus tiles): its bonus tiles count for nothing, and it is complete
+    once the 136 are tagged; a 136-tile registry for a 144-tile game lacks the 8 bonus tiles."""
+    registry = TileRegistry(144)
+    registry.add(uid(0), "1f")
+    registry.add(uid(1), "1b")
+    shown = EnrollmentProgress.of(registry, bonus_tiles=False)
+    assert (shown.enrolled, shown.total, shown.next_tile) == (1, 136, "1b")
+    for n, tile in enumerate(tile_set(False)[1:], start=2):
+        registry.add(uid(n), tile)
+    shown = EnrollmentProgress.of(registry, bonus_tiles=False)
+    assert (shown.enrolled, shown.total, shown.done) == (136, 136, True)
+    assert not EnrollmentProgress.of(registry).done  # as a 144-tile set: 7 flowers and seasons
+    small = TileRegistry(136)
+    shown = EnrollmentProgress.of(small, bonus_tiles=True)
+    assert (shown.enrolled, shown.total, shown.next_tile) == (0, 144, "1b")
+
+
+def test_enroll_with_a_riichi_config_makes_a_136_tile_registry(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text('[session]\nruleset = "riichi"\n', encoding="utf-8")
+    data = tmp_path / "data"
+    data.mkdir()
+    assert main(["enroll", "--data-dir", str(data), "--config", str(config), "--status"]) == 0
+    assert capsys.readouterr().out.startswith("0/136 ")
+    assert TileRegistry.open(data).set_size == 136
+
+
 # --- the command ----------------------------------------------------------------------------
 
 

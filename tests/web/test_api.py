@@ -183,3 +183,14 @@ def test_openapi_lists_the_api(table: Table) -> None:
                  "/api/seats/{position}", "/api/seats/{position}/declare",
                  "/api/admin/session", "/api/admin/undo"):
         assert path in paths
+
+
+def test_the_new_session_form_gets_each_rule_sets_own_options(table: Any) -> None:
+    """/api/rulesets: riichi offers RULES.md 11's options with the rule book's defaults and none
+    of the classical ones it fixes (limit, bonus tiles, ...); a classical rule set its own."""
+    sets = table.client.get("/api/rulesets").json()["rulesets"]
+    assert sets["riichi"]["options"] == {
+        "kazoe": "sanbaiman", "double_yakuman": False, "multiple_yakuman": False,
+        "renhou": "mangan", "kiriage": False, "double_wind_pair_fu": 4, "multiple_ron": "all",
+        "kuikae_allowed": False, "abortive_draws": False, "nagashi_mangan": False, "pao": True}
+    assert sets["hua-bao"]["options"]["limit"] == 500 and "kazoe" not in sets["hua-bao"]["options"]

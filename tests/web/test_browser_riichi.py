@@ -321,6 +321,22 @@ def check_draw(game: Game, view: dict[str, Any], boards: dict[str, Any],
     assert view["hand"]["result"]["result"] == "washout"
 
 
+def check_history_names(game: Game, page: Any) -> None:
+    """The board's history after the hanchan: newest first, counting down as played, each hand
+    named as players name it: its round and dealer (East 1 to 4, then South 1 to 4: position 1
+    deals first in each round) and its honba when there are some."""
+    records = game.view()["hands"]
+    want = []
+    for r in records:
+        words = [f"Hand {r['number']}", f"{r['prevailing_wind'].capitalize()} {r['dealer']}"]
+        want.append(words + ([f"{r['honba']} honba"] if r["honba"] else []))
+    got = _shows(page, """(n) => { const ol = document.querySelector('#history ol.history');
+      return ol && ol.reversed && ol.children.length === n ? [...ol.children].map(
+        li => li.querySelector('button').textContent) : null; }""", len(records))
+    assert [x.split(" · ")[:len(w)] for x, w in zip(got, want[::-1], strict=True)] == want[::-1]
+    assert any(r["honba"] for r in records) and records[-1]["prevailing_wind"] == "south"
+
+
 def check_final(game: Game, boards: dict[str, Any], seats: dict[int, Any]) -> None:
     game.until(lambda v: bool(v["riichi"]["final"]))
     for size, page in boards.items():
@@ -344,6 +360,7 @@ def check_final(game: Game, boards: dict[str, Any], seats: dict[int, Any]) -> No
             return c === 'transparent' || c.replace(/\\s/g, '') === 'rgba(0,0,0,0)'; })""", layers)
         assert see_through == [], (size, see_through)
         page.screenshot(path=str(SHOTS / f"riichi-final-{size}.png"))
+    check_history_names(game, boards["tv"])
     mine = _shows(seats[1], """() => { const n = document.querySelector('#notice .my-final');
       return n ? n.textContent : null; }""")
     assert "Place " in mine and "result" in mine, mine

@@ -141,6 +141,30 @@ def check_chombo(operator: Any, boards: dict[str, Any]) -> None:
         assert line.startswith("Penalty 1 (chombo, hand 2): Seat 3") and "showed a tile" in line
 
 
+#: RULES.md 11's options and their defaults, as the rule book writes them (the form shows a
+#: number or a word as text, a yes/no as a box)
+RIICHI_OPTIONS = [["kazoe", "sanbaiman"], ["double_yakuman", False], ["multiple_yakuman", False],
+                  ["renhou", "mangan"], ["kiriage", False], ["double_wind_pair_fu", "4"],
+                  ["multiple_ron", "all"], ["kuikae_allowed", False], ["abortive_draws", False],
+                  ["nagashi_mangan", False], ["pao", True]]
+FIELDS = """() => [...document.querySelectorAll('#options-fields [data-opt]')].map(
+  i => [i.dataset.opt, i.type === 'checkbox' ? i.checked : i.value])"""
+
+
+def check_operator_forms(operator: Any) -> None:
+    """The new session's form offers riichi's own options (RULES.md 11) with their defaults and
+    nothing of the other rule sets'; a classical rule set its own; the misread-tile form offers
+    the dora pad and starts from the newest indicator (9b, what the log laid)."""
+    assert operator.evaluate(FIELDS) == RIICHI_OPTIONS
+    operator.select_option("#ruleset", "hua-bao")
+    classical = dict(operator.evaluate(FIELDS))
+    assert classical["limit"] == "500" and "kazoe" not in classical
+    operator.select_option("#ruleset", "riichi")
+    assert operator.evaluate(FIELDS) == RIICHI_OPTIONS
+    operator.select_option("#re-zone", "dora")
+    assert operator.locator("#re-tile-name").inner_text() == "9 Bamboo"
+
+
 def check_draw(game: Game, boards: dict[str, Any]) -> None:
     words = [("tenpai" if _tenpai_by_shanten(game, p) else "noten") for p in (1, 2, 3, 4)]
     assert words == ["noten", "tenpai", "noten", "tenpai"]  # what the log dealt
@@ -169,6 +193,19 @@ def check_history_private(page: Any) -> None:
         assert page.evaluate(FACES, f'{where} li[data-hand="3"] .res-grid .tile') == [], where
 
 
+def check_history_numbers(page: Any) -> None:
+    """The hands' history, newest first and numbered as played (the list counts down): each
+    riichi hand named by its round and dealer as players say it, East 1 dealt by seat 1, then
+    seat 2's East 2, voided by the chombo and replayed as East 2 with the counters unchanged
+    (RULES.md 11); no honba yet (the draw's comes with the next hand)."""
+    items = page.evaluate("""() => { const ol = document.querySelector('#history ol.history');
+      return [ol.reversed,
+              [...ol.children].map(li => li.querySelector('button').textContent)]; }""")
+    assert items[0] is True
+    assert [x.split(" · ")[:2] for x in items[1]] == [
+        ["Hand 3", "East 2"], ["Hand 2", "East 2"], ["Hand 1", "East 1"]], items
+
+
 def test_two_rons_a_chombo_and_a_draw(riichi: tuple[System, str],  # noqa: F811
                                       chromium: Any) -> None:  # noqa: F811
     system, base = riichi
@@ -183,6 +220,7 @@ def test_two_rons_a_chombo_and_a_draw(riichi: tuple[System, str],  # noqa: F811
     _session_panel(boards["tv"], _standing([first], {}))
     _post(game, log.events[second:third])
     check_chombo(operator, boards)
+    check_operator_forms(operator)
     _session_panel(boards["tv"], _standing([first], {3: 1}))
     history = boards["tv"].locator("#history li button").all_inner_texts()
     assert [x.split(" · ", 2)[2] for x in history[-2:][::-1]] == [
@@ -194,6 +232,7 @@ def test_two_rons_a_chombo_and_a_draw(riichi: tuple[System, str],  # noqa: F811
     draw = {1: -1500, 2: 1500 - 1000, 3: -1500, 4: 1500}
     _session_panel(boards["tv"], _standing([first, draw], {3: 1}))
     check_history_private(boards["tv"])
+    check_history_numbers(boards["tv"])
     records = httpx.get(f"{base}/api/sessions/1").json()["hands"]
     assert records[2]["result"] == "washout" and records[0]["details"]["2"]["hand"]
     assert all("hand" not in d for d in records[2]["details"].values()), records[2]["details"]

@@ -165,3 +165,21 @@ def test_a_corrected_discard_is_told_with_its_tiles(table: Table) -> None:
     assert res.status_code == 200, res.text
     said = table.client.get("/api/admin/recent?count=1", headers=table.admin()).json()["events"]
     assert said == [f"The {d['tile']} on the discard pad was corrected to {real}"]
+
+
+def test_the_operator_corrects_a_misread_dora_indicator(make_table: Any) -> None:
+    """Riichi's dora pad is an open zone the operator corrects (TABLE.md ``dora``): the
+    indicator becomes the tile it really is, told in words; a tile not on the pad is refused."""
+    table = make_table("riichi")
+    table.play_until(lambda v: bool((v.get("riichi") or {}).get("dora_indicators")))
+    read = table.loop.public_view()["riichi"]["dora_indicators"][0]
+    real = _spare(table, read)
+    res = table.client.post("/api/admin/reassign", headers=table.admin(),
+                            json={"zone": "dora", "tile": read, "as": real})
+    assert res.status_code == 200, res.text
+    assert table.loop.public_view()["riichi"]["dora_indicators"] == [real]
+    said = table.client.get("/api/admin/recent?count=1", headers=table.admin()).json()["events"]
+    assert said == [f"The {read} on the dora pad was corrected to {real}"]
+    res = table.client.post("/api/admin/reassign", headers=table.admin(),
+                            json={"zone": "dora", "tile": read, "as": real})
+    assert res.status_code != 200 and "dora pad" in res.text

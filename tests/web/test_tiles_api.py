@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.web.support import Table
 
 UID = "04:A2:19:C1:5E:22:80"
@@ -46,6 +48,20 @@ def test_enrollment_progress_counts_the_registered_tiles(table: Table) -> None:
     admin = table.admin()
     table.client.post("/api/admin/tiles", json={"uid": UID, "tile": "1b"}, headers=admin)
     progress = table.client.get("/api/admin/enrollment", headers=admin).json()
-    assert progress["available"] and (progress["enrolled"], progress["total"]) == (1, 144)
+    # counted on the session's tile set: hua-bao's default is without bonus tiles (136)
+    assert table.loop.state.ruleset.bonus_tiles is False
+    assert progress["available"] and (progress["enrolled"], progress["total"]) == (1, 136)
     assert progress["next_tile"] == "1b" and progress["note"] is None  # a physical table
     assert table.client.get("/api/admin/enrollment", headers=table.seat(1)).status_code == 401
+
+
+def test_a_riichi_table_counts_a_136_tile_set(make_table: Any) -> None:
+    """Riichi is played with 136 tiles (RULES.md 11): the dashboard's enrollment counts 136,
+    with no registry yet and with a 144-tile registry alike (its flowers count for nothing)."""
+    table = make_table("riichi")
+    admin = table.admin()
+    progress = table.client.get("/api/admin/enrollment", headers=admin).json()
+    assert (progress["enrolled"], progress["total"], progress["next_tile"]) == (0, 136, "1b")
+    table.client.post("/api/admin/tiles", json={"uid": UID, "tile": "1b"}, headers=admin)
+    progress = table.client.get("/api/admin/enrollment", headers=admin).json()
+    assert (progress["enrolled"], progress["total"]) == (1, 136)

@@ -38,17 +38,6 @@ def _wind_pair_fu(key: str, value: Any) -> int:
     return int(value)
 
 
-def _no_abortive(key: str, value: Any) -> bool:
-    """RULES.md 11 names the abortive draws of ``abortive_draws: true`` but not what follows one
-    (the dealer, the honba) nor how a seat declares nine terminals: refused, not ignored
-    (docs/game.md, "Abortive draws")."""
-    if check_bool(key, value):
-        raise ScoringError(
-            f"option {key!r}: true is not played (RULES.md 11 does not say what follows an "
-            "abortive draw; see docs/game.md): use false")
-    return False
-
-
 OPTIONS: dict[str, Option] = {
     # what the scorer reads (FORMATS.md: the riichi options of `score`)
     "kazoe": Option("sanbaiman", check_choice("sanbaiman", "yakuman")),
@@ -60,7 +49,7 @@ OPTIONS: dict[str, Option] = {
     # what the game and the settlement read
     "multiple_ron": Option("all", check_choice("all", "head_bump")),
     "kuikae_allowed": Option(False, check_bool),
-    "abortive_draws": Option(False, _no_abortive),
+    "abortive_draws": Option(False, check_bool),
     "nagashi_mangan": Option(False, check_bool),
     "pao": Option(True, check_bool),
     # the options every rule set has, as riichi fixes them
@@ -70,6 +59,13 @@ OPTIONS: dict[str, Option] = {
     "limit": Option(8000, _not_riichi(8000)),
     "limit_hands": Option({}, _not_riichi({})),
 }
+
+#: the options RULES.md 11 gives riichi, the ones a new session's form offers (the operator
+#: page); the others below are the ones every rule set has, as riichi fixes them (a log or the
+#: API may still name them: wrong_count's repair is a table's choice, not the rule book's)
+OFFERED = ("kazoe", "double_yakuman", "multiple_yakuman", "renhou", "kiriage",
+           "double_wind_pair_fu", "multiple_ron", "kuikae_allowed", "abortive_draws",
+           "nagashi_mangan", "pao")
 
 SPEC = RuleSetSpec(
     name="riichi",

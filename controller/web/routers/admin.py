@@ -97,7 +97,10 @@ def enrollment(loop: LoopDep, registry: RegistryDep) -> dict[str, Any]:
         note = ("the virtual table brings its own tagged set; this registry is for the "
                 "physical table")
     try:
-        return {"available": True, **registry.progress(), "note": note}
+        # counted on the running session's tile set (riichi: 136, no flowers or seasons)
+        ruleset = loop.state.ruleset
+        bonus = bool(ruleset.bonus_tiles) if ruleset is not None else None
+        return {"available": True, **registry.progress(bonus), "note": note}
     except Exception as exc:  # a damaged registry is shown, not raised
         return {"available": False, "message": f"cannot read the tile registry: {exc}",
                 "note": note}

@@ -33,10 +33,15 @@ def tile_set() -> dict[str, Any]:
 
 @router.get("/api/rulesets")
 def rule_sets() -> dict[str, Any]:
-    """The rule sets the table plays, each with its options and their defaults (the
-    operator's new-session form is made from them)."""
+    """The rule sets the table plays, each with the options a new session may set and their
+    defaults (the operator's new-session form is made from them)."""
     from controller.scoring.rulesets import PLAYABLE, RULESETS
+    from controller.scoring.rulesets.riichi import OFFERED
 
-    return {"rulesets": {name: {"options": {k: o.default
-                                            for k, o in RULESETS[name].options.items()}}
-                         for name in PLAYABLE}}
+    def offered(name: str) -> dict[str, Any]:
+        # riichi: RULES.md 11's options only, not the others' that it fixes (and refuses)
+        options = RULESETS[name].options
+        keys = OFFERED if name == "riichi" else tuple(options)
+        return {k: options[k].default for k in keys}
+
+    return {"rulesets": {name: {"options": offered(name)} for name in PLAYABLE}}

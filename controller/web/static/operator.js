@@ -125,9 +125,10 @@ function undoWhy() {
 }
 
 function reassignWhy() {
-  const why = handWhy();
-  if (why) return why;
   const zone = $("re-zone").value;
+  // the dora pad (riichi) may be corrected after the hand too: the win is scored again
+  const why = zone === "dora" ? tableWhy() || (view.hand ? null : handWhy()) : handWhy();
+  if (why) return why;
   if (zone === "discard" && !view.hand.discard) return t("Nothing is lying on the discard pad.");
   if (!reading.tile || !reading.as) return t("Pick the tile as the table read it and what it really is.");
   if (reading.tile === reading.as) return t("The two tiles are the same: pick what the tile really is.");
@@ -210,6 +211,7 @@ function zoneOptions() {
   // page (tap the tile, pick what it is).
   const zones = [["discard", t("the discard pad")]]
     .concat([1, 2, 3, 4].map((p) => [`melds:${p}`, t("{who}'s meld strip", { who: names(p) })]));
+  if (view && view.riichi) zones.push(["dora", t("the dora pad")]); // riichi's indicators
   const same = [...select.options].map((o) => o.textContent).join("|") === zones.map((z) => z[1]).join("|");
   if (same) return;
   select.replaceChildren(...zones.map(([value, label]) => h("option", { value }, label)));
@@ -230,6 +232,12 @@ $("re-zone").addEventListener("change", () => {
   if ($("re-zone").value === "discard" && d) {
     reading.tile = d.tile;
     $("re-tile-name").textContent = tileWords(d.tile);
+    pickers();
+  }
+  const laid = ((view && view.riichi) || {}).dora_indicators || [];
+  if ($("re-zone").value === "dora" && laid.length) { // the newest indicator, as read
+    reading.tile = laid[laid.length - 1];
+    $("re-tile-name").textContent = tileWords(reading.tile);
     pickers();
   }
   update();

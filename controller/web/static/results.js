@@ -246,8 +246,18 @@ export function handLabels(hand, current) {
 
 /** The hand history: one line per hand, click to open its explained result; `review(i)`
  *  (if given) is the address of the i-th hand's step-by-step review (/review, issue 25). */
+/** A riichi hand as players name it: its round and dealer ("East 2": the round's second dealer,
+ * position 2, as position 1 deals first in each round), and its honba. */
+function riichiHandWords(hand) {
+  const n = hand.dealer;
+  const round = { east: t("East {n}", { n }), south: t("South {n}", { n }), west: t("West {n}", { n }),
+    north: t("North {n}", { n }) }[hand.prevailing_wind] || "";
+  return [round, hand.honba ? t("{n} honba", { n: hand.honba }) : null];
+}
+
 export function historyList(data, current, review = null) {
-  return h("ol", { class: "history" }, data.hands.map((hand, i) => [hand, i + 1]).reverse().map(([hand, index]) => {
+  // newest first, numbered as played: the list counts down (hand n is item n)
+  return h("ol", { class: "history", reversed: true }, data.hands.map((hand, i) => [hand, i + 1]).reverse().map(([hand, index]) => {
     const names = handLabels(hand, current);
     // riichi (a record with its honba): several winners, chombo, draws said as the board says them
     const line = (hand.honba ?? null) !== null && hand.result ? riichiTitle(hand, names)
@@ -257,7 +267,9 @@ export function historyList(data, current, review = null) {
     const body = h("div", { class: "hist-body" });
     const item = h("li", { "data-hand": hand.number }, h("button", { class: "linkish", onclick: () => {
       if (body.childNodes.length) body.replaceChildren(); else body.replaceChildren(resultPanel(hand, names));
-    } }, [t("Hand {n}", { n: hand.number }), roundWord(hand.prevailing_wind), line].filter(Boolean).join(" · ")),
+    } }, [t("Hand {n}", { n: hand.number }),
+      ...((hand.honba ?? null) !== null ? riichiHandWords(hand) : [roundWord(hand.prevailing_wind)]), line]
+      .filter(Boolean).join(" · ")),
     review ? h("a", { class: "hand-review", href: review(index), title: t("step through this hand") }, t("review")) : null, body);
     return item;
   }));

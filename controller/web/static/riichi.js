@@ -103,6 +103,8 @@ function winnersOf(result) {
 /** The title of a riichi hand's result. */
 export function riichiTitle(result, names) {
   const won = winnersOf(result);
+  const abortive = infoOf(result).abortive;
+  if (abortive) return t("Abortive draw: {what}", { what: term(abortive) });
   if (result.result === "washout") return t("Exhaustive draw");
   if (result.result === "chombo") return t("Chombo: the hand is replayed");
   if (result.result === "nagashi_mangan") return t("Nagashi mangan: {who}", { who: won.map(names).join(", ") });
@@ -117,7 +119,8 @@ function seatLine(result, names, p, won) {
   const d = (result.details || {})[p] || {};
   const net = (result.net || {})[p] ?? 0;
   const tenpai = d.tenpai ?? (infoOf(result).tenpai || []).map(String).includes(p);
-  const word = result.result === "washout" || result.result === "nagashi_mangan"
+  const draw = (result.result === "washout" || result.result === "nagashi_mangan") && !infoOf(result).abortive;
+  const word = draw
     ? h("span", { class: `flag ${tenpai ? "tenpai" : "noten"}` }, tenpai ? t("tenpai") : term("noten")) : null;
   return h("div", { class: "res-seat" + (won.includes(p) ? " winner" : ""), "data-seat": p },
     h("div", { class: "res-head" }, h("b", {}, names(p)), word,
@@ -186,6 +189,7 @@ export function seatNotes(own, waits, river) {
     (own.no_yaku || []).length ? note("warn no-yaku", t("No yaku:") + " ", tx("a win on {tiles} now would have no yaku (mahjong_without_yaku): calling Mahjong makes your hand dead.",
       { tiles: tiles(own.no_yaku, { rowCls: "small" }) })) : null,
     (own.ron_on || []).length ? note("ok ron", t("Ron:") + " ", tx("{tiles} on the pad wins for you: call Mahjong.", { tiles: tiles(own.ron_on, { rowCls: "small" }) })) : null,
+    own.nine_terminals ? note("ok nine", term("nine_terminals").replace(/^./, (c) => c.toUpperCase()) + ": ", t("you may end the hand in an abortive draw: press the button below.")) : null,
     own.tsumo ? note("ok tsumo", t("Tsumo:") + " ", t("your hand is complete with a yaku: call Mahjong.")) : null,
     own.can_riichi && !own.declared ? note("ok can-riichi", t("Riichi possible now:") + " ", tx("press Riichi, then discard one of {tiles}.",
       { tiles: tiles(own.riichi_discards || [], { rowCls: "small" }) })) : null,
@@ -201,7 +205,7 @@ export function myRiichiResult(result, names, position) {
   const won = winnersOf(result);
   const d = (result.details || {})[me] || {};
   const net = (result.net || {})[me] ?? 0;
-  const draw = result.result === "washout" || result.result === "nagashi_mangan";
+  const draw = (result.result === "washout" || result.result === "nagashi_mangan") && !infoOf(result).abortive;
   const pays = (result.payments || []).filter((p) => String(p.from) === me || String(p.to) === me)
     .map((p) => h("li", {}, String(p.from) === "0" ? t("You take {amount} from the riichi sticks", { amount: thousands(p.amount) })
       : String(p.from) === me ? t("You pay {who} {amount}", { who: names(p.to), amount: thousands(p.amount) })

@@ -41,9 +41,11 @@ function refusal(e, call) {
 
 async function declare(call) {
   if (call === "mahjong" && !confirm(t("Call Mahjong? Your hand is then shown to everyone and scored."))) return;
+  if (call === "nine_terminals" && !confirm(t("End the hand in an abortive draw (nine terminals)?"))) return;
   try {
     await api(`/api/seats/${position}/declare`, { method: "POST", token, body: { call } });
-    say(call === "mahjong" ? t("Mahjong called.") : call === "ready" ? t("Ready called.") : t("Claim called."), true);
+    say(call === "mahjong" ? t("Mahjong called.") : call === "ready" ? t("Ready called.")
+      : call === "nine_terminals" ? term("nine_terminals") : t("Claim called."), true);
   } catch (e) {
     say(refusal(e, call), false);
   }
@@ -108,6 +110,11 @@ function buttons(hand) {
     $("ready").disabled = !!why || !own.can_riichi || own.declared || own.in_riichi;
     $("ready").textContent = own.in_riichi || own.declared ? t("Riichi") + " ✓" : t("Riichi");
   }
+  // nine terminals (option abortive_draws): shown only while the seat may declare it
+  $("nine_terminals").hidden = !(own && own.nine_terminals);
+  $("nine_terminals").disabled = !!why;
+  const nine = term("nine_terminals");
+  $("nine_terminals").textContent = nine.charAt(0).toUpperCase() + nine.slice(1);
   $("mahjong").disabled = !!why;
   $("why").textContent = why || "";
 }
@@ -238,13 +245,13 @@ async function start(candidate, fromLink) {
 
 function noToken(message, error = true) {
   replace("notice", h("p", { class: (error ? "error " : "muted ") + "panel" }, message));
-  for (const id of ["claim", "ready", "mahjong"]) $(id).disabled = true;
+  for (const id of ["claim", "ready", "mahjong", "nine_terminals"]) $(id).disabled = true;
   $("why").textContent = t("These buttons need the seat's link: scan the seat's code on the operator page.");
   $("tap-hint").hidden = true;
   $("waits-box").hidden = true;
 }
 
-for (const call of ["claim", "ready", "mahjong"]) $(call).addEventListener("click", () => declare(call));
+for (const call of ["claim", "ready", "mahjong", "nine_terminals"]) $(call).addEventListener("click", () => declare(call));
 
 const fromLink = linkToken();
 const candidate = fromLink || storedToken(KEY);
