@@ -78,7 +78,7 @@ def frame(step: Step, own: tuple[int, ...], operator: bool,
     seen racks. A tile code the public has not seen is said as "a tile" in that language."""
     after = step.after
     view = public_view(after)
-    shown = None if operator else _shown(after)
+    shown = None if operator else shown_codes(after)
     hidden = language.t("a tile")
     out: dict[str, Any] = {
         "seq": step.seq, "kind": next(iter(step.event), "?"), "accepted": step.accepted,
@@ -100,16 +100,6 @@ def labels(step: Step, names: dict[int, str], language: Words = ENGLISH) -> dict
     def wind(p: int) -> str:
         return _capital(language.term(hand.wind_of(p)) if hand else language.t("Seat {n}", n=p))
     return {p: names.get(p) or wind(p) for p in SEATS}
-
-
-def _shown(state: Any) -> frozenset[str] | None:
-    """The codes lying open (privacy.shown_codes) and, in riichi, the dora indicators laid
-    face up on the indicator pad."""
-    shown = shown_codes(state)
-    rh = state.hand.rh if state.hand is not None else None
-    if shown is None or rh is None:
-        return shown
-    return shown | frozenset(rh.dora)
 
 
 def _own(seat: dict[str, Any]) -> dict[str, Any]:
