@@ -14,12 +14,10 @@ from controller.scoring import HandInput as _HI
 from controller.scoring import score_hand
 from controller.scoring.riichi.settle import Table, Winner, settle_riichi
 from controller.scoring.rulesets.riichi import RIICHI_DEPOSIT, START_POINTS
-from controller.tiles import is_terminal_or_honour
+from controller.tiles import DRAGON_CODES, WIND_CODES, is_terminal_or_honour
 
 UMA = (15, 5, -5, -15)  # thousands, places 1 to 4
 CHOMBO = 20  # thousands, taken from the result after the uma (EMA)
-DRAGONS = ("wd", "gd", "rd")
-WIND_CODES = ("ew", "sw", "ww", "nw")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +50,7 @@ def stood(hand: Hand, ron_discarder: int | None) -> tuple[int, ...]:
 def _pao(hand: Hand, pos: int, items: list[str]) -> int | None:
     """The seat whose discard gave the third dragon set or the fourth wind set (RULES.md 11)."""
     seat = hand.seat(pos)
-    for yakuman, kinds, count in (("daisangen", DRAGONS, 3), ("daisuushii", WIND_CODES, 4)):
+    for yakuman, kinds, count in (("daisangen", DRAGON_CODES, 3), ("daisuushii", WIND_CODES, 4)):
         if not any(yakuman in i.lower() for i in items):
             continue
         sets = [m for m in seat.melds if m.tiles[0] in kinds and m.kind in ("pung", "kong")]

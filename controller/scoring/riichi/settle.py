@@ -12,8 +12,9 @@ from controller.scoring.model import ScoringError, Settlement
 from controller.scoring.riichi.fu import MULTIPLES, base_points, paid
 from controller.scoring.rules import RuleSet
 from controller.scoring.rulesets.riichi import RIICHI_DEPOSIT
+from controller.tiles import WINDS
 
-SEATS = ("east", "south", "west", "north")
+SEATS = WINDS  # the seats by their winds, east first
 TABLE = "table"
 #: the limits' base points by name (FORMATS.md's ``limit_hand``)
 LIMIT_BASE = {"mangan": 2000, "haneman": 3000, "baiman": 4000, "sanbaiman": 6000} | {
