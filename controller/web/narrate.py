@@ -79,7 +79,14 @@ def _concealed(lies: str, home: str) -> bool:
 
 
 def describe(before: Any, after: Any, names: Mapping[int, str], words: Words = ENGLISH) -> str:
-    """One step in words."""
+    """One step in words ("a change on the table" when nothing more can be said of it)."""
+    said = telling(before, after, names, words)
+    return said if said is not None else _capital(words.t("a change on the table"))
+
+
+def telling(before: Any, after: Any, names: Mapping[int, str],
+            words: Words = ENGLISH) -> str | None:
+    """One step in words, or None when the state tells nothing a player would name."""
     who, t = _who(names, words), words.t
     if before.ruleset_name != after.ruleset_name or after.hand is None:
         return t("Session started ({ruleset})", ruleset=after.ruleset_name)
@@ -99,8 +106,11 @@ def describe(before: Any, after: Any, names: Mapping[int, str], words: Words = E
         return _ended(b, who, words)
     said = (_moves(a, b, after, names, words) + _sets(a, b, who, words)
             + _calls(a, b, who, words) + _riichi(a, b, who, words))
-    text = "; ".join(said) if said else t("a change on the table")
-    return text[0].upper() + text[1:]
+    return _capital("; ".join(said)) if said else None
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _ended(hand: Any, who: Any, words: Words) -> str:

@@ -17,7 +17,7 @@ from controller.game import public_view, seat_view
 from controller.game.privacy import keep_shown, public_violation, shown_codes
 from controller.i18n import Words
 from controller.sessions.review import SessionReview, Step
-from controller.web.narrate import ENGLISH, describe
+from controller.web.narrate import ENGLISH, describe, telling
 
 SEATS = (1, 2, 3, 4)
 
@@ -134,10 +134,10 @@ def words(step: Step, names: dict[int, str], language: Words = ENGLISH) -> str:
     if kind == "penalty":
         return t("The operator recorded a penalty") if "cancel" not in body \
             else t("The operator cancelled penalty {n}", n=body["cancel"])
-    said = describe(step.before, step.after, names, language)
-    if said != _capital(t("a change on the table")):
+    said = telling(step.before, step.after, names, language)
+    if said is not None:
         return said
-    return _other(kind, body, step, who, language) or said
+    return _other(kind, body, step, who, language) or _capital(t("a change on the table"))
 
 
 def _capital(text: str) -> str:
