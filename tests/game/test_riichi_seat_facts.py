@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.game import public_view, replay, seat_view
+from controller.game import public_view, replay, replay_summary, seat_view
 from tests.game.logbuilder import Log
 from tests.game.test_riichi_rules import Log_copy, _log
 from tests.game.test_riichi_seat_view import SOUTH_NO_YAKU, WEST_ITTSU
@@ -155,9 +155,10 @@ def test_the_dealt_tiles_may_be_a_win_for_the_dealer_only() -> None:
 
 
 def test_a_claimed_tile_is_no_tsumo() -> None:
-    """East pungs North's 3d with a hand that the 3d completes: a claim for a set is no win
-    (the Mahjong would have been a ron on it); East, the dealer, has drawn nothing this turn."""
-    log = _log(east="1c2c3c 4c5c6c 2b3b4b 3d3d 5b5b nw")
+    """East pungs North's 3d with a hand that the 3d completes (all simples, a yaku open too)
+    and a 3d left in its rack: a claim for a set is no win (the Mahjong would have been a ron
+    on it); East, the dealer, has drawn nothing this turn."""
+    log = _log(east="2d3d4d 4c5c6c 2b3b4b 3d3d 5b5b nw")
     log.discard(1, "nw")
     for seat, tile in ((2, "1c"), (3, "2c")):
         log.draw(seat, tile)
@@ -223,3 +224,26 @@ def test_no_tenpai_on_the_board_after_a_win() -> None:
     assert "tenpai" not in board and board["ura_due"] is True
     board = _board(Log_copy(log).move("4c", "wall", "dora"))  # the ura indicator laid
     assert board["ura_due"] is False and board["ura_dora_indicators"] == ["4c"]
+
+
+def test_the_board_shows_tenpai_after_a_nagashi_mangan() -> None:
+    """North discards only terminals and honours (option nagashi_mangan): the hand counts as
+    an exhaustive draw otherwise, so the board says who was tenpai (RULES.md 11). East waits on
+    1d/4d, West on the wd (seven pairs), North on any orphan (thirteen orphans); South on
+    nothing."""
+    log = _log({"nagashi_mangan": True}, north="1d9d 1b9b 1c9c ewswwwnw wdgdrd")
+    log.discard(1, "nw")
+    orphans = ["ew", "sw", "ww", "nw", "gd", "rd", "wd", "1d", "9d", "1b", "9b", "1c", "9c"]
+    seat = 2
+    for _ in range(69):
+        if seat == 4:
+            tile = next(t for t in orphans if log.out[t] < 4 and t != "nw")
+        else:
+            tile = log.spare(avoid=orphans)
+        log.draw(seat, tile)
+        log.discard(seat, tile)
+        seat = seat % 4 + 1
+    log.move(tile, "discard", "river")
+    assert replay_summary(replay(log.events)[0])["hands"][0]["result"] == "nagashi_mangan"
+    board = _board(log)
+    assert board["tenpai"] == {"1": "tenpai", "2": "noten", "3": "tenpai", "4": "tenpai"}
