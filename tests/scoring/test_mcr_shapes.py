@@ -165,6 +165,10 @@ RARE_HANDS = [
     "south west |  | 4b 5b 6b 4c 5c 6c 4d 5d 6d 4b 5b 6b 5c 5c | 0 | 5c discard",
     "south west |  | 4b 5b 6b 5c 6c 7c 4d 5d 6d 5b 6b 7b 6c 6c | 0 | 6c discard",
     "east south | 1b 1b 1b 1b, 2c 2c 2c 2c, 3d 3d 3d 3d, ew ew ew ew | 5d 5d | 0 | 5d discard",
+    # Four Kongs not a Melded Hand (two or four concealed), and three kongs' single wait
+    "east south | +1b 1b 1b 1b, 2c 2c 2c 2c, +3d 3d 3d 3d, ew ew ew ew | 5d 5d | 0 | 5d discard",
+    "east south | +1b 1b 1b 1b, +2c 2c 2c 2c, +3d 3d 3d 3d, +ew ew ew ew | 5d 5d | 0 | 5d wall",
+    "east south | +1b 1b 1b 1b, 2c 2c 2c 2c, 3d 3d 3d 3d | 6b 7b 8b 5d 5d | 0 | 5d discard",
     "south west |  | 3b 3b 3b 3b 4b 5b 7c 7c 7c 1d 2d 3d 9d 9d | 0 | 3b discard",
     "south west |  | 5b 5b 5b 3b 4b 5b 7c 7c 7c 1d 2d 3d 9d 9d | 0 | 5b discard",
     "south west |  | 1b 2b 3b 4c 5c 6c 7d 8d 9d 2b 3b 4b ew ew | 0 | ew discard",
