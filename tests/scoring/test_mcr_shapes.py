@@ -172,6 +172,10 @@ RARE_HANDS = [
     "south west |  | 3b 3b 3b 3b 4b 5b 7c 7c 7c 1d 2d 3d 9d 9d | 0 | 3b discard",
     "south west |  | 5b 5b 5b 3b 4b 5b 7c 7c 7c 1d 2d 3d 9d 9d | 0 | 5b discard",
     "south west |  | 1b 2b 3b 4c 5c 6c 7d 8d 9d 2b 3b 4b ew ew | 0 | ew discard",
+    # the terminal chows of the characters and dots (the suits past the first)
+    "south west | 1c 2c 3c, 1c 2c 3c | 7c 8c 9c 7c 8c 9c 5c 5c | 0 | 5c discard",
+    "south west | 1d 2d 3d, 1d 2d 3d | 7d 8d 9d 7d 8d 9d 5d 5d | 0 | 5d discard",
+    "south west | 1c 2c 3c, 7c 8c 9c | 1d 2d 3d 7d 8d 9d 5b 5b | 0 | 5b discard",
     "south west |  | gd gd gd wd wd wd rd rd 1b 2b 3b 4c 5c 6c | 0 | 6c discard",
     "south west |  | rd rd rd gd gd gd wd wd 1b 2b 3b 4c 5c 6c | 0 | 6c discard",
     "north west |  | sw sw sw ww ww ww nw nw nw ew ew 1b 2b 3b | 0 | 3b discard",
