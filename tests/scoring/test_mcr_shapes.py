@@ -151,3 +151,39 @@ def test_seven_pairs_earn_pymahjonggbs_fans_and_name_the_whole_hand(line: str) -
     inp = hand_input(line)
     pairs = [i for i in score_hand(inp).items if i.name in ("Seven Pairs", "Seven Shifted Pairs")]
     assert len(pairs) == 1 and sorted(pairs[0].tiles) == sorted(inp.hand)
+
+
+#: fans no hand of the corpus earns, and their near misses (mcr-standard's mutation survivors,
+#: docs/testing.md): the tiles' ranges, All Green and All Terminals, Four Kongs (its single wait
+#: not counted), a concealed pung whose kind the winning discard also completes in a concealed
+#: chow, All Chows beside an honour pair, the pair that makes Little Three Dragons or Little
+#: Four Winds at either end of its honours, and an honour pair beside Big Three Winds
+RARE_HANDS = [
+    "south west |  | 2b 3b 4b 2b 3b 4b 6b 6b 6b 8b 8b 8b gd gd | 0 | gd discard",
+    "south west |  | 1b 1b 1b 9b 9b 9b 1c 1c 1c 9c 9c 9c 1d 1d | 0 | 1d discard",
+    "south west |  | 7b 8b 9b 7c 8c 9c 7d 8d 9d 7b 8b 9b 8c 8c | 0 | 8c discard",
+    "south west |  | 4b 5b 6b 4c 5c 6c 4d 5d 6d 4b 5b 6b 5c 5c | 0 | 5c discard",
+    "south west |  | 4b 5b 6b 5c 6c 7c 4d 5d 6d 5b 6b 7b 6c 6c | 0 | 6c discard",
+    "east south | 1b 1b 1b 1b, 2c 2c 2c 2c, 3d 3d 3d 3d, ew ew ew ew | 5d 5d | 0 | 5d discard",
+    # Four Kongs not a Melded Hand (two or four concealed), and three kongs' single wait
+    "east south | +1b 1b 1b 1b, 2c 2c 2c 2c, +3d 3d 3d 3d, ew ew ew ew | 5d 5d | 0 | 5d discard",
+    "east south | +1b 1b 1b 1b, +2c 2c 2c 2c, +3d 3d 3d 3d, +ew ew ew ew | 5d 5d | 0 | 5d wall",
+    "east south | +1b 1b 1b 1b, 2c 2c 2c 2c, 3d 3d 3d 3d | 6b 7b 8b 5d 5d | 0 | 5d discard",
+    "south west |  | 3b 3b 3b 3b 4b 5b 7c 7c 7c 1d 2d 3d 9d 9d | 0 | 3b discard",
+    "south west |  | 5b 5b 5b 3b 4b 5b 7c 7c 7c 1d 2d 3d 9d 9d | 0 | 5b discard",
+    "south west |  | 1b 2b 3b 4c 5c 6c 7d 8d 9d 2b 3b 4b ew ew | 0 | ew discard",
+    # the terminal chows of the characters and dots (the suits past the first)
+    "south west | 1c 2c 3c, 1c 2c 3c | 7c 8c 9c 7c 8c 9c 5c 5c | 0 | 5c discard",
+    "south west | 1d 2d 3d, 1d 2d 3d | 7d 8d 9d 7d 8d 9d 5d 5d | 0 | 5d discard",
+    "south west | 1c 2c 3c, 7c 8c 9c | 1d 2d 3d 7d 8d 9d 5b 5b | 0 | 5b discard",
+    "south west |  | gd gd gd wd wd wd rd rd 1b 2b 3b 4c 5c 6c | 0 | 6c discard",
+    "south west |  | rd rd rd gd gd gd wd wd 1b 2b 3b 4c 5c 6c | 0 | 6c discard",
+    "north west |  | sw sw sw ww ww ww nw nw nw ew ew 1b 2b 3b | 0 | 3b discard",
+    "south south |  | ew ew ew sw sw sw ww ww ww nw nw 1b 2b 3b | 0 | 3b discard",
+    "south south |  | ew ew ew sw sw sw ww ww ww rd rd 1b 2b 3b | 0 | 3b discard",
+]
+
+
+@pytest.mark.parametrize("line", RARE_HANDS)
+def test_rare_fans_earn_pymahjonggbs_fans(line: str) -> None:
+    _fans(line)

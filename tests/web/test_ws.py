@@ -17,6 +17,14 @@ from controller.web.broadcaster import WINDOW, Client
 from tests.web.support import Table, in_play
 
 
+async def _settle(turns: int = 50) -> None:
+    """Give the event loop ``turns`` turns, no clock: every task that what the test did woke
+    runs as far as it can (the fakes here wait on events only), however busy the host is.
+    A sleep of some milliseconds instead could end first on a loaded machine."""
+    for _ in range(turns):
+        await asyncio.sleep(0)
+
+
 def test_public_socket_sends_the_state_then_every_change(table: Table) -> None:
     with table.client.websocket_connect("/ws") as ws:
         first = ws.receive_json()
@@ -192,12 +200,12 @@ async def test_each_change_starts_its_sends_with_the_next_client(tmp_path: Any) 
 
     push = broadcaster.Broadcaster(build(Config(), tmp_path).loop)
     senders = [push.start(push.add(Socket(n), None)) for n in "abc"]  # type: ignore[arg-type]
-    await asyncio.sleep(0.01)  # the first state, as each connected
+    await _settle()  # the first state, as each connected
     rounds = []
     for seq in range(1, 7):
         order.clear()
         push.on_change(Change(seq, None))
-        await asyncio.sleep(0.01)
+        await _settle()
         rounds.append("".join(order))
     for task in senders:
         task.cancel()
@@ -213,7 +221,7 @@ async def _table_push(tmp_path: Any, sockets: list[Any]) -> tuple[Any, list[Any]
     push = broadcaster.Broadcaster(build(Config(), tmp_path).loop)
     clients = [push.add(s, None) for s in sockets]
     senders = [push.start(c) for c in clients]
-    await asyncio.sleep(0.01)  # the first state, as each connected
+    await _settle()  # the first state, as each connected
     return push, senders
 
 
@@ -246,10 +254,10 @@ async def test_a_send_that_must_wait_is_finished_by_the_sender_task(tmp_path: An
         slow.free.clear()
         for seq in range(1, 5):  # four changes while the slow socket holds the first
             push.on_change(Change(seq, None))
-            await asyncio.sleep(0.005)
+            await _settle()
         assert len(fine.got) == 5 and len(slow.got) == 1 and slow.flying == 1
         slow.free.set()
-        await asyncio.sleep(0.02)
+        await _settle()
         assert slow.got[1:] == [fine.got[1], fine.got[4]]  # the held one, then the newest
         assert slow.most_flying == 1 and fine.most_flying == 1
         client = next(c for c in push.clients if c.ws is slow)
@@ -274,7 +282,7 @@ async def test_a_send_failing_in_the_fan_out_ends_that_client_only(tmp_path: Any
     push, senders = await _table_push(tmp_path, [gone, fine])
     try:
         push.on_change(Change(1, None))
-        await asyncio.sleep(0.01)
+        await _settle()
         failed = senders[0]
         assert failed.done() and isinstance(failed.exception(), RuntimeError)
         assert not senders[1].done() and len(fine.got) == 2
@@ -319,10 +327,10 @@ async def test_a_cancel_reaches_a_send_handed_over_from_the_fan_out(tmp_path: An
     push, senders = await _table_push(tmp_path, [socket])
     socket.free.clear()
     push.on_change(Change(1, None))  # the send begins here and waits for the socket
-    await asyncio.sleep(0.01)  # the sender task has taken it over
+    await _settle()  # the sender task has taken it over
     socket.free.set()  # the socket takes it ...
     senders[0].cancel()  # ... and the client is dropped before the task runs again
-    await asyncio.sleep(0.01)
+    await _settle()
     assert senders[0].cancelled()
     assert socket.cancelled == 1 and len(socket.got) == 1  # only the first state went out
 
@@ -360,10 +368,10 @@ def test_sends_never_overlap_and_the_newest_state_arrives(
                 assert client.sent - client.acked <= WINDOW
             socket.free.set()
             for _ in range(WINDOW + 2):  # the page acknowledges whatever it has had
-                await asyncio.sleep(0.001)
+                await _settle()
                 while client.acked < client.sent:
                     client.ack()
-            await asyncio.sleep(0.005)
+            await _settle()
             built = [json.loads(m)["server_time"] for m in socket.got]
             assert built == sorted(built) and len(set(built)) == len(built)
             assert built[-1] >= last_change and client.pending is None

@@ -54,6 +54,8 @@ _TERMINAL_BITS = _bits(_TERMINALS)
 _SIMPLE_BITS = _bits(range(27)) & ~_TERMINAL_BITS
 _GREEN_BITS, _REVERSIBLE_BITS = _bits(_GREEN), _bits(_REVERSIBLE)
 _RANKS = 0x1FF  # the nine ranks of a suit, as bits
+_FIVES = (4, 13, 22)  # 5b 5c 5d: the pair of the terminal-chow hands
+_DRAGONS, _WINDS = (31, 32, 33), (27, 28, 29, 30)
 
 
 def suit_hits(hand: Hand) -> list[Hit]:
@@ -97,11 +99,12 @@ def tile_hits(hand: Hand) -> list[Hit]:
             out.append((f.ALL_TERMINALS_AND_HONORS, tiles))
     if not mask & _HONOUR_BITS:
         ranks = (mask | mask >> 9 | mask >> 18) & _RANKS  # bit r - 1: rank r held
-        top, bottom = ranks.bit_length(), (ranks & -ranks).bit_length()
+        # the highest and the lowest rank held (ranks ^ (ranks - 1): the bits up to the lowest)
+        top, bottom = ranks.bit_length(), (ranks ^ (ranks - 1)).bit_length()
         if top <= 4:
-            out.append((f.LOWER_FOUR if ranks & 8 else f.LOWER_TILES, tiles))
+            out.append((f.LOWER_FOUR if top == 4 else f.LOWER_TILES, tiles))
         elif bottom >= 6:
-            out.append((f.UPPER_FOUR if ranks & 32 else f.UPPER_TILES, tiles))
+            out.append((f.UPPER_FOUR if bottom == 6 else f.UPPER_TILES, tiles))
         elif bottom >= 4 and top <= 6:
             out.append((f.MIDDLE_TILES, tiles))
     return out
@@ -132,8 +135,8 @@ def kong_hits(sets: Sequence[Set], concealed_pungs: Sequence[Set]) -> list[Hit]:
     elif n == 2 and not melded:
         out.append((f.TWO_CONCEALED_KONGS, tiles))
     else:  # one kong, or a melded and a concealed one (mcr readings: no 5-fan combination)
-        out += [(f.MELDED_KONG, s.tiles()) for s in melded]
-        out += [(f.CONCEALED_KONG, s.tiles()) for s in hidden]
+        out.extend((f.MELDED_KONG, s.tiles()) for s in melded)
+        out.extend((f.CONCEALED_KONG, s.tiles()) for s in hidden)
     total = len(concealed_pungs) + len(hidden)
     if total >= 2 and not (n == 2 and len(hidden) == 2 and total == 2):
         name = {2: f.TWO_CONCEALED_PUNGS, 3: f.THREE_CONCEALED_PUNGS,
@@ -149,23 +152,19 @@ def standard_hits(hand: Hand, sets: Sequence[Set], pair: int) -> list[Hit]:
     chows: list[Set] = []
     pungs: list[Set] = []
     hidden_pungs: list[Set] = []
-    kongs = 0
     for s in sets:
         if s.kind == CHOW:
             chows.append(s)
         else:
             pungs.append(s)
-            if s.kind == KONG:
-                kongs += 1
-            elif not s.exposed:
+            if s.kind == PUNG and not s.exposed:
                 hidden_pungs.append(s)
     if hidden_pungs and not win.self_drawn and not any(
         not c.meld and c.k <= win.tile <= c.k + 2 for c in chows
     ):  # the discard completed the pung: it counts as exposed
         hidden_pungs = [s for s in hidden_pungs if s.k != win.tile]
     hits = _per_hand(hand)
-    if kongs or len(hidden_pungs) > 1:
-        hits += kong_hits(sets, hidden_pungs)
+    hits += kong_hits(sets, hidden_pungs)
     if pungs:
         if len(pungs) == 4:
             hits.append((f.ALL_PUNGS, tuple(t for s in pungs for t in s.tiles())))
@@ -176,19 +175,20 @@ def standard_hits(hand: Hand, sets: Sequence[Set], pair: int) -> list[Hit]:
         hits += _chow_part(chows, pair)
     hits += _pair_hits(hits, pair, len(chows))
     hits += _pack_hits(sets, pair)
-    hits += _wait_hits(hand, sets, pair, kongs == 4)
+    hits += _wait_hits(hand, sets, pair)
     return hits
 
 
 def _per_hand(hand: Hand) -> list[Hit]:
     """The fans the same in every arrangement: the win's, concealment, and the tiles' (suits,
     kinds, ranks, tile hogs: a kong is always a meld)."""
-    found = cast("list[Hit] | None", hand.memo.get("per_hand"))
+    # a memo: a miss works the same list out again (its mutants change no answer)
+    found = cast("list[Hit] | None", hand.memo.get("per_hand"))  # pragma: no mutate
     if found is None:
         kongs = [m.k for m in hand.melds if m.kind == KONG]
         found = (win_hits(hand.win) + _concealment_hits(hand) + suit_hits(hand)
                  + tile_hits(hand) + tile_hog_hits(hand, kongs))
-        hand.memo["per_hand"] = found
+        hand.memo["per_hand"] = found  # pragma: no mutate
     return list(found)
 
 
@@ -199,17 +199,14 @@ def _single_pung_hits(hand: Hand, pungs: Sequence[Set], combo: list[Hit]) -> lis
     out: list[Hit] = []
     for s in pungs:
         t = s.tiles()
-        if 31 <= s.k <= 33:
+        if s.k in _DRAGONS:
             out.append((f.DRAGON_PUNG, t))
-        elif s.k >= 27:
-            windy = False
+        elif s.k in _WINDS:
             if s.k == hand.prevailing:
                 out.append((f.PREVALENT_WIND, t))
-                windy = True
             if s.k == hand.seat:
                 out.append((f.SEAT_WIND, t))
-                windy = True
-            if not windy and not big_three_winds:
+            if s.k not in (hand.prevailing, hand.seat) and not big_three_winds:
                 out.append((f.PUNG_OF_TERMINALS_OR_HONORS, t))
         elif s.k in _TERMINALS:
             out.append((f.PUNG_OF_TERMINALS_OR_HONORS, t))
@@ -218,16 +215,15 @@ def _single_pung_hits(hand: Hand, pungs: Sequence[Set], combo: list[Hit]) -> lis
 
 def _chow_part(chows: Sequence[Set], pair: int) -> list[Hit]:
     lows = [c.k for c in chows]
-    if len(lows) == 4 and pair < 27 and pair % 9 == 4:
+    if len(lows) == 4 and pair in _FIVES:
         tiles = tuple(t for c in chows for t in c.tiles()) + (KINDS[pair],) * 2
         suits = [lo // 9 for lo in lows]
         ranks = sorted(lo % 9 for lo in lows)
         if ranks == [0, 0, 6, 6]:
-            ps = pair // 9
+            ps = _FIVES.index(pair)  # the pair's suit
             if all(s == ps for s in suits):
                 return [(f.PURE_TERMINAL_CHOWS, tiles)]
-            others = {(s, r) for s, r in zip(suits, (lo % 9 for lo in lows), strict=True)}
-            if len(others) == 4 and ps not in suits:
+            if len(set(lows)) == 4 and ps not in suits:  # four different chows
                 return [(f.THREE_SUITED_TERMINAL_CHOWS, tiles)]
     return chow_hits(lows)
 
@@ -238,10 +234,10 @@ def _pair_hits(hits: list[Hit], pair: int, chows: int) -> list[Hit]:
     pt = (KINDS[pair],) * 2
     if chows == 4:
         return [(f.ALL_CHOWS, pt)] if pair < 27 else []
-    for old, new, lo, hi in ((f.TWO_DRAGON_PUNGS, f.LITTLE_THREE_DRAGONS, 31, 33),
-                             (f.BIG_THREE_WINDS, f.LITTLE_FOUR_WINDS, 27, 30)):
+    for old, new, kinds in ((f.TWO_DRAGON_PUNGS, f.LITTLE_THREE_DRAGONS, _DRAGONS),
+                            (f.BIG_THREE_WINDS, f.LITTLE_FOUR_WINDS, _WINDS)):
         found = [h for h in hits if h[0] == old]
-        if found and lo <= pair <= hi:
+        if found and pair in kinds:
             hits.remove(found[0])
             return [(new, found[0][1] + pt)]
     return []
@@ -255,9 +251,9 @@ def _melded_hand(hand: Hand) -> bool:
 def _concealment_hits(hand: Hand) -> list[Hit]:
     """Fully Concealed Hand / Concealed Hand (no claimed set), Melded Hand (four claimed sets,
     won on a discard)."""
-    exposed = sum(1 for m in hand.melds if m.exposed)
+    exposed = any(m.exposed for m in hand.melds)
     t = (KINDS[hand.win.tile],)
-    if exposed == 0:
+    if not exposed:
         return [(f.FULLY_CONCEALED_HAND if hand.win.self_drawn else f.CONCEALED_HAND, t)]
     if _melded_hand(hand):
         return [(f.MELDED_HAND, t)]
@@ -289,18 +285,15 @@ def _pack_hits(sets: Sequence[Set], pair: int) -> list[Hit]:
     return []
 
 
-def _wait_hits(hand: Hand, sets: Sequence[Set], pair: int, four_kongs: bool) -> list[Hit]:
+def _wait_hits(hand: Hand, sets: Sequence[Set], pair: int) -> list[Hit]:
     """Edge Wait, Closed Wait or Single Wait, for a win that waited on one kind only (not with
-    Melded Hand or Four Kongs, which imply a single wait)."""
+    Melded Hand, which implies a single wait; Four Kongs does too, and its exclusions strike
+    the Single Wait)."""
     w = hand.win.tile
-    edge = closed = False
-    for s in sets:
-        if s.kind == CHOW and not s.meld:
-            if s.k == w or s.k + 2 == w:
-                edge = True
-            elif s.k + 1 == w:
-                closed = True
-    if not (edge or closed or pair == w) or four_kongs:
+    own = [s.k for s in sets if s.kind == CHOW and not s.meld]  # the concealed chows' lows
+    edge = any(w in (k, k + 2) for k in own)
+    closed = any(w == k + 1 for k in own)
+    if not (edge or closed or pair == w):
         return []
     if _melded_hand(hand) or not waited_on_one(hand):
         return []
