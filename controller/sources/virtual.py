@@ -36,6 +36,9 @@ from firmware_bridge.sim import SimBackend, default_layout
 from firmware_bridge.sim_process import BoardsProcess
 
 log = logging.getLogger("controller.sim")
+#: Seconds the controller may trail the boards (its newest scan taken, a turn of its loop) and
+#: still be keeping up rather than behind (wait_registered).
+BEHIND_S = 0.5
 
 
 @dataclass
@@ -267,9 +270,11 @@ async def wait_registered(inbox: asyncio.Queue[Any], sensing: Sensing, count: Ev
     """Wait until every tile the world moved is where the tracker (and so the game) has it.
 
     Gives up after ``register_timeout`` seconds in which the controller had nothing left to do:
-    while scans wait in the inbox, events wait to be stored, or the event loop itself was held
-    up (a slow disk under ``synchronous=FULL``), the controller is behind, not stuck, and going
-    on would only make the virtual world and the game disagree.
+    while events wait to be stored, the event loop itself was held up (a slow disk under
+    ``synchronous=FULL``) or scans wait in the inbox that are older than those the tracker has
+    taken, the controller is behind, not stuck, and going on would only make the virtual world
+    and the game disagree. Boards that keep reporting put a fresh scan in the inbox all the
+    time: a controller that takes them as they come is keeping up (it once waited for ever so).
     """
     step = 0.005
     idle_since = last = time.monotonic()
@@ -280,7 +285,9 @@ async def wait_registered(inbox: asyncio.Queue[Any], sensing: Sensing, count: Ev
         if not expected and count.applied == count.emitted:
             return
         now = time.monotonic()
-        if inbox.qsize() or count.applied != count.emitted or now - last > 0.5:
+        read = sensing.tracker.latest  # the newest scan taken (the boards' clock is this one)
+        lagging = inbox.qsize() and (read is None or now - read > BEHIND_S)
+        if lagging or count.applied != count.emitted or now - last > BEHIND_S:
             idle_since = now  # behind (work queued, or this loop was held up), not stuck
         last = now
         if now - idle_since > options.register_timeout:

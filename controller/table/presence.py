@@ -206,6 +206,11 @@ class PresenceTracker:
 
     # --- what the tracker believes ----------------------------------------------------------
 
+    @property
+    def latest(self) -> float | None:
+        """The reader clock: the newest scan's own time (None before the first scan)."""
+        return self._latest
+
     def positions(self) -> dict[str, str]:
         """UID -> zone for every tile that has been on the table (``wall`` when off it)."""
         return {uid: t.zone or WALL for uid, t in self._tracks.items() if not t.quarantined}
