@@ -12,6 +12,7 @@ virtual table took the put-back for a sweep and asked for it twice on the same s
 from __future__ import annotations
 
 from collections import Counter
+from itertools import islice
 from typing import Any
 
 from controller.game import GameState, apply, lying, new_game
@@ -66,8 +67,9 @@ def late_claim(seed: int) -> tuple[Director, GameState, Table, Event] | None:
 
 
 def test_a_claimed_tile_read_late_is_put_back_once_and_play_goes_on() -> None:
-    found = [c for c in map(late_claim, range(1, 12)) if c is not None]
-    assert found, "no seed made such a claim: widen the range"
+    # the first two seeds that make such a claim (seed 2 does, at its 101st event)
+    found = list(islice((c for c in map(late_claim, range(1, 30)) if c is not None), 2))
+    assert len(found) == 2, "too few seeds made such a claim: widen the range"
     for director, state, table, move in found:
         put_back = director.next_action(state)
         # the game asks for the tile back where it lies (the strip) to where it has it
