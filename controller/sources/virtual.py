@@ -144,10 +144,15 @@ class Sensing:
         return self.muted or (self.session is not None and loop.session_id != self.session)
 
 
-async def _sweep(world: SimWorld, sensing: Sensing, options: SimOptions) -> None:
+async def _sweep(world: SimWorld, sensing: Sensing) -> None:
+    """Everything off the table; the new session's tracker starts once every reader has
+    reported its antennas empty (not after a fixed pause: on a loaded host the boards' scans
+    of the old table came later than one, and the new tracker took them for a deal)."""
     sensing.muted = True
     world.reset()
-    await asyncio.sleep(3 * options.absent_after + 2 * options.snapshot_ms / 1000)
+    swept_at = time.monotonic()  # the boards' scans are stamped on this clock
+    while not sensing.tracker.cleared_since(swept_at):
+        await asyncio.sleep(0.01)
     sensing.tracker = sensing.make()
     sensing.muted = False
 
@@ -211,7 +216,7 @@ async def _drive(loop: LoopPort, world: SimWorld, sensing: Sensing,
                 continue
             if director is None or session != loop.session_id:
                 if director is not None:  # a new session: the old tiles come off the table
-                    await _sweep(world, sensing, options)
+                    await _sweep(world, sensing)
                     expected.clear()
                 director, session = _new_director(loop, options), loop.session_id
                 sensing.session = session

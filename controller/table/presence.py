@@ -213,6 +213,12 @@ class PresenceTracker:
         """The reader clock: the newest scan's own time (None before the first scan)."""
         return self._latest
 
+    def cleared_since(self, t: float) -> bool:
+        """Has every reader read nothing in a scan since ``t`` (the table swept at ``t``)?
+        Readers that never scanned, or reported silent, do not hold it back."""
+        return all(ch.last_scan >= t and not ch.uids for ch in self._channels.values()
+                   if ch.last_scan is not None and not ch.silent_reported)
+
     def positions(self) -> dict[str, str]:
         """UID -> zone for every tile that has been on the table (``wall`` when off it)."""
         return {uid: t.zone or WALL for uid, t in self._tracks.items() if not t.quarantined}

@@ -493,3 +493,30 @@ def test_a_claimed_discard_read_late_on_the_strip_is_not_taken_to_the_river() ->
     events += scan(t, "seat2/0", {TILE}, T0 + 0.55)  # the second read: reported
     assert events == [move("wall", "discard"), move("discard", "rack:2")]
     assert t.positions() == {TILE: "rack:2"}
+
+
+def test_the_table_is_swept_once_every_reader_has_read_nothing_since() -> None:
+    """cleared_since: the virtual table's players start a new session's tracker once every
+    reader has reported its antennas empty after the sweep, not after a fixed pause (a
+    loaded host delivered the old table's scans later than the pause, issue 22)."""
+    t = tracker()
+    scan(t, "seat1/0", {TILE}, T0)
+    scan(t, "seat2/0", set(), T0)
+    scan(t, "centre/0", set(), T0)
+    swept = T0 + 0.1
+    assert not t.cleared_since(swept)  # nobody has spoken since the sweep
+    scan(t, "centre/0", set(), T0 + 0.2)
+    scan(t, "seat1/0", {TILE}, T0 + 0.2)  # a scan from before the sweep, read late
+    assert not t.cleared_since(swept)
+    scan(t, "seat1/0", set(), T0 + 0.3)
+    assert not t.cleared_since(swept)  # seat 2's reader has not spoken since
+    scan(t, "seat2/0", set(), T0 + 0.3)
+    assert t.cleared_since(swept)  # (the river reader never scanned: it holds nothing back)
+    # a reader that goes silent (its board unplugged for good) does not hold the sweep back
+    u = tracker()
+    scan(u, "seat1/0", set(), T0)
+    scan(u, "seat2/0", set(), T0)
+    scan(u, "seat1/0", set(), T0 + 4.0)
+    assert not u.cleared_since(T0 + 1.0)
+    u.tick(T0 + 4.0)  # seat 2 silent for 4 s: reported
+    assert u.cleared_since(T0 + 1.0)
