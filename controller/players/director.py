@@ -74,12 +74,12 @@ class Director:
         self._cleared = 0  # number of the last hand whose table was cleared
         # Each seat's newest tile from the wall and its source, until that seat discards.
         self._drawn: dict[int, tuple[str, str]] = {}
-        self._added_kong: tuple[int, str] | None = None  # a kong that may still be robbed
         self._rngs: dict[int, random.Random] = {}
         self._walls: dict[int, list[str]] = {}
         self._table: tuple[GameState, dict[str, Any]] | None = None  # this step's public view
         self._corrections = 0  # the operator's corrections seen so far
         self._last: tuple[GameState, Event] | None = None  # the newest event and its state
+        self._rob_asked: tuple[int, int, str] | None = None  # the added kong last offered
 
     # --- the one entry point ----------------------------------------------------------------------
 
@@ -94,8 +94,12 @@ class Director:
             self._corrections = state.corrections
             if self._last is None or apply(*self._last).state != state:
                 self._queue.clear()
-                self._added_kong = None
         if state.misplaced and self._session_sent:
+            # The table went elsewhere than the events decided ahead planned (a move refused,
+            # a claim outranked, a tile read late): they are dropped, and the players decide
+            # again from the table once the tiles are back. A put-back is decided from this
+            # state, so nothing is decided ahead of the state that shows it (``pending``).
+            self._queue.clear()
             return self._sent(state, put_backs(state)[0])  # one at a time, as the game says
         if self._queue:
             return self._sent(state, self._queue.pop(0))
@@ -127,7 +131,8 @@ class Director:
         return seat_view(state, position, table=self._table[1])
 
     def pending(self) -> bool:
-        """True while events already decided wait in the queue (they need no new state)."""
+        """True while events already decided wait in the queue: the next ``next_action``
+        hands one out whatever the state (a put-back due empties the queue first)."""
         return bool(self._queue)
 
     def _emit(self, events: list[Event]) -> Event | None:
@@ -154,7 +159,6 @@ class Director:
         wall = self.wall(number)
         # The engine names the next dealer; the rules give the same answer (RULES.md 2).
         dealer = int((view.get("session") or {}).get("dealer") or next_dealer(hand))
-        self._added_kong = None
         # The deal needs no decisions: all 53 tiles are queued at once.
         deal = [move(wall[i], "wall", f"rack:{deal_seat(i, dealer)}") for i in range(DEAL_SIZE)]
         self._drawn = {dealer: (wall[DEAL_SIZE - 1], "dealt")}
@@ -285,7 +289,6 @@ class Director:
         if action.kind == "concealed_kong":
             return self._emit([move(action.tile, rack, strip)] * 4)
         if action.kind == "added_kong":
-            self._added_kong = (position, action.tile)
             return move(action.tile, rack, strip)
         self._drawn.pop(position, None)
         if action.kind == "riichi":
@@ -330,11 +333,18 @@ class Director:
         return self._emit(claim_events(intents, discarder, winner, tile, rng))
 
     def _robbing(self, state: GameState, konger: int) -> list[Event]:
-        """Mahjong by robbing the kong just added, if a bot can and wants to."""
-        if self._added_kong is None or self._added_kong[0] != konger:
+        """Mahjong by robbing the kong just added, if a bot can and wants to. The kong is
+        the one the game has on the strip as robbable (not one the players remember adding:
+        that move may have been refused, read late or undone)."""
+        hand = state.hand
+        if hand is None or hand.robbable is None or hand.robbable[1] != konger:
             return []
-        tile = self._added_kong[1]
-        self._added_kong = None
+        tile = hand.robbable[0]
+        if hand.robbers:  # declared already (the events after it dropped): the tile comes
+            return [move(tile, f"melds:{konger}", f"rack:{hand.robbers[0]}")]
+        if self._rob_asked == (hand.number, konger, tile):
+            return []  # the players have been asked about this kong once
+        self._rob_asked = (hand.number, konger, tile)
         robbers = {
             p: ClaimIntent("mahjong")
             for p in turn_order(konger)[1:]

@@ -36,6 +36,9 @@ from firmware_bridge.sim import SimBackend, default_layout
 from firmware_bridge.sim_process import BoardsProcess
 
 log = logging.getLogger("controller.sim")
+#: Seconds the controller may trail the boards (its newest scan taken, a turn of its loop) and
+#: still be keeping up rather than behind (wait_registered).
+BEHIND_S = 0.5
 
 
 @dataclass
@@ -141,10 +144,15 @@ class Sensing:
         return self.muted or (self.session is not None and loop.session_id != self.session)
 
 
-async def _sweep(world: SimWorld, sensing: Sensing, options: SimOptions) -> None:
+async def _sweep(world: SimWorld, sensing: Sensing) -> None:
+    """Everything off the table; the new session's tracker starts once every reader has
+    reported its antennas empty (not after a fixed pause: on a loaded host the boards' scans
+    of the old table came later than one, and the new tracker took them for a deal)."""
     sensing.muted = True
     world.reset()
-    await asyncio.sleep(3 * options.absent_after + 2 * options.snapshot_ms / 1000)
+    swept_at = time.monotonic()  # the boards' scans are stamped on this clock
+    while not sensing.tracker.cleared_since(swept_at):
+        await asyncio.sleep(0.01)
     sensing.tracker = sensing.make()
     sensing.muted = False
 
@@ -208,7 +216,7 @@ async def _drive(loop: LoopPort, world: SimWorld, sensing: Sensing,
                 continue
             if director is None or session != loop.session_id:
                 if director is not None:  # a new session: the old tiles come off the table
-                    await _sweep(world, sensing, options)
+                    await _sweep(world, sensing)
                     expected.clear()
                 director, session = _new_director(loop, options), loop.session_id
                 sensing.session = session
@@ -267,9 +275,11 @@ async def wait_registered(inbox: asyncio.Queue[Any], sensing: Sensing, count: Ev
     """Wait until every tile the world moved is where the tracker (and so the game) has it.
 
     Gives up after ``register_timeout`` seconds in which the controller had nothing left to do:
-    while scans wait in the inbox, events wait to be stored, or the event loop itself was held
-    up (a slow disk under ``synchronous=FULL``), the controller is behind, not stuck, and going
-    on would only make the virtual world and the game disagree.
+    while events wait to be stored, the event loop itself was held up (a slow disk under
+    ``synchronous=FULL``) or scans wait in the inbox that are older than those the tracker has
+    taken, the controller is behind, not stuck, and going on would only make the virtual world
+    and the game disagree. Boards that keep reporting put a fresh scan in the inbox all the
+    time: a controller that takes them as they come is keeping up (it once waited for ever so).
     """
     step = 0.005
     idle_since = last = time.monotonic()
@@ -280,7 +290,9 @@ async def wait_registered(inbox: asyncio.Queue[Any], sensing: Sensing, count: Ev
         if not expected and count.applied == count.emitted:
             return
         now = time.monotonic()
-        if inbox.qsize() or count.applied != count.emitted or now - last > 0.5:
+        read = sensing.tracker.latest  # the newest scan taken (the boards' clock is this one)
+        lagging = inbox.qsize() and (read is None or now - read > BEHIND_S)
+        if lagging or count.applied != count.emitted or now - last > BEHIND_S:
             idle_since = now  # behind (work queued, or this loop was held up), not stuck
         last = now
         if now - idle_since > options.register_timeout:

@@ -61,6 +61,7 @@ class _Track:
 class _Channel:
     zone: str
     last_scan: float | None = None
+    before: float | None = None  # the scan before the last (see _claim_readers_behind)
     uids: frozenset[str] = field(default_factory=frozenset)
     silent_reported: bool = False
 
@@ -122,7 +123,8 @@ class PresenceTracker:
         channel = self._channels.get(scan.channel)
         if channel is None:
             return self._unmapped_channel(scan.channel)
-        channel.last_scan, channel.uids, channel.silent_reported = scan.t, scan.uids, False
+        channel.before, channel.last_scan = channel.last_scan, scan.t
+        channel.uids, channel.silent_reported = scan.uids, False
         self._now = scan.t if self._now is None else max(self._now, scan.t)
         self._disagree(scan.channel, scan.uids)
         events: list[Event] = []
@@ -205,6 +207,17 @@ class PresenceTracker:
         return track.uid
 
     # --- what the tracker believes ----------------------------------------------------------
+
+    @property
+    def latest(self) -> float | None:
+        """The reader clock: the newest scan's own time (None before the first scan)."""
+        return self._latest
+
+    def cleared_since(self, t: float) -> bool:
+        """Has every reader read nothing in a scan since ``t`` (the table swept at ``t``)?
+        Readers that never scanned, or reported silent, do not hold it back."""
+        return all(ch.last_scan >= t and not ch.uids for ch in self._channels.values()
+                   if ch.last_scan is not None and not ch.silent_reported)
 
     def positions(self) -> dict[str, str]:
         """UID -> zone for every tile that has been on the table (``wall`` when off it)."""
@@ -470,9 +483,16 @@ class PresenceTracker:
         A tile that leaves the pad goes to the river only when every place it could have been
         claimed to has been read since: a board that is unplugged or resynchronising would
         otherwise turn a claim into "to river" and, when it is back, "from wall".
+
+        Read since means scanned twice since: a board reports a tile at its second agreeing
+        read (TABLE.md), so a scan it sends between the first read and the second does not
+        show the claimed tile yet; the one after it does. (A board late by a few sweeps, its
+        thread starved on a loaded host or its frames read late, sent exactly that: the
+        claimed discard went "to river" and then "from wall" to the strip, issue 22.)
         """
-        return self._behind(last_seen, (
-            ch for ch in self._channels.values() if ch.zone.startswith(("rack:", "melds:"))))
+        due = last_seen + self.absent_after
+        return any(ch.last_scan is not None and (ch.before is None or ch.before < due)
+                   for ch in self._channels.values() if ch.zone.startswith(("rack:", "melds:")))
 
     def _leave(self, track: _Track, to: str) -> list[Event]:
         """The tile left the table's antennas for ``to`` (river or wall)."""

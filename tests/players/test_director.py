@@ -145,8 +145,7 @@ def test_a_bot_robs_the_added_kong_it_waits_on() -> None:
     state, outcomes = replay(until_added_kong())
     assert all(o.accepted for o in outcomes)
     director = Director("hua-bao", {}, hands=1, seed=0)
-    director._session_sent = True
-    director._added_kong = (4, "6c")  # as if the director had emitted the added kong itself
+    director._session_sent = True  # the kong is robbed as the game shows it (hand.robbable)
     calls = []
     for _ in range(2):
         event = director.next_action(state)

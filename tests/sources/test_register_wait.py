@@ -60,3 +60,32 @@ async def test_a_controller_behind_on_its_work_is_waited_for() -> None:
     sensing.tracker.scan(ChannelScan("seat3/0", frozenset({UID}), time.monotonic()))
     await asyncio.wait_for(waiting, 60)
     assert run.stalls == 0
+
+
+async def test_boards_that_keep_reporting_do_not_hide_a_stall() -> None:
+    """A fresh scan waits in the inbox all the time (the boards report every few milliseconds)
+    and the controller takes each as it comes, never registering the act: a stall, reported
+    once the timeout passes (before the fix the waiting scan counted as "behind" and the
+    players waited for ever, every one of them idle)."""
+    sensing, run = _sensing(), SimRun()
+    inbox: asyncio.Queue[Any] = asyncio.Queue()
+    taken = 0
+
+    async def controller() -> None:  # takes every scan; the boards put the next one at once
+        nonlocal taken
+        await inbox.put(ChannelScan("seat3/0", frozenset(), time.monotonic()))
+        while True:
+            scan = await inbox.get()
+            await inbox.put(ChannelScan("seat3/0", frozenset(), time.monotonic()))
+            sensing.tracker.scan(scan)
+            taken += 1
+            await asyncio.sleep(0.001)
+
+    boards = asyncio.create_task(controller())
+    try:
+        await asyncio.wait_for(wait_registered(
+            inbox, sensing, EventCounter(), {UID: "rack:3"},
+            SimOptions(register_timeout=0.3), run), 60)
+    finally:
+        boards.cancel()
+    assert run.stalls == 1 and taken > 10  # the scans kept coming, and were taken

@@ -210,7 +210,10 @@ def test_a_discard_gone_to_the_river_is_believed_there_and_not_missing() -> None
     t = tracker()
     events = scan(t, "centre/0", {TILE}, T0)
     events += scan(t, "seat1/0", set(), T0 + 0.5) + scan(t, "seat2/0", set(), T0 + 0.5)
-    events += scan(t, "centre/0", set(), T0 + 0.5)  # both racks spoke since: not claimed
+    events += scan(t, "centre/0", set(), T0 + 0.5)  # the racks spoke once since: held
+    assert events == [move("wall", "discard")]
+    # twice since: a board shows a tile at its second read, so it would show a claim now
+    events += scan(t, "seat1/0", set(), T0 + 0.55) + scan(t, "seat2/0", set(), T0 + 0.55)
     assert events == [move("wall", "discard"), move("discard", "river")]
     assert t.positions() == {TILE: "river"}
     assert t.describe(TILE, T0 + 1.0) == f"{TILE}: in river"
@@ -292,8 +295,9 @@ def test_each_tile_due_back_in_the_wall_accounts_for_one_copy() -> None:
 def test_a_tile_pushed_off_the_river_antenna_stays_in_the_river() -> None:
     t = tracker()
     scan(t, "centre/0", {TILE}, T0)
-    scan(t, "seat1/0", set(), T0 + 0.5)
-    scan(t, "seat2/0", set(), T0 + 0.5)
+    for at in (T0 + 0.45, T0 + 0.5):  # the racks read twice since: no claim (see above)
+        scan(t, "seat1/0", set(), at)
+        scan(t, "seat2/0", set(), at)
     assert scan(t, "centre/0", set(), T0 + 0.5) == [move("discard", "river")]
     assert scan(t, "centre/r", {TILE}, T0 + 0.75) == []  # read on the river: it is there
     assert scan(t, "centre/r", set(), T0 + 1.25) == []  # pushed off its antenna: no move
@@ -357,8 +361,9 @@ def test_a_tile_unread_in_the_river_and_then_read_on_a_rack_comes_from_the_wall(
     """``_appear``: read while off the table, or unread in the river, it comes from the wall."""
     t = tracker()
     scan(t, "centre/0", {TILE}, T0)
-    scan(t, "seat1/0", set(), T0 + 0.5)
-    scan(t, "seat2/0", set(), T0 + 0.5)
+    for at in (T0 + 0.45, T0 + 0.5):  # the racks read twice since: no claim (see above)
+        scan(t, "seat1/0", set(), at)
+        scan(t, "seat2/0", set(), at)
     assert scan(t, "centre/0", set(), T0 + 0.5) == [move("discard", "river")]
     assert scan(t, "seat2/0", {TILE}, T0 + 0.75) == [move("wall", "rack:2")]
 
@@ -425,6 +430,7 @@ def test_a_claim_the_rack_then_misses_is_no_longer_on_its_way() -> None:
     t = tracker(confirm_reads=2)
     events = scan(t, "centre/0", {TILE}, T0)
     events += scan(t, "seat1/0", {TILE}, T0 + 0.25)
+    events += scan(t, "seat1/0", set(), T0 + 0.45) + scan(t, "seat2/0", set(), T0 + 0.45)
     events += scan(t, "seat1/0", set(), T0 + 0.5) + scan(t, "seat2/0", set(), T0 + 0.5)
     events += scan(t, "centre/0", set(), T0 + 0.5)
     assert events == [move("wall", "discard"), move("discard", "river")]
@@ -470,3 +476,47 @@ def test_a_discard_waits_for_a_rack_reader_that_is_behind() -> None:
     events += scan(t, "seat2/0", set(), T0 + 0.5) + scan(t, "centre/0", set(), T0 + 0.5)
     events += scan(t, "seat1/0", {TILE}, T0 + 0.6)  # rack 1's board, late: it was claimed
     assert events == [move("wall", "discard"), move("discard", "rack:1")]
+
+
+def test_a_claimed_discard_read_late_on_the_strip_is_not_taken_to_the_river() -> None:
+    """The claimant's board sends a scan between its first read of the claimed tile and the
+    second (a board late by a sweep: its thread starved on a loaded host, or its frames read
+    late): that scan does not show the tile, the next one does. The tile goes from the pad
+    to that zone; before the fix it went "to river" (a pass) and then "from wall"."""
+    t = tracker()
+    events = scan(t, "centre/0", {TILE}, T0)
+    events += scan(t, "seat1/0", set(), T0 + 0.1) + scan(t, "seat2/0", set(), T0 + 0.1)
+    events += scan(t, "centre/0", set(), T0 + 0.5)  # gone from the pad
+    events += scan(t, "seat1/0", set(), T0 + 0.5)  # seat 1: spoke since, no claim there
+    events += scan(t, "seat2/0", set(), T0 + 0.5)  # seat 2: read once, not reported yet
+    events += scan(t, "seat1/0", set(), T0 + 0.55)
+    events += scan(t, "seat2/0", {TILE}, T0 + 0.55)  # the second read: reported
+    assert events == [move("wall", "discard"), move("discard", "rack:2")]
+    assert t.positions() == {TILE: "rack:2"}
+
+
+def test_the_table_is_swept_once_every_reader_has_read_nothing_since() -> None:
+    """cleared_since: the virtual table's players start a new session's tracker once every
+    reader has reported its antennas empty after the sweep, not after a fixed pause (a
+    loaded host delivered the old table's scans later than the pause, issue 22)."""
+    t = tracker()
+    scan(t, "seat1/0", {TILE}, T0)
+    scan(t, "seat2/0", set(), T0)
+    scan(t, "centre/0", set(), T0)
+    swept = T0 + 0.1
+    assert not t.cleared_since(swept)  # nobody has spoken since the sweep
+    scan(t, "centre/0", set(), T0 + 0.2)
+    scan(t, "seat1/0", {TILE}, T0 + 0.2)  # a scan from before the sweep, read late
+    assert not t.cleared_since(swept)
+    scan(t, "seat1/0", set(), T0 + 0.3)
+    assert not t.cleared_since(swept)  # seat 2's reader has not spoken since
+    scan(t, "seat2/0", set(), T0 + 0.3)
+    assert t.cleared_since(swept)  # (the river reader never scanned: it holds nothing back)
+    # a reader that goes silent (its board unplugged for good) does not hold the sweep back
+    u = tracker()
+    scan(u, "seat1/0", set(), T0)
+    scan(u, "seat2/0", set(), T0)
+    scan(u, "seat1/0", set(), T0 + 4.0)
+    assert not u.cleared_since(T0 + 1.0)
+    u.tick(T0 + 4.0)  # seat 2 silent for 4 s: reported
+    assert u.cleared_since(T0 + 1.0)
