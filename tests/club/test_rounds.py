@@ -38,7 +38,10 @@ def test_a_round_seats_its_players_and_ends_after_the_hand_in_play(tmp_path: Pat
         club.round = {"round": 2, "started": now, "ends_at": now + 1.0,
                       "seating": {"green": ["Hal", "Ann", "Gus", "Bo"]}}
         until(lambda: len(client.get("/api/sessions").json()["sessions"]) == 2)
-        until(lambda: client.get("/api/table").json()["names"]["1"] == "Hal")
+        until(lambda: client.get("/api/table").json()["names"]["1"] == "Hal",
+              what="round 2's seating at the table",
+              status=lambda: (client.get("/api/table").json()["names"], loop.session_active,
+                              loop.state.hand.phase if loop.state.hand else None))
         until(lambda: not loop.session_active)
 
 

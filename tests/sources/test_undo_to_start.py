@@ -10,6 +10,7 @@ real app (tests/web/test_recent_undo.py: `recent` against undo)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from fastapi.testclient import TestClient
 
@@ -17,6 +18,14 @@ from controller.app import build
 from controller.config import Config, SessionConfig
 from controller.sources.virtual import SimOptions, SimRun, virtual_table_source
 from tests.waiting import until
+
+
+def _where(loop: Any, run: SimRun) -> str:
+    """Where the game and the players stood, for a failure's message."""
+    hand = loop.state.hand
+    return (f"seq {loop.seq}, phase {hand.phase if hand else None}, misplaced "
+            f"{list(loop.state.misplaced)}, complaint {run.complaint}, stalls {run.stalls}, "
+            f"error {run.error}")
 
 
 def test_the_virtual_table_plays_on_after_an_undo_to_the_start(tmp_path: Path) -> None:
@@ -44,11 +53,13 @@ def test_the_virtual_table_plays_on_after_an_undo_to_the_start(tmp_path: Path) -
         seq = loop.seq
         until(lambda: loop.seq > seq + 60 and (loop.state.hand is not None
                                                 and loop.state.hand.phase == "play"), 240,
-              what="the players putting the tiles back and playing on")
+              what="the players putting the tiles back and playing on",
+              status=lambda: _where(loop, run))
         assert run.error is None and run.complaint is None, (run.error, run.complaint)
         # and a new session brings play back too
         assert client.post("/api/admin/session", headers=admin,
                            json={"ruleset": "dmjl", "options": {}}).status_code == 200
         seq = loop.seq
-        until(lambda: loop.seq > seq + 60, 240, what="play in the new session")
+        until(lambda: loop.seq > seq + 60, 240, what="play in the new session",
+              status=lambda: _where(loop, run))
         assert loop.state.ruleset_name == "dmjl" and run.error is None
