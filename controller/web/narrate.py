@@ -81,7 +81,7 @@ def _concealed(lies: str, home: str) -> bool:
 def describe(before: Any, after: Any, names: Mapping[int, str], words: Words = ENGLISH) -> str:
     """One step in words ("a change on the table" when nothing more can be said of it)."""
     said = telling(before, after, names, words)
-    return said if said is not None else _capital(words.t("a change on the table"))
+    return said if said is not None else capital(words.t("a change on the table"))
 
 
 def telling(before: Any, after: Any, names: Mapping[int, str],
@@ -106,10 +106,11 @@ def telling(before: Any, after: Any, names: Mapping[int, str],
         return _ended(b, who, words)
     said = (_moves(a, b, after, names, words) + _sets(a, b, who, words)
             + _calls(a, b, who, words) + _riichi(a, b, who, words))
-    return _capital("; ".join(said)) if said else None
+    return capital("; ".join(said)) if said else None
 
 
-def _capital(text: str) -> str:
+def capital(text: str) -> str:
+    """The text with its first letter upper-case (a sentence's start)."""
     return text[:1].upper() + text[1:]
 
 

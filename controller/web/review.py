@@ -17,7 +17,7 @@ from controller.game import public_view, seat_view
 from controller.game.privacy import keep_shown, public_violation, shown_codes
 from controller.i18n import Words
 from controller.sessions.review import SessionReview, Step
-from controller.web.narrate import ENGLISH, describe, telling
+from controller.web.narrate import ENGLISH, capital, describe, telling
 
 SEATS = (1, 2, 3, 4)
 
@@ -98,7 +98,7 @@ def labels(step: Step, names: dict[int, str], language: Words = ENGLISH) -> dict
     hand = step.after.hand
 
     def wind(p: int) -> str:
-        return _capital(language.term(hand.wind_of(p)) if hand else language.t("Seat {n}", n=p))
+        return capital(language.term(hand.wind_of(p)) if hand else language.t("Seat {n}", n=p))
     return {p: names.get(p) or wind(p) for p in SEATS}
 
 
@@ -137,11 +137,7 @@ def words(step: Step, names: dict[int, str], language: Words = ENGLISH) -> str:
     said = telling(step.before, step.after, names, language)
     if said is not None:
         return said
-    return _other(kind, body, step, who, language) or _capital(t("a change on the table"))
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
+    return _other(kind, body, step, who, language) or capital(t("a change on the table"))
 
 
 def _other(kind: str, body: dict[str, Any], step: Step, who: Any, language: Words) -> str | None:
