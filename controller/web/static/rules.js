@@ -7,6 +7,7 @@ import { t } from "./i18n.js";
 
 export function ruleWords(rule) {
   switch (rule) {
+    case "abortive_draw": return t("Abortive draw: the hand ends without a winner, or this call is not allowed now.");
     case "bonus_discard": return t("A bonus tile cannot be discarded: lay it on the meld strip and draw a replacement.");
     case "claim_outranked": return t("Another player's claim on this discard ranks higher.");
     case "claim_too_late": return t("The claim came too late: the discard is gone or the next player has drawn.");
