@@ -247,3 +247,13 @@ def test_the_power_parts_follow_from_the_datasheet_currents(boards: dict) -> Non
     assert bold == pytest.approx(expected, rel=0.02)
     assert seat < BUCK_RATED_A and SEATS * seat_in + centre_in < 20.0
     assert "C527500 PTH05000WAH" in BOM_MD.read_text()
+
+
+def test_build_md_quotes_the_bom_totals() -> None:
+    """build.md repeats the totals for a builder; a stale copy there fails here."""
+    guide = (BOARDS.parent / "build.md").read_text()
+    coil, seat, bare = _total("Coil boards"), _total("Seat boards"), _total("Bare boards")
+    parts = (coil[0] + seat[0], coil[1] + seat[1])
+    quoted = {float(x) for x in re.findall(r"US\$([\d.]+)", guide)}
+    expected = {*parts, *bare, parts[0] + bare[0], parts[1] + bare[1]}
+    assert {round(x, 2) for x in expected} == {round(x, 2) for x in quoted}
