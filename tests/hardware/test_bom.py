@@ -123,7 +123,21 @@ def test_seat_rows_carry_the_seat_boards_quantities(boards: dict) -> None:
             "seat"][key], code
 
 
-@pytest.mark.parametrize("section", ["Coil boards", "Seat boards"])
+# The tuning kit: C1 two E24 steps either side of 33 pF, the C2 trim three either side of
+# 12 pF (E24 below 10 pF, E12 above), 40 of each: a rack's 18 coils have 36 positions.
+KIT_VALUES = {"27 pF", "30 pF", "36 pF", "39 pF", "6.8 pF", "8.2 pF", "10 pF", "15 pF",
+              "18 pF", "22 pF"}
+KIT_EACH = 40
+
+
+def test_the_tuning_kit_holds_each_value_once() -> None:
+    rows = _priced_rows("Tuning spares")
+    assert {cells[1] for cells in rows.values()} == KIT_VALUES
+    assert len(rows) == len(KIT_VALUES)
+    assert all((int(c[-7]), int(c[-6])) == (KIT_EACH, KIT_EACH) for c in rows.values())
+
+
+@pytest.mark.parametrize("section", ["Coil boards", "Seat boards", "Tuning spares"])
 def test_every_priced_row_and_total_adds_up(section: str) -> None:
     rows = _priced_rows(section)
     seat_sum = table_sum = 0.0
@@ -144,12 +158,13 @@ def test_every_priced_row_and_total_adds_up(section: str) -> None:
 
 def test_the_summary_is_the_totals() -> None:
     text = BOM_MD.read_text().split("## What the priced parts add up to")[1].split("\n## ")[0]
-    coil, seat = _total("Coil boards"), _total("Seat boards")
+    coil, seat, kit = _total("Coil boards"), _total("Seat boards"), _total("Tuning spares")
     bare = _total("Bare boards")
-    parts = (coil[0] + seat[0], coil[1] + seat[1])
+    parts = (coil[0] + seat[0] + kit[0], coil[1] + seat[1] + kit[1])
     figures = [float(x) for x in re.findall(r"US\$([\d.]+)", text)]
-    assert figures[:10] == pytest.approx(
-        [*coil, *seat, *parts, *bare, parts[0] + bare[0], parts[1] + bare[1]], abs=0.0051)
+    assert figures[:12] == pytest.approx(
+        [*coil, *seat, *kit, *parts, *bare, parts[0] + bare[0], parts[1] + bare[1]],
+        abs=0.0051)
 
 
 # OSH Park's published 2-layer service (bom.md, source [O]): US$5 a square inch for a set of
@@ -253,7 +268,8 @@ def test_build_md_quotes_the_bom_totals() -> None:
     """build.md repeats the totals for a builder; a stale copy there fails here."""
     guide = (BOARDS.parent / "build.md").read_text()
     coil, seat, bare = _total("Coil boards"), _total("Seat boards"), _total("Bare boards")
-    parts = (coil[0] + seat[0], coil[1] + seat[1])
+    kit = _total("Tuning spares")
+    parts = (coil[0] + seat[0] + kit[0], coil[1] + seat[1] + kit[1])
     quoted = {float(x) for x in re.findall(r"US\$([\d.]+)", guide)}
     expected = {*parts, *bare, parts[0] + bare[0], parts[1] + bare[1]}
     assert {round(x, 2) for x in expected} == {round(x, 2) for x in quoted}
