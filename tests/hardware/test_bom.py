@@ -137,7 +137,15 @@ def test_the_tuning_kit_holds_each_value_once() -> None:
     assert all((int(c[-7]), int(c[-6])) == (KIT_EACH, KIT_EACH) for c in rows.values())
 
 
-@pytest.mark.parametrize("section", ["Coil boards", "Seat boards", "Tuning spares"])
+PARTS_SECTIONS = ["Coil boards", "Seat boards", "Tuning spares", "The Pi side"]
+
+
+def _parts_total() -> tuple[float, float]:
+    totals = [_total(section) for section in PARTS_SECTIONS]
+    return sum(t[0] for t in totals), sum(t[1] for t in totals)
+
+
+@pytest.mark.parametrize("section", PARTS_SECTIONS)
 def test_every_priced_row_and_total_adds_up(section: str) -> None:
     rows = _priced_rows(section)
     seat_sum = table_sum = 0.0
@@ -158,13 +166,11 @@ def test_every_priced_row_and_total_adds_up(section: str) -> None:
 
 def test_the_summary_is_the_totals() -> None:
     text = BOM_MD.read_text().split("## What the priced parts add up to")[1].split("\n## ")[0]
-    coil, seat, kit = _total("Coil boards"), _total("Seat boards"), _total("Tuning spares")
-    bare = _total("Bare boards")
-    parts = (coil[0] + seat[0] + kit[0], coil[1] + seat[1] + kit[1])
+    each = [figure for section in PARTS_SECTIONS for figure in _total(section)]
+    parts, bare = _parts_total(), _total("Bare boards")
     figures = [float(x) for x in re.findall(r"US\$([\d.]+)", text)]
-    assert figures[:12] == pytest.approx(
-        [*coil, *seat, *kit, *parts, *bare, parts[0] + bare[0], parts[1] + bare[1]],
-        abs=0.0051)
+    assert figures[:14] == pytest.approx(
+        [*each, *parts, *bare, parts[0] + bare[0], parts[1] + bare[1]], abs=0.0051)
 
 
 # OSH Park's published 2-layer service (bom.md, source [O]): US$5 a square inch for a set of
@@ -267,9 +273,7 @@ def test_the_power_parts_follow_from_the_datasheet_currents(boards: dict) -> Non
 def test_build_md_quotes_the_bom_totals() -> None:
     """build.md repeats the totals for a builder; a stale copy there fails here."""
     guide = (BOARDS.parent / "build.md").read_text()
-    coil, seat, bare = _total("Coil boards"), _total("Seat boards"), _total("Bare boards")
-    kit = _total("Tuning spares")
-    parts = (coil[0] + seat[0] + kit[0], coil[1] + seat[1] + kit[1])
+    parts, bare = _parts_total(), _total("Bare boards")
     quoted = {float(x) for x in re.findall(r"US\$([\d.]+)", guide)}
     expected = {*parts, *bare, parts[0] + bare[0], parts[1] + bare[1]}
     assert {round(x, 2) for x in expected} == {round(x, 2) for x in quoted}
