@@ -176,6 +176,7 @@ def test_the_summary_is_the_totals() -> None:
 # OSH Park's published 2-layer service (bom.md, source [O]): US$5 a square inch for a set of
 # three copies; its published minimums and largest board; JLCPCB's published largest board.
 OSH_SET_PER_SQ_IN, OSH_COPIES = 5.0, 3
+OSH_MEDIUM_PER_SQ_IN, OSH_MEDIUM_EACH = 1.0, 10
 MM2_PER_SQ_IN = 25.4 ** 2
 MIL = 0.0254
 OSH_MIN_TRACE, OSH_MIN_DRILL, OSH_MIN_RING, OSH_EDGE = 6 * MIL, 10 * MIL, 5 * MIL, 15 * MIL
@@ -219,6 +220,13 @@ def test_bare_boards_follow_the_published_price_per_square_inch() -> None:
         seat_sum += float(cells[7])
         table_sum += float(cells[8])
     assert _total("Bare boards") == pytest.approx((seat_sum, table_sum), abs=1e-6)
+    # A seat ordered alone buys a set of each of its boards; the medium run (US$1 a square
+    # inch, ten of each design) is quoted beside the sums.
+    alone = sum(float(rows[b][6]) for b, (per_seat, _) in BOARD_COUNTS.items() if per_seat)
+    assert f"a set of each, US${alone:.2f}" in text
+    medium = sum(OSH_MEDIUM_PER_SQ_IN * OSH_MEDIUM_EACH * w * h / MM2_PER_SQ_IN
+                 for w, h in sizes.values())
+    assert f"ten of every design for US${medium:.2f}" in text
 
 
 def _pcb(board: str) -> str:
