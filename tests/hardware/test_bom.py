@@ -9,6 +9,7 @@ against the rows, so a row edited by hand without the rest fails here.
 from __future__ import annotations
 
 import csv
+import json
 import re
 from collections import Counter
 from pathlib import Path
@@ -81,7 +82,8 @@ def _priced_rows(section: str) -> dict[str, list[str]]:
 
 def _total(section: str) -> tuple[float, float]:
     text = BOM_MD.read_text().split(f"## {section}")[1].split("\n## ")[0]
-    m = re.search(r"parts priced\*\* \|[ |]*\*\*([\d.]+)\*\* \| \*\*([\d.]+)\*\* \|", text)
+    bold = r"\*\*([\d.]+)\*\*"
+    m = re.search(rf"(?:parts|boards) priced\*\* \|[ |]*{bold} \| {bold} \|", text)
     assert m, f"{section}: a bold total row"
     return float(m.group(1)), float(m.group(2))
 
@@ -121,7 +123,29 @@ def test_seat_rows_carry_the_seat_boards_quantities(boards: dict) -> None:
             "seat"][key], code
 
 
-@pytest.mark.parametrize("section", ["Coil boards", "Seat boards"])
+# The tuning kit: C1 two E24 steps either side of 33 pF, the C2 trim three either side of
+# 12 pF (E24 below 10 pF, E12 above), 40 of each: a rack's 18 coils have 36 positions.
+KIT_VALUES = {"27 pF", "30 pF", "36 pF", "39 pF", "6.8 pF", "8.2 pF", "10 pF", "15 pF",
+              "18 pF", "22 pF"}
+KIT_EACH = 40
+
+
+def test_the_tuning_kit_holds_each_value_once() -> None:
+    rows = _priced_rows("Tuning spares")
+    assert {cells[1] for cells in rows.values()} == KIT_VALUES
+    assert len(rows) == len(KIT_VALUES)
+    assert all((int(c[-7]), int(c[-6])) == (KIT_EACH, KIT_EACH) for c in rows.values())
+
+
+PARTS_SECTIONS = ["Coil boards", "Seat boards", "Tuning spares", "The Pi side"]
+
+
+def _parts_total() -> tuple[float, float]:
+    totals = [_total(section) for section in PARTS_SECTIONS]
+    return sum(t[0] for t in totals), sum(t[1] for t in totals)
+
+
+@pytest.mark.parametrize("section", PARTS_SECTIONS)
 def test_every_priced_row_and_total_adds_up(section: str) -> None:
     rows = _priced_rows(section)
     seat_sum = table_sum = 0.0
@@ -140,11 +164,95 @@ def test_every_priced_row_and_total_adds_up(section: str) -> None:
     assert table_total == pytest.approx(table_sum, abs=1e-6)
 
 
-def test_the_summary_is_the_two_totals() -> None:
+def test_the_summary_is_the_totals() -> None:
     text = BOM_MD.read_text().split("## What the priced parts add up to")[1].split("\n## ")[0]
-    coil, seat = _total("Coil boards"), _total("Seat boards")
+    each = [figure for section in PARTS_SECTIONS for figure in _total(section)]
+    parts, bare = _parts_total(), _total("Bare boards")
     figures = [float(x) for x in re.findall(r"US\$([\d.]+)", text)]
-    assert figures[:6] == pytest.approx([*coil, *seat, coil[0] + seat[0], coil[1] + seat[1]])
+    assert figures[:14] == pytest.approx(
+        [*each, *parts, *bare, parts[0] + bare[0], parts[1] + bare[1]], abs=0.0051)
+
+
+# OSH Park's published 2-layer service (bom.md, source [O]): US$5 a square inch for a set of
+# three copies; its published minimums and largest board; JLCPCB's published largest board.
+OSH_SET_PER_SQ_IN, OSH_COPIES = 5.0, 3
+OSH_MEDIUM_PER_SQ_IN, OSH_MEDIUM_EACH = 1.0, 10
+MM2_PER_SQ_IN = 25.4 ** 2
+MIL = 0.0254
+OSH_MIN_TRACE, OSH_MIN_DRILL, OSH_MIN_RING, OSH_EDGE = 6 * MIL, 10 * MIL, 5 * MIL, 15 * MIL
+OSH_MAX_MM, JLC_MAX_MM = (16 * 25.4, 22 * 25.4), (400.0, 500.0)
+# Boards per seat and per table, counted from build.md's order (a seat: one rack, one meld
+# strip, one seat board; a table: four seats, the discard and dora pads, the centre board).
+BOARD_COUNTS = {"rack": (1, 4), "meld": (1, 4), "discard": (0, 1), "dora": (0, 1),
+                "seat": (1, 5)}
+BOARD_ROWS = {"rack": "rack", "meld strip": "meld", "discard pad": "discard",
+              "dora pad": "dora", "seat board": "seat"}
+
+
+def _board_mm() -> dict[str, tuple[float, float]]:
+    design = json.loads((BOARDS / "design.json").read_text())
+    sizes = {name: b["board_mm"] for name, b in design["boards"].items()}
+    sizes["seat"] = design["seat"]["board_mm"]
+    return {name: (float(w), float(h)) for name, (w, h) in sizes.items()}
+
+
+def test_bare_boards_follow_the_published_price_per_square_inch() -> None:
+    text = BOM_MD.read_text().split("## Bare boards")[1].split("\n## ")[0]
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 9 and cells[0] in BOARD_ROWS:
+            rows[BOARD_ROWS[cells[0]]] = cells
+    sizes = _board_mm()
+    assert set(rows) == set(BOARD_COUNTS) == set(sizes)
+    seat_sum = table_sum = 0.0
+    for board, cells in rows.items():
+        w, h = sizes[board]
+        assert cells[1] == f"{w:g} x {h:g}", board
+        area = w * h / MM2_PER_SQ_IN
+        per_seat, per_table = BOARD_COUNTS[board]
+        sets = -(-per_table // OSH_COPIES)
+        assert float(cells[6]) == pytest.approx(OSH_SET_PER_SQ_IN * area, abs=0.0051), board
+        set_price = float(cells[6])  # as quoted, in cents: the seat and table columns use it
+        assert [float(c) for c in cells[2:]] == pytest.approx(
+            [area, per_seat, per_table, sets, set_price, per_seat * set_price / OSH_COPIES,
+             sets * set_price], abs=0.0051), board
+        seat_sum += float(cells[7])
+        table_sum += float(cells[8])
+    assert _total("Bare boards") == pytest.approx((seat_sum, table_sum), abs=1e-6)
+    # A seat ordered alone buys a set of each of its boards; the medium run (US$1 a square
+    # inch, ten of each design) is quoted beside the sums.
+    alone = sum(float(rows[b][6]) for b, (per_seat, _) in BOARD_COUNTS.items() if per_seat)
+    assert f"a set of each, US${alone:.2f}" in text
+    medium = sum(OSH_MEDIUM_PER_SQ_IN * OSH_MEDIUM_EACH * w * h / MM2_PER_SQ_IN
+                 for w, h in sizes.values())
+    assert f"ten of every design for US${medium:.2f}" in text
+
+
+def _pcb(board: str) -> str:
+    return (BOARDS / board / f"mjt_{board}.kicad_pcb").read_text()
+
+
+@pytest.mark.parametrize("board", sorted(BOARD_COUNTS))
+def test_every_board_is_inside_the_fabs_published_limits(board: str) -> None:
+    pcb = _pcb(board)
+    widths = [float(w) for w in re.findall(r"\(segment [^\n]*?\(width ([\d.]+)\)", pcb)]
+    vias = [(float(s), float(d)) for s, d in
+            re.findall(r"\(via [^\n]*?\(size ([\d.]+)\) \(drill ([\d.]+)\)", pcb)]
+    plated = [(float(s), float(d)) for s, d in re.findall(
+        r"\(pad \"[^\"]*\" thru_hole \w+ [^\n]*?\(size ([\d.]+) [\d.]+\) \(drill ([\d.]+)\)", pcb)]
+    assert widths and vias and plated, f"{board}: tracks, vias and plated holes parsed"
+    assert min(widths) >= OSH_MIN_TRACE
+    holes = vias + plated
+    assert min(d for _, d in holes) >= OSH_MIN_DRILL
+    assert min((s - d) / 2 for s, d in holes) >= OSH_MIN_RING
+    rules = json.loads((BOARDS / board / f"mjt_{board}.kicad_pro").read_text())
+    drc = rules["board"]["design_settings"]["rules"]
+    assert drc["min_clearance"] >= OSH_MIN_TRACE and drc["min_track_width"] >= OSH_MIN_TRACE
+    assert drc["min_copper_edge_clearance"] >= OSH_EDGE
+    size = sorted(_board_mm()[board])
+    assert all(a <= b for a, b in zip(size, sorted(OSH_MAX_MM), strict=True))
+    assert all(a <= b for a, b in zip(size, sorted(JLC_MAX_MM), strict=True))
 
 
 # Datasheet figures, not the BOM's: MFRC522 Rev. 3.9 Table 1 (IDD(TVDD) max, IDDA, IDDD);
@@ -168,3 +276,12 @@ def test_the_power_parts_follow_from_the_datasheet_currents(boards: dict) -> Non
     assert bold == pytest.approx(expected, rel=0.02)
     assert seat < BUCK_RATED_A and SEATS * seat_in + centre_in < 20.0
     assert "C527500 PTH05000WAH" in BOM_MD.read_text()
+
+
+def test_build_md_quotes_the_bom_totals() -> None:
+    """build.md repeats the totals for a builder; a stale copy there fails here."""
+    guide = (BOARDS.parent / "build.md").read_text()
+    parts, bare = _parts_total(), _total("Bare boards")
+    quoted = {float(x) for x in re.findall(r"US\$([\d.]+)", guide)}
+    expected = {*parts, *bare, parts[0] + bare[0], parts[1] + bare[1]}
+    assert {round(x, 2) for x in expected} == {round(x, 2) for x in quoted}
