@@ -19,8 +19,9 @@ from controller.config import Config
 from controller.loop import GameLoop
 from controller.sources.simulation import simulation_source
 from controller.web import club_link
+from tests.browser import ARTIFACTS, launched, open_page
 from tests.club.broker import Mosquitto, club_login, enrol, table_publisher
-from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, _free_port
+from tests.web.test_browser import _free_port
 
 pytestmark = pytest.mark.browser
 
@@ -103,46 +104,36 @@ def hall(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[dict[str, A
 
 
 def test_a_seat_joins_by_name_and_the_club_page_shows_the_table(hall: dict[str, Any]) -> None:
-    from playwright.sync_api import sync_playwright
-
     table, club = hall["table"], hall["club"]
     tokens = table.system.tokens
-    ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            seat = browser.new_page(viewport={"width": 390, "height": 844})
-            seat.on("pageerror", lambda e: errors.append(str(e)))
-            seat.goto(f"{table.base}/seat/2#token={tokens.seats[2]}")
-            seat.wait_for_selector("#join-name", timeout=15000)
-            seat.fill("#join-name", "Ann Lee")
-            seat.click("#join-button")
-            seat.wait_for_selector("#joined", timeout=10000)
-            assert "Ann Lee" in seat.inner_text("#joined")
-            seat.screenshot(path=str(ARTIFACTS / "seat-join.png"))
+    with launched() as browser:
+        seat = open_page(browser, (390, 844), errors)
+        seat.goto(f"{table.base}/seat/2#token={tokens.seats[2]}")
+        seat.wait_for_selector("#join-name", timeout=15000)
+        seat.fill("#join-name", "Ann Lee")
+        seat.click("#join-button")
+        seat.wait_for_selector("#joined", timeout=10000)
+        assert "Ann Lee" in seat.inner_text("#joined")
+        seat.screenshot(path=str(ARTIFACTS / "seat-join.png"))
 
-            dash = browser.new_page(viewport={"width": 1280, "height": 800})
-            dash.on("pageerror", lambda e: errors.append(str(e)))
-            dash.goto(table.base + "/")
-            dash.wait_for_function(
-                "document.querySelector('#seat2 .seat-name')?.textContent === 'Ann Lee'",
-                timeout=15000)
+        dash = open_page(browser, (1280, 800), errors)
+        dash.goto(table.base + "/")
+        dash.wait_for_function(
+            "document.querySelector('#seat2 .seat-name')?.textContent === 'Ann Lee'",
+            timeout=15000)
 
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(club.base + "/")
-            page.wait_for_selector(".card[data-table='green']", timeout=20000)
-            page.wait_for_function(
-                "document.querySelector(\".card[data-table='green']\").textContent"
-                ".includes('Ann Lee')", timeout=20000)
-            page.wait_for_selector("#tonight tbody tr", timeout=60000)  # a hand finished
-            assert "Ann Lee" in page.inner_text("#tonight")
-            assert page.locator(".card[data-table='green'] .online").inner_text() == "online"
-            page.screenshot(path=str(ARTIFACTS / "club-page.png"), full_page=True)
-            page.click("#tonight a:has-text('Ann Lee')")
-            page.wait_for_selector("#chart circle", timeout=10000)
-            assert page.inner_text("[data-stat='hands']") == "1"
-        finally:
-            browser.close()
+        page = open_page(browser, (1280, 800), errors)
+        page.goto(club.base + "/")
+        page.wait_for_selector(".card[data-table='green']", timeout=20000)
+        page.wait_for_function(
+            "document.querySelector(\".card[data-table='green']\").textContent"
+            ".includes('Ann Lee')", timeout=20000)
+        page.wait_for_selector("#tonight tbody tr", timeout=60000)  # a hand finished
+        assert "Ann Lee" in page.inner_text("#tonight")
+        assert page.locator(".card[data-table='green'] .online").inner_text() == "online"
+        page.screenshot(path=str(ARTIFACTS / "club-page.png"), full_page=True)
+        page.click("#tonight a:has-text('Ann Lee')")
+        page.wait_for_selector("#chart circle", timeout=10000)
+        assert page.inner_text("[data-stat='hands']") == "1"
     assert errors == []

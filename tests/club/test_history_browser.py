@@ -14,9 +14,9 @@ from controller import game
 from controller.app import System, build
 from controller.config import Config
 from controller.store import EventLog
+from tests.browser import launched, open_page
 from tests.game.randomgame import random_session
 from tests.web.support import served
-from tests.web.test_browser import ARGS, CHROMIUM
 
 pytestmark = pytest.mark.browser
 NAMES = ("Ann", "Bo", "Cai", "Dee")
@@ -37,7 +37,7 @@ def _stored_session(data_dir: Path) -> list[dict[str, object]]:
 
 def _penalty_and_past_sessions(browser: Any, base: str, system: System, page: Any) -> None:
     """The operator gives a transfer penalty; the dashboard lists it and the past session."""
-    operator = browser.new_page(viewport={"width": 1280, "height": 800})
+    operator = open_page(browser, (1280, 800))
     operator.goto(f"{base}/operator#token={system.tokens.admin}")
     operator.wait_for_selector("#penalty-give", timeout=15000)
     # the link's token is kept once the service has accepted it (an asynchronous check): a
@@ -59,33 +59,27 @@ def _penalty_and_past_sessions(browser: Any, base: str, system: System, page: An
 
 
 def test_the_history_shows_each_hands_own_winds(tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
     hands = _stored_session(tmp_path / "data")
     moved = [h for h in hands if h["dealer"] != 1]
     assert moved, "the dealer never moved: nothing to prove"
     system = build(Config(), tmp_path / "data")
     with served(system.app) as base:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            try:
-                page = browser.new_page(viewport={"width": 1280, "height": 800})
-                page.goto(f"{base}/")
-                page.wait_for_selector("#history li", timeout=15000)
-                for hand in (hands[0], moved[0]):
-                    item = page.locator("#history li").filter(
-                        has_text=f"Hand {hand['number']} ·").first
-                    item.locator("button").first.click()
-                    heads = item.locator(".res-head b").all_inner_texts()
-                    winds = hand["winds"]
-                    assert isinstance(winds, dict)
-                    assert heads == [f"{NAMES[i]} · {winds[str(i + 1)]}" for i in range(4)]
-                live = system.loop.public_view()["hand"]["seats"]["1"]["wind"]
-                first_hand_wind = hands[0]["winds"]["1"]  # type: ignore[index]
-                assert first_hand_wind == "east"
-                if live != "east":  # the live label differs: the old bug would show it
-                    assert f"Ann · {live}" not in page.locator("#history li").filter(
-                        has_text="Hand 1 ·").first.inner_text()
-                _penalty_and_past_sessions(browser, base, system, page)
-            finally:
-                browser.close()
+        with launched() as browser:
+            page = open_page(browser, (1280, 800))
+            page.goto(f"{base}/")
+            page.wait_for_selector("#history li", timeout=15000)
+            for hand in (hands[0], moved[0]):
+                item = page.locator("#history li").filter(
+                    has_text=f"Hand {hand['number']} ·").first
+                item.locator("button").first.click()
+                heads = item.locator(".res-head b").all_inner_texts()
+                winds = hand["winds"]
+                assert isinstance(winds, dict)
+                assert heads == [f"{NAMES[i]} · {winds[str(i + 1)]}" for i in range(4)]
+            live = system.loop.public_view()["hand"]["seats"]["1"]["wind"]
+            first_hand_wind = hands[0]["winds"]["1"]  # type: ignore[index]
+            assert first_hand_wind == "east"
+            if live != "east":  # the live label differs: the old bug would show it
+                assert f"Ann · {live}" not in page.locator("#history li").filter(
+                    has_text="Hand 1 ·").first.inner_text()
+            _penalty_and_past_sessions(browser, base, system, page)

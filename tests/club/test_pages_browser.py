@@ -21,13 +21,12 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.browser import ARTIFACTS, SIZES, launched, open_page
 from tests.club import open_tiles
 from tests.club.test_club_browser import hall  # noqa: F401 - the fixture
 from tests.reliability.support import replay_db
-from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM
 
 pytestmark = pytest.mark.browser
-SIZES = {"tv": {"width": 1920, "height": 1080}, "phone": {"width": 390, "height": 844}}
 SHOTS = Path(os.environ.get("SCREENSHOTS_DIR") or ARTIFACTS)
 ANN = "Ann Lee"
 CARD_SHOWN = """() => [...document.querySelectorAll(".card[data-table='green'] .seat-row")].map(
@@ -38,11 +37,8 @@ PAD = """() => [...document.querySelectorAll(".card[data-table='green'] .pad [da
 
 
 def _page(browser: Any, size: str, errors: list[str]) -> Any:
-    page = browser.new_page(viewport=SIZES[size])
+    page = open_page(browser, size, errors, label=size, console=True, expected=_expected)
     page.set_default_timeout(90000)  # a waited-for state on a busy host, never a clock bound
-    page.on("pageerror", lambda e: errors.append(f"{size}: {e}"))
-    page.on("console", lambda m: errors.append(f"{size}: {m.text} {m.location.get('url')}")
-            if m.type == "error" and not _expected(m) else None)
     return page
 
 
@@ -66,8 +62,6 @@ def _shoot(page: Any, name: str) -> None:
 
 
 def test_the_club_pages_at_both_sizes(hall: dict[str, Any]) -> None:  # noqa: F811
-    from playwright.sync_api import sync_playwright
-
     table, club, publisher = hall["table"], hall["club"], hall["publisher"]
     publisher.board_url = table.base + "/"
     tokens = table.system.tokens
@@ -75,31 +69,27 @@ def test_the_club_pages_at_both_sizes(hall: dict[str, Any]) -> None:  # noqa: F8
                         headers={"Authorization": f"Bearer {tokens.seats[2]}"})
     assert joined.status_code == 200, joined.text
     errors: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            for size in SIZES:
-                page = _page(browser, size, errors)
-                page.goto(club.base + "/")
-                card = ".card[data-table='green']"
-                page.wait_for_selector(f"{card} .seat-tiles [data-tile]", timeout=60000)
-                page.wait_for_selector("#tonight tbody tr", timeout=90000)  # a hand finished
-                text = page.inner_text(card)
-                assert "East round" in text and "wall" in text and ANN in text
-                assert page.get_attribute(f"{card} a.board-link", "href") == table.base + "/"
-                shown = (tuple(sorted((s, tuple(sorted(t))) for s, t in
-                                      page.evaluate(CARD_SHOWN))), page.evaluate(PAD))
-                # only what lay open at the table at one moment (its log replayed)
-                assert shown in open_tiles.moments(table.system.loop.data_dir), shown
-                width = page.evaluate("s => document.querySelector(s)"
-                                      ".getBoundingClientRect().width", f"{card} .river .tile")
-                assert width >= 16
-                _fits(page)
-                _shoot(page, f"club-{size}.png")
-            _player_pages(browser, club, table, errors)
-            _tournament_pages(browser, club, table, errors)
-        finally:
-            browser.close()
+    with launched() as browser:
+        for size in SIZES:
+            page = _page(browser, size, errors)
+            page.goto(club.base + "/")
+            card = ".card[data-table='green']"
+            page.wait_for_selector(f"{card} .seat-tiles [data-tile]", timeout=60000)
+            page.wait_for_selector("#tonight tbody tr", timeout=90000)  # a hand finished
+            text = page.inner_text(card)
+            assert "East round" in text and "wall" in text and ANN in text
+            assert page.get_attribute(f"{card} a.board-link", "href") == table.base + "/"
+            shown = (tuple(sorted((s, tuple(sorted(t))) for s, t in
+                                  page.evaluate(CARD_SHOWN))), page.evaluate(PAD))
+            # only what lay open at the table at one moment (its log replayed)
+            assert shown in open_tiles.moments(table.system.loop.data_dir), shown
+            width = page.evaluate("s => document.querySelector(s)"
+                                  ".getBoundingClientRect().width", f"{card} .river .tile")
+            assert width >= 16
+            _fits(page)
+            _shoot(page, f"club-{size}.png")
+        _player_pages(browser, club, table, errors)
+        _tournament_pages(browser, club, table, errors)
     assert errors == []
 
 

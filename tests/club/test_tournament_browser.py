@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from controller.sources.simulation import simulation_source
+from tests.browser import launched, open_page
 from tests.club.broker import Mosquitto, enrol, until
 from tests.club.hall import Table
 from tests.club.test_club_browser import ClubServer
-from tests.web.test_browser import ARGS, CHROMIUM
 
 pytestmark = pytest.mark.browser
 PLAYERS = ("Ann Lee", "Bo", "Cai", "Dee")
@@ -92,47 +92,40 @@ def _rows(page: Any, selector: str) -> Any:
 
 
 def test_a_round_s_results_from_the_hands_played_in_it(evening: dict[str, Any]) -> None:
-    from playwright.sync_api import sync_playwright
-
     club, table = evening["club"], evening["table"]
     # the hand before the round: played, and held by the club, before the round starts
     until(lambda: len(club.club.store.hands("green")) == 1, 120, "the first hand at the club")
     errors: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1920, "height": 1080})
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(f"{club.base}/tournament#token={club.club.admin_token}")
-            page.wait_for_selector("#new-t", state="visible", timeout=20000)
-            page.fill("#new-t textarea", "\n".join(PLAYERS))
-            page.fill("#new-t input[name=rounds]", "1")
-            page.fill("#new-t input[name=tables]", "green")
-            # a one-minute round: the round keeper ends the table's session at time-up (an
-            # operator's stop mid-round would only make the keeper start another session)
-            page.fill("#new-t input[name=minutes]", "1")
-            page.click("#new-t button")
-            page.wait_for_selector("table.seating[data-round='1'] tbody tr", timeout=20000)
-            seating = _rows(page, "table.seating[data-round='1']")[0]
-            assert seating[0] == "green" and sorted(seating[1:]) == sorted(PLAYERS)
-            page.click("button[data-start='1']")
-            # under way: the round's results are there, provisional, as the table plays
-            page.wait_for_function("""() => [...document.querySelectorAll(
-              "table.results[data-round='1'] tbody tr")].some(r => r.textContent.includes(
-              'provisional'))""", timeout=120000, polling=200)
-            until(lambda: len(table.finished()) == 3, 180, "the round's two hands played")
-            page.wait_for_function("""() => { const r = [...document.querySelectorAll(
-              "table.results[data-round='1'] tbody tr")]; return r.length === 4 &&
-              !r.some(x => x.textContent.includes('provisional')); }""", timeout=300000,
-                                   polling=200)
-            hands = table.http.get("/api/sessions/1").json()["hands"]
-            assert [h["number"] for h in hands] == [1, 2, 3]
-            expected = expected_results(hands[1:], seating[1:])  # hand 1 came before
-            shown = _rows(page, "table.results[data-round='1']")
-            assert [r[0] for r in shown] == ["1", "2", "3", "4"], shown
-            assert [[r[1], _points(r[2]), r[3]] for r in shown] == expected, (shown, hands)
-            final = _rows(page, "#final")  # one round: the final ranking is the round's
-            assert [[r[1], _points(r[4]), r[5]] for r in final] == expected, final
-        finally:
-            browser.close()
+    with launched() as browser:
+        page = open_page(browser, (1920, 1080), errors)
+        page.goto(f"{club.base}/tournament#token={club.club.admin_token}")
+        page.wait_for_selector("#new-t", state="visible", timeout=20000)
+        page.fill("#new-t textarea", "\n".join(PLAYERS))
+        page.fill("#new-t input[name=rounds]", "1")
+        page.fill("#new-t input[name=tables]", "green")
+        # a one-minute round: the round keeper ends the table's session at time-up (an
+        # operator's stop mid-round would only make the keeper start another session)
+        page.fill("#new-t input[name=minutes]", "1")
+        page.click("#new-t button")
+        page.wait_for_selector("table.seating[data-round='1'] tbody tr", timeout=20000)
+        seating = _rows(page, "table.seating[data-round='1']")[0]
+        assert seating[0] == "green" and sorted(seating[1:]) == sorted(PLAYERS)
+        page.click("button[data-start='1']")
+        # under way: the round's results are there, provisional, as the table plays
+        page.wait_for_function("""() => [...document.querySelectorAll(
+          "table.results[data-round='1'] tbody tr")].some(r => r.textContent.includes(
+          'provisional'))""", timeout=120000, polling=200)
+        until(lambda: len(table.finished()) == 3, 180, "the round's two hands played")
+        page.wait_for_function("""() => { const r = [...document.querySelectorAll(
+          "table.results[data-round='1'] tbody tr")]; return r.length === 4 &&
+          !r.some(x => x.textContent.includes('provisional')); }""", timeout=300000,
+                               polling=200)
+        hands = table.http.get("/api/sessions/1").json()["hands"]
+        assert [h["number"] for h in hands] == [1, 2, 3]
+        expected = expected_results(hands[1:], seating[1:])  # hand 1 came before
+        shown = _rows(page, "table.results[data-round='1']")
+        assert [r[0] for r in shown] == ["1", "2", "3", "4"], shown
+        assert [[r[1], _points(r[2]), r[3]] for r in shown] == expected, (shown, hands)
+        final = _rows(page, "#final")  # one round: the final ranking is the round's
+        assert [[r[1], _points(r[4]), r[5]] for r in final] == expected, final
     assert errors == []

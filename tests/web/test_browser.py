@@ -3,7 +3,6 @@ Chromium through Playwright; tiles appear, a hand ends, the seat and operator pa
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Iterator
@@ -13,18 +12,10 @@ import pytest
 
 from controller.app import System, build
 from controller.config import Config, SimulationConfig
+from tests.browser import ARTIFACTS, launched, open_page  # (and its skip without Chromium)
 from tests.web.support import free_port as _free_port
 
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-
 pytestmark = pytest.mark.browser
-
-if not Path(CHROMIUM).exists() and os.environ.get("CI") != "true":
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium); in CI this test runs",
-                allow_module_level=True)
 
 
 class Server:
@@ -69,52 +60,40 @@ def server(tmp_path: Path) -> Iterator[tuple[str, System]]:
 
 
 def test_dashboard_shows_tiles_and_the_end_of_a_hand(server: tuple[str, System]) -> None:
-    from playwright.sync_api import sync_playwright
-
     base, system = server
-    ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 800, "height": 480})
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(base + "/")
-            page.wait_for_selector("#conn.ok", timeout=15000)
-            page.wait_for_selector(".seat .tile", timeout=15000)  # face down in play
-            page.wait_for_selector(".result h2", timeout=60000)
-            page.wait_for_selector("#history li", timeout=15000)
-            title = page.inner_text(".result h2")
-            assert title.startswith(("Mahjong", "Washout"))
-            assert page.locator(".res-seat").count() == 4
-            page.screenshot(path=str(ARTIFACTS / "dashboard-800x480.png"))
-            page.screenshot(path=str(ARTIFACTS / "dashboard-full.png"), full_page=True)
+    with launched() as browser:
+        page = open_page(browser, (800, 480), errors)
+        page.goto(base + "/")
+        page.wait_for_selector("#conn.ok", timeout=15000)
+        page.wait_for_selector(".seat .tile", timeout=15000)  # face down in play
+        page.wait_for_selector(".result h2", timeout=60000)
+        page.wait_for_selector("#history li", timeout=15000)
+        title = page.inner_text(".result h2")
+        assert title.startswith(("Mahjong", "Washout"))
+        assert page.locator(".res-seat").count() == 4
+        page.screenshot(path=str(ARTIFACTS / "dashboard-800x480.png"))
+        page.screenshot(path=str(ARTIFACTS / "dashboard-full.png"), full_page=True)
 
-            seat = browser.new_page(viewport={"width": 390, "height": 844})
-            seat.on("pageerror", lambda e: errors.append(str(e)))
-            seat.goto(f"{base}/seat/2#token={system.tokens.seats[2]}")
-            seat.wait_for_selector("#conn.ok", timeout=15000)
-            assert "#token" not in seat.url  # the token leaves the address bar
-            seat.screenshot(path=str(ARTIFACTS / "seat-phone.png"))
+        seat = open_page(browser, (390, 844), errors)
+        seat.goto(f"{base}/seat/2#token={system.tokens.seats[2]}")
+        seat.wait_for_selector("#conn.ok", timeout=15000)
+        assert "#token" not in seat.url  # the token leaves the address bar
+        seat.screenshot(path=str(ARTIFACTS / "seat-phone.png"))
 
-            operator = browser.new_page(viewport={"width": 800, "height": 480})
-            operator.goto(f"{base}/operator#token={system.tokens.admin}")
-            operator.wait_for_selector(".qr svg", timeout=15000)
-            assert operator.locator(".qr svg").count() == 4
-        finally:
-            browser.close()
+        operator = open_page(browser, (800, 480))
+        operator.goto(f"{base}/operator#token={system.tokens.admin}")
+        operator.wait_for_selector(".qr svg", timeout=15000)
+        assert operator.locator(".qr svg").count() == 4
     assert errors == []
 
 
 def test_dashboard_reconnects_after_a_restart(tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
     srv = Server(tmp_path / "data", _free_port())
     srv.start()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 800, "height": 480})
+    try:
+        with launched() as browser:
+            page = open_page(browser, (800, 480))
             page.goto(srv.base + "/")
             page.wait_for_selector("#conn.ok", timeout=15000)
             srv.stop()
@@ -122,6 +101,5 @@ def test_dashboard_reconnects_after_a_restart(tmp_path: Path) -> None:
             srv.start()  # restart = replay: the same session goes on
             page.wait_for_selector("#conn.ok", timeout=20000)
             page.wait_for_selector(".seat .tile", timeout=15000)
-        finally:
-            browser.close()
-            srv.stop()
+    finally:
+        srv.stop()

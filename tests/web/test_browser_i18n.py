@@ -33,10 +33,10 @@ from controller.club.app import create_club_app
 from controller.club.service import ClubService
 from controller.i18n import LANGUAGES, folder, translations
 from controller.web import club_link
+from tests.browser import ARTIFACTS, launched, watch
 from tests.club.broker import Mosquitto, club_login, enrol, table_publisher
 from tests.web.pseudo import SIZES, look
 from tests.web.support import free_port, served
-from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM
 from tests.web.test_browser_pages import SimServer
 
 pytestmark = pytest.mark.browser
@@ -104,15 +104,8 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with launched() as browser:
+        yield browser
 
 
 def _pages(servers: dict[str, Any], more: dict[str, Any] | None = None
@@ -151,8 +144,7 @@ def test_every_page_switches_to_every_language(servers: dict[str, Any], chromium
     errors: list[str] = []
     try:
         for name, (url, link, sel, msgid) in _pages(servers).items():
-            page = context.new_page()
-            page.on("pageerror", lambda e, name=name: errors.append(f"{name}: {e}"))
+            page = watch(context.new_page(), errors, name)
             page.goto(url + link)
             page.wait_for_function(LANGUAGE_SHOWN, arg=[sel, msgid, "en"], timeout=60000)
             for language in LANGUAGES[1:]:

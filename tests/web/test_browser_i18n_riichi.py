@@ -21,9 +21,9 @@ import pytest
 
 from controller.app import System, build
 from controller.config import Config, SessionConfig
+from tests.browser import ARTIFACTS, open_page
 from tests.web.pseudo import look
 from tests.web.support import served
-from tests.web.test_browser import ARTIFACTS
 from tests.web.test_browser_i18n import chromium  # noqa: F401 - the fixture
 from tests.web.test_browser_riichi import Game, _first_seat, _over, _seat_in_riichi_with_river
 
@@ -64,9 +64,7 @@ class Looker:
 
     def __init__(self, system: System, base: str, browser: Any) -> None:
         self.system, self.base = system, base
-        self.context = browser.new_context(viewport={"width": 390, "height": 844},
-                                           locale="en-GB", has_touch=True)
-        self.page = self.context.new_page()
+        self.page = open_page(browser, "phone", locale="en-GB", has_touch=True)
         self.found: dict[str, Any] = {}
         self.seen: list[str] = []
 
@@ -114,7 +112,7 @@ def test_the_riichi_pages_show_no_hard_coded_english_and_nothing_overflows(
         game.until(lambda v: bool(v["riichi"]["final"]))
         looker.both("final", 1)
     finally:
-        looker.context.close()
+        looker.page.context.close()
     assert sorted(looker.seen) == sorted(f"{kind} {moment}" for moment in SEAT for kind in (
         ("board", "seat") if moment in BOARD else ("seat",))), looker.seen
     assert not looker.found, "\n".join(f"{name}: {what}" for name, what in looker.found.items())

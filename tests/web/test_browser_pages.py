@@ -19,8 +19,9 @@ from controller.config import Config, SimulationConfig
 from controller.loop import GameLoop
 from controller.players.director import Director
 from controller.store.tokens import Tokens
+from tests.browser import ARTIFACTS, launched, open_page
 from tests.web.support import served
-from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, Server, _free_port
+from tests.web.test_browser import Server, _free_port
 
 pytestmark = pytest.mark.browser
 WINDS = ("east", "south", "west", "north")
@@ -82,15 +83,8 @@ def still(tmp_path: Path) -> Iterator[SimServer]:
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with launched() as chromium:
+        yield chromium
 
 
 DISCARD = """() => {
@@ -128,8 +122,7 @@ def playing_on(tmp_path: Path) -> Iterator[SimServer]:
 
 def test_tv_mode_fills_a_1920_screen_readably(playing_on: SimServer, browser: Any) -> None:
     errors: list[str] = []
-    page = browser.new_page(viewport={"width": 1920, "height": 1080})
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page = open_page(browser, (1920, 1080), errors)
     page.goto(playing_on.base + "/")
     page.wait_for_selector("body.tv", timeout=15000)
     # The live page measured: a discard on the pad; a moment with sets on the strips.
@@ -159,7 +152,7 @@ def test_history_and_chart_after_several_hands(playing: SimServer, browser: Any)
     import json
     import urllib.request
 
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page = open_page(browser, (1280, 800))
     page.goto(playing.base + "/")
     page.wait_for_function("() => document.querySelectorAll('#history li').length >= 3",
                            timeout=180000)
@@ -187,7 +180,7 @@ def test_history_and_chart_after_several_hands(playing: SimServer, browser: Any)
 
 def test_operator_login_and_seat_links_on_loopback(still: SimServer, browser: Any) -> None:
     unauthorized: list[str] = []
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page = open_page(browser, (1280, 800))
     page.on("response", lambda r: unauthorized.append(r.url) if r.status == 401 else None)
     page.goto(still.base + "/operator")
     page.wait_for_selector("#login:not([hidden])")
@@ -251,18 +244,18 @@ def test_a_seat_corrects_a_misread_tile_in_its_own_rack(still: SimServer, browse
     real = next(c for c in tiles.KINDS if c not in rack
                 and service.state.hand.out[tiles.ALL_CODES.index(c)] < 4)
     # Without the seat's link: no buttons, and the page says why.
-    bare = browser.new_page(viewport={"width": 390, "height": 844})
+    bare = open_page(browser, (390, 844))
     bare.goto(f"{still.base}/seat/2")
     bare.wait_for_selector("#notice .error")
     assert all(bare.is_disabled(f"#{b}") for b in ("claim", "ready", "mahjong"))
     assert "need the seat's link" in bare.inner_text("#why")
     bare.close()
-    bare = browser.new_page(viewport={"width": 390, "height": 844})
+    bare = open_page(browser, (390, 844))
     bare.goto(f"{still.base}/seat/2#token=wrong")
     bare.wait_for_function("() => /not the token of this seat/.test("
                            "document.querySelector('#notice').textContent)")
     assert bare.evaluate("() => localStorage.getItem('seat-token-2')") is None
-    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page = open_page(browser, (390, 844))
     page.on("dialog", lambda d: d.accept())
     page.goto(f"{still.base}/seat/2#token={tokens.seats[2]}")
     page.wait_for_selector("#hand .tile", timeout=15000)
@@ -303,7 +296,7 @@ _PRESS_REASSIGN = """() => {
 def test_operator_undoes_and_corrects_while_play_goes_on(slow_play: SimServer,
                                                           browser: Any) -> None:
     service, tokens = slow_play.loop, slow_play.tokens
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page = open_page(browser, (1280, 800))
     page.on("dialog", lambda d: d.accept())
     page.goto(f"{slow_play.base}/operator#token={tokens.admin}")
     page.wait_for_selector("#events li.newest", timeout=30000)
@@ -385,7 +378,7 @@ def test_operator_corrects_the_virtual_table_while_play_goes_on(tmp_path: Path,
                              f"{run.complaint}; health: {loop.public_view().get('health')})")
 
     with served(system.app) as base:
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page = open_page(browser, (1280, 800))
         page.goto(f"{base}/operator#token={system.tokens.admin}")
         complaint = until(lambda: run.complaint if run.complaint and "is" in run.complaint
                           else None, "a player noticing the misread tile")
@@ -393,7 +386,7 @@ def test_operator_corrects_the_virtual_table_while_play_goes_on(tmp_path: Path,
                                "document.querySelector('#health').textContent)", timeout=15000)
         # The misread lies in a rack: its player corrects it on the seat page.
         position = int(complaint["zone"].split(":")[1])
-        seat = browser.new_page(viewport={"width": 390, "height": 844})
+        seat = open_page(browser, (390, 844))
         seat.on("dialog", lambda d: d.accept())
         seat.goto(f"{base}/seat/{position}#token={system.tokens.seats[position]}")
         seat.click("#hand .tile[data-tile='5b']", timeout=15000)

@@ -18,13 +18,12 @@ import pytest
 from controller.app import build
 from controller.config import Config, SessionConfig
 from controller.tiles import is_bonus
+from tests.browser import ARTIFACTS, launched, open_page
 from tests.web.review_support import Moment, Reference, record
 from tests.web.support import served
-from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM
 
 pytestmark = pytest.mark.browser
 SHOTS = Path(os.environ.get("SCREENSHOTS_DIR") or ARTIFACTS)
-SIZES = {"tv": {"width": 1920, "height": 1080}, "phone": {"width": 390, "height": 844}}
 
 
 class Served:
@@ -47,13 +46,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
     SHOTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launched() as chromium:
         yield chromium
-        chromium.close()
 
 
 def hand_seqs(ref: Reference, number: int) -> list[int]:
@@ -133,8 +128,7 @@ def check_board(page: Any, ref: Reference, seqs: list[int], step: int,
 def test_stepping_through_a_hand_with_keys_and_slider(site: Served, browser: Any,
                                                       size: str) -> None:
     errors: list[str] = []
-    page = browser.new_context(viewport=SIZES[size], has_touch=size == "phone").new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page = open_page(browser, size, errors, has_touch=size == "phone")
     page.goto(f"{site.base}/review")
     page.locator(f'[data-session="{site.hua}"] .hand-link').nth(1).click()  # the second hand
     page.wait_for_url(f"**/review/{site.hua}/2*")
@@ -175,8 +169,7 @@ def test_stepping_through_a_hand_with_keys_and_slider(site: Served, browser: Any
 
 def test_a_riichi_hand_shows_its_indicators(site: Served, browser: Any) -> None:
     errors: list[str] = []
-    page = browser.new_context(viewport=SIZES["tv"]).new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page = open_page(browser, "tv", errors)
     ref = site.refs[site.riichi]
     seqs = hand_seqs(ref, 1)
     page.goto(f"{site.base}/review/{site.riichi}/1")
@@ -196,9 +189,7 @@ def test_the_board_and_the_seat_page_link_to_the_review(site: Served, browser: A
     """The board's history links each finished hand of the session under way; the seat page
     links to the review with its own tiles (the token it keeps), which then shows them."""
     errors: list[str] = []
-    context = browser.new_context(viewport=SIZES["phone"], has_touch=True)
-    page = context.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page = open_page(browser, "phone", errors, has_touch=True)
     page.goto(f"{site.base}/")
     page.locator(".history .hand-review").first.click()
     page.wait_for_url(f"**/review/{site.riichi}/1*")
@@ -224,7 +215,7 @@ def test_the_board_and_the_seat_page_link_to_the_review(site: Served, browser: A
     assert Counter(own) == Counter(hand.seat(2).rack)
     assert page.locator(".own-tiles").count() == 1  # the session has not ended: its own only
     assert not errors, errors
-    context.close()
+    page.context.close()
 
 
 def test_the_discard_analysis_beside_the_replay(site: Served, browser: Any) -> None:
@@ -249,8 +240,7 @@ def test_the_discard_analysis_beside_the_replay(site: Served, browser: Any) -> N
     moved = site.refs[site.riichi].moments[last["seq"]]
     assert moved.event["move"] == {"tile": last["tile"], "from": "rack:2", "to": "discard"}
 
-    context = browser.new_context(viewport=SIZES["tv"])
-    page = context.new_page()
+    page = open_page(browser, "tv")
     page.goto(f"{site.base}/review/{site.riichi}/1#token={site.seat2}")
     page.wait_for_selector("#analysis:not([hidden])", timeout=30000)
     share = int(got["summary"]["share"] * 100 + 0.5)  # English writes 25% (CLDR's #,##0%)
@@ -266,4 +256,4 @@ def test_the_discard_analysis_beside_the_replay(site: Served, browser: Any) -> N
     page.goto(f"{site.base}/review/{site.riichi}/1")  # the public: no panel
     page.wait_for_selector("#log li")
     assert page.locator("#analysis").is_hidden()
-    context.close()
+    page.context.close()

@@ -19,11 +19,10 @@ import pytest
 from controller.app import System, build
 from controller.config import Config, SessionConfig
 from controller.players.director import Director
+from tests.browser import ARTIFACTS, SIZES, launched, open_page
 from tests.web.support import served
-from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM
 
 pytestmark = pytest.mark.browser
-SIZES = {"tv": {"width": 1920, "height": 1080}, "phone": {"width": 390, "height": 844}}
 START, UMA = 30000, (15, 5, -5, -15)  # RULES.md 11: the start points, the uma by place
 SHOTS = Path(os.environ.get("SCREENSHOTS_DIR") or ARTIFACTS)  # scripts/screenshots sets it
 SEED = 3  # a hanchan with riichi, furiten, no-yaku waits, limit hands and exhaustive draws
@@ -103,18 +102,12 @@ def riichi(tmp_path: Path) -> Iterator[tuple[System, str]]:
 
 @pytest.fixture
 def chromium() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launched() as browser:
         yield browser
-        browser.close()
 
 
 def _page(browser: Any, size: str, url: str, errors: list[str]) -> Any:
-    context = browser.new_context(viewport=SIZES[size], has_touch=size == "phone")
-    page = context.new_page()
-    page.on("pageerror", lambda e: errors.append(f"{size}: {e}"))
+    page = open_page(browser, size, errors, label=size, has_touch=size == "phone")
     page.goto(url)
     return page
 

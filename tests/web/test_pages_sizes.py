@@ -14,11 +14,10 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_browser import ARTIFACTS
+from tests.browser import ARTIFACTS, SIZES, open_page
 from tests.web.test_browser_pages import SimServer, _serve, browser  # noqa: F401
 
 pytestmark = pytest.mark.browser
-SIZES = {"tv": {"width": 1920, "height": 1080}, "phone": {"width": 390, "height": 844}}
 SHOTS = Path(os.environ.get("SCREENSHOTS_DIR") or ARTIFACTS)
 CODE = re.compile(r"\b([1-9][bcd]|[eswn]w|[rgw]d|[1-4][fs])\b")
 FACES = """(where) => [...document.querySelectorAll(where + ' .tile:not(.back)')]
@@ -36,11 +35,7 @@ def playing(tmp_path: Path) -> Iterator[SimServer]:
 
 
 def _page(browser: Any, size: str, errors: list[str]) -> Any:  # noqa: F811
-    page = browser.new_page(viewport=SIZES[size])
-    page.on("pageerror", lambda e: errors.append(f"{size}: {e}"))
-    page.on("console", lambda m: errors.append(f"{size}: {m.text}") if m.type == "error"
-            else None)
-    return page
+    return open_page(browser, size, errors, label=size, console=True)
 
 
 def _fits(page: Any) -> None:
