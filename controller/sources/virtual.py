@@ -180,13 +180,18 @@ async def _events(inbox: asyncio.Queue[Any], sensing: Sensing, loop: LoopPort,
         if time.monotonic() - last_tick >= 0.02:
             last_tick = time.monotonic()
             batch += [(e, "table") for e in sensing.tracker.tick(last_tick)]
-        if sensing.quiet(loop):  # the table is (to be) swept for a new session: nothing to tell
-            batch = [(e, n) for e, n in batch if n != "table"]
         for event, name in batch:
+            # Looked at before each event, not once per batch: a new session may have begun
+            # while the one before was recorded (its table is, or is to be, swept: nothing
+            # the old tracker saw is a move of the new game).
+            if name == "table" and sensing.quiet(loop):
+                continue
             count.emitted += 1
             yield event, name
             count.applied += 1
             for cleared in follow_hand(loop, sensing.tracker):
+                if sensing.quiet(loop):
+                    break
                 count.emitted += 1
                 yield cleared, "table"
                 count.applied += 1
