@@ -35,10 +35,10 @@ def test_a_round_seats_its_players_and_ends_after_the_hand_in_play(tmp_path: Pat
     loop = system.loop
     with TestClient(system.app) as client:
         now = loop.clock()
-        club.round = {"round": 1, "started": now, "ends_at": now + 60.0, "seating": SEATING}
+        club.round = {"round": 1, "started": now, "ends_at": now + 3600.0, "seating": SEATING}
         until(lambda: client.get("/api/table").json()["names"]["4"] == "Dee")
         until(lambda: loop.state.hand is not None, what="a hand dealt")
-        skipped[0] += 60.0  # time is up: the hand in play is played out, then the session ends
+        skipped[0] += 3600.0  # time is up: the hand in play is played out, then the session ends
         until(lambda: not loop.session_active)
         first = client.get("/api/sessions").json()["sessions"][0]
         assert first["ended"] is not None and first["hands"] >= 1
@@ -47,14 +47,14 @@ def test_a_round_seats_its_players_and_ends_after_the_hand_in_play(tmp_path: Pat
         # every hand the session counts was played out (a hand dealt after the last one is void)
         assert all(hand["result"] in ("mahjong", "washout") for hand in detail["hands"])
         now = loop.clock()
-        club.round = {"round": 2, "started": now, "ends_at": now + 60.0,
+        club.round = {"round": 2, "started": now, "ends_at": now + 3600.0,
                       "seating": {"green": ["Hal", "Ann", "Gus", "Bo"]}}
         until(lambda: len(client.get("/api/sessions").json()["sessions"]) == 2)
         until(lambda: client.get("/api/table").json()["names"]["1"] == "Hal",
               what="round 2's seating at the table",
               status=lambda: (client.get("/api/table").json()["names"], loop.session_active,
                               loop.state.hand.phase if loop.state.hand else None))
-        skipped[0] += 60.0
+        skipped[0] += 3600.0
         until(lambda: not loop.session_active)
 
 
