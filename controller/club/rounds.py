@@ -24,13 +24,18 @@ class RoundKeeper:
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.clock = clock
-        self.seated: set[int] = set()  # rounds whose names were given
+        self.seated: dict[int, Any] = {}  # round -> the session its names were given in
         self.ended: set[int] = set()  # rounds whose session was ended at time-up
         self.at_time_up: dict[int, int] = {}  # finished hands when time ran out
 
     def step(self, rnd: dict[str, Any] | None, table: str, view: dict[str, Any],
-             active: bool) -> tuple[str, Any]:
-        """("start", None) | ("seat", [player events]) | ("stop", stop options) | ("wait", None)."""
+             active: bool, session: Any = None) -> tuple[str, Any]:
+        """("start", None) | ("seat", [player events]) | ("stop", stop options) | ("wait", None).
+
+        ``session``: the running session's id. The round's players are seated in every session
+        that runs during the round, once, before anything else: also when time is up already
+        (a session started for the round just before its end, or the keeper's turn came late
+        on a busy host) and when the operator started another session meanwhile."""
         if not rnd or not isinstance(rnd.get("round"), int):
             return "wait", None
         number = int(rnd["round"])
@@ -40,8 +45,9 @@ class RoundKeeper:
         if not active:
             return ("wait", None) if over else ("start", None)
         seating = (rnd.get("seating") or {}).get(table)
-        if number not in self.seated and not over and isinstance(seating, list):
-            self.seated.add(number)
+        if isinstance(seating, list) and (number not in self.seated
+                                          or self.seated[number] != session):
+            self.seated[number] = session
             events = [{"player": {"seat": p, "name": str(n)}}
                       for p, n in enumerate(seating[:4], start=1) if n]
             names = view.get("names") or {}
@@ -74,7 +80,7 @@ def round_source(club: Any, every: float = 0.2) -> Any:
             if service.halted:
                 continue
             action, events = keeper.step(club.round, club.table, service.public_view(),
-                                         service.session_active)
+                                         service.session_active, service.session_id)
             try:
                 if action == "start":
                     session = service.config.session

@@ -6,6 +6,7 @@ Accepted events that change the game push the state they replaced onto ``GameSta
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -22,7 +23,13 @@ from controller.game.state import (
     evolve,
     new_hand,
 )
-from controller.game.zones import differences, physical_counts, same_place, zone_counts
+from controller.game.zones import (
+    OFF_TABLE,
+    differences,
+    physical_counts,
+    same_place,
+    zone_counts,
+)
 from controller.scoring import PLAYABLE, ScoringError, get_ruleset
 from controller.scoring.rulesets.mcr import FALSE_MAHJONG_PENALTY
 
@@ -213,9 +220,24 @@ def _sources(ctx: Ctx, tile: str, src: str, dst: str) -> list[Reading] | None:
     for entry in mis:
         if entry[0] == tile and entry[2] == src:
             # The log left the put-back out: the tile moves on from where it is. If the move
-            # is refused, nothing is assumed: the note stays.
+            # is refused, nothing is assumed: the note stays. But while another copy lies in
+            # ``src`` the move is that copy's first (the tracker saw a tile come from the wall:
+            # the one out of place still lies where it was put; issue 22's undo to the start).
+            if _lies_in(ctx, tile, src):
+                return [(None, src, False), (entry, src, False)]
             return [(entry, src, False)]
     return [(None, src, False)]
+
+
+def _lies_in(ctx: Ctx, tile: str, zone: str) -> bool:
+    """Whether a ``tile`` lies in ``zone`` on the table (off the table: in the wall or the
+    river pile), the tiles out of place where they were put."""
+    state = ctx.state
+    bonus = bool(state.ruleset.bonus_tiles) if state.ruleset is not None else False
+    hand = state.hand or new_hand(0, state.dealer, state.prevailing_wind, bonus)
+    zones = physical_counts(hand, bonus, ctx.misplaced, state.cleared if state.hand else ())
+    places = OFF_TABLE if zone in OFF_TABLE else (zone,)
+    return sum(zones.get(z, Counter())[tile] for z in places) > 0
 
 
 def _move(

@@ -16,6 +16,7 @@ from controller.loop.results import (
     NoSession,
     ServiceError,
     ServiceHalted,
+    SessionChanged,
 )
 
 __all__ = [
@@ -29,4 +30,5 @@ __all__ = [
     "NoSession",
     "ServiceError",
     "ServiceHalted",
+    "SessionChanged",
 ]

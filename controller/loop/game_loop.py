@@ -29,6 +29,7 @@ from controller.loop.results import (
     NoSession,
     ServiceError,
     ServiceHalted,
+    SessionChanged,
     kind_of,
     violation_of,
 )
@@ -50,6 +51,8 @@ class _Job:
     payload: dict[str, Any]
     source: str
     future: asyncio.Future[Any] | None
+    #: the session running when the event was posted: it is applied to that session only
+    session: Any = None
 
 
 class GameLoop:
@@ -229,7 +232,7 @@ class GameLoop:
         """For reader threads: post an event without waiting (results go to the log)."""
         if self._loop is None:
             raise ServiceError("the service is not running")
-        job = _Job("event", event, source, None)
+        job = _Job("event", event, source, None, self._session_id)
         self._loop.call_soon_threadsafe(self._queue.put_nowait, job)
 
     async def _enqueue(self, kind: str, payload: dict[str, Any], source: str) -> Any:
@@ -241,7 +244,7 @@ class GameLoop:
         if self.halted and kind == "event":
             raise ServiceHalted(self.halted)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await self._queue.put(_Job(kind, payload, source, future))
+        await self._queue.put(_Job(kind, payload, source, future, self._session_id))
         return await future
 
     # --- the loop ---------------------------------------------------------------------------
@@ -268,6 +271,10 @@ class GameLoop:
             return self._start_session(job.payload["ruleset"], job.payload["options"])
         if job.kind == "stop":
             return self._stop_session(between_hands=bool(job.payload.get("between_hands")))
+        if job.session != self._session_id:  # a new session's start was queued ahead of it
+            raise SessionChanged(
+                f"session {self._session_id} began before this {kind_of(job.payload)} from "
+                f"{job.source} was recorded: it was not recorded; look at the table again")
         return self._apply(job.payload, job.source)
 
     def _apply(self, event: dict[str, Any], source: str) -> Applied:

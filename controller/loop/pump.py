@@ -8,7 +8,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from controller import game
-from controller.loop.results import Applied, ServiceError, ServiceHalted
+from controller.loop.results import Applied, ServiceError, ServiceHalted, SessionChanged
 from controller.sources.base import EventSource
 
 if TYPE_CHECKING:
@@ -53,6 +53,9 @@ async def _submit(loop: GameLoop, name: str, event: dict[str, Any],
             log.warning("source %s waits: %s", name, exc)
             while loop.halted:
                 await asyncio.sleep(0.5)
+        except SessionChanged as exc:  # made for the session before: the source looks again
+            log.info("source %s: %s", name, exc)
+            return None
         except ServiceError as exc:
             log.warning("source %s: %s", name, exc)
             await asyncio.sleep(1.0)

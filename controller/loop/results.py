@@ -20,6 +20,11 @@ class NoSession(ServiceError):
     """No session is running."""
 
 
+class SessionChanged(ServiceError):
+    """An event made while one session ran reached the loop after another began (queued behind
+    the new session's start): it is not applied to a game it was not made for."""
+
+
 class HandInPlay(ServiceError):
     """A stop asked for between hands came while a hand is dealt or played: try again later."""
 

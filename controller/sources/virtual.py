@@ -76,6 +76,11 @@ class SimRun:
     #: lies there (a misread): {"seat", "zone", "tile" (as read), "is"}; None when all agree
     complaint: dict[str, Any] | None = None
     waited: int = 0  # times the players looked at the table and waited (a misread showing)
+    #: set by whoever runs the table (a test's operator): the players keep their hands off it
+    #: from their next look until it is cleared; ``holding`` says they are waiting and their
+    #: last act is registered (nothing in flight)
+    held: bool = False
+    holding: bool = False
 
 
 def virtual_table_source(options: SimOptions, run: SimRun | None = None) -> EventSource:
@@ -180,13 +185,18 @@ async def _events(inbox: asyncio.Queue[Any], sensing: Sensing, loop: LoopPort,
         if time.monotonic() - last_tick >= 0.02:
             last_tick = time.monotonic()
             batch += [(e, "table") for e in sensing.tracker.tick(last_tick)]
-        if sensing.quiet(loop):  # the table is (to be) swept for a new session: nothing to tell
-            batch = [(e, n) for e, n in batch if n != "table"]
         for event, name in batch:
+            # Looked at before each event, not once per batch: a new session may have begun
+            # while the one before was recorded (its table is, or is to be, swept: nothing
+            # the old tracker saw is a move of the new game).
+            if name == "table" and sensing.quiet(loop):
+                continue
             count.emitted += 1
             yield event, name
             count.applied += 1
             for cleared in follow_hand(loop, sensing.tracker):
+                if sensing.quiet(loop):
+                    break
                 count.emitted += 1
                 yield cleared, "table"
                 count.applied += 1
@@ -207,10 +217,15 @@ async def _drive(loop: LoopPort, world: SimWorld, sensing: Sensing,
     sweeping = False  # clearing the table: sweep it all, then wait once
     director, session = None, None
     rhythm = Rhythm()  # the players' pace is counted from each act, not from its registration
+    rested: tuple[Any, int] | None = None  # the session and hand whose result was looked at
     try:
         while True:
-            if not sweeping:
+            if not sweeping or run.held:
                 await wait_registered(inbox, sensing, count, expected, options, run)
+            if run.held:
+                sweeping = False
+                await _hold(run)
+                continue
             if not loop.session_active:  # stopped by the operator: wait for a new one
                 await asyncio.sleep(0.1)
                 continue
@@ -224,6 +239,10 @@ async def _drive(loop: LoopPort, world: SimWorld, sensing: Sensing,
                 await agreed(loop, world, run)
                 if loop.session_id != session or not loop.session_active:
                     continue  # a new session came meanwhile: its sweep first, not a move
+            if (over := _result_shown(loop, options)) is not None and over != rested:
+                rested = over  # the result shows (the act that ended the hand is registered)
+                await asyncio.sleep(options.hand_pause)
+                continue
             event = director.next_action(loop.state)
             if event is None and await next_game(loop, options.hands):
                 continue
@@ -311,11 +330,28 @@ async def _until(condition: Callable[[], bool]) -> None:
 
 
 async def _pause(loop: LoopPort, options: SimOptions, rhythm: Rhythm) -> None:
+    """The players' pace after an act (the rest after a hand is ``_result_shown``'s: an act
+    that ends a hand is not registered yet here, so its result does not show)."""
     hand = loop.public_view().get("hand") or {}
-    if hand.get("phase") == "over" and options.hand_pause:
-        await asyncio.sleep(options.hand_pause)  # from when the result shows
-    elif options.pace:  # the deal is quick at a real table too
+    if options.pace:  # the deal is quick at a real table too
         await rhythm.pause(options.pace * (0.2 if hand.get("phase") == "deal" else 1.0))
+
+
+def _result_shown(loop: LoopPort, options: SimOptions) -> tuple[Any, int] | None:
+    """(session, hand number) while a finished hand's result shows and the players rest
+    ``hand_pause`` seconds to look at it; None otherwise."""
+    hand = loop.state.hand
+    if not options.hand_pause or hand is None or hand.phase != "over":
+        return None
+    return loop.session_id, hand.number
+
+
+async def _hold(run: SimRun) -> None:
+    """Hands off the table while ``run.held`` (the last act registered already)."""
+    run.holding = True
+    while run.held:
+        await asyncio.sleep(0.02)
+    run.holding = False
 
 
 async def _unplugger(backend: Any, options: SimOptions, run: SimRun) -> None:

@@ -4,8 +4,10 @@ new session."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 from fastapi.testclient import TestClient
 
@@ -19,14 +21,24 @@ SEATING = {"green": ["Ann", "Bo", "Cai", "Dee"], "blue": ["Eve", "Fay", "Gus", "
 
 
 def test_a_round_seats_its_players_and_ends_after_the_hand_in_play(tmp_path: Path) -> None:
+    """Time-up comes when the test moves the table's clock past the round's end (once the
+    round's names show), not a wall-clock second after the round began: on a busy host the
+    keeper's turn could come after such a second, and the round would be over before it began."""
+    skipped = [0.0]  # seconds the table's clock has been moved on
+
+    def clock() -> float:
+        return time.time() + skipped[0]
+
     club = SimpleNamespace(table="green", round=None)
-    system = build(Config(), tmp_path / "data", sources={
+    system = build(Config(), tmp_path / "data", clock=clock, sources={
         "simulation": simulation_source(0.0, 3), "club-rounds": round_source(club, every=0.05)})
     loop = system.loop
     with TestClient(system.app) as client:
         now = loop.clock()
-        club.round = {"round": 1, "started": now, "ends_at": now + 1.0, "seating": SEATING}
+        club.round = {"round": 1, "started": now, "ends_at": now + 3600.0, "seating": SEATING}
         until(lambda: client.get("/api/table").json()["names"]["4"] == "Dee")
+        until(lambda: loop.state.hand is not None, what="a hand dealt")
+        skipped[0] += 3600.0  # time is up: the hand in play is played out, then the session ends
         until(lambda: not loop.session_active)
         first = client.get("/api/sessions").json()["sessions"][0]
         assert first["ended"] is not None and first["hands"] >= 1
@@ -35,14 +47,43 @@ def test_a_round_seats_its_players_and_ends_after_the_hand_in_play(tmp_path: Pat
         # every hand the session counts was played out (a hand dealt after the last one is void)
         assert all(hand["result"] in ("mahjong", "washout") for hand in detail["hands"])
         now = loop.clock()
-        club.round = {"round": 2, "started": now, "ends_at": now + 1.0,
+        club.round = {"round": 2, "started": now, "ends_at": now + 3600.0,
                       "seating": {"green": ["Hal", "Ann", "Gus", "Bo"]}}
         until(lambda: len(client.get("/api/sessions").json()["sessions"]) == 2)
         until(lambda: client.get("/api/table").json()["names"]["1"] == "Hal",
               what="round 2's seating at the table",
               status=lambda: (client.get("/api/table").json()["names"], loop.session_active,
                               loop.state.hand.phase if loop.state.hand else None))
+        skipped[0] += 3600.0
         until(lambda: not loop.session_active)
+
+
+def test_a_session_started_just_before_time_up_gets_the_round_s_names() -> None:
+    """The keeper started the round's session, and its next turn came after the round's end
+    (a one-second round on a busy host): the names are given all the same, then the session
+    ends (no hand had begun). Before, time-up skipped the seating and the session ran nameless."""
+    clock = [100.0]
+    keeper = RoundKeeper(lambda: clock[0])
+    rnd = {"round": 2, "ends_at": 101.0, "seating": SEATING}
+    empty: dict[str, Any] = {"hands": [], "hand": None, "names": {}}
+    assert keeper.step(rnd, "green", empty, active=False) == ("start", None)
+    clock[0] = 102.0
+    action, events = keeper.step(rnd, "green", empty, active=True)
+    assert action == "seat" and events[0] == {"player": {"seat": 1, "name": "Ann"}}
+    assert keeper.step(rnd, "green", empty, active=True) == (
+        "stop", {"between_hands": True})
+
+
+def test_a_new_session_during_the_round_gets_the_round_s_names_again() -> None:
+    """The operator started another session during the round: the names follow it."""
+    clock = [100.0]
+    keeper = RoundKeeper(lambda: clock[0])
+    rnd = {"round": 1, "ends_at": 150.0, "seating": SEATING}
+    view: dict[str, Any] = {"hands": [], "hand": None, "names": {}}
+    assert keeper.step(rnd, "green", view, active=True, session=1)[0] == "seat"
+    assert keeper.step(rnd, "green", view, active=True, session=1) == ("wait", None)
+    action, events = keeper.step(rnd, "green", view, active=True, session=2)
+    assert action == "seat" and [e["player"]["name"] for e in events] == SEATING["green"]
 
 
 def test_the_keeper_waits_for_the_hand_in_play() -> None:

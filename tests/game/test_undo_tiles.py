@@ -179,3 +179,37 @@ def test_two_identical_tiles_moved_off_in_play_are_both_out_of_place() -> None:
         assert not out.accepted
         state = out.state
     assert state.misplaced == (("wd", "wall", "rack:4"),) * 2 and lying_conserved(state)
+
+
+START = {"session": {"ruleset": "hua-bao", "options": {}}}
+
+
+def _move(tile: str, src: str, dst: str) -> dict[str, Any]:
+    return {"move": {"tile": tile, "from": src, "to": dst}}
+
+
+def test_a_tile_from_the_wall_is_a_copy_that_lay_there_not_the_one_out_of_place() -> None:
+    """Issue 22's loaded run: undone to the session's start, a 3b dealt lies in rack:1 on its
+    way back to the wall, and the players deal another 3b from the wall to rack:2. That tile
+    came from the wall, where three copies lie; the one in rack:1 was never touched. Before,
+    the game read the move as rack:1's 3b moving on (its put-back left out of the log), lost
+    it from rack:1 and the virtual players waited for ever for the game to show it."""
+    state = fold([START, _move("3b", "wall", "rack:1"), {"correct": {"undo": 1}}])
+    assert state.hand is None and state.misplaced == (("3b", "rack:1", "wall"),)
+    out = apply(state, _move("3b", "wall", "rack:2"))
+    assert out.accepted
+    assert lying(out.state)["rack:1"]["3b"] == 1 and lying(out.state)["rack:2"]["3b"] == 1
+    assert out.state.misplaced == (("3b", "rack:1", "wall"),)  # still to go back
+    assert lying_conserved(out.state)
+
+
+def test_the_last_copy_from_the_wall_is_the_one_out_of_place_moving_on() -> None:
+    """All four 3b are out; one is undone and lies in rack:4 on its way to the wall. A 3b
+    "from the wall" can only be that one: its put-back was left out (FORMATS.md)."""
+    deal = [_move("3b", "wall", f"rack:{p}") for p in range(1, 5)]
+    state = fold([START, *deal, {"correct": {"undo": 1}}])
+    assert state.misplaced == (("3b", "rack:4", "wall"),)
+    out = apply(state, _move("3b", "wall", "rack:1"))
+    assert out.accepted and out.state.misplaced == ()
+    assert lying(out.state)["rack:1"]["3b"] == 2 and lying(out.state)["rack:4"]["3b"] == 0
+    assert lying_conserved(out.state)

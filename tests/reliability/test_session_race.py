@@ -6,13 +6,16 @@ concurrent writers on one SQLite file."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from pathlib import Path
 
 import httpx
+import pytest
 
 from controller.app import build
 from controller.config import Config
+from controller.loop import GameLoop, SessionChanged
 from controller.store import EventLog
 from tests.web.support import served
 
@@ -81,3 +84,26 @@ def test_writers_at_once_on_one_log_leave_one_open(tmp_path: Path) -> None:
     finally:
         for log in logs:
             log.close()
+
+
+async def test_an_event_queued_behind_a_new_session_is_not_applied_to_it(tmp_path: Path) -> None:
+    """A move made while session 1 ran, queued just behind the operator's new session (the
+    loaded run's virtual table: the players' first tile landed in the new session, whose table
+    had been swept, and they waited for ever for the game to give the tile back). The loop
+    applies an event only to the session that ran when it was posted."""
+    loop = GameLoop(Config(), data_dir=tmp_path)
+    await loop.start()
+    try:
+        first = loop.session_id
+        move = {"move": {"tile": "7b", "from": "wall", "to": "rack:1"}}
+        started = asyncio.ensure_future(loop.start_session("dmjl", {}))
+        made = asyncio.ensure_future(loop.submit(move, "table"))  # posted before the start ran
+        await started
+        with pytest.raises(SessionChanged):
+            await made
+        assert loop.session_id != first and loop.state.hand is None  # no tile out in the new one
+        # made in the new session, the same move is the new session's first tile
+        assert (await loop.submit(move, "table")).accepted
+        assert loop.state.hand is not None
+    finally:
+        await loop.stop()

@@ -185,6 +185,7 @@ def test_a_washout_taken_back_in_process(tmp_path: Path) -> None:
         number = hand_of(client)["number"]
         ended = client.post("/api/admin/end-hand", headers=admin, json={"result": "washout"})
         assert ended.status_code == 200, ended.text
+        washout = ended.json()["seq"]
         until(lambda: len(loop.state.cleared) >= 5, what="the players clearing")
         undone = client.post("/api/admin/undo", headers=admin, json={"count": 1})
         assert undone.status_code == 200 and undone.json()["accepted"], undone.text
@@ -209,4 +210,10 @@ def test_a_washout_taken_back_in_process(tmp_path: Path) -> None:
     assert replay_lines((r.seq, r.event, r.at) for r in records) == state
     at_undo = replay_lines((r.seq, r.event, r.at) for r in records if r.seq <= undo_seq)
     assert len(at_undo.misplaced) >= 5  # the cleared tiles, listed to come back
-    assert all(put == "wall" for _, put, _ in at_undo.misplaced), at_undo.misplaced
+    # Any other out-of-place tile was moved as the hand ended: the players' move decided just
+    # before the washout and recorded after it (a discard as the operator pressed the button;
+    # the loaded run's failure), so it lies where that move put it, to go back from there.
+    after = [r.event["move"] for r in records if washout < r.seq <= undo_seq and "move" in r.event]
+    others = [m for m in at_undo.misplaced if m[1] != "wall"]
+    assert all(any(mv["tile"] == tile and mv["to"] == put for mv in after)
+               for tile, put, _ in others), (others, after)
