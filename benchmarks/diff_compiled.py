@@ -6,7 +6,8 @@ Run by hand (never in CI), after ``.venv/bin/python scripts/build_compiled.py``:
 
     .venv/bin/python benchmarks/diff_compiled.py [--hands 20000] [--seed 2027]
 
-``--hands`` per rule set: 5 rule sets, 100,000 hands by default, made by hands.py (winners of
+``--hands`` per rule set: 5 rule sets, 100,000 hands by default (``--rulesets mcr --hands
+100000``: 100,000 mcr hands), made by hands.py (winners of
 every shape and source, hands one tile short, losers, bonus tiles, flags, bad inputs) from a
 seed other than the byte-identity dump's. Exit status 1 when any answer differs.
 """
@@ -22,6 +23,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hands import RULESETS  # noqa: E402
 from score_dump import ROOT, dump  # noqa: E402
 
 _WHICH = ("import controller.scoring.mcr as m\nfrom controller.scoring.mcr import scorer\n"
@@ -38,12 +40,12 @@ def _path_in_use(pure: bool) -> tuple[bool, bool]:
     return out[0] == "True", out[1] == "True"
 
 
-def _answers(pure: bool, n: int, seed: int) -> list[str]:
+def _answers(pure: bool, n: int, seed: int, rulesets: tuple[str, ...]) -> list[str]:
     os.environ.pop("MAHJONG_TABLE_PURE", None)
     if pure:
         os.environ["MAHJONG_TABLE_PURE"] = "1"
     try:
-        return dump(ROOT, n, seed)
+        return dump(ROOT, n, seed, rulesets)
     finally:
         os.environ.pop("MAHJONG_TABLE_PURE", None)
 
@@ -53,6 +55,8 @@ def main() -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=20000, help="hands per rule set (5 rule sets)")
     ap.add_argument("--seed", type=int, default=2027)
+    ap.add_argument("--rulesets", default=",".join(RULESETS),
+                    help="comma-separated (default every one; only mcr is compiled)")
     a = ap.parse_args()
     if _path_in_use(pure=False) != (True, False):
         print("the compiled mcr modules are not in use: build them first with "
@@ -61,8 +65,9 @@ def main() -> int:
     if _path_in_use(pure=True) != (False, True):
         print("MAHJONG_TABLE_PURE=1 did not keep the pure-Python modules: nothing to compare")
         return 2
-    pure = _answers(True, a.hands, a.seed)
-    compiled = _answers(False, a.hands, a.seed)
+    rulesets = tuple(a.rulesets.split(","))
+    pure = _answers(True, a.hands, a.seed, rulesets)
+    compiled = _answers(False, a.hands, a.seed, rulesets)
     differ = [i for i, (x, y) in enumerate(zip(pure, compiled, strict=True)) if x != y]
     kinds = Counter(json.loads(line.split("\t", 1)[0])["ruleset"] for line in pure)
     print(f"{len(pure)} hands ({', '.join(f'{k} {v}' for k, v in sorted(kinds.items()))}): "
