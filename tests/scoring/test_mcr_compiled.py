@@ -1,9 +1,11 @@
 """The loader of the optional compiled mcr modules (issue 27, docs/performance.md): they are
-used only when built from the very sources beside them, and never with MAHJONG_TABLE_PURE=1.
-(Their answers against the pure modules: benchmarks/diff_compiled.py, by hand.)"""
+used only when built from the very sources beside them (and the project modules they import),
+and never with MAHJONG_TABLE_PURE=1. (Their answers against the pure modules:
+benchmarks/diff_compiled.py, by hand.)"""
 
 from __future__ import annotations
 
+import ast
 import shutil
 import zlib
 from pathlib import Path
@@ -13,22 +15,45 @@ import pytest
 from controller.scoring import mcr
 
 PACKAGE = Path(mcr.__file__).parent
+ROOT = PACKAGE.parent.parent.parent
+#: the project's modules the stamp covers beside the compiled ones, from the repository's root
+IMPORTED = tuple(str((PACKAGE / d).resolve().relative_to(ROOT)) for d in mcr.DEPENDS)
+COMPILED = sorted(p for p in PACKAGE.glob("*.py") if p.name not in ("__init__.py", "result.py"))
 
 
 @pytest.fixture
 def copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    """A copy of the mcr sources and a compiled directory stamped with them."""
+    """A copy of the sources and an mcr compiled directory stamped with them."""
     monkeypatch.delenv("MAHJONG_TABLE_PURE", raising=False)
-    src, built = tmp_path / "mcr", tmp_path / "mcr" / "_compiled"
-    src.mkdir()
+    src = tmp_path / "controller" / "scoring" / "mcr"
+    src.mkdir(parents=True)
     for p in PACKAGE.glob("*.py"):
         shutil.copy(p, src / p.name)
+    for name in IMPORTED:
+        shutil.copy(ROOT / name, tmp_path / name)
+    built = src / "_compiled"
     built.mkdir()
-    stamp = "\n".join(f"{p.name} {zlib.crc32(p.read_bytes()):08x}"
-                      for p in sorted(src.glob("*.py"))
-                      if p.name not in ("__init__.py", "result.py"))
-    (built / "SOURCES").write_text(stamp + "\n")
+    lines = [f"{p.name} {zlib.crc32((src / p.name).read_bytes()):08x}" for p in COMPILED]
+    lines += [f"{'../' * (3 - n.count('/'))}{Path(n).name} "  # as seen from the package
+              f"{zlib.crc32((tmp_path / n).read_bytes()):08x}" for n in IMPORTED]
+    (built / "SOURCES").write_text("\n".join(lines) + "\n")
     return src, built
+
+
+def test_the_stamp_covers_every_project_module_the_compiled_ones_import() -> None:
+    """Read from their sources: each import of a project module outside the package."""
+    imported = set()
+    for p in COMPILED:
+        for node in ast.walk(ast.parse(p.read_text())):
+            if not (isinstance(node, ast.ImportFrom) and node.module
+                    and node.module.startswith("controller.")
+                    and not node.module.startswith("controller.scoring.mcr")):
+                continue
+            base = node.module.replace(".", "/")
+            for alias in node.names:  # a module imported by name, or names of a module
+                sub = f"{base}/{alias.name}.py"
+                imported.add(sub if (ROOT / sub).exists() else f"{base}.py")
+    assert imported == set(IMPORTED)
 
 
 def test_a_build_of_these_sources_is_used(copy: tuple[Path, Path]) -> None:
@@ -36,10 +61,11 @@ def test_a_build_of_these_sources_is_used(copy: tuple[Path, Path]) -> None:
     assert mcr.use_compiled(str(built), str(src))
 
 
-def test_an_edited_module_makes_the_build_stale(copy: tuple[Path, Path]) -> None:
+@pytest.mark.parametrize("edited", ["standard.py", "../model.py", "../../tiles.py"])
+def test_an_edited_module_makes_the_build_stale(copy: tuple[Path, Path], edited: str) -> None:
     src, built = copy
-    standard = src / "standard.py"
-    standard.write_text(standard.read_text() + "\n# edited\n")
+    path = src / edited
+    path.write_text(path.read_text() + "\n# edited\n")
     assert not mcr.use_compiled(str(built), str(src))
 
 

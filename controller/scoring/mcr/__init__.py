@@ -23,13 +23,18 @@ GROUP = "controller.scoring.mcr.native"  # mypyc's group: its shared library is 
 STAMP = "SOURCES"
 #: the modules left in Python: this one, and result.py (a class mypyc cannot compile)
 PURE = ("__init__.py", "result.py")
+#: the project's modules the compiled ones import (mypyc may build in what it knows of them,
+#: a named tuple's fields say): an edit of any makes the build stale too
+DEPENDS = ("../arrange.py", "../model.py", "../rules.py", "../validate.py", "../../tiles.py")
 
 
 def source_stamp(package: str = _HERE) -> str:
-    """Each compiled module's file name and the CRC-32 of its source, one a line."""
+    """Each compiled module's file name and the CRC-32 of its source, one a line, then each
+    module of DEPENDS."""
     import zlib
 
     names = sorted(n for n in os.listdir(package) if n.endswith(".py") and n not in PURE)
+    names += DEPENDS
     lines = []
     for name in names:
         with open(os.path.join(package, name), "rb") as src:
