@@ -1,4 +1,5 @@
-"""Build the optional compiled mcr scorer (issue 27, docs/performance.md "A compiled path").
+"""Build the optional compiled mcr scorer (issue 27; docs/performance.md, "The optional compiled
+mcr path").
 
 Run by hand, never by the install or CI:  .venv/bin/python scripts/build_compiled.py
 
@@ -35,8 +36,12 @@ def modules() -> list[str]:
 
 
 def build(opt_level: str) -> None:
-    from mypyc.build import mypycify
-    from setuptools import Distribution
+    try:
+        from mypyc.build import mypycify
+        from setuptools import Distribution
+    except ImportError as exc:
+        sys.exit(f"{exc.name} is missing: install the test extra "
+                 "(.venv/bin/pip install -e '.[test]'), which brings mypy with mypyc")
 
     work = ROOT / "build" / "compiled"
     shutil.rmtree(work, ignore_errors=True)
@@ -50,7 +55,12 @@ def build(opt_level: str) -> None:
     dist.script_args = ["build_ext", "--build-lib", str(work / "lib"),
                         "--build-temp", str(work / "tmp")]
     dist.parse_command_line()
-    dist.run_commands()
+    try:
+        dist.run_commands()
+    except Exception as exc:  # the C build: setuptools' errors have no common base
+        sys.exit(f"the C build failed ({exc}): a C compiler and Python's headers are needed "
+                 "(Debian: apt-get install gcc python3-dev); the pure-Python modules stay in "
+                 "use, and any earlier build in _compiled/ is untouched")
     install(work)
     print(f"({time.process_time() - start:.0f} s of this process' CPU; the compiler's apart)")
 
@@ -68,7 +78,7 @@ def install(work: Path) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     ap.add_argument("--opt-level", default="3", help="the C compiler's -O level (mypyc's)")
     ap.add_argument("--clean", action="store_true", help="remove the compiled modules only")
     a = ap.parse_args()
