@@ -59,8 +59,8 @@ def build(opt_level: str) -> None:
         dist.run_commands()
     except Exception as exc:  # the C build: setuptools' errors have no common base
         sys.exit(f"the C build failed ({exc}): a C compiler and Python's headers are needed "
-                 "(Debian: apt-get install gcc python3-dev); the pure-Python modules stay in "
-                 "use, and any earlier build in _compiled/ is untouched")
+                 "(Debian: apt-get install gcc python3-dev); any earlier build in _compiled/ is "
+                 "untouched (without one, the pure-Python modules are used)")
     install(work)
     print(f"({time.process_time() - start:.0f} s of this process' CPU; the compiler's apart)")
 
