@@ -32,6 +32,7 @@ from mcr_hands import winning_hands  # noqa: E402
 from mcr_oracle import oracle_args  # noqa: E402
 
 from controller.scoring import HandInput, get_ruleset, score_hand  # noqa: E402
+from controller.scoring import mcr as mcr_package  # noqa: E402
 from controller.scoring.engine import clear_caches as engine_clear_caches  # noqa: E402
 from controller.scoring.mcr import scorer as mcr_scorer  # noqa: E402
 
@@ -109,6 +110,8 @@ def main() -> None:
     n = len(hands)
     print(f"{n} new hands timed ({len(warm)} others fill the tables first), {a.rounds} rounds; "
           "microseconds per hand (best round)")
+    print("mcr's modules: " + ("compiled (scripts/build_compiled.py; MAHJONG_TABLE_PURE=1 for "
+                               "the pure ones)" if mcr_package.COMPILED else "pure Python"))
     cold, new, repeated, theirs = [], [], [], []
     for _ in range(a.rounds):
         clear()

@@ -8,7 +8,9 @@ Rows (CPU time of the child process, user + system, median of the runs, and the 
   run side by side, the runs alternating;
 - 2,000 mcr winners (bench_mcr.py's hands) as JSON lines: ``score --jsonl`` against a Python
   script that reads the same lines and calls pymahjonggb (C++) on each, printing its fans as
-  JSON (what a user of pymahjonggb would write).
+  JSON (what a user of pymahjonggb would write);
+- when the optional compiled mcr modules are built (scripts/build_compiled.py), the mcr rows
+  also with ``MAHJONG_TABLE_PURE=1`` (the pure-Python modules), in turn with the others.
 """
 
 from __future__ import annotations
@@ -157,7 +159,20 @@ def _cases(tmp: Path, before: Path | None, n: int) -> Cases:
     cases[f"{n} mcr hands, score --jsonl"] = (
         [py, "-m", "controller", "score", "--jsonl", str(lines)], ROOT)
     cases[f"{n} mcr hands, pymahjonggb script"] = ([py, str(script), str(lines)], ROOT)
+    if _compiled():  # the compiled mcr modules are built: the pure ones too, in turn with them
+        pure = ["env", "MAHJONG_TABLE_PURE=1", py, "-m", "controller", "score"]
+        cases["one mcr hand, now, pure Python"] = ([*pure, str(tmp / "mcr.json")], ROOT)
+        cases[f"{n} mcr hands, score --jsonl, pure Python"] = (
+            [*pure, "--jsonl", str(lines)], ROOT)
     return cases
+
+
+def _compiled() -> bool:
+    """Whether this checkout's `score` uses the compiled mcr modules (scripts/build_compiled.py)."""
+    done = subprocess.run([sys.executable, "-c", "import controller.scoring.mcr as m; "
+                           "print(m.COMPILED)"], cwd=ROOT, env=_env(ROOT, True),
+                          capture_output=True, text=True, check=True)
+    return done.stdout.strip() == "True"
 
 
 def main() -> int:
@@ -184,6 +199,12 @@ def main() -> int:
     theirs = result[f"{n} mcr hands, pymahjonggb script"]
     print(f"  {n} mcr hands: score --jsonl / pymahjonggb script = {ours[0] / theirs[0]:.2f} "
           f"(CPU), {ours[1] / theirs[1]:.2f} (wall)")
+    pure = result.get(f"{n} mcr hands, score --jsonl, pure Python")
+    if pure:
+        print(f"  {n} mcr hands, pure Python: score --jsonl / pymahjonggb script = "
+              f"{pure[0] / theirs[0]:.2f} (CPU); compiled {pure[0] / ours[0]:.2f}x quicker")
+        one, one_pure = result["one mcr hand, now"], result["one mcr hand, now, pure Python"]
+        print(f"  one mcr hand: compiled {one_pure[0] / one[0]:.2f}x quicker in CPU than pure")
     return 0
 
 

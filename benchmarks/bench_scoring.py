@@ -301,7 +301,8 @@ def _mcr_row(warm_n: int, n: int, rounds: int) -> None:
         repeated.append(bm.time_ours(hands))
     o, t, r = (min(x) / len(hands) * 1e6 for x in (new, theirs, repeated))
     print(f"{'score mcr':15} new: ours {o:6.1f} pymahjonggb {t:5.1f}, ours {o / t:4.1f}x slower   "
-          f"repeated (memo): ours {r:5.1f}, {r / t:4.2f}x   ({len(hands)} hands)")
+          f"repeated (memo): ours {r:5.1f}, {r / t:4.2f}x   ({len(hands)} hands, "
+          f"{'compiled' if bm.mcr_package.COMPILED else 'pure Python'} mcr modules)")
 
 
 def _profile(row: Row, sort: str) -> int:

@@ -58,9 +58,9 @@ def _run(src: Path, args: list[str], lines: str) -> list[str]:
     return done.stdout.splitlines()
 
 
-def dump(src: Path, n: int, seed: int) -> list[str]:
+def dump(src: Path, n: int, seed: int, rulesets: tuple[str, ...] = RULESETS) -> list[str]:
     """Per input line: the input, the ``score --jsonl`` answer, the shapes answer."""
-    inputs = [json.dumps(h) for h in hands(n * len(RULESETS), seed)]
+    inputs = [json.dumps(h) for h in hands(n * len(rulesets), seed, rulesets)]
     text = "\n".join(inputs) + "\n"
     t = time.process_time()
     scored = _run(src, ["-m", "controller", "score", "--jsonl", "-"], text)

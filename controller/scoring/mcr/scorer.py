@@ -11,6 +11,7 @@ from controller.scoring.mcr import special
 from controller.scoring.mcr.fans import Hit, apply_exclusions
 from controller.scoring.mcr.hand import Hand, Set, splits
 from controller.scoring.mcr.inputs import prepare, quick_hand
+from controller.scoring.mcr.result import FanScore
 from controller.scoring.mcr.sets import CHOW_TABLE, PUNG_TABLE
 from controller.scoring.mcr.standard import standard_hits
 from controller.scoring.model import HandInput, ScoreItem, ScoreResult, ScoringError
@@ -19,14 +20,6 @@ from controller.scoring.validate import check_input
 from controller.tiles import BONUS_CODES, KINDS, sort_tiles
 
 Scored = tuple[int, list[Hit], list[list[str]]]
-
-
-class FanScore(ScoreResult):
-    """An mcr score: its unit is fans (the dashboard and `score --hand` show them as MCR players
-    read them: each fan with its value, the total, the flowers apart)."""
-
-    __slots__ = ()
-    unit = "fans"
 
 
 #: results of hands already scored, by their whole input (the game scores one hand several
