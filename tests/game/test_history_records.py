@@ -78,6 +78,11 @@ def test_hands_not_seen_ending_have_empty_details_and_a_summary_without_number_i
     assert HandHistory().hand(bare, 2) == bare["hands"][1] | {"number": 2, "details": {},
                                                              "payments": []}
     assert HandHistory().hands({}) == []
+    # a hand keeps its own number wherever its summary stands in the list
+    later = {"hands": [{"number": 7, "result": "washout"}]}
+    assert HandHistory().hands(later) == [
+        {"number": 7, "result": "washout", "details": {}, "payments": []}]
+    assert HandHistory().hand(later, 7) is not None and HandHistory().hand(later, 1) is None
 
 
 def _win(number: int, winner: int, source: str, discarder: int | None, net: dict[str, int],
