@@ -50,7 +50,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def cold_scorer_caches() -> None:
     """Under the mutation profile each test starts with the scorers' caches empty: mutmut runs
     a mutant's tests in a process forked after the whole suite ran once, whose caches (scored
-    hands, splits, the chow and pung tables) would answer without calling the mutated code."""
+    hands, splits, the chow and pung tables, the game's evolvers and waits) would answer without
+    calling the mutated code."""
     from controller.scoring.engine import clear_caches
     from controller.scoring.mcr import waits
     from controller.scoring.mcr.scorer import clear_caches as clear_mcr
@@ -60,6 +61,10 @@ def cold_scorer_caches() -> None:
     clear_mcr()
     clear_riichi()
     waits._MADE.clear()  # the wait tables, made when first needed
+    from controller.game import state, views
+
+    state._EVOLVERS.clear()  # evolve's generated copy functions, one per class
+    views._WAITS.clear()  # the public view's waits
 
 
 @pytest.fixture

@@ -47,11 +47,10 @@ class Ctx:
         return bool(self.state.options.get("bonus_tiles", False))
 
     def option(self, name: str, default: Any) -> Any:
-        rs = self.state.ruleset
-        value = getattr(rs, name, None) if rs is not None else None
-        if value is None:
-            value = self.state.options.get(name, default)
-        return value
+        """A rule-set option as the session resolved it: the session line keeps the rule set's
+        options, its defaults filled in, as ``state.options`` (engine.py), which is what the
+        rule set's own attributes read too."""
+        return self.state.options.get(name, default)
 
 
 def name(hand: Hand, position: int) -> str:

@@ -37,9 +37,10 @@ def play(names_at: dict[int, list[tuple[int, str | None]]], penalty_at: int | No
         if i == 1:
             state = people(0)
         before = len(state.hands)
-        if len(game.apply(state, event).state.hands) > before:
-            state = people(before + 1)
-        state = game.apply(state, event).state
+        after = game.apply(state, event).state
+        if len(after.hands) > before:  # the event ends hand k: its names go in first
+            after = game.apply(people(before + 1), event).state
+        state = after
     assert len(state.hands) == 4
     return state
 
@@ -117,3 +118,65 @@ def test_the_fold_publishes_the_changed_names_as_one_holders_fact() -> None:
                                                                "from": 3}}}, None)
     assert [f.kind for f in facts] == ["holders"]
     assert {n: v["1"] for n, v in facts[0].body["hands"].items()} == {"3": ANN, "4": ANN}
+
+
+def test_her_stint_before_from_goes_back_to_the_holder_before_her() -> None:
+    # RULES of the correction (module docstring): hands just before "from" recorded as hers go
+    # back to whoever held the seat before her, nobody when she held it from the first hand
+    state = play({1: [(4, "Cy")], 2: [(4, "Dee")], 3: [(4, ANN)]})
+    assert column(state, 4) == ["Cy", "Dee", ANN, ANN]
+    assert column(correct(state, seat=4, name=ANN, **{"from": 4}).state, 4) == [
+        "Cy", "Dee", "Dee", ANN]
+    bo = play({1: [(4, "Bo")], 2: [(4, ANN)]})
+    assert column(bo, 4) == ["Bo", ANN, ANN, ANN]
+    assert column(correct(bo, seat=4, name=ANN, **{"from": 3}).state, 4) == [
+        "Bo", "Bo", ANN, ANN]
+    first = play({0: [(4, ANN)]})
+    assert column(first, 4) == [ANN] * 4
+    assert column(correct(first, seat=4, name=ANN, **{"from": 3}).state, 4) == [
+        None, None, ANN, ANN]
+
+
+def test_a_correction_of_the_newest_hand_seats_the_new_holder_now_and_notes_it() -> None:
+    state = play({2: [(4, "Dee")], 4: [(4, "Eve")]})
+    out = correct(state, seat=4, name="Gus", **{"from": 4})
+    assert out.accepted and column(out.state, 4) == [None, "Dee", "Dee", "Gus"]
+    assert out.state.names[3] == "Gus"  # Eve held hand 4 and holds the seat: Gus now too
+    assert out.announcements == ("Seat 4 was held by Gus from hand 4",)
+    cleared = correct(state, seat=4, name=None, **{"from": 2, "to": 3})
+    assert column(cleared.state, 4) == [None, None, None, "Eve"]
+    assert cleared.announcements == (
+        "Seat 4 was held by nobody named (Seat 4) from hand 2 to hand 3",)
+
+
+def test_a_penalty_follows_its_hand_to_the_new_holder_and_others_stay() -> None:
+    state = play({0: [(2, "Bo")], 3: [(1, ANN)]}, penalty_at=2)
+    assert column(state, 1) == [None, None, ANN, ANN] and state.penalties[0].names[0] is None
+    out = correct(state, seat=1, name=ANN, **{"from": 2})
+    assert out.accepted and out.state.penalties[0].names[0] == ANN
+    early = play({0: [(2, "Bo")], 3: [(1, ANN)]}, penalty_at=1)
+    kept = correct(early, seat=1, name=ANN, **{"from": 2})
+    assert kept.accepted and kept.state.penalties[0].names[0] is None  # hand 1 not changed
+
+
+def test_refusals_say_which_hand_which_seats_and_what_to_do() -> None:
+    state = play({1: [(2, "Bo")], 2: [(2, "Cy")]})
+    assert column(state, 2) == ["Bo", "Cy", "Cy", "Cy"]
+    past = correct(state, seat=1, name="Bo", **{"from": 1, "to": 2})
+    assert past.violation is not None
+    assert (past.violation.rule, past.violation.seat, past.violation.message) == (
+        "name_taken", 1, "Bo would sit at seats 1 and 2 in hand 1: correct the other seat first")
+    now = game.apply(state, {"player": {"seat": 2, "name": "Bo"}}).state
+    late = correct(now, seat=1, name="bo", **{"from": 4})
+    assert late.violation is not None
+    assert (late.violation.rule, late.violation.seat, late.violation.message) == (
+        "name_taken", 1, "bo would sit at seats 1 and 2 now: correct the other seat first")
+    start = correct(state, seat=3, name=ANN, **{"from": 5})
+    assert start.violation is not None
+    assert (start.violation.rule, start.violation.seat, start.violation.message) == (
+        "no_such_hand", 3, "hand 5 has not finished in this session: the correction is for "
+        "finished hands (seat a player for the hand in play)")
+    end = correct(state, seat=3, name=ANN, **{"from": 2, "to": 7})
+    assert end.violation is not None
+    assert (end.violation.rule, end.violation.seat, end.violation.message) == (
+        "no_such_hand", 3, "hand 7 has not finished in this session")
