@@ -291,3 +291,37 @@ def test_one_club_from_each_tables_own_is_the_club_of_all() -> None:
              for r in whole.league()["standings"]]
     assert table == [(1, "Bo", 2, 6.0, 2), (2, "Ann", 2, 5.5, 26), (3, "Cai", 2, 0.5, -18)]
 
+
+
+def test_the_broker_thread_writes_what_the_web_handlers_read(tmp_path: Path) -> None:
+    """The store is shared: the MQTT thread applies facts, the web handlers read them."""
+    import threading
+
+    db = ClubStore(tmp_path / "club.sqlite")
+    results: list[str] = []
+    writer = threading.Thread(target=lambda: results.append(
+        db.apply_fact("t", _hand(8, 1, [30, -10, -10, -10]))))
+    writer.start()
+    writer.join(timeout=120)
+    assert results == ["applied"]
+    assert [h["number"] for h in db.hands()] == [1] and db.last_pos("t") == 8
+
+
+def test_a_finished_riichi_session_enters_the_league_by_its_results() -> None:
+    """The swap of tests/club/test_club_tournament.py's riichi round: results Bo 8, Dee 5,
+    Cai -6, Ann -7 (RULES.md 11, worked out there); scores are the nets."""
+    swapped = {"1": "Bo", "2": "Ann", "3": "Cai", "4": "Dee"}
+    hands = [{**_played(1, [8000, -8000, 0, 0], 1.0), "names": dict(NAMES)},
+             {**_played(2, [0, 1000, -1000, 0], 2.0), "names": swapped},
+             {**_played(3, [0, 0, 0, 0], 3.0), "names": swapped}]
+    session = {"table": "t", "session": 1, "started": 0.5, "ended": 4.0, "ruleset": "riichi"}
+    league = standings.Club(hands, [], [session]).league()
+    assert {k: v for k, v in league["sessions"][0].items() if k != "places"} == {
+        "table": "t", "session": 1, "started": 0.5, "ended": 4.0, "finished": True}
+    rows = [(r["rank"], r["name"], r["sessions"], round(r["points"], 6), r["score"],
+             r["result"]) for r in league["standings"]]
+    assert rows == [(1, "Bo", 1, 8.0, -8000, 8.0), (2, "Dee", 1, 5.0, 0, 5.0),
+                    (3, "Cai", 1, -6.0, -1000, -6.0), (4, "Ann", 1, -7.0, 9000, -7.0)]
+    tonight = standings.Club(hands, [], [session]).tonight(0.0)
+    assert [(r["name"], r["result"]) for r in tonight] == [
+        ("Bo", 8.0), ("Dee", 5.0), ("Cai", -6.0), ("Ann", -7.0)]

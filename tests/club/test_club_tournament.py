@@ -156,3 +156,46 @@ def test_the_riichi_ema_csv_ranks_by_result_with_a_column_group_per_game() -> No
         ["4", "Cai", "cai", "SE", "-3", "0", "", "", "", "", "", ""]]
     assert _csv(tournament.ema_csv([], "riichi")) == [
         ["rank", "name", "EMA number", "country", "result", "score"]]
+
+
+def _hand(table: str, number: int, names: list[str | None], net: list[int]) -> dict[str, Any]:
+    return {"table": table, "session": 1, "number": number, "result": "mahjong", "winner": 1,
+            "names": dict(zip("1234", names, strict=True)),
+            "net": dict(zip("1234", net, strict=True))}
+
+
+def test_a_rounds_ranking_is_by_table_points_then_score_then_name() -> None:
+    hands = [_hand("t1", 1, ["Ann", "Bo", "Cai", None], [30, -10, -10, -10]),
+             _hand("t2", 1, ["Eve", "Fay", "Gus", "Hal"], [0, 5, -5, 0])]
+    seating = {"t1": ["Ann", "Bo", "Cai", "Dee"], "t2": ["Eve", "Fay", "Gus", "Hal"]}
+    tables = tournament.round_tables(hands, [], seating, lambda k: k[0] == "t1")
+    rows = tournament.round_ranking(tables)
+    # t1 finished: Ann first (4); Bo, Cai and the anonymous seat tied second: (2+1+0)/3 each;
+    # t2 under way: no table points (counted as 0 for the order), Eve and Hal tied second
+    assert [(r["name"], r["table"], r["place"], r["table_points"], r["score"], r["hands"],
+             r["finished"]) for r in rows] == [
+        ("Ann", "t1", 1, 4.0, 30, 1, True), ("Bo", "t1", 2, 1.0, -10, 1, True),
+        ("Cai", "t1", 2, 1.0, -10, 1, True), ("Fay", "t2", 1, None, 5, 1, False),
+        ("Eve", "t2", 2, None, 0, 1, False), ("Hal", "t2", 2, None, 0, 1, False),
+        ("Gus", "t2", 4, None, -5, 1, False)]
+    assert all("result" not in r for r in rows)
+
+
+def test_a_riichi_rounds_ranking_carries_each_persons_result_and_final_points() -> None:
+    """Ann and Bo swap seats 1 and 2 after hand 1. Seats end on 38,000, 23,000, 29,000 and
+    30,000 (30,000 plus the nets); results (RULES.md 11, uma +15/+5/-5/-15): seat 1 8 + 15 = 23,
+    seat 4 0 + 5 = 5, seat 3 -1 - 5 = -6, seat 2 -7 - 15 = -22, each shared by hands held:
+    Ann 23/3 - 44/3 = -7, Bo 46/3 - 22/3 = 8. A person's final points are those of the seat
+    they held most hands of."""
+    swapped = ["Bo", "Ann", "Cai", "Dee"]
+    hands = [_hand("t1", 1, ["Ann", "Bo", "Cai", "Dee"], [8000, -8000, 0, 0]),
+             _hand("t1", 2, swapped, [0, 1000, -1000, 0]), _hand("t1", 3, swapped, [0] * 4)]
+    tables = tournament.round_tables(hands, [], {"t1": swapped}, lambda _k: True,
+                                     lambda _k: "riichi")
+    rows = tournament.round_ranking(tables)
+    assert [(r["name"], r["place"], r["points"]) for r in rows] == [
+        ("Bo", 1, 38_000), ("Dee", 2, 30_000), ("Cai", 3, 29_000), ("Ann", 1, 23_000)]
+    got = {r["name"]: (r["table_points"], r["result"]) for r in rows}
+    assert got["Bo"] == (pytest.approx(8.0), pytest.approx(8.0, abs=0.05))
+    assert got["Ann"] == (pytest.approx(-7.0), pytest.approx(-7.0, abs=0.05))
+    assert got["Dee"] == (5.0, 5.0) and got["Cai"] == (-6.0, -6.0)
