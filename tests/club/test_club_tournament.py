@@ -187,10 +187,11 @@ def test_a_riichi_rounds_ranking_carries_each_persons_result_and_final_points() 
     seat 4 0 + 5 = 5, seat 3 -1 - 5 = -6, seat 2 -7 - 15 = -22, each shared by hands held:
     Ann 23/3 - 44/3 = -7, Bo 46/3 - 22/3 = 8. A person's final points are those of the seat
     they held most hands of."""
-    swapped = ["Bo", "Ann", "Cai", "Dee"]
+    swapped: list[str | None] = ["Bo", "Ann", "Cai", "Dee"]
     hands = [_hand("t1", 1, ["Ann", "Bo", "Cai", "Dee"], [8000, -8000, 0, 0]),
              _hand("t1", 2, swapped, [0, 1000, -1000, 0]), _hand("t1", 3, swapped, [0] * 4)]
-    tables = tournament.round_tables(hands, [], {"t1": swapped}, lambda _k: True,
+    tables = tournament.round_tables(hands, [], {"t1": ["Bo", "Ann", "Cai", "Dee"]},
+                                     lambda _k: True,
                                      lambda _k: "riichi")
     rows = tournament.round_ranking(tables)
     assert [(r["name"], r["place"], r["points"]) for r in rows] == [
