@@ -306,3 +306,75 @@ def test_nesting_is_counted_from_the_message_itself() -> None:
     with pytest.raises(schema.BadMessage):
         schema.depth_ok([[[[[[[]]]]]]])
     schema.depth_ok([[[[[[]]]]]])
+
+
+def test_base64_with_anything_but_its_alphabet_is_refused() -> None:
+    good = Signer.from_text(_b64(RFC_SECRET)).sign(FACTS, {"a": 1})["sig"]
+    verifier = Verifier.from_text(_b64(RFC_PUBLIC))
+    assert verifier.verify(FACTS, {"a": 1, "sig": good})
+    for junk in ("!", "\n", " "):
+        assert not verifier.verify(FACTS, {"a": 1, "sig": good[:10] + junk + good[10:]})
+        with pytest.raises(ValueError, match="^the private key is not base64$"):
+            Signer.from_text(_b64(RFC_SECRET)[:8] + junk + _b64(RFC_SECRET)[8:])
+
+
+def test_a_broker_host_keeps_its_own_letters() -> None:
+    assert topics.parse_broker("hallX:1883") == ("hallX", 1883)
+    assert topics.parse_broker("X[::1]X:1") == ("X[::1]X", 1)
+
+
+def test_a_payload_of_exactly_the_limit_is_read_and_a_long_reason_is_cut_at_80() -> None:
+    exact = b'{"a":"' + b"x" * (schema.MAX_BYTES - 8) + b'"}'
+    assert len(exact) == schema.MAX_BYTES and schema.parse(exact)["a"][:1] == "x"
+    with pytest.raises(schema.BadMessage) as got:
+        schema.parse(b"{" + b" " * 100_000 + b"x")
+    assert str(got.value).startswith("not JSON: Expecting property name")
+    assert len(str(got.value)) == len("not JSON: ") + 80
+    with pytest.raises(schema.BadMessage, match="^nested deeper than 6$"):
+        schema.depth_ok({"deep": [[[[[[]]]]]], "flat": 1})  # a scalar looked at first
+
+
+def test_a_message_that_is_wrong_as_a_whole_is_named_so() -> None:
+    with pytest.raises(schema.BadMessage, match="^the message: "):
+        schema.check("fact", {"table": "t"})  # no kind: no fact to check it as
+    with pytest.raises(schema.BadMessage,
+                       match="^a round needs started and an ends_at not before it$"):
+        schema.check("round", {"round": 1, "started": 5.0, "ends_at": 4.0, "issued": 1.0})
+
+
+def test_a_new_inbox_holds_nothing_and_takes_the_first_round_whatever_its_time() -> None:
+    inbox = Inbox("green", None, SetAside("test"))
+    assert inbox.round is None and inbox.roster == [] and inbox.issued == {}
+    assert inbox.take(topics.ROUND, topics.encode({"round": 1, "started": 0.0, "ends_at": 0.5,
+                                                   "issued": 0.5}), 0, print)
+    assert inbox.round is not None and inbox.issued == {"round": 0.5}
+
+
+def test_a_keys_file_damaged_while_the_club_runs_is_said_once(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    ring = Keyring(tmp_path / "data" / "club")  # its folders made as needed
+    signer, _ = ring.enrol("green")
+    (tmp_path / "data" / "club" / "club-keys.json").write_text("{damaged")
+    with caplog.at_level("WARNING", logger="controller.club.keyring"):
+        for _ in range(3):
+            assert ring.verifier("green").verify(  # type: ignore[union-attr]
+                FACTS, signer.sign(FACTS, {"a": 1}))
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and said[0].startswith(str(tmp_path / "data" / "club" /
+                                                     "club-keys.json") + " cannot be read")
+    with pytest.raises(KeysError, match="^'club' is the club service's own broker user: "
+                                        "choose another name for the table$"):
+        ring.enrol("club")
+
+
+def test_the_refusals_name_what_to_do(tmp_path: Path) -> None:
+    ring = Keyring(tmp_path)
+    ring.enrol("green")
+    with pytest.raises(KeysError, match=r"^the table green is already enrolled: --replace issues "
+                                        r"it a new key and password \(the old ones stop "
+                                        r"working\)$"):
+        ring.enrol("green")
+    (tmp_path / "x.json").write_text("[]")
+    with pytest.raises(KeysError, match=r"makes them with `mahjong-table club enrol-table NAME "
+                                        r"-o FILE`$"):
+        Credentials.load(tmp_path / "x.json")

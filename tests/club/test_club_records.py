@@ -2,8 +2,7 @@
 docs/testing.md): the store's sessions, penalties, seat-holder corrections, roster, settings
 and table list (store.py's docstring and docs/club.md: each fact once, in order, keyed by
 table, session and number or index; a table offline after 75 s without a word), and the pages'
-numbers worked out by hand from RULES.md's 4/2/1/0 (standings.py; tournament.py's in
-test_club_tournament.py)."""
+numbers in test_club_standings.py and test_club_tournament.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from controller.club import standings, store
+from controller.club import store
 from controller.club.store import ClubStore
 
 NAMES = {"1": "Ann", "2": "Bo", "3": "Cai", "4": "Dee"}
@@ -189,110 +188,6 @@ def test_stored_sessions_of_the_wrong_form_are_set_aside(tmp_path: Path) -> None
     store._check_session("t", json.dumps([1, None, 2.5, None]))  # whole seconds are a time
 
 
-# --- the pages' numbers -------------------------------------------------------------------------
-
-def _played(number: int, net: list[int], received: float, **extra: Any) -> dict[str, Any]:
-    names = {**NAMES, "4": None}  # seat 4 anonymous: never in tonight, the league or a page
-    return {"table": "t", "session": 1, "number": number, "result": "mahjong", "winner": 1,
-            "net": dict(zip("1234", net, strict=True)), "names": names,
-            "scores": {"1": 0, "2": 0, "3": 0, "4": 0}, "received": received, **extra}
-
-
-def test_a_hands_nets_by_name_label_an_anonymous_seat_by_its_table() -> None:
-    assert standings.net_by_name(_played(1, [30, -10, -10, -10], 1.0)) == {
-        "Ann": 30, "Bo": -10, "Cai": -10, "Seat 4 at t": -10}
-    twice = {**_played(1, [30, -10, -10, -10], 1.0), "names": {"1": "Ann", "2": "ANN"}}
-    assert standings.net_by_name(twice) == {"Ann": 30, "ANN": -10, "Seat 3 at t": -10,
-                                            "Seat 4 at t": -10}
-
-
-def test_tonight_counts_the_hands_received_since_and_their_sessions_penalties() -> None:
-    hands = [_played(1, [30, -10, -10, -10], 10.0),  # before tonight
-             _played(2, [-40, 40, 0, 0], 100.0, winner=2),
-             _played(3, [0, 0, 0, 0], 101.0, winner=None, result="washout")]
-    penalty = {"table": "t", "session": 1, "kind": "deduction", "hand": 1, "seat": 3,
-               "amount": 5, "names": NAMES}
-    club = standings.Club(hands, [penalty], [])
-    rows = club.tonight(since=100.0)
-    assert [(r["rank"], r["name"], r["score"], r["hands"], r["won"]) for r in rows] == [
-        (1, "Bo", 40, 2, 1), (2, "Cai", -5, 2, 0), (3, "Ann", -40, 2, 0)]
-    assert [r["name"] for r in standings.Club(
-        [_played(1, [5, 0, 0, -5], 1.0)], [], []).tonight(0.0)] == ["Ann", "Bo", "Cai"]
-    assert club.tonight(since=102.0) == []
-    assert standings.tonight_since(100_000.0) == 100_000.0 - 12 * 3600
-
-
-def test_a_player_page_counts_wins_deal_ins_and_the_largest_hand() -> None:
-    hands = [_played(1, [30, -10, -10, -10], 1.0, win_source="replacement",
-                     scores={"1": 12, "2": 0, "3": 0, "4": 0}, limit_hand="heavenly"),
-             _played(2, [-40, 40, 0, 0], 2.0, winner=2, win_source="robbed_kong",
-                     discarder=1),
-             _played(3, [50, 0, -50, 0], 3.0, win_source="dealt",
-                     scores={"1": 25, "2": 0, "3": 0, "4": 0}),
-             _played(4, [-8, 0, 8, 0], 4.0, winner=3, win_source="discard", discarder=1),
-             _played(5, [-8, 8, 0, 0], 5.0, winner=2, win_source="wall")]
-    penalty = {"table": "t", "session": 1, "index": 4, "kind": "transfer", "hand": 2,
-               "names": NAMES, "payments": [{"from": 1, "to": 2, "amount": 3}]}
-    page = standings.Club(hands, [penalty], [{"table": "t", "session": 1, "started": 1.0,
-                                              "ended": 6.0}]).player("ANN")
-    assert page["name"] == "Ann"
-    assert page["statistics"] == {"won": 2, "self_drawn": 2, "dealt_in": 2, "largest": 25,
-                                  "limit_hands": 1, "hands": 5}
-    assert [b.get("number", b.get("penalty")) for b in page["balance"]] == [1, 2, 4, 3, 4, 5]
-    assert [b["balance"] for b in page["balance"]] == [30, -10, -13, 37, 29, 21]
-    (session,) = page["sessions"]
-    # seats: Ann 30 - 40 + 50 - 8 - 8 - 3 = 21, Bo -10 + 40 + 8 + 3 = 41: Ann second, 2 points
-    assert (session["place"], session["score"], session["hands"], session["points"]) == (
-        2, 21, 5, 2.0)
-    assert standings.Club(hands, [], []).player("Nobody") == {
-        "name": "Nobody", "statistics": dict.fromkeys(
-            ("won", "self_drawn", "dealt_in", "largest", "limit_hands", "hands"), 0),
-        "sessions": [], "balance": []}
-
-
-def test_a_table_card_shows_who_sits_now_with_their_score() -> None:
-    hands = [_played(1, [30, -10, -10, -10], 1.0)]
-    club = standings.Club(hands, [], [{"table": "t", "session": 1, "started": 1.0,
-                                       "ended": None, "ruleset": "dmjl"}])
-    card = standings.card(club, "t", 1, {"1": "Bo", "2": "Ann", "3": None})
-    assert card["finished"] is False and [p["seat"] for p in card["places"]] == [
-        "1", "2", "3", "4"]
-    assert {s: (v["label"], v["score"]) for s, v in card["seats"].items()} == {
-        "1": ("Bo", -10), "2": ("Ann", 30), "3": ("Seat 3 at t", 0), "4": ("Seat 4 at t", -10)}
-    empty = standings.card(club, "t", None, {})
-    assert empty["finished"] is False and {p["score"] for p in empty["places"]} == {0}
-    unplayed = standings.card(club, "t", 2, {})  # a session the club holds nothing of
-    assert [(p["seat"], p["score"], p["holders"]) for p in unplayed["places"]] == [
-        (s, 0, []) for s in "1234"] and unplayed["finished"] is False
-    assert (club.ruleset(("t", 1)), club.ruleset(("t", 9)), club.started(("t", 1)),
-            club.started(("t", 9))) == ("dmjl", None, 1.0, None)
-    done = standings.Club([{**hands[0], "game_over": True}], [], [])
-    assert standings.card(done, "t", 1, {})["finished"] is True
-
-
-def test_one_club_from_each_tables_own_is_the_club_of_all() -> None:
-    t = [_played(1, [30, -10, -10, -10], 1.0), _played(2, [-4, 4, 0, 0], 2.0)]
-    u = [{**_played(1, [0, 8, -8, 0], 1.5), "table": "u"}]
-    sessions = [{"table": "t", "session": 1, "started": 2.0, "ended": 3.0},
-                {"table": "u", "session": 1, "started": 1.0, "ended": 3.0}]
-    whole = standings.Club(t + u, [], sessions)
-    parts = standings.Club.combine([standings.Club(t, [], sessions[:1]),
-                                    standings.Club(u, [], sessions[1:])])
-    assert parts.league() == whole.league()
-    assert [(s["table"], s["session"]) for s in whole.league()["sessions"]] == [
-        ("u", 1), ("t", 1)]  # by start
-    assert whole.league(keys={("t", 1)})["sessions"][0]["table"] == "t"
-    assert len(whole.league(keys={("t", 1)})["sessions"]) == 1
-    assert parts.tonight(0.0) == whole.tonight(0.0)
-    assert parts.player("Bo") == whole.player("Bo")
-    # by hand, 4/2/1/0 with ties sharing: at t Ann 26 (4), Bo -6 (2), Cai and seat 4 -10
-    # (0.5 each); at u Bo 8 (4), Ann and seat 4 0 (1.5 each), Cai -8 (0)
-    table = [(r["rank"], r["name"], r["sessions"], r["points"], r["score"])
-             for r in whole.league()["standings"]]
-    assert table == [(1, "Bo", 2, 6.0, 2), (2, "Ann", 2, 5.5, 26), (3, "Cai", 2, 0.5, -18)]
-
-
-
 def test_the_broker_thread_writes_what_the_web_handlers_read(tmp_path: Path) -> None:
     """The store is shared: the MQTT thread applies facts, the web handlers read them."""
     import threading
@@ -307,21 +202,77 @@ def test_the_broker_thread_writes_what_the_web_handlers_read(tmp_path: Path) -> 
     assert [h["number"] for h in db.hands()] == [1] and db.last_pos("t") == 8
 
 
-def test_a_finished_riichi_session_enters_the_league_by_its_results() -> None:
-    """The swap of tests/club/test_club_tournament.py's riichi round: results Bo 8, Dee 5,
-    Cai -6, Ann -7 (RULES.md 11, worked out there); scores are the nets."""
-    swapped = {"1": "Bo", "2": "Ann", "3": "Cai", "4": "Dee"}
-    hands = [{**_played(1, [8000, -8000, 0, 0], 1.0), "names": dict(NAMES)},
-             {**_played(2, [0, 1000, -1000, 0], 2.0), "names": swapped},
-             {**_played(3, [0, 0, 0, 0], 3.0), "names": swapped}]
-    session = {"table": "t", "session": 1, "started": 0.5, "ended": 4.0, "ruleset": "riichi"}
-    league = standings.Club(hands, [], [session]).league()
-    assert {k: v for k, v in league["sessions"][0].items() if k != "places"} == {
-        "table": "t", "session": 1, "started": 0.5, "ended": 4.0, "finished": True}
-    rows = [(r["rank"], r["name"], r["sessions"], round(r["points"], 6), r["score"],
-             r["result"]) for r in league["standings"]]
-    assert rows == [(1, "Bo", 1, 8.0, -8000, 8.0), (2, "Dee", 1, 5.0, 0, 5.0),
-                    (3, "Cai", 1, -6.0, -1000, -6.0), (4, "Ann", 1, -7.0, 9000, -7.0)]
-    tonight = standings.Club(hands, [], [session]).tonight(0.0)
-    assert [(r["name"], r["result"]) for r in tonight] == [
-        ("Bo", 8.0), ("Dee", 5.0), ("Cai", -6.0), ("Ann", -7.0)]
+def test_a_fact_is_the_same_whatever_its_signature_or_key_order(tmp_path: Path) -> None:
+    db = ClubStore(tmp_path / "club.sqlite")
+    fact = {**_hand(8, 1, [30, -10, -10, -10]), "sig": "made with the old key"}
+    assert db.apply_fact("t", fact) == "applied"
+    again = dict(reversed(list({**fact, "sig": "made with the new key"}.items())))
+    assert db.apply_fact("t", again) == "duplicate"
+    assert db.last_pos("nobody") == 0 and db.closed is False
+    db.close()
+    assert db.closed is True
+
+
+def test_a_fact_that_fails_half_way_changes_nothing(tmp_path: Path) -> None:
+    db = ClubStore(tmp_path / "club.sqlite")
+    with pytest.raises(ValueError):
+        db.apply_fact("t", {**_hand(8, 1, [0] * 4), "session": "one"})
+    assert db.last_pos("t") == 0 and db.hands() == []
+    assert db.apply_fact("t", _hand(8, 1, [0] * 4)) == "applied"  # no transaction left open
+
+
+def test_a_hand_is_read_back_with_its_table_and_when_it_came(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    class Clock:
+        @staticmethod
+        def time() -> float:
+            return 1234.5
+
+    monkeypatch.setattr(store, "time", Clock)
+    db = ClubStore(tmp_path / "club.sqlite")
+    db.apply_fact("green", {**_hand(8, 1, [0] * 4), "table": "green", "sig": "s"})
+    (hand,) = db.hands()
+    assert (hand["table"], hand["session"], hand["number"], hand["received"]) == (
+        "green", 1, 1, 1234.5)
+    end = {**_fact(16, "session_end", ended=9.0), "table": "green"}
+    db.apply_fact("green", _fact(16, "session_start", started=1.0))
+    db.apply_fact("green", {**end, "pos": 24, "prev": 16})
+    summary = db.sessions()[0]["summary"]
+    assert "table" not in summary and "prev" not in summary and summary["ended"] == 9.0
+
+
+def test_a_correction_skips_what_it_cannot_place_and_goes_on(tmp_path: Path) -> None:
+    db = ClubStore(tmp_path / "club.sqlite")
+    db.apply_fact("t", _hand(8, 1, [0] * 4))
+    db.apply_fact("t", _hand(16, 2, [0] * 4))
+    eve = {"1": "Eve"}
+    fact = _fact(24, "holders", hands={"x": eve, "7": eve, "1": ["bad"], "2": eve})
+    assert db.apply_fact("t", fact) == "applied"  # no penalties named: none changed
+    assert [h["names"]["1"] for h in db.hands()] == ["Ann", "Eve"]
+
+
+def test_kept_rows_are_kept_when_the_store_opens_again(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "club.sqlite"
+    db = ClubStore(path)
+    full = {"dealer": 1, "prevailing_wind": "east", "win_source": "wall", "discarder": None,
+            "scores": dict.fromkeys("1234", 0),
+            "winds": {"1": "east", "2": "south", "3": "west", "4": "north"},
+            "payments": [], "limit_hand": None}
+    # a hand that meets the schema, at the first position there is (prev 0, pos 1)
+    assert db.apply_fact("t", {**_hand(1, 1, [0] * 4), **full, "prev": 0}) == "applied"
+    db.apply_fact("t", _penalty(9, 1))
+    db.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO sessions VALUES ('t', 2, 'x' || printf('%.50d', 0), NULL, "
+                     "NULL, NULL)")
+    with caplog.at_level("WARNING", logger="controller.club.store"):
+        again = ClubStore(path)
+    assert len(again.hands()) == 1 and len(again.penalties()) == 1
+    (said,) = [r.getMessage() for r in caplog.records]
+    assert said.startswith("a stored row of sessions (table t) fails the schema and is set "
+                           "aside: a time that is not a number: 'x0000")
+    with sqlite3.connect(path) as conn:
+        ((body, reason),) = conn.execute("SELECT body, reason FROM set_aside").fetchall()
+    assert body == json.dumps(["x" + "0" * 50, None, None, None]).replace(", ", ",")
+    assert reason == "a time that is not a number: " + repr("x" + "0" * 39)  # 40 kept

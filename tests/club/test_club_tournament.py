@@ -200,3 +200,58 @@ def test_a_riichi_rounds_ranking_carries_each_persons_result_and_final_points() 
     assert got["Bo"] == (pytest.approx(8.0), pytest.approx(8.0, abs=0.05))
     assert got["Ann"] == (pytest.approx(-7.0), pytest.approx(-7.0, abs=0.05))
     assert got["Dee"] == (5.0, 5.0) and got["Cai"] == (-6.0, -6.0)
+
+
+def test_swaps_between_tables_undo_a_repeat_meeting() -> None:
+    from collections import Counter
+
+    meet: Counter[frozenset[str]] = Counter({frozenset(("A", "B")): 1})
+    tables = [["A", "B", "C", "D"], ["E", "F", "G", "H"]]
+    tournament._improve(tables, meet)
+    assert not {"A", "B"} <= set(tables[0]) and not {"A", "B"} <= set(tables[1])
+    assert sorted(p for t in tables for p in t) == list("ABCDEFGH")
+    assert len(tournament.seating_plan(PLAYERS[:4], 1, attempts=1)) == 1
+
+
+def test_a_pair_meeting_exactly_twice_is_counted() -> None:
+    plan = [[["A", "B", "C", "D"]], [["A", "B", "E", "F"]]]
+    assert tournament.repeats(plan) == {"pairs_meeting_twice": 1, "pairs": [["A", "B"]],
+                                        "extra_meetings": 1}
+
+
+def test_a_round_begun_at_hand_2_leaves_out_the_penalties_of_hand_1() -> None:
+    hands = [{"table": "t1", "session": 1, "number": n, "result": "washout", "winner": None,
+              "names": dict(NAMES), "net": dict.fromkeys("1234", 0)} for n in (2, 3)]
+    penalties = [{"table": "t1", "session": 1, "kind": "deduction", "hand": h, "seat": s,
+                  "amount": 1, "names": dict(NAMES)} for h, s in ((1, 1), (2, 2))]
+    tables = tournament.round_tables(hands, penalties, {"t1": PLAYERS[:4]}, lambda _k: True,
+                                     lambda k: "riichi" if k == ("t1", 9) else None)
+    assert {p["seat"]: p["score"] for p in tables["t1"]["places"]} == {
+        "1": 0, "2": -1, "3": 0, "4": 0}
+    assert "result" not in tables["t1"]["places"][0]  # the rule set of its own session asked
+    anonymous = {**hands[0], "names": {"1": "Ann"}}
+    (part,) = tournament.round_tables([anonymous], [], {"t1": PLAYERS[:4]}, lambda _k: True
+                                      )["t1"]["places"][1]["holders"]
+    assert part["label"].endswith(" at t1")
+
+
+def test_the_final_ranking_rounds_results_to_tenths_and_breaks_ties_by_score() -> None:
+    def got(name: str, score: int, **riichi: Any) -> dict[str, Any]:
+        return {"name": name, "table": "t", "place": 2, "table_points": 1.0, "score": score,
+                "hands": 1, "finished": True, **riichi}
+
+    final = tournament.final_ranking([[got("Ann", 5), got("Bo", 9)]], [], {})
+    assert [r["name"] for r in final] == ["Bo", "Ann"]
+    (eve,) = tournament.final_ranking([[got("Eve", 0, result=-0.33, points=29_670)],
+                                       [got("Eve", 0, result=-0.33, points=29_670)]], [], {})
+    assert eve["result"] == -0.6  # tenths after each round: -0.3, then -0.63 -> -0.6
+
+
+def test_the_csv_ends_lines_with_a_newline_only_and_ranks_a_small_result_above_none() -> None:
+    row = {"rank": 1, "name": "Ann", "ema": "", "country": "", "table_points": 1.0, "score": 0}
+    assert "\r" not in tournament.ema_csv([row])
+    ranking = [{"name": "Dee", "ema": "", "country": "", "score": 0, "games": []},
+               {"name": "Eve", "ema": "", "country": "", "score": 0, "games": [],
+                "result": 0.5}]
+    assert [r[1] for r in _csv(tournament.ema_csv(ranking, "riichi"))[1:]] == ["Eve", "Dee"]
+    assert "\r" not in tournament.ema_csv(ranking, "riichi")
