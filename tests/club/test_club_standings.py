@@ -41,6 +41,11 @@ def test_tonight_counts_the_hands_received_since_and_their_sessions_penalties() 
         [_played(1, [5, 0, 0, -5], 1.0)], [], []).tonight(0.0)] == ["Ann", "Bo", "Cai"]
     assert club.tonight(since=102.0) == []
     assert standings.tonight_since(100_000.0) == 100_000.0 - 12 * 3600
+    import time
+
+    before = time.time()
+    since = standings.tonight_since()  # now by the clock: the last 12 hours
+    assert before - 12 * 3600 <= since <= time.time() - 12 * 3600
 
 
 def test_a_player_page_counts_wins_deal_ins_and_the_largest_hand() -> None:
@@ -80,6 +85,7 @@ def test_a_table_card_shows_who_sits_now_with_their_score() -> None:
         "1", "2", "3", "4"]
     assert {s: (v["label"], v["score"]) for s, v in card["seats"].items()} == {
         "1": ("Bo", -10), "2": ("Ann", 30), "3": ("Seat 3 at t", 0), "4": ("Seat 4 at t", -10)}
+    assert [h["label"] for h in card["places"][3]["holders"]] == ["Seat 4 at t"]
     empty = standings.card(club, "t", None, {})
     assert empty["finished"] is False and {p["score"] for p in empty["places"]} == {0}
     unplayed = standings.card(club, "t", 2, {})  # a session the club holds nothing of
