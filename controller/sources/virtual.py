@@ -222,6 +222,10 @@ async def _drive(loop: LoopPort, world: SimWorld, sensing: Sensing,
         while True:
             if not sweeping or run.held:
                 await wait_registered(inbox, sensing, count, expected, options, run)
+            if (over := _result_shown(loop, options)) is not None and over != rested:
+                rested = over  # the result shows (the act that ended the hand is registered)
+                await asyncio.sleep(options.hand_pause)  # held or not: the players look first
+                continue
             if run.held:
                 sweeping = False
                 await _hold(run)
@@ -239,10 +243,6 @@ async def _drive(loop: LoopPort, world: SimWorld, sensing: Sensing,
                 await agreed(loop, world, run)
                 if loop.session_id != session or not loop.session_active:
                     continue  # a new session came meanwhile: its sweep first, not a move
-            if (over := _result_shown(loop, options)) is not None and over != rested:
-                rested = over  # the result shows (the act that ended the hand is registered)
-                await asyncio.sleep(options.hand_pause)
-                continue
             event = director.next_action(loop.state)
             if event is None and await next_game(loop, options.hands):
                 continue

@@ -47,6 +47,19 @@ def _where(service: Any, run: SimRun) -> str:
             f"{run.complaint}, stalls {run.stalls}, error {run.error}")
 
 
+def _hold_in_play(client: TestClient, run: SimRun, service: Any) -> None:
+    """Hold the players while a hand is in play (again, if it ended as they came to hold)."""
+    while True:
+        until(lambda: hand_of(client).get("phase") == "play", what="a hand in play",
+              status=lambda: _where(service, run))
+        run.held = True
+        until(lambda: run.holding, what="the players holding",
+              status=lambda: _where(service, run))
+        if hand_of(client).get("phase") == "play":
+            return
+        run.held = False
+
+
 @pytest.mark.slow
 def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
     run = SimRun()
@@ -106,17 +119,24 @@ def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
               status=lambda: _where(service, run))
 
         # 3. The operator ends the hand as a washout; the players clear; the washout is undone.
-        until(lambda: hand_of(client).get("phase") == "play", what="a hand in play",
-              status=lambda: _where(service, run))
+        # The players are held (SimRun.held: nothing in flight) while the operator acts, and
+        # once they have cleared 10 tiles: the loaded run's test looked for the clearing while
+        # the players had already cleared and dealt the next hand.
+        _hold_in_play(client, run, service)
         number = hand_of(client)["number"]
         ended = client.post("/api/admin/end-hand", headers=admin, json={"result": "washout"})
         assert ended.status_code == 200 and ended.json()["accepted"], ended.text
         washout = ended.json()["seq"]
-        until(lambda: len(service.state.cleared) >= 10, what="the players clearing",
-              status=lambda: _where(service, run))
+        unsubscribe = service.subscribe(lambda _change: setattr(run, "held", True)
+                                        if len(service.state.cleared) >= 10 else None)
+        run.held = False
+        until(lambda: run.holding and len(service.state.cleared) >= 10,
+              what="the players clearing", status=lambda: _where(service, run))
+        unsubscribe()
         back = client.post("/api/admin/undo", headers=admin, json={"count": 1})
         assert back.status_code == 200 and back.json()["accepted"], back.text
         washout_undone = back.json()["seq"]
+        run.held = False
         hand = hand_of(client)
         assert hand["number"] == number and hand["phase"] == "play"
         wall = hand["live_wall"]
