@@ -15,20 +15,6 @@ def _refusal(out: Any) -> tuple[str, int | None, str]:
     return out.violation.rule, out.violation.seat, out.violation.message
 
 
-def test_riichi_off_turn_and_with_an_open_hand_are_refused_to_that_seat() -> None:
-    rule, seat, message = _refusal(_last(_log().declare(2, "ready"))[1])
-    assert (rule, seat) == ("riichi_not_ready", 2) and message.startswith("South")
-    log = _log(south="1d 9d9d 1b1b 7b8b ewew swsw wwww")
-    log.discard(1, "nw")
-    log.draw(2, "1c")
-    log.discard(2, "1c")
-    log.draw(3, "9d")
-    log.discard(3, "9d").claim(2, "9d", "9d9d")
-    rule, seat, message = _refusal(_last(log.declare(2, "ready"))[1])
-    assert (rule, seat) == ("riichi_open_hand", 2)
-    assert message == "South's hand is open: no riichi"
-
-
 def test_a_riichi_discard_off_the_wait_and_a_changed_locked_hand_are_east_s() -> None:
     rule, seat, message = _refusal(_last(_log().declare(1, "ready").discard(1, "2d"))[1])
     assert (rule, seat) == ("riichi_not_ready", 1) and "East's hand not waiting" in message

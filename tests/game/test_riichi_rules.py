@@ -54,7 +54,9 @@ def test_a_riichi_discard_that_leaves_the_hand_waiting_on_nothing_is_refused() -
 
 def test_riichi_refused_off_turn_with_an_open_hand_and_late() -> None:
     _, out = _last(_log().declare(2, "ready"))
-    assert out.violation.rule == "riichi_not_ready"
+    # the refusal names the rule, the seat that broke it and its wind (seat 1 deals: 2 is South)
+    assert (out.violation.rule, out.violation.seat) == ("riichi_not_ready", 2)
+    assert out.violation.message.startswith("South")
     # an open hand: South pungs West's 9d, then declares
     log = _log(south="1d 9d9d 1b1b 7b8b ewew swsw wwww")
     log.discard(1, "nw")
@@ -64,6 +66,7 @@ def test_riichi_refused_off_turn_with_an_open_hand_and_late() -> None:
     log.discard(3, "9d").claim(2, "9d", "9d9d")
     _, out = _last(log.declare(2, "ready"))
     assert not out.accepted and out.violation.rule == "riichi_open_hand"
+    assert out.violation.seat == 2 and out.violation.message == "South's hand is open: no riichi"
 
 
 def test_the_hand_is_locked_after_riichi() -> None:
