@@ -145,7 +145,10 @@ class RC522:
     def halt(self):
         frame = [HLTA, 0]
         self.start(frame + crc_a(frame))
-        self.finish(IRQ_TX)  # silence is the answer: wait only until it is sent
+        # Silence is the answer, so wait for the timer that says so: a TimerIRq still to come
+        # from the HLTA would land after the next frame's start() cleared the IRQ bits and
+        # end that frame's wait at once (a REQA "not answered", the field's other tags lost).
+        self.finish()
 
     # ------------------------------------------------------------ anticollision
     def cascade(self, level):

@@ -10,7 +10,9 @@ from collections.abc import Iterator
 import pytest
 
 from firmware_bridge.fakes import FakeHardware, FakeMFRC522, VirtualTag, install
+from firmware_bridge.fakes.board_hal import load_firmware
 from firmware_bridge.fakes.mfrc522_chip import VERSION
+from firmware_bridge.fakes.rf_time import VirtualClock
 from firmware_bridge.mfrc522_backend import Mfrc522Backend
 from firmware_bridge.types import BoardHealth
 
@@ -256,3 +258,35 @@ def test_fake_tag_follows_iso14443_states() -> None:
     assert tag.state == "HALT"
     tag.power_up()  # leaving and re-entering the field
     assert tag.handle(b"\x26", 7) is not None
+
+
+def test_a_halt_s_timer_cannot_end_the_next_request_s_wait() -> None:
+    """After a collision each tag read is halted (HLTA, no answer); the chip's timer, started at
+    the HLTA's end (TAuto, 300 us), must not set TimerIRq after the next REQA cleared the
+    interrupt bits. Forced here: the host pauses 400 us (a Pi thread descheduled) right after
+    that clear, so a timer still running fires inside the REQA's wait. Found under load on the
+    Pi's SPI path: the REQA read as "not answered" and the field's other tags were lost."""
+    fw = load_firmware("fw_rc522")
+    clock = VirtualClock()
+    chip = FakeMFRC522(clock=clock)
+    uids = [NTAG, CLASSIC, TRIPLE]
+    for uid in uids:
+        chip.place(VirtualTag(uid))
+    halted = [False]
+
+    def xfer(data: list[int]) -> list[int]:
+        out = chip.transfer(data)
+        if data[:2] == [fw.FIFO_W, fw.HLTA]:
+            halted[0] = True
+        elif halted[0] and data[:2] == [fw.COMM_IRQ << 1, 0x7F]:  # the next frame's clear
+            halted[0] = False
+            clock.advance(400)
+        return out
+
+    reader = fw.RC522(xfer, clock)
+    reader.init()
+    reader.field(True)
+    clock.advance(5100)  # unmodulated field before the first command
+    reader.start([fw.REQA], 7)
+    got = reader.read_all(reader.finish() is not None)
+    assert sorted(got) == sorted(uids)
