@@ -52,9 +52,11 @@ def test_board_seat_and_operator_at_both_sizes(playing: SimServer, browser: Any)
     for size in SIZES:
         page = _page(browser, size, errors)
         page.goto(playing.base + "/")
-        page.wait_for_function("document.querySelectorAll('#board .tile:not(.back)').length > 6",
-                               timeout=90000)
-        widths = page.evaluate(FACES, "#board")
+        # measured in the wait itself: a new hand may clear the board between a wait and a
+        # separate measurement (the players play on)
+        widths = page.wait_for_function(f"(w) => {{ const x = ({FACES})(w);"
+                                        " return x.length > 6 ? x : null; }", arg="#board",
+                                        timeout=90000, polling=20).json_value()
         if size == "phone":
             assert min(widths) >= 28, widths
             cut = page.evaluate("(() => { const i = document.querySelector('#handinfo');"
