@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -137,7 +138,16 @@ def test_the_tuning_kit_holds_each_value_once() -> None:
     assert all((int(c[-7]), int(c[-6])) == (KIT_EACH, KIT_EACH) for c in rows.values())
 
 
-PARTS_SECTIONS = ["Coil boards", "Seat boards", "Tuning spares", "The Pi side"]
+PARTS_SECTIONS = ["Coil boards", "Seat boards", "Tuning spares", "The Pi side",
+                  "Tiles and mechanics"]
+
+
+def _tier(cell: str) -> tuple[int, float]:
+    """A quantity tier as quoted: "100-299", or "1+" for source [L]'s open last tier."""
+    if cell.endswith("+"):
+        return int(cell[:-1]), float("inf")
+    low, high = cell.split("-")
+    return int(low), int(high)
 
 
 def _parts_total() -> tuple[float, float]:
@@ -151,8 +161,7 @@ def test_every_priced_row_and_total_adds_up(section: str) -> None:
     seat_sum = table_sum = 0.0
     for code, cells in rows.items():
         per_seat, per_table = int(cells[-7]), int(cells[-6])
-        low, _, high = cells[-4].partition("-")
-        assert int(low) <= per_table <= (int(high) if high else per_table), \
+        assert int(_tier(cells[-4])[0]) <= per_table <= _tier(cells[-4])[1], \
             f"{code}: the quoted tier holds one table's quantity"
         unit, seat, table = float(cells[-3]), float(cells[-2]), float(cells[-1])
         assert seat == pytest.approx(per_seat * unit, abs=0.0051), code
@@ -164,13 +173,61 @@ def test_every_priced_row_and_total_adds_up(section: str) -> None:
     assert table_total == pytest.approx(table_sum, abs=1e-6)
 
 
-def test_the_summary_is_the_totals() -> None:
+SUMMARY_ROWS = {"coil-board parts": "Coil boards", "seat-board parts": "Seat boards",
+                "tuning spares": "Tuning spares", "Pi-side small parts": "The Pi side",
+                "fixings": "Tiles and mechanics", "bare boards": "Bare boards"}
+
+
+def _summary() -> dict[str, tuple[float, float]]:
+    """The summary table's rows: label (up to its first parenthesis) -> (a seat, a table)."""
     text = BOM_MD.read_text().split("## What the priced parts add up to")[1].split("\n## ")[0]
-    each = [figure for section in PARTS_SECTIONS for figure in _total(section)]
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip().strip("*") for c in line.strip().strip("|").split("|")]
+        money = [re.fullmatch(r"US\$([\d.]+)", c) for c in cells[1:]]
+        if len(cells) == 3 and all(money):
+            label = cells[0].split(" (")[0].split(",")[0].strip("*")
+            rows[label] = (float(money[0].group(1)), float(money[1].group(1)))  # type: ignore[union-attr]
+    return rows
+
+
+def test_the_summary_is_the_totals() -> None:
+    rows = _summary()
+    assert set(rows) == set(SUMMARY_ROWS) | {"all priced parts", "parts and bare boards"}
+    for label, section in SUMMARY_ROWS.items():
+        assert rows[label] == pytest.approx(_total(section), abs=1e-6), label
     parts, bare = _parts_total(), _total("Bare boards")
-    figures = [float(x) for x in re.findall(r"US\$([\d.]+)", text)]
-    assert figures[:14] == pytest.approx(
-        [*each, *parts, *bare, parts[0] + bare[0], parts[1] + bare[1]], abs=0.0051)
+    assert rows["all priced parts"] == pytest.approx(parts, abs=0.0051)
+    assert rows["parts and bare boards"] == pytest.approx(
+        (parts[0] + bare[0], parts[1] + bare[1]), abs=0.0051)
+
+
+class _Edited:
+    """bom.md with one figure changed, read where the tests read bom.md."""
+
+    def __init__(self, old: str, new: str) -> None:
+        text = BOM_MD.read_text()
+        assert old in text
+        self.text = text.replace(old, new)
+
+    def read_text(self) -> str:
+        return self.text
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("| fixings (M3 screws and spacers) | US$0.20 |",
+     "| fixings (M3 screws and spacers) | US$0.21 |"),
+    ("| **all priced parts** | **US$133.54** |", "| **all priced parts** | **US$133.34** |"),
+    ("| **fixings parts priced** | | | | | | | **0.20** | **1.03** |",
+     "| **fixings parts priced** | | | | | | | **0.20** | **1.13** |"),
+])
+def test_a_wrong_total_fails(monkeypatch: pytest.MonkeyPatch, old: str, new: str) -> None:
+    """A total off by ten cents (or a cent) fails the checks above."""
+    monkeypatch.setattr(sys.modules[__name__], "BOM_MD", _Edited(old, new))
+    with pytest.raises(AssertionError):
+        test_the_summary_is_the_totals()
+        for section in PARTS_SECTIONS:
+            test_every_priced_row_and_total_adds_up(section)
 
 
 # OSH Park's published 2-layer service (bom.md, source [O]): US$5 a square inch for a set of
@@ -285,3 +342,31 @@ def test_build_md_quotes_the_bom_totals() -> None:
     quoted = {float(x) for x in re.findall(r"US\$([\d.]+)", guide)}
     expected = {*parts, *bare, parts[0] + bare[0], parts[1] + bare[1]}
     assert {round(x, 2) for x in expected} == {round(x, 2) for x in quoted}
+
+
+# The fixings (bom.md, "Fixings"): a self-tapping screw in every coil board's mounting hole,
+# a spacer and a machine screw in every seat board's; the holes counted in the boards.
+COIL_BOARD_SCREW, SEAT_SPACER, SEAT_SCREW = "C5222493", "C551330", "C357543"
+
+
+def _holes(board: str) -> int:
+    return _pcb(board).count('(footprint "MountingHole:MountingHole_3.2mm_M3"')
+
+
+def test_the_fixings_follow_the_boards_mounting_holes() -> None:
+    holes = {board: _holes(board) for board in BOARD_COUNTS}
+    assert all(holes.values()), holes
+    coil = {board: n for board, n in holes.items() if board != "seat"}
+    per_seat = sum(n * BOARD_COUNTS[b][0] for b, n in coil.items())
+    per_table = sum(n * BOARD_COUNTS[b][1] for b, n in coil.items())
+    seat = (holes["seat"] * BOARD_COUNTS["seat"][0], holes["seat"] * BOARD_COUNTS["seat"][1])
+    rows = _priced_rows("Tiles and mechanics")
+    assert set(rows) == {COIL_BOARD_SCREW, SEAT_SPACER, SEAT_SCREW}
+    assert (int(rows[COIL_BOARD_SCREW][-7]), int(rows[COIL_BOARD_SCREW][-6])) == (
+        per_seat, per_table)
+    for code in (SEAT_SPACER, SEAT_SCREW):
+        assert (int(rows[code][-7]), int(rows[code][-6])) == seat, code
+    text = BOM_MD.read_text()
+    assert f"| {per_table} + {seat[1]} + {seat[1]} | M3 fixings:" in text
+    assert f"rack 4 x {holes['rack']}, meld 4 x {holes['meld']}, discard {holes['discard']}, " \
+        f"dora {holes['dora']}" in text
