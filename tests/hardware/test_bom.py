@@ -215,11 +215,11 @@ class _Edited:
 
 
 @pytest.mark.parametrize(("old", "new"), [
-    ("| fixings (M3 screws and spacers) | US$0.20 |",
-     "| fixings (M3 screws and spacers) | US$0.21 |"),
-    ("| **all priced parts** | **US$133.54** |", "| **all priced parts** | **US$133.34** |"),
-    ("| **fixings parts priced** | | | | | | | **0.20** | **1.03** |",
-     "| **fixings parts priced** | | | | | | | **0.20** | **1.13** |"),
+    ("| fixings (M3 screws and spacers) | US$0.22 |",
+     "| fixings (M3 screws and spacers) | US$0.23 |"),
+    ("| **all priced parts** | **US$133.56** |", "| **all priced parts** | **US$133.34** |"),
+    ("| **fixings parts priced** | | | | | | | **0.22** | **1.12** |",
+     "| **fixings parts priced** | | | | | | | **0.22** | **1.22** |"),
 ])
 def test_a_wrong_total_fails(monkeypatch: pytest.MonkeyPatch, old: str, new: str) -> None:
     """A total off by ten cents (or a cent) fails the checks above."""
@@ -346,7 +346,7 @@ def test_build_md_quotes_the_bom_totals() -> None:
 
 # The fixings (bom.md, "Fixings"): a self-tapping screw in every coil board's mounting hole,
 # a spacer and a machine screw in every seat board's; the holes counted in the boards.
-COIL_BOARD_SCREW, SEAT_SPACER, SEAT_SCREW = "C5222493", "C551330", "C357543"
+COIL_BOARD_SCREW, SEAT_SPACER, SEAT_SCREW = "C5222493", "C12373", "C357543"
 
 
 def _holes(board: str) -> int:
