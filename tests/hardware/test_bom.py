@@ -370,3 +370,17 @@ def test_the_fixings_follow_the_boards_mounting_holes() -> None:
     assert f"| {per_table} + {seat[1]} + {seat[1]} | M3 fixings:" in text
     assert f"rack 4 x {holes['rack']}, meld 4 x {holes['meld']}, discard {holes['discard']}, " \
         f"dora {holes['dora']}" in text
+
+
+def test_every_unpriced_row_says_why_and_what_to_ask() -> None:
+    """bom.md's "Not priced": no figure, a reason and a request in every row."""
+    text = BOM_MD.read_text().split("## Not priced")[1].split("\n## ")[0]
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")]
+            for line in text.splitlines() if line.startswith("| ") and "---" not in line]
+    header, *body = rows
+    assert header == ["what", "quantity a table", "why no price", "ask a supplier for"]
+    assert len(body) >= 10
+    for cells in body:
+        assert len(cells) == 4 and all(cells), cells
+        assert not re.search(r"US\$ ?\d", " ".join(cells)), f"a figure in an unpriced row: {cells}"
+    assert "Shipping, tax and duty: not priced, depend on the destination" in text
