@@ -11,7 +11,9 @@ from __future__ import annotations
 import csv
 import json
 import re
+import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -137,7 +139,16 @@ def test_the_tuning_kit_holds_each_value_once() -> None:
     assert all((int(c[-7]), int(c[-6])) == (KIT_EACH, KIT_EACH) for c in rows.values())
 
 
-PARTS_SECTIONS = ["Coil boards", "Seat boards", "Tuning spares", "The Pi side"]
+PARTS_SECTIONS = ["Coil boards", "Seat boards", "Tuning spares", "The Pi side",
+                  "Tiles and mechanics"]
+
+
+def _tier(cell: str) -> tuple[int, float]:
+    """A quantity tier as quoted: "100-299", or "1+" for source [L]'s open last tier."""
+    if cell.endswith("+"):
+        return int(cell[:-1]), float("inf")
+    low, high = cell.split("-")
+    return int(low), int(high)
 
 
 def _parts_total() -> tuple[float, float]:
@@ -151,8 +162,7 @@ def test_every_priced_row_and_total_adds_up(section: str) -> None:
     seat_sum = table_sum = 0.0
     for code, cells in rows.items():
         per_seat, per_table = int(cells[-7]), int(cells[-6])
-        low, _, high = cells[-4].partition("-")
-        assert int(low) <= per_table <= (int(high) if high else per_table), \
+        assert int(_tier(cells[-4])[0]) <= per_table <= _tier(cells[-4])[1], \
             f"{code}: the quoted tier holds one table's quantity"
         unit, seat, table = float(cells[-3]), float(cells[-2]), float(cells[-1])
         assert seat == pytest.approx(per_seat * unit, abs=0.0051), code
@@ -164,13 +174,67 @@ def test_every_priced_row_and_total_adds_up(section: str) -> None:
     assert table_total == pytest.approx(table_sum, abs=1e-6)
 
 
-def test_the_summary_is_the_totals() -> None:
+SUMMARY_ROWS = {"coil-board parts": "Coil boards", "seat-board parts": "Seat boards",
+                "tuning spares": "Tuning spares", "Pi-side small parts": "The Pi side",
+                "fixings": "Tiles and mechanics", "bare boards": "Bare boards"}
+
+
+def _summary() -> dict[str, tuple[float, float]]:
+    """The summary table's rows: label (up to its first parenthesis) -> (a seat, a table)."""
     text = BOM_MD.read_text().split("## What the priced parts add up to")[1].split("\n## ")[0]
-    each = [figure for section in PARTS_SECTIONS for figure in _total(section)]
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip().strip("*") for c in line.strip().strip("|").split("|")]
+        money = [m.group(1) for c in cells[1:] if (m := re.fullmatch(r"US\$([\d.]+)", c))]
+        if len(cells) == 3 and len(money) == 2:
+            label = cells[0].split(" (")[0].split(",")[0].strip("*")
+            rows[label] = (float(money[0]), float(money[1]))
+    return rows
+
+
+def test_the_summary_is_the_totals() -> None:
+    rows = _summary()
+    assert set(rows) == set(SUMMARY_ROWS) | {"all priced parts", "parts and bare boards"}
+    for label, section in SUMMARY_ROWS.items():
+        assert rows[label] == pytest.approx(_total(section), abs=1e-6), label
     parts, bare = _parts_total(), _total("Bare boards")
-    figures = [float(x) for x in re.findall(r"US\$([\d.]+)", text)]
-    assert figures[:14] == pytest.approx(
-        [*each, *parts, *bare, parts[0] + bare[0], parts[1] + bare[1]], abs=0.0051)
+    assert rows["all priced parts"] == pytest.approx(parts, abs=0.0051)
+    assert rows["parts and bare boards"] == pytest.approx(
+        (parts[0] + bare[0], parts[1] + bare[1]), abs=0.0051)
+
+
+class _Edited:
+    """bom.md with one figure changed, read where the tests read bom.md."""
+
+    def __init__(self, old: str, new: str) -> None:
+        text = BOM_MD.read_text()
+        assert old in text
+        self.text = text.replace(old, new)
+
+    def read_text(self) -> str:
+        return self.text
+
+
+def _fixings_adds_up() -> None:
+    test_every_priced_row_and_total_adds_up("Tiles and mechanics")
+
+
+@pytest.mark.parametrize(("old", "new", "check"), [
+    ("| fixings (M3 screws and spacers) | US$0.22 |",
+     "| fixings (M3 screws and spacers) | US$0.23 |", test_the_summary_is_the_totals),
+    ("| **all priced parts** | **US$133.56** |", "| **all priced parts** | **US$133.34** |",
+     test_the_summary_is_the_totals),
+    ("| **fixings parts priced** | | | | | | | **0.22** | **1.12** |",
+     "| **fixings parts priced** | | | | | | | **0.22** | **1.22** |", _fixings_adds_up),
+    ("| 1-99 | 0.0478 | 0.19 | 0.96 |", "| 1-99 | 0.0478 | 0.19 | 1.06 |", _fixings_adds_up),
+])
+def test_a_wrong_figure_fails(monkeypatch: pytest.MonkeyPatch, old: str, new: str,
+                              check: Callable[[], None]) -> None:
+    """bom.md with one figure ten cents (or one cent) off fails the check that covers it."""
+    check()  # passes on bom.md as it is
+    monkeypatch.setattr(sys.modules[__name__], "BOM_MD", _Edited(old, new))
+    with pytest.raises(AssertionError):
+        check()
 
 
 # OSH Park's published 2-layer service (bom.md, source [O]): US$5 a square inch for a set of
@@ -285,3 +349,45 @@ def test_build_md_quotes_the_bom_totals() -> None:
     quoted = {float(x) for x in re.findall(r"US\$([\d.]+)", guide)}
     expected = {*parts, *bare, parts[0] + bare[0], parts[1] + bare[1]}
     assert {round(x, 2) for x in expected} == {round(x, 2) for x in quoted}
+
+
+# The fixings (bom.md, "Fixings"): a self-tapping screw in every coil board's mounting hole,
+# a spacer and a machine screw in every seat board's; the holes counted in the boards.
+COIL_BOARD_SCREW, SEAT_SPACER, SEAT_SCREW = "C5222493", "C12373", "C357543"
+
+
+def _holes(board: str) -> int:
+    return _pcb(board).count('(footprint "MountingHole:MountingHole_3.2mm_M3"')
+
+
+def test_the_fixings_follow_the_boards_mounting_holes() -> None:
+    holes = {board: _holes(board) for board in BOARD_COUNTS}
+    assert all(holes.values()), holes
+    coil = {board: n for board, n in holes.items() if board != "seat"}
+    per_seat = sum(n * BOARD_COUNTS[b][0] for b, n in coil.items())
+    per_table = sum(n * BOARD_COUNTS[b][1] for b, n in coil.items())
+    seat = (holes["seat"] * BOARD_COUNTS["seat"][0], holes["seat"] * BOARD_COUNTS["seat"][1])
+    rows = _priced_rows("Tiles and mechanics")
+    assert set(rows) == {COIL_BOARD_SCREW, SEAT_SPACER, SEAT_SCREW}
+    assert (int(rows[COIL_BOARD_SCREW][-7]), int(rows[COIL_BOARD_SCREW][-6])) == (
+        per_seat, per_table)
+    for code in (SEAT_SPACER, SEAT_SCREW):
+        assert (int(rows[code][-7]), int(rows[code][-6])) == seat, code
+    text = BOM_MD.read_text()
+    assert f"| {per_table} + {seat[1]} + {seat[1]} | M3 fixings:" in text
+    assert f"rack 4 x {holes['rack']}, meld 4 x {holes['meld']}, discard {holes['discard']}, " \
+        f"dora {holes['dora']}" in text
+
+
+def test_every_unpriced_row_says_why_and_what_to_ask() -> None:
+    """bom.md's "Not priced": no figure, a reason and a request in every row."""
+    text = BOM_MD.read_text().split("## Not priced")[1].split("\n## ")[0]
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")]
+            for line in text.splitlines() if line.startswith("| ") and "---" not in line]
+    header, *body = rows
+    assert header == ["what", "quantity a table", "why no price", "ask a supplier for"]
+    assert len(body) >= 10
+    for cells in body:
+        assert len(cells) == 4 and all(cells), cells
+        assert not re.search(r"US\$ ?\d", " ".join(cells)), f"a figure in an unpriced row: {cells}"
+    assert "Shipping, tax and duty: not priced, depend on the destination" in text
