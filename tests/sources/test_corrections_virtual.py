@@ -6,8 +6,10 @@ end, every tile where the controller has it and the log replaying to the live st
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import AsyncGenerator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,7 @@ from fastapi.testclient import TestClient
 from controller.app import build
 from controller.config import Config, SessionConfig
 from controller.game import lying, replay_lines, replay_summary
+from controller.sources.base import Event, EventSource
 from controller.sources.simulation import simulation_source
 from controller.sources.virtual import SimOptions, SimRun, virtual_table_source
 from controller.store import EventLog
@@ -192,11 +195,42 @@ def test_corrections_on_the_virtual_table(tmp_path: Path) -> None:
     assert corrections >= 5 and sources["table"] > 100
 
 
+Stop = tuple[Callable[[Any], bool], threading.Event]
+
+
+def _stopping_at(source: EventSource, stops: list[Stop]) -> EventSource:
+    """``source``, its players stopping at each of ``stops`` in turn: once ``check(loop)``
+    holds after an event is applied, until the test sets ``go_on``. The operator's click then
+    lands where the test means it to: on a loaded host the players had finished clearing and
+    dealt the next hand between the test's look and its undo, which took back a deal move
+    (loaded run 10)."""
+
+    async def stopping(loop: Any) -> AsyncGenerator[tuple[Event, str], Any]:
+        inner: Any = source(loop)
+        applied, left = None, list(stops)
+        try:
+            while True:
+                applied = yield await inner.asend(applied)
+                if left and left[0][0](loop):
+                    go_on = left.pop(0)[1]
+                    while not go_on.is_set():
+                        await asyncio.sleep(0.01)
+        finally:
+            await inner.aclose()
+
+    return stopping
+
+
 def test_a_washout_taken_back_in_process(tmp_path: Path) -> None:
     """`serve --simulate --in-process`: "end hand as washout", the players start clearing,
     "undo 1": they put the cleared tiles back and play on, no cascade of violations."""
+    under_way, clearing = threading.Event(), threading.Event()
+    players = _stopping_at(simulation_source(0.01, 11), [
+        (lambda loop: loop.state.hand is not None and loop.state.hand.phase == "play"
+         and loop.state.hand.live_wall < 60, under_way),
+        (lambda loop: len(loop.state.cleared) >= 5, clearing)])
     system = build(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path,
-                   sources={"simulation": simulation_source(0.01, 11)})
+                   sources={"simulation": players})
     loop = system.loop
     with TestClient(system.app) as client:
         admin = {"Authorization": f"Bearer {system.tokens.admin}"}
@@ -205,6 +239,7 @@ def test_a_washout_taken_back_in_process(tmp_path: Path) -> None:
         number = hand_of(client)["number"]
         ended = client.post("/api/admin/end-hand", headers=admin, json={"result": "washout"})
         assert ended.status_code == 200, ended.text
+        under_way.set()
         washout = ended.json()["seq"]
         until(lambda: len(loop.state.cleared) >= 5, what="the players clearing")
         undone = client.post("/api/admin/undo", headers=admin, json={"count": 1})
@@ -213,6 +248,7 @@ def test_a_washout_taken_back_in_process(tmp_path: Path) -> None:
         undo_seq = undone.json()["seq"]
         hand = hand_of(client)
         assert hand["phase"] == "play" and hand["number"] == number
+        clearing.set()
         wall = hand["live_wall"]
         until(lambda: not hand_of(client).get("out_of_place")
               and hand_of(client).get("live_wall", wall) < wall, what="put back, play on")
