@@ -4,12 +4,11 @@ function here is a no-op for the other rule sets (``hand.rh is None``)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 from controller.game.context import Ctx, Refused, name
-from controller.game.state import Hand, Seat, TableSet, evolve
+from controller.game.state import Hand, Seat, evolve
 from controller.scoring import ScoringError, waits
 from controller.tiles import Meld, Tile, is_suited
 
@@ -46,10 +45,6 @@ class RiichiHand:
     abort: str | None = None
 
 
-def active(hand: Hand | None) -> bool:
-    return hand is not None and hand.rh is not None
-
-
 def _set(values: tuple[Any, ...], pos: int, value: Any) -> tuple[Any, ...]:
     return values[: pos - 1] + (value,) + values[pos:]
 
@@ -58,18 +53,17 @@ def melds(seat: Seat) -> list[Meld]:
     return [Meld(m.tiles, m.concealed) for m in seat.melds]
 
 
-def tenpai_waits(ctx: Ctx, concealed: list[Tile], seat: Seat) -> list[Tile]:
-    """The kinds that complete a 13-tile hand, not counting one the hand holds all four of."""
+def tenpai_waits(ctx: Ctx, concealed: list[Tile], sets: list[Meld]) -> list[Tile]:
+    """The kinds that complete a 13-tile hand (plus one per kong), not counting one the hand
+    holds all four of (the scorer's ``waits`` leaves those out)."""
     try:
-        found = waits(concealed, melds(seat), ctx.ruleset)
+        return waits(concealed, sets, ctx.ruleset)
     except ScoringError:
         return []
-    held = Counter(concealed) + Counter(t for m in seat.melds for t in m.tiles)
-    return [t for t in found if held[t] < 4]
 
 
 def seat_waits(ctx: Ctx, seat: Seat) -> list[Tile]:
-    return tenpai_waits(ctx, seat.concealed(), seat)
+    return tenpai_waits(ctx, seat.concealed(), melds(seat))
 
 
 def is_closed(seat: Seat) -> bool:
@@ -86,7 +80,7 @@ def riichi_discards(ctx: Ctx, seat: Seat) -> list[Tile]:
     for t in sorted(set(rack)):
         rest = list(rack)
         rest.remove(t)
-        if tenpai_waits(ctx, rest, seat):
+        if tenpai_waits(ctx, rest, melds(seat)):
             out.append(t)
     return out
 
@@ -126,13 +120,13 @@ def check_discard(ctx: Ctx, hand: Hand, pos: int, tile: Tile) -> None:
         if tile != drawn:
             raise Refused("riichi_hand_changed", pos,
                           f"{who} is in riichi: discard the tile just drawn")
-    if rh.kuikae and tile in rh.kuikae and not ctx.option("kuikae_allowed", False):
+    if tile in rh.kuikae:  # empty with the option kuikae_allowed (on_call)
         raise Refused("kuikae", pos,
                       f"{who} may not discard the {tile} right after the call (kuikae)")
     if rh.pending == pos:
         rest = seat.concealed()
         rest.remove(tile)
-        if not tenpai_waits(ctx, rest, seat):
+        if not tenpai_waits(ctx, rest, melds(seat)):
             raise Refused("riichi_not_ready", pos,
                           f"this discard leaves {who}'s hand not waiting: discard another tile "
                           "for riichi")
@@ -254,17 +248,12 @@ def check_riichi_kong(ctx: Ctx, hand: Hand, pos: int, tile: Tile) -> None:
                       f"{who} is in riichi: a concealed kong only of the tile just drawn")
     before = list(rack)
     before.remove(tile)
-    waits_before = tenpai_waits(ctx, before, seat)
+    waits_before = tenpai_waits(ctx, before, melds(seat))
     after = [t for t in rack if t != tile]
-    kong_seat = evolve(seat, melds=seat.melds + (_kong(tile),))
-    same = tenpai_waits(ctx, after, kong_seat) == waits_before
+    same = tenpai_waits(ctx, after, melds(seat) + [Meld((tile,) * 4, True)]) == waits_before
     if not same or not _pung_in_every_reading(ctx, before, seat, tile, waits_before):
         raise Refused("riichi_hand_changed", pos,
                       f"{who} is in riichi: this kong would change the hand's waits")
-
-
-def _kong(tile: Tile) -> TableSet:
-    return TableSet((tile,) * 4, "kong", concealed=True)
 
 
 def _pung_in_every_reading(ctx: Ctx, thirteen: list[Tile], seat: Seat, tile: Tile,
@@ -316,7 +305,7 @@ def check_win(ctx: Ctx, hand: Hand, pos: int, concealed: list[Tile], source: str
         return
     seat = hand.seat(pos)
     thirteen = list(concealed[:-1])
-    own = set(rh.discards[pos - 1]) & set(tenpai_waits(ctx, thirteen, seat))
+    own = set(rh.discards[pos - 1]) & set(tenpai_waits(ctx, thirteen, melds(seat)))
     number = hand.discards_total + (1 if source == "robbed_kong" else 0)
     passed = 0 < rh.temp[pos - 1] < number or 0 < rh.perm[pos - 1] < number
     if own or passed:
@@ -334,8 +323,9 @@ def win_flags(hand: Hand, pos: int, source: str) -> tuple[list[str], bool]:
         flags.append("double_riichi" if pos in rh.double else "riichi")
         if pos in rh.ippatsu:
             flags.append("ippatsu")
-    tsumo = source in ("wall", "dealt", "replacement")
-    if tsumo and seat.discards == 0 and not rh.called and source != "replacement":
+    # tenhou or chiihou: the scorer reads a win on the dealt tiles ("dealt") as a first-turn
+    # win by itself, and a replacement always follows a kong, which is a call (on_kong)
+    if source == "wall" and seat.discards == 0 and not rh.called:
         flags.append("first_turn")
     renhou = (source == "discard" and pos != hand.dealer and pos not in rh.drew
               and not rh.called)
