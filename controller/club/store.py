@@ -20,36 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from controller.club import schema
+from controller.club import schema, sql
 
 log = logging.getLogger("controller.club.store")
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    name TEXT PRIMARY KEY, last_pos INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS sessions (
-    tbl TEXT NOT NULL, session INTEGER NOT NULL, started REAL, ruleset TEXT, ended REAL,
-    summary TEXT, PRIMARY KEY (tbl, session)
-);
-CREATE TABLE IF NOT EXISTS hands (
-    tbl TEXT NOT NULL, session INTEGER NOT NULL, number INTEGER NOT NULL, pos INTEGER NOT NULL,
-    received REAL NOT NULL, body TEXT NOT NULL, PRIMARY KEY (tbl, session, number)
-);
-CREATE TABLE IF NOT EXISTS penalties (
-    tbl TEXT NOT NULL, session INTEGER NOT NULL, idx INTEGER NOT NULL, pos INTEGER NOT NULL,
-    body TEXT NOT NULL, PRIMARY KEY (tbl, session, idx)
-);
-CREATE TABLE IF NOT EXISTS roster (
-    name TEXT PRIMARY KEY COLLATE NOCASE, ema TEXT, country TEXT
-);
-CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS facts (
-    tbl TEXT NOT NULL, pos INTEGER NOT NULL, digest TEXT NOT NULL, PRIMARY KEY (tbl, pos)
-);
-CREATE TABLE IF NOT EXISTS set_aside (
-    what TEXT NOT NULL, tbl TEXT, body TEXT, reason TEXT NOT NULL, at REAL NOT NULL
-);
-"""
 
 
 def fact_digest(table: str, fact: dict[str, Any]) -> str:
@@ -71,9 +44,9 @@ class ClubStore:
         self.closed = False
         self._conn = sqlite3.connect(str(self.path), isolation_level=None,
                                      check_same_thread=False, timeout=10.0)
-        self._conn.execute("PRAGMA journal_mode = WAL")
-        self._conn.execute("PRAGMA synchronous = FULL")
-        self._conn.executescript(SCHEMA)
+        for pragma in sql.PRAGMAS:
+            self._conn.execute(pragma)
+        self._conn.executescript(sql.SCHEMA)
         self._set_aside_bad_rows()
         self._lock = threading.Lock()
         self._status: dict[str, dict[str, Any]] = {}
@@ -86,9 +59,9 @@ class ClubStore:
             self._conn.close()
             self.closed = True
 
-    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    def _rows(self, statement: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
-            return self._conn.execute(sql, params).fetchall()
+            return self._conn.execute(statement, params).fetchall()
 
     # --- from the broker ------------------------------------------------------------------------
 
@@ -109,7 +82,7 @@ class ClubStore:
             self.version += 1
 
     def last_pos(self, table: str) -> int:
-        rows = self._rows("SELECT last_pos FROM tables WHERE name = ?", (table,))
+        rows = self._rows(sql.LAST_POS, (table,))
         return int(rows[0][0]) if rows else 0
 
     def apply_fact(self, table: str, fact: dict[str, Any]) -> str:
@@ -120,26 +93,23 @@ class ClubStore:
         digest = fact_digest(table, fact)
         with self._lock:
             conn = self._conn
-            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(sql.BEGIN)
             try:
-                conn.execute("INSERT OR IGNORE INTO tables (name) VALUES (?)", (table,))
-                last = int(conn.execute("SELECT last_pos FROM tables WHERE name = ?",
-                                        (table,)).fetchone()[0])
+                conn.execute(sql.ADD_TABLE, (table,))
+                last = int(conn.execute(sql.LAST_POS, (table,)).fetchone()[0])
                 if pos <= last:
-                    held = conn.execute("SELECT digest FROM facts WHERE tbl = ? AND pos = ?",
-                                        (table, pos)).fetchone()
-                    conn.execute("ROLLBACK")
+                    held = conn.execute(sql.HELD_DIGEST, (table, pos)).fetchone()
+                    conn.execute(sql.ROLLBACK)
                     return "duplicate" if held and held[0] == digest else "conflict"
                 if prev != last:
-                    conn.execute("ROLLBACK")
+                    conn.execute(sql.ROLLBACK)
                     return "gap"
                 _apply(conn, table, fact)
-                conn.execute("INSERT OR REPLACE INTO facts (tbl, pos, digest) VALUES (?, ?, ?)",
-                             (table, pos, digest))
-                conn.execute("UPDATE tables SET last_pos = ? WHERE name = ?", (pos, table))
-                conn.execute("COMMIT")
+                conn.execute(sql.KEEP_DIGEST, (table, pos, digest))
+                conn.execute(sql.MOVE_ON, (pos, table))
+                conn.execute(sql.COMMIT)
             except BaseException:
-                conn.execute("ROLLBACK")
+                conn.execute(sql.ROLLBACK)
                 raise
             self.version += 1
         return "applied"
@@ -147,15 +117,13 @@ class ClubStore:
     def _set_aside_bad_rows(self) -> None:
         """Move the stored rows that fail today's schema to ``set_aside`` (kept, not shown)."""
         checks = (
-            ("hands", "SELECT rowid, tbl, body FROM hands",
-             lambda tbl, body: schema.check("fact", {**json.loads(body), "table": tbl,
-                                                     "prev": 0})),
-            ("penalties", "SELECT rowid, tbl, body FROM penalties",
+            ("hands", lambda tbl, body: schema.check("fact", {**json.loads(body), "table": tbl,
+                                                               "prev": 0})),
+            ("penalties",
              lambda _tbl, body: schema.PenaltyBody.model_validate(json.loads(body))),
-            ("sessions", "SELECT rowid, tbl, json_array(started, ruleset, ended, summary) "
-             "FROM sessions", _check_session))
-        for what, sql, check in checks:
-            for rowid, tbl, body in self._conn.execute(sql).fetchall():
+            ("sessions", _check_session))
+        for what, check in checks:
+            for rowid, tbl, body in self._conn.execute(sql.STORED_ROWS[what][0]).fetchall():
                 try:
                     check(tbl, body)
                 except (ValueError, TypeError, RecursionError) as exc:
@@ -164,11 +132,10 @@ class ClubStore:
     def _move_aside(self, what: str, rowid: int, tbl: Any, body: Any, reason: str) -> None:
         log.warning("a stored row of %s (table %s) fails the schema and is set aside: %s",
                     what, tbl, reason)
-        self._conn.execute("BEGIN IMMEDIATE")
-        self._conn.execute("INSERT INTO set_aside (what, tbl, body, reason, at) VALUES "
-                           "(?, ?, ?, ?, ?)", (what, str(tbl), str(body), reason, time.time()))
-        self._conn.execute(f"DELETE FROM {what} WHERE rowid = ?", (rowid,))
-        self._conn.execute("COMMIT")
+        self._conn.execute(sql.BEGIN)
+        self._conn.execute(sql.SET_ASIDE, (what, str(tbl), str(body), reason, time.time()))
+        self._conn.execute(sql.STORED_ROWS[what][1], (rowid,))
+        self._conn.execute(sql.COMMIT)
 
     # --- reading --------------------------------------------------------------------------------
 
@@ -178,7 +145,7 @@ class ClubStore:
         A table counts as online while its flag says so and the club heard from it within
         STALE seconds (a table repeats its status every 30 s): a table that died while the
         broker was down has no last will, and its retained "online" would stay true."""
-        kept = {r[0]: r[1] for r in self._rows("SELECT name, last_pos FROM tables")}
+        kept = {r[0]: r[1] for r in self._rows(sql.TABLES)}
         now = time.time() if now is None else now
         with self._lock:
             names = sorted(set(kept) | set(self._status) | set(self._online))
@@ -188,53 +155,45 @@ class ClubStore:
                      "last_pos": kept.get(n, 0)} for n in names]
 
     def hands(self, table: str | None = None) -> list[dict[str, Any]]:
-        sql = "SELECT tbl, session, number, pos, received, body FROM hands"
-        params: tuple[Any, ...] = ()
-        if table is not None:
-            sql += " WHERE tbl = ?"
-            params = (table,)
-        rows = self._rows(sql + " ORDER BY received, tbl, session, number", params)
+        rows = (self._rows(sql.HANDS) if table is None
+                else self._rows(sql.TABLE_HANDS, (table,)))
         return [{**json.loads(r[5]), "table": r[0], "session": r[1], "number": r[2],
                  "received": r[4]} for r in rows]
 
     def penalties(self) -> list[dict[str, Any]]:
-        rows = self._rows("SELECT tbl, session, idx, body FROM penalties ORDER BY pos")
+        rows = self._rows(sql.PENALTIES)
         return [{**json.loads(r[3]), "table": r[0], "session": r[1], "index": r[2]}
                 for r in rows]
 
     def sessions(self) -> list[dict[str, Any]]:
-        rows = self._rows("SELECT tbl, session, started, ruleset, ended, summary FROM sessions "
-                          "ORDER BY started")
+        rows = self._rows(sql.SESSIONS)
         return [{"table": r[0], "session": r[1], "started": r[2], "ruleset": r[3],
                  "ended": r[4], "summary": json.loads(r[5]) if r[5] else None} for r in rows]
 
     # --- the roster and the club's own settings -------------------------------------------------
 
     def roster(self) -> list[dict[str, Any]]:
-        rows = self._rows("SELECT name, ema, country FROM roster ORDER BY name")
+        rows = self._rows(sql.ROSTER)
         return [{"name": r[0], "ema": r[1] or "", "country": r[2] or ""} for r in rows]
 
     def add_player(self, name: str, ema: str = "", country: str = "") -> None:
         with self._lock:
-            self._conn.execute("INSERT INTO roster (name, ema, country) VALUES (?, ?, ?) "
-                               "ON CONFLICT(name) DO UPDATE SET ema = excluded.ema, "
-                               "country = excluded.country", (name, ema, country))
+            self._conn.execute(sql.ADD_PLAYER, (name, ema, country))
             self.version += 1
 
     def remove_player(self, name: str) -> bool:
         with self._lock:
-            cur = self._conn.execute("DELETE FROM roster WHERE name = ?", (name,))
+            cur = self._conn.execute(sql.REMOVE_PLAYER, (name,))
             self.version += 1
             return cur.rowcount > 0
 
     def get(self, key: str) -> Any:
-        rows = self._rows("SELECT value FROM kv WHERE key = ?", (key,))
+        rows = self._rows(sql.GET, (key,))
         return json.loads(rows[0][0]) if rows else None
 
     def put(self, key: str, value: Any) -> None:
         with self._lock:
-            self._conn.execute("INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT(key) DO "
-                               "UPDATE SET value = excluded.value", (key, json.dumps(value)))
+            self._conn.execute(sql.PUT, (key, json.dumps(value)))
             self.version += 1
 
 
@@ -256,44 +215,35 @@ def _apply(conn: sqlite3.Connection, table: str, fact: dict[str, Any]) -> None:
     session = int(fact.get("session") or 0)
     body = {k: v for k, v in fact.items() if k not in ("table", "prev")}
     if kind == "session_start":
-        conn.execute("INSERT OR REPLACE INTO sessions (tbl, session, started, ruleset) "
-                     "VALUES (?, ?, ?, ?)", (table, session, fact.get("started"),
-                                             fact.get("ruleset")))
+        conn.execute(sql.START_SESSION, (table, session, fact.get("started"),
+                                         fact.get("ruleset")))
     elif kind == "session_end":
-        conn.execute("UPDATE sessions SET ended = ?, summary = ? WHERE tbl = ? AND session = ?",
-                     (fact.get("ended"), json.dumps(body), table, session))
+        conn.execute(sql.END_SESSION, (fact.get("ended"), json.dumps(body), table, session))
     elif kind == "hand" and isinstance(fact.get("number"), int):
-        conn.execute("INSERT OR REPLACE INTO hands (tbl, session, number, pos, received, body) "
-                     "VALUES (?, ?, ?, ?, ?, ?)", (table, session, fact["number"], fact["pos"],
-                                                   time.time(), json.dumps(body)))
+        conn.execute(sql.PUT_HAND, (table, session, fact["number"], fact["pos"], time.time(),
+                                    json.dumps(body)))
     elif kind == "hand_undone":
-        conn.execute("DELETE FROM hands WHERE tbl = ? AND session = ? AND number = ?",
-                     (table, session, fact.get("number")))
+        conn.execute(sql.TAKE_HAND_BACK, (table, session, fact.get("number")))
     elif (kind == "penalty" and isinstance(fact.get("index"), int)
           and isinstance(fact.get("penalty"), dict)):
-        conn.execute("INSERT OR REPLACE INTO penalties (tbl, session, idx, pos, body) "
-                     "VALUES (?, ?, ?, ?, ?)", (table, session, fact["index"], fact["pos"],
-                                                json.dumps(fact["penalty"])))
+        conn.execute(sql.PUT_PENALTY, (table, session, fact["index"], fact["pos"],
+                                       json.dumps(fact["penalty"])))
     elif kind == "holders":
         _holders(conn, table, session, fact)
     elif kind == "penalty_undone":
-        conn.execute("DELETE FROM penalties WHERE tbl = ? AND session = ? AND idx = ?",
-                     (table, session, fact.get("index")))
+        conn.execute(sql.TAKE_PENALTY_BACK, (table, session, fact.get("index")))
 
 
 def _holders(conn: sqlite3.Connection, table: str, session: int, fact: dict[str, Any]) -> None:
     """A seat-holder correction at the table: the names of these hands and penalties."""
-    for what, column, sql in (("hands", "number", "SELECT body FROM hands"),
-                              ("penalties", "idx", "SELECT body FROM penalties")):
+    for what, (read, write) in sql.HOLDER_ROWS.items():
         given = fact.get(what)
         for number, names in (given.items() if isinstance(given, dict) else ()):
             if not str(number).isdigit() or not isinstance(names, dict):
                 continue
-            where = f" WHERE tbl = ? AND session = ? AND {column} = ?"
-            row = conn.execute(sql + where, (table, session, int(number))).fetchone()
+            row = conn.execute(read, (table, session, int(number))).fetchone()
             if row is None:
                 continue
             body = json.loads(row[0])
             body["names"] = {p: names.get(p) for p in ("1", "2", "3", "4")}
-            conn.execute(f"UPDATE {what} SET body = ?" + where,
-                         (json.dumps(body), table, session, int(number)))
+            conn.execute(write, (json.dumps(body), table, session, int(number)))

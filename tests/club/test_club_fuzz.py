@@ -4,6 +4,7 @@ response that breaks the schema."""
 
 from __future__ import annotations
 
+import atexit
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -21,6 +22,9 @@ from controller.club.service import ClubService
 from tests.reliability.support import free_port
 
 _DATA = Path(tempfile.mkdtemp(prefix="mahjong-club-fuzz-"))
+# removed when the process ends, not at the module's teardown: mutmut runs a selection twice in
+# one process (its club-wire group; docs/testing.md), and this module's club is made at import
+atexit.register(shutil.rmtree, _DATA, ignore_errors=True)
 # no broker listens there: the club serves what it holds and keeps trying to connect
 _CLUB = ClubService(_DATA / "club", BrokerConfig("127.0.0.1", free_port()))
 _CLUB.store.apply_fact("green", {"kind": "session_start", "session": 1, "pos": 8, "prev": 0,
@@ -34,7 +38,6 @@ def _stop() -> Iterator[None]:
     from schemathesis.python.asgi import shutdown_lifespans
 
     shutdown_lifespans()
-    shutil.rmtree(_DATA, ignore_errors=True)
 
 
 @schema.parametrize()
