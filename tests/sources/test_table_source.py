@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -116,3 +117,34 @@ def test_the_tracker_counts_two_reads_only_where_the_host_sweeps(tmp_path: Path)
         readers = config.readers.model_copy(update={"backend": backend})
         system = build(config.model_copy(update={"readers": readers}), tmp_path / backend)
         assert system.tracker({}).confirm_reads == reads, backend
+
+
+async def test_a_loop_held_up_makes_no_reader_look_silent(tmp_path: Path) -> None:
+    """The event loop held up longer than ``silent_after`` (a loaded host): silence is judged
+    on the readers' own clock, the newest scan's time, so the scans that waited meanwhile make
+    no reader look silent (presence.py, ``tick``). Fails when ``tick`` judges by the host's
+    clock. (Written while looking for loaded run 12's web-load failure, 106 channels "sent no
+    scan for 4.2 s"; a held-up loop is not its cause: this passes.) The tracker's internals
+    are read only to wait for the readers' first scans and for scans after the hold-up."""
+    registry = TileRegistry.open(tmp_path, 136)
+    service = GameLoop(default_config(), data_dir=tmp_path)
+    backend = SimBackend(seed=3)
+    tracker = PresenceTracker(channel_map(default_config()), registry, silent_after=2.0)
+    service.add_source("table", table_source(lambda: backend, tracker, tick_every=0.05))
+    channels = set(channel_map(default_config()))
+    await service.start()
+    try:
+        await _until(lambda: bool(backend.table.serials))
+        # every channel has been read (the boards' snapshots), so none is silent from the start
+        await _until(lambda: all(tracker._channels[c].last_scan is not None for c in channels),
+                     timeout=60.0)
+        time.sleep(3.0)  # the loop held up: the boards (threads) go on writing their frames
+        # the scans that waited are taken, then the readers go on: a few snapshots more
+        newest = tracker._latest
+        await _until(lambda: tracker._latest is not None and newest is not None
+                     and tracker._latest > newest + 1.0, timeout=60.0)
+    finally:
+        await service.stop()
+    silent = [e["anomaly"]["channel"] for e in _logged(tmp_path)
+              if e.get("anomaly", {}).get("kind") == "reader_silent"]
+    assert silent == []
