@@ -9,13 +9,16 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import brute
 import pytest
+from mcr_corpus import HANDS, hand_input
 from mcr_oracle import oracle_fans
 
 from controller.scoring import HandInput, ScoringError, get_ruleset, score_hand
+from controller.scoring.mcr import waits
 from controller.scoring.mcr.scorer import clear_caches
 from controller.scoring.validate import check_input
-from controller.tiles import Meld
+from controller.tiles import KINDS, Meld
 
 RS = get_ruleset("mcr")
 STRAIGHT = "1b 2b 3b 4c 5c 6c 7d 8d 9d 2b 3b 4b 5d 5d".split()
@@ -102,3 +105,26 @@ def test_flowers_are_listed_flowers_first_and_no_fan_is_a_bonus_doubling() -> No
     (flowers,) = [i for i in r.items if i.name == "Flower Tiles"]
     assert (flowers.tiles, flowers.points) == (("2f", "4f", "1s"), 3)
     assert not any(i.bonus or i.doubles or i.limit for i in r.items)
+
+
+def test_the_searched_and_the_tabled_waits_are_the_references() -> None:
+    """Both ways mcr finds a rack's standard waits (arrange.py's search for a process's first
+    hands, then the table) give the kinds that make the rack four sets and a pair by the tests'
+    own search (tests/scoring/brute.py), a fifth copy left out; on the corpus's racks."""
+    checked = 0
+    for line in HANDS[:60]:
+        inp = hand_input(line)
+        rack = list(inp.hand)
+        rack.remove(inp.winning_tile)  # type: ignore[arg-type]
+        sets = 4 - len(inp.melds)
+        counts = [rack.count(k) for k in KINDS]
+        expected = [k for k, kind in enumerate(KINDS) if counts[k] < 4
+                    and brute.standard([*rack, kind], [], "hua-bao")] if sets == 4 else None
+        if expected is None:
+            continue
+        for searched in (True, False):
+            waits._MADE.clear()
+            waits._SEARCHED[0] = 0 if searched else waits.BUILD_TABLE_AFTER
+            assert waits.standard_waits(list(counts)) == expected, (line, searched)
+        checked += 1
+    assert checked >= 20
