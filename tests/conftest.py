@@ -61,6 +61,7 @@ def cold_scorer_caches() -> None:
     clear_mcr()
     clear_riichi()
     waits._MADE.clear()  # the wait tables, made when first needed
+    waits._SEARCHED[0] = 0  # and the first hands' waits searched, as in a new process
     from controller.game import state, views
 
     state._EVOLVERS.clear()  # evolve's generated copy functions, one per class
