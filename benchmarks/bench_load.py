@@ -140,6 +140,7 @@ def counts(db: Path, t0: float, t1: float) -> dict[str, Any]:
     kinds: dict[str, int] = {}
     discards: list[float] = []
     examples: list[str] = []
+    silent_boards: dict[str, int] = {}  # board -> its channels reported silent
     for raw, accepted, at in rows:
         event = json.loads(raw)
         if "move" in event and accepted:
@@ -153,6 +154,9 @@ def counts(db: Path, t0: float, t1: float) -> dict[str, Any]:
             if len(examples) < 3:  # the service's own log, not a public text
                 examples.append(str(event["anomaly"].get("message")))
             silent += kind == "reader_silent"
+            if kind == "reader_silent":
+                board = str(event["anomaly"].get("channel", "?")).split("/")[0]
+                silent_boards[board] = silent_boards.get(board, 0) + 1
     minutes = (t1 - t0) / 60
     # the players' rhythm: the time from one discard to the next (a turn: a draw or claim, a
     # discard), gaps over 10 s (a hand's end and the next deal) left out. Moves per minute mix
@@ -161,7 +165,7 @@ def counts(db: Path, t0: float, t1: float) -> dict[str, Any]:
     return {"moves_per_min": round(moves / minutes, 1),
             "turn_median_s": round(statistics.median(turns), 3) if turns else None,
             "anomalies": anomalies, "reader_silent": silent, "anomaly_kinds": kinds,
-            "anomaly_examples": examples,
+            "anomaly_examples": examples, "silent_boards": silent_boards,
             "events": len(rows)}
 
 

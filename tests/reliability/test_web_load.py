@@ -54,7 +54,9 @@ def test_web_load_neither_stalls_the_game_nor_makes_readers_silent(tmp_path: Pat
     db = tmp_path / "data" / "events.sqlite"
     quiet, busy = load.counts(db, t0, t1), load.counts(db, t1, t2)
     print(f"\nunloaded {quiet}; loaded {busy}; web {web}")
-    assert quiet["reader_silent"] == 0 and busy["reader_silent"] == 0, (quiet, busy)
+    # on a failure, the service's own log too (its warnings: a board down, a link resync)
+    assert quiet["reader_silent"] == 0 and busy["reader_silent"] == 0, (
+        quiet, busy, served.log()[-3000:])
     assert web["errors"] == 0 and web["requests"] > 100 and web["ws"]["connected"] == 100
     # the game moves on in both windows (the players' speed is the benchmark's to measure)
     assert quiet["moves_per_min"] > 0 and busy["moves_per_min"] > 0, (quiet, busy)
