@@ -8,6 +8,7 @@ three rons on one discard), never from the engine."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -219,6 +220,27 @@ def test_a_ron_on_the_fourth_riichi_discard_wins_instead() -> None:
     assert record.get("abortive") is None and record["riichi"] == [1, 2, 3]
 
 
+#: the concealed kongs East and South make (tile, the indicator each lays, the replacement)
+KONGS = {1: (("1c", "wd", "ww"), ("2c", "gd", "sw")), 2: (("3c", "rd", "ew"), ("4c", "ew", "2d"))}
+
+
+def four_kongs_by_east_and_south(log: Log, look: Callable[[Log], Any] = id) -> list[Any]:
+    """East makes two concealed kongs (each lays an indicator, then its replacement is
+    drawn) and discards its ww; South draws a 4c, does the same and discards its ew (the
+    hands of ``test_four_kongs_by_two_seats``). ``look`` at the log after each indicator."""
+    seen = []
+    for seat, discard in ((1, "ww"), (2, "ew")):
+        if seat == 2:
+            log.draw(2, "4c")
+        for tile, indicator, replacement in KONGS[seat]:
+            for _ in range(4):
+                log.move(tile, f"rack:{seat}", f"melds:{seat}")
+            seen.append(look(log.move(indicator, "wall", "dora")))
+            log.draw(seat, replacement)
+        log.discard(seat, discard)
+    return seen
+
+
 def test_four_kongs_by_two_seats() -> None:
     """East (the dealer) and South each make two concealed kongs; the discard after the fourth
     kong is not won on: an abortive draw. Each kong lays one more indicator, then its
@@ -227,19 +249,7 @@ def test_four_kongs_by_two_seats() -> None:
     south = "3c3c3c3c 4c4c4c 1d2d3d 6b7b 9d"
     log = _log(ON, east=east, south=south, west="6d6d 7d7d 8d8d 5c6c 9c9c rdrd ew",
                north="5d5d 6b6b 7c7c 8c8c 9b 1b nwnw ww")
-    for tile, indicator, replacement in (("1c", "wd", "ww"), ("2c", "gd", "sw")):
-        for _ in range(4):
-            log.move(tile, "rack:1", "melds:1")
-        log.move(indicator, "wall", "dora")
-        log.draw(1, replacement)
-    log.discard(1, "ww")
-    log.draw(2, "4c")
-    for tile, indicator, replacement in (("3c", "rd", "ew"), ("4c", "ew", "2d")):
-        for _ in range(4):
-            log.move(tile, "rack:2", "melds:2")
-        log.move(indicator, "wall", "dora")
-        log.draw(2, replacement)
-    log.discard(2, "ew")
+    four_kongs_by_east_and_south(log)
     state, out = _last(log)
     assert out.accepted, out.violation
     assert public_view(state)["riichi"]["abortive_due"] == "four_kongs_several_seats"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from controller.game import public_view
 from tests.game.logbuilder import Log
+from tests.game.test_riichi_abortive import four_kongs_by_east_and_south
 from tests.game.test_riichi_rules import EAST, NORTH, SOUTH, WEST, Log_copy, _last, _log
 
 
@@ -243,19 +244,9 @@ def test_a_fifth_kong_is_refused() -> None:
     south = "3c3c3c3c 4c4c4c 1d2d3d 6b7b 9d"
     log = _log(east=east, south=south, west="6d6d6d 7d7d 8d8d 5c6c 9c9c rd ew",
                north="5d5d 6b6b 7c7c 8c8c 9b 1b nwnw ww")
-    for tile, indicator, replacement in (("1c", "wd", "ww"), ("2c", "gd", "sw")):
-        for _ in range(4):
-            log.move(tile, "rack:1", "melds:1")
-        assert _said(log.move(indicator, "wall", "dora"))[0].startswith("Dora indicator")
-        log.draw(1, replacement)
-    log.discard(1, "ww")
-    log.draw(2, "4c")
-    for tile, indicator, replacement in (("3c", "rd", "ew"), ("4c", "ew", "2d")):
-        for _ in range(4):
-            log.move(tile, "rack:2", "melds:2")
-        log.move(indicator, "wall", "dora")
-        log.draw(2, replacement)
-    log.discard(2, "ew")
+    said = four_kongs_by_east_and_south(log, _said)
+    assert [words[0].split(":")[0] for words in said] == [
+        f"Dora indicator {n}" for n in (2, 3, 4, 5)]
     log.river("ew")
     log.draw(3, "6d")
     assert _refusal(log.move("6d", "rack:3", "melds:3")) == (
