@@ -158,3 +158,59 @@ def test_a_refused_draw_names_the_rack_it_went_to() -> None:
         rule, who, _ = _refused([*log.events, {"move": {"tile": "wd", "from": "wall",
                                                         "to": f"rack:{seat}"}}])
         assert (rule, who) == ("fifth_copy", seat)
+
+
+def test_declarations_with_no_hand_or_the_wrong_rule_set() -> None:
+    session = [{"session": {"ruleset": "hua-bao", "options": {}}}]
+    assert _refused([*session, {"declare": {"seat": 2, "call": "mahjong"}}]) == (
+        "no_hand", 2, "no hand is in play: seat 2's mahjong changes nothing")
+    log, _ = _three_discards()
+    over = [*log.events, {"correct": {"end_hand": "washout"}}]
+    assert _refused([*over, {"declare": {"seat": 3, "call": "claim"}}]) == (
+        "no_hand", 3, "no hand is in play: seat 3's claim changes nothing")
+    assert _refused([*log.events, {"declare": {"seat": 4, "call": "noten"}}]) == (
+        "malformed_event", 4, "noten is a riichi declaration")
+
+
+def test_only_a_declaration_that_changes_the_game_can_be_undone() -> None:
+    """Riichi (RULES.md 11): East's READY is an event an undo takes back; a second READY
+    changes nothing and is no step of its own."""
+    log = Log("riichi", {"bonus_tiles": False})
+    log.deal({1: "1c2c3c 4c5c6c 2b3b4b 2d3d 5b5b nw", 2: "1d 9d9d 1b1b 7b8b ewew swsw wwww",
+              3: "6d6d 7d7d 8d8d 3c3c gdgd rdrd wd", 4: "5d5d 6b6b 7c7c 8c8c 9b9b nwnw 3d"})
+    log.move("9b", "wall", "dora")
+    ready = {"declare": {"seat": 1, "call": "ready"}}
+    once, _ = replay([*log.events, ready])
+    twice, _ = replay([*log.events, ready, ready])
+    assert once.hand is not None and once.hand.rh.pending == 1
+    assert twice.depth == once.depth
+    undone, _ = replay([*log.events, ready, {"correct": {"undo": 1}}])
+    assert undone.hand is not None and undone.hand.rh.pending is None
+    assert undone.hand.rh.dora == ("9b",)  # the indicator laid before stays
+
+
+def test_an_undo_too_far_says_how_far_it_may_go_and_keeps_the_record() -> None:
+    """Three draws after the session: three events can be taken back, never the session's
+    start. An undo keeps the refusals, the timers reported and the players' names."""
+    events: list[dict[str, Any]] = [{"session": {"ruleset": "hua-bao", "options": {}}}]
+    events += [{"move": {"tile": t, "from": "wall", "to": "rack:1"}} for t in ("1b", "2b")]
+    events += [{"move": {"tile": "9c", "from": "rack:2", "to": "discard"}},  # refused
+               {"player": {"seat": 3, "name": "Ann"}},
+               {"move": {"tile": "3b", "from": "wall", "to": "rack:1"}}]
+    assert _refused([*events, {"correct": {"undo": 4}}]) == (
+        "undo_too_far", None,
+        "only 3 events can be taken back: an undo never takes back the start of the session")
+    state, outcomes = replay([*events, {"correct": {"undo": 2}}])
+    assert outcomes[-1].accepted
+    assert state.violations.size == 1 and state.violations.last.rule == "tile_not_there"
+    assert state.names[2] == "Ann"
+
+
+def test_mcr_false_mahjong_is_announced() -> None:
+    """RULES.md 10: a false Mahjong costs 10 to each other player, and play goes on."""
+    log = Log("mcr")
+    log.deal(JUNK)
+    log.discard(1, "rd")
+    _, outcomes = replay([*log.events, {"declare": {"seat": 2, "call": "mahjong"}}])
+    assert outcomes[-1].announcements == (
+        "South declared a false Mahjong: pays 10 to each other player; play goes on",)
