@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 from controller import jsonsafe
@@ -93,3 +94,18 @@ def bit_error_rate(text: str) -> float:
         raise argparse.ArgumentTypeError(
             f"{text[:40]!r}: a bit-error rate is between 0 and 0.5, e.g. 1e-3")
     return value
+
+
+def file_name(text: str) -> str:
+    """A file name as given (``-`` for standard input). One with a NUL character no system
+    can open (``open`` raises ValueError, not OSError): refused here (`enroll --config` with a
+    NUL printed a traceback in a loaded run's fuzz; `replay`, `settle`, `score` and `import`
+    with one as their file did too)."""
+    if "\x00" in text:
+        raise argparse.ArgumentTypeError("a file name cannot hold a NUL character")
+    return text
+
+
+def path(text: str) -> Path:
+    """A file or folder name as a Path (see :func:`file_name`)."""
+    return Path(file_name(text))

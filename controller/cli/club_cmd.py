@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from controller.cli import CliError, check_data_dir, check_port
-from controller.cli.argtypes import port
+from controller.cli.argtypes import path, port
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -20,14 +20,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "finished hand once in the club's own SQLite, and serve the club page. "
         "`club enrol-table NAME` enrols a table first.")
     p.add_argument("--broker", help="the MQTT broker, HOST:PORT")
-    p.add_argument("--data-dir", type=Path, help="the club's database, keys and token")
+    p.add_argument("--data-dir", type=path, help="the club's database, keys and token")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     p.add_argument("--port", type=port, default=8090, help="port to listen on (8090)")
     p.add_argument("--broker-user", default=None,
                    help="user name at the broker (default: club, with the password the club "
                    "made in DIR/broker/club-password)")
-    p.add_argument("--broker-password-file", type=Path, help="file holding the broker password")
-    p.add_argument("--broker-ca", type=Path, help="CA certificate: connect to the broker by TLS")
+    p.add_argument("--broker-password-file", type=path, help="file holding the broker password")
+    p.add_argument("--broker-ca", type=path, help="CA certificate: connect to the broker by TLS")
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     p.set_defaults(func=run)
     sub = p.add_subparsers(dest="club_command", metavar="enrol-table")
@@ -38,8 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "mosquitto.conf, passwd, acl). The table's credentials go to standard output or to "
         "--output (mode 0600), for `serve --club-credentials FILE`.")
     e.add_argument("table", metavar="NAME", help="the table's name (its --table-id)")
-    e.add_argument("--data-dir", type=Path, required=True, help="the club's data directory")
-    e.add_argument("-o", "--output", type=Path, help="write the credentials to this file")
+    e.add_argument("--data-dir", type=path, required=True, help="the club's data directory")
+    e.add_argument("-o", "--output", type=path, help="write the credentials to this file")
     e.add_argument("--replace", action="store_true",
                    help="issue an enrolled table a new key and password (the old stop working)")
     e.add_argument("--broker-port", type=int, default=1883,

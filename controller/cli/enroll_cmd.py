@@ -15,6 +15,7 @@ from typing import Any
 
 from controller import jsonsafe
 from controller.cli import CliError
+from controller.cli.argtypes import path
 
 DEFAULT_PAD = "centre/0"
 
@@ -27,7 +28,7 @@ def register(subparsers: Any) -> None:
         "the reader's UID is recorded for it, then the next. Stop at any time; running it "
         "again continues. --export/--import copy the registry as .json or .csv.",
     )
-    p.add_argument("--data-dir", type=Path, required=True, metavar="DIR",
+    p.add_argument("--data-dir", type=path, required=True, metavar="DIR",
                    help="where registry.sqlite lives")
     p.add_argument("--set", type=int, choices=(136, 144), dest="set_size",
                    help="136 tiles, or 144 with flowers and seasons (default: as stored, or the "
@@ -40,15 +41,15 @@ def register(subparsers: Any) -> None:
                    help="serial: a board's device path")
     p.add_argument("--serial", action="append", default=[], metavar="NUMBER",
                    help="serial: a board's USB serial")
-    p.add_argument("--config", type=Path, metavar="FILE",
+    p.add_argument("--config", type=path, metavar="FILE",
                    help="table config: its discard channels are the pad")
     p.add_argument("--pad-channel", action="append", default=[], metavar="CH",
                    help=f"the discard pad's reader channel (default {DEFAULT_PAD})")
     p.add_argument("--confirm-reads", type=int, default=2, metavar="N",
                    help="agreeing reads before a UID is taken (default 2)")
     action = p.add_mutually_exclusive_group()
-    action.add_argument("--export", type=Path, metavar="FILE", help="write the registry to FILE")
-    action.add_argument("--import", type=Path, metavar="FILE", dest="import_",
+    action.add_argument("--export", type=path, metavar="FILE", help="write the registry to FILE")
+    action.add_argument("--import", type=path, metavar="FILE", dest="import_",
                         help="add the tiles of an exported FILE (all or nothing)")
     action.add_argument("--forget", metavar="UID", help="remove a tag enrolled by mistake")
     action.add_argument("--status", action="store_true", help="show the progress and stop")

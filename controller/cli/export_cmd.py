@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli import CliError
+from controller.cli.argtypes import path
 
 LOG_FILE = "events.sqlite"
 
@@ -27,13 +28,13 @@ def register(subparsers: Any) -> None:
         ),
     )
     where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument("--db", type=Path, metavar="PATH",
+    where.add_argument("--db", type=path, metavar="PATH",
                        help="the event log file (e.g. data/events.sqlite)")
-    where.add_argument("--data-dir", type=Path, metavar="DIR",
+    where.add_argument("--data-dir", type=path, metavar="DIR",
                        help=f"the service's data directory ({LOG_FILE})")
     parser.add_argument("--session", type=int, metavar="N", help="session id (default: the latest)")
     parser.add_argument("--format", choices=("jsonl", "csv", "tenhou", "mjai"), required=True)
-    parser.add_argument("-o", "--output", type=Path, metavar="FILE",
+    parser.add_argument("-o", "--output", type=path, metavar="FILE",
                         help="output file (default: standard output)")
     parser.add_argument(
         "--notes", action="store_true", help="jsonl: keep anomaly and timer notes in the log"

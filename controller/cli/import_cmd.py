@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli import CliError
+from controller.cli.argtypes import file_name, path
 
 
 def register(subparsers: Any) -> None:
@@ -26,9 +27,10 @@ def register(subparsers: Any) -> None:
             "line on standard error and exit status 2; nothing is written."),
         epilog="What converts and what cannot: docs/formats.md, \"Import\".",
     )
-    parser.add_argument("file", help="the tenhou.net/6 JSON log, - for standard input")
+    parser.add_argument("file", type=file_name,
+                        help="the tenhou.net/6 JSON log, - for standard input")
     parser.add_argument("--format", choices=("tenhou",), required=True)
-    parser.add_argument("--db", type=Path, metavar="PATH",
+    parser.add_argument("--db", type=path, metavar="PATH",
                         help="add the game to this event log as a new session (not while the "
                         "service has a session open in it)")
     parser.add_argument(

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.cli import CliError, load_config, open_readers
-from controller.cli.argtypes import pause, seconds
+from controller.cli.argtypes import path, pause, seconds
 
 if TYPE_CHECKING:
     from controller.app import System
@@ -36,9 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "from the data directory's registry), board health and button presses. Ctrl-C ends it. "
         "With the sim back-end a slow demo moves tiles on the virtual table.",
     )
-    p.add_argument("--config", type=Path, metavar="FILE",
+    p.add_argument("--config", type=path, metavar="FILE",
                    help="table configuration (default: none, the virtual table)")
-    p.add_argument("--data-dir", type=Path, metavar="DIR",
+    p.add_argument("--data-dir", type=path, metavar="DIR",
                    help="where registry.sqlite is (default: the config's [data] dir)")
     p.add_argument("--seconds", type=seconds, metavar="N", help="stop after N seconds")
     p.add_argument("--all-scans", action="store_true",

@@ -13,11 +13,10 @@ import json
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.cli import CliError, load_config, open_readers
-from controller.cli.argtypes import seconds
+from controller.cli.argtypes import path, seconds
 from firmware_bridge.types import BoardHealth, ChannelScan
 
 if TYPE_CHECKING:
@@ -36,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "which zone each channel feeds. Exit 0 when all are healthy, 1 when a reader is down "
         "or a mapped channel is silent, 2 for a configuration error.",
     )
-    p.add_argument("--config", type=Path, metavar="FILE",
+    p.add_argument("--config", type=path, metavar="FILE",
                    help="table configuration (default: none, the virtual table)")
     p.add_argument("--seconds", type=seconds, default=2.0, metavar="S",
                    help="how long to listen to the readers (default 2)")

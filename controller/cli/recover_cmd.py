@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from controller.cli import CliError
+from controller.cli.argtypes import path
 
 
 def register(subparsers: Any) -> None:
@@ -17,9 +17,9 @@ def register(subparsers: Any) -> None:
         "session and event that still reads into a new log, with their own numbers; print a "
         "line per session with what was left out. Then put the new file in place of "
         "events.sqlite (docs/store.md, Recovery).")
-    p.add_argument("--db", type=Path, required=True, metavar="PATH",
+    p.add_argument("--db", type=path, required=True, metavar="PATH",
                    help="the damaged event log (e.g. data/events.sqlite)")
-    p.add_argument("--to", type=Path, required=True, metavar="FILE",
+    p.add_argument("--to", type=path, required=True, metavar="FILE",
                    help="the new event log to write (must not exist)")
     p.set_defaults(func=run)
 

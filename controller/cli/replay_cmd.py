@@ -11,7 +11,7 @@ from typing import Any
 
 from controller import jsonsafe
 from controller.cli import CliError
-from controller.cli.argtypes import indent
+from controller.cli.argtypes import file_name, indent
 
 
 def register(subparsers: Any) -> None:
@@ -23,7 +23,7 @@ def register(subparsers: Any) -> None:
         "line number, and the state at the end of the log, as JSON.",
         epilog="The formats, with examples that run: docs/formats.md (in the project's clone).",
     )
-    p.add_argument("file", nargs="?", help="the table log, - for standard input")
+    p.add_argument("file", type=file_name, nargs="?", help="the table log, - for standard input")
     p.add_argument("--db", help="replay a session of the service's event log (events.sqlite)")
     p.add_argument("--session", type=int, help="with --db: the session id (default: latest)")
     p.add_argument("--indent", type=indent, default=None, help="indent the JSON output")

@@ -11,6 +11,7 @@ from typing import Any
 
 from controller import jsonsafe
 from controller.cli import CliError
+from controller.cli.argtypes import file_name
 
 # the rule sets by name, written out: the registry is not imported for --help (score's lean
 # start-up); tests/scoring/test_riichi_settle.py checks this against the registry
@@ -28,7 +29,7 @@ def register(subparsers: Any) -> None:
         "hand as --hand \"[5b5b5b] [4d5d6d] gdgdgd 1c2c3c ewew\" for a readable table.",
         epilog="The formats, with examples that run: docs/formats.md (in the project's clone).",
     )
-    p.add_argument("file", nargs="?", help="JSON input file, - for standard input")
+    p.add_argument("file", type=file_name, nargs="?", help="JSON input file, - for standard input")
     p.add_argument("--jsonl", action="store_true", help="one JSON object per line, one answer each")
     p.add_argument("--hand", help="the hand: [..] exposed set, {..} concealed kong, bare tiles")
     p.add_argument("--ruleset", default="hua-bao",

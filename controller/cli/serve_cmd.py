@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.cli import CliError, check_data_dir, check_port, command_name, load_config
-from controller.cli.argtypes import pause, port
+from controller.cli.argtypes import path, pause, port
 from controller.scoring import PLAYABLE
 
 if TYPE_CHECKING:
@@ -26,11 +26,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "API and the dashboard. Without --config the defaults serve a sim table on "
         "127.0.0.1:8080 with data in ./data.",
     )
-    p.add_argument("--config", type=Path,
+    p.add_argument("--config", type=path,
                    help="table configuration (TOML; see examples/table.toml)")
     p.add_argument("--host", help="address to listen on (default from config: 127.0.0.1)")
     p.add_argument("--port", type=port, help="port to listen on (default from config: 8080)")
-    p.add_argument("--data-dir", type=Path, help="event log and tokens (default from config)")
+    p.add_argument("--data-dir", type=path, help="event log and tokens (default from config)")
     p.add_argument("--simulate", action="store_true",
                    help="play a simulated game: four bots, no table needed")
     p.add_argument("--ruleset", choices=PLAYABLE,
@@ -42,12 +42,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="with --simulate: drive the engine directly, without the virtual table")
     p.add_argument("--club-broker", metavar="HOST:PORT",
                    help="publish to the club's MQTT broker (off by default)")
-    p.add_argument("--club-credentials", type=Path, metavar="FILE",
+    p.add_argument("--club-credentials", type=path, metavar="FILE",
                    help="the table's key and broker password, from `mahjong-table club "
                    "enrol-table NAME -o FILE` (needed with --club-broker)")
     p.add_argument("--table-id", help="this table's name at the club (default: the one in "
                    "--club-credentials; must match it)")
-    p.add_argument("--club-ca", type=Path, help="CA certificate: reach the broker by TLS")
+    p.add_argument("--club-ca", type=path, help="CA certificate: reach the broker by TLS")
     p.add_argument("--insecure-broker", action="store_true",
                    help="publish even to a broker that lets anyone in (not for a club)")
     p.add_argument("--cpu", type=_cpu_choice, metavar="auto|off|N",

@@ -9,6 +9,7 @@ from typing import Any
 
 from controller import jsonsafe
 from controller.cli import CliError
+from controller.cli.argtypes import file_name
 
 
 def register(subparsers: Any) -> None:
@@ -19,7 +20,7 @@ def register(subparsers: Any) -> None:
         "\"scores\"}, output the payments and each player's net.",
         epilog="The formats, with examples that run: docs/formats.md (in the project's clone).",
     )
-    p.add_argument("file", help="JSON input file, - for standard input")
+    p.add_argument("file", type=file_name, help="JSON input file, - for standard input")
     p.set_defaults(func=run)
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli import CliError
-from controller.cli.argtypes import bit_error_rate, indent, json_value, seconds
+from controller.cli.argtypes import bit_error_rate, indent, json_value, path, seconds
 from controller.scoring import PLAYABLE
 
 RULESETS = PLAYABLE
@@ -39,9 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="bit-error rate on every serial line, e.g. 1e-3")
     p.add_argument("--unplug-every", type=seconds, metavar="SECONDS",
                    help="unplug a random virtual board this often (it is plugged back in)")
-    p.add_argument("--log", type=Path, required=True, metavar="FILE",
+    p.add_argument("--log", type=path, required=True, metavar="FILE",
                    help="write the session's table log (JSON lines) here")
-    p.add_argument("--data-dir", type=Path,
+    p.add_argument("--data-dir", type=path,
                    help="keep the SQLite event log here (default: a temporary folder)")
     p.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
     p.add_argument("--indent", type=indent, default=None,

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli import CliError
-from controller.cli.argtypes import port
+from controller.cli.argtypes import path, port
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -19,9 +19,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "0600) and the operator page's link with its token (open it to log in). They are "
         "made on the first start of `serve`, or here with --create.",
     )
-    p.add_argument("--data-dir", type=Path,
+    p.add_argument("--data-dir", type=path,
                    help="the service's data directory (default: --config's, else ./data)")
-    p.add_argument("--config", type=Path, help="take the data directory from this config")
+    p.add_argument("--config", type=path, help="take the data directory from this config")
     p.add_argument("--json", action="store_true",
                    help='print {"admin": ..., "seats": {"1": ..., ...}} as JSON')
     p.add_argument("--urls", action="store_true",

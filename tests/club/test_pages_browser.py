@@ -132,6 +132,10 @@ def _tournament_pages(browser: Any, club: Any, table: Any, errors: list[str]) ->
     page.goto(club.base + "/tournament")
     page.wait_for_selector("#login-form")
     assert not page.is_visible("#admin") and not page.is_visible("#new-t")
+    # the page's script has taken the form: a click before it is a plain submit that reloads
+    # the page, and no message comes (a loaded run's failure: 90 s waited for "Wrong")
+    page.wait_for_function("document.getElementById('login-form').onsubmit !== null",
+                           timeout=90000)
     page.fill("#token", "wrong")
     page.click("#login-form button")
     page.wait_for_function("document.querySelector('#login-msg').textContent.includes('Wrong')")

@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.cli import build_parser, main
+from controller.cli.argtypes import path
 from tests.reliability.support import REPO
 
 FUZZ = settings(max_examples=150, deadline=None,
@@ -101,6 +102,27 @@ QUICK = ("score", "settle", "replay", "export", "tokens", "enroll")
 QUICK_OPTIONS = [(c, o) for c in QUICK for o in _value_options(c)]
 RUNNING = ("serve", "simulate", "club", "monitor", "readers")
 RUNNING_OPTIONS = [(c, o) for c in RUNNING for o in _value_options(c)]
+
+
+#: every place a quick command takes a file or folder name (its options typed so, and its
+#: FILE argument): found by the fuzz below in a loaded run, `enroll --config` with a NUL in
+#: the name printed a traceback (pathlib's ValueError, not an OSError)
+NAMED = [(c, o) for c in QUICK for o in _value_options(c)
+         if getattr(next(a for a in PARSERS[c]._actions if o in a.option_strings), "type",
+                    None) is path] + [(c, "FILE") for c in ("score", "settle", "replay")]
+
+
+@pytest.mark.parametrize("option", NAMED, ids="{0[0]} {0[1]}".format)
+def test_a_file_name_with_a_nul_is_one_line(option: tuple[str, str]) -> None:
+    command, flag = option
+    with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp):
+        rest = _quick(Path(tmp))[command]
+        if flag == "FILE":
+            argv = [command, *[a for a in rest if not a.startswith(tmp)], "a\x00b"]
+        else:
+            argv = [command, flag, "a\x00b", *rest]
+        code, err = run_main(argv)
+    assert code == 2 and err.count("\n") == 1 and "NUL" in err, (argv, code, err[-500:])
 
 
 @FUZZ
