@@ -23,6 +23,7 @@ from controller.club.inbox import Inbox
 from controller.club.keyring import Credentials, Keyring, KeysError, write_private
 from controller.club.mqtt import SetAside
 from controller.club.signing import Signer, Verifier, canonical
+from tests.club.fake_time import FakeTime
 
 # RFC 8032 section 7.1, TEST 1: the secret key and the public key it makes
 RFC_SECRET = bytes.fromhex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
@@ -236,14 +237,8 @@ def test_without_the_clubs_key_a_table_takes_unsigned_messages() -> None:
 
 def test_a_resend_asks_for_what_was_published_at_most_once_a_second(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = [1000.0]
-
-    class Clock:
-        @staticmethod
-        def monotonic() -> float:
-            return clock[0]
-
-    monkeypatch.setattr(inbox_module, "time", Clock)
+    clock = FakeTime(1000.0)
+    monkeypatch.setattr(inbox_module, "time", clock)
     inbox = Inbox("green", Verifier.from_text(_b64(RFC_PUBLIC)), SetAside("test"))
     assert _take(inbox, RESEND, {"table": "green", "after": 80, "issued": 1.0}, 80) == (
         False, [])
@@ -252,11 +247,11 @@ def test_a_resend_asks_for_what_was_published_at_most_once_a_second(
     assert _reason(inbox) == "a resend for blue, not this table"
     assert _take(inbox, RESEND, {"table": "green", "after": 79, "issued": 1.0}, 80) == (
         True, [79])
-    clock[0] += 0.999
+    clock.now += 0.999
     assert _take(inbox, RESEND, {"table": "green", "after": 0, "issued": 1.0}, 80) == (
         False, [])
     assert _reason(inbox) == "a second resend within a second"
-    clock[0] += 0.001  # a second after the one honoured
+    clock.now += 0.001  # a second after the one honoured
     assert _take(inbox, RESEND, {"table": "green", "after": 0, "issued": 1.0}, 80) == (
         True, [0])
 

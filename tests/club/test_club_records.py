@@ -15,6 +15,7 @@ import pytest
 
 from controller.club import store
 from controller.club.store import ClubStore
+from tests.club.fake_time import FakeTime
 
 NAMES = {"1": "Ann", "2": "Bo", "3": "Cai", "4": "Dee"}
 
@@ -138,14 +139,8 @@ def test_settings_are_kept_as_json_and_each_change_moves_the_version(tmp_path: P
 
 def test_a_table_is_online_while_it_says_so_and_was_heard_within_75_s(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = [1000.0]
-
-    class Clock:
-        @staticmethod
-        def time() -> float:
-            return clock[0]
-
-    monkeypatch.setattr(store, "time", Clock)
+    clock = FakeTime(1000.0)
+    monkeypatch.setattr(store, "time", clock)
     db = ClubStore(tmp_path / "club.sqlite")
     db.apply_fact("kept", _hand(8, 1, [0, 0, 0, 0]))  # stored, never heard from this run
     db.set_status("blue", {"hand": 3})  # a status alone: online until its will says not
@@ -156,7 +151,7 @@ def test_a_table_is_online_while_it_says_so_and_was_heard_within_75_s(
         ("amber", False, 0, {"hand": 1}), ("blue", True, 0, {"hand": 3}),
         ("kept", False, 8, {})]
     assert db.tables(1000.0 + 75.0)[1]["online"] is False  # 75 s without a word
-    clock[0] = 2000.0
+    clock.now = 2000.0
     db.set_online("blue", True)
     assert db.tables(2050.0)[1]["online"] is True
     assert db.tables()[1]["online"] is True  # now is the clock's
@@ -223,12 +218,7 @@ def test_a_fact_that_fails_half_way_changes_nothing(tmp_path: Path) -> None:
 
 def test_a_hand_is_read_back_with_its_table_and_when_it_came(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    class Clock:
-        @staticmethod
-        def time() -> float:
-            return 1234.5
-
-    monkeypatch.setattr(store, "time", Clock)
+    monkeypatch.setattr(store, "time", FakeTime(1234.5))
     db = ClubStore(tmp_path / "club.sqlite")
     db.apply_fact("green", {**_hand(8, 1, [0] * 4), "table": "green", "sig": "s"})
     (hand,) = db.hands()

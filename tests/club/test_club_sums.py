@@ -17,6 +17,7 @@ import pytest
 from controller.club import keyring, store, tournament
 from controller.club.standings import Club
 from controller.club.store import ClubStore
+from tests.club.fake_time import FakeTime
 
 FOUR = {"1": "Ann", "2": "Bo", "3": "Cai", "4": "Dee"}
 
@@ -157,12 +158,7 @@ def test_a_table_that_said_it_is_online_is_listed_before_its_first_status(
 
 def test_a_hand_is_read_back_as_it_was_sent_with_its_table_and_when_it_came(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    class Clock:
-        @staticmethod
-        def time() -> float:
-            return 500.0
-
-    monkeypatch.setattr(store, "time", Clock)
+    monkeypatch.setattr(store, "time", FakeTime(500.0))
     db = ClubStore(tmp_path / "club.sqlite")
     fact = _fact(1, number=3, session=2)
     assert db.apply_fact("green", fact) == "applied"
