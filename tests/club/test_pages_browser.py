@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -129,13 +130,22 @@ def _player_pages(browser: Any, club: Any, table: Any, errors: list[str]) -> Non
 def _tournament_pages(browser: Any, club: Any, table: Any, errors: list[str]) -> None:
     token = club.club.admin_token
     page = _page(browser, "phone", errors)
-    page.goto(club.base + "/tournament")
-    page.wait_for_selector("#login-form")
+    held: list[Any] = []  # the page's module script held back: a slow phone on a busy link
+    page.route("**/static/i18n.js", lambda route: held.append(route))
+    page.goto(club.base + "/tournament", wait_until="commit")
+    page.wait_for_selector("#login-form button")
     assert not page.is_visible("#admin") and not page.is_visible("#new-t")
-    # the page's script has taken the form: a click before it is a plain submit that reloads
-    # the page, and no message comes (a loaded run's failure: 90 s waited for "Wrong")
-    page.wait_for_function("document.getElementById('login-form').onsubmit !== null",
-                           timeout=90000)
+    # before the script has taken the form, a login would be a plain submit that reloads the
+    # page and no message comes (a loaded run's failure): the button waits for the script
+    assert page.is_disabled("#login-form button")
+    deadline = time.monotonic() + 90  # a generous deadline for the request to reach the route
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for /static/i18n.js"
+    held[0].continue_()
+    page.unroute("**/static/i18n.js")
+    page.wait_for_selector("#login-form button:not([disabled])", timeout=90000)
+    assert page.evaluate("document.getElementById('login-form').onsubmit !== null")
     page.fill("#token", "wrong")
     page.click("#login-form button")
     page.wait_for_function("document.querySelector('#login-msg').textContent.includes('Wrong')")

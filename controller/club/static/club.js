@@ -291,6 +291,8 @@ async function tournamentPage() {
     sessionStorage.setItem("clubToken", typed);
     enter("typed");
   };
+  // enabled only now: a login sent before this handler was a plain submit that reloaded the page
+  document.querySelector("#login-form button").disabled = false;
   document.getElementById("logout").onclick = () => {
     sessionStorage.removeItem("clubToken");
     document.getElementById("admin").hidden = true; document.getElementById("login").hidden = false;
