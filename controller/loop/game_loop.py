@@ -74,6 +74,7 @@ class GameLoop:
         self._session_active = False
         self._seq = 0
         self._health: dict[str, dict[str, Any]] = {}
+        self._told: dict[str, str | None] = {}  # the state last logged of each not well
         # Set by the virtual table: its simulated players play every seat (the operator page
         # says that its tile registry does not matter then).
         self._players_simulated: str | None = None
@@ -130,8 +131,16 @@ class GameLoop:
     # --- what others tell it ---------------------------------------------------------------
 
     def report_health(self, name: str, health: dict[str, Any]) -> None:
-        """A reader, board or source says how it is (shown on the operator page)."""
+        """A reader, board or source says how it is (shown on the operator page). The
+        service's log gets a line when one goes wrong (a board down) and when it is well again;
+        not a board's resync, which a noisy line asks for often and its snapshot answers."""
         self._health[name] = dict(health)
+        ok, state, told = health.get("ok", True), health.get("state"), self._told.get(name)
+        if state == "resync" or (ok and told is None) or (not ok and state == told):
+            return
+        self._told[name] = None if ok else state
+        (log.info if ok else log.warning)("%s: %s (%s)", name, state or "ok",
+                                          health.get("message") or "no detail")
 
     def mark_players_simulated(self, who: str) -> None:
         """Simulated players play every seat (they take seat calls and corrections as people

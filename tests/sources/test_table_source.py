@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from controller.app import build
 from controller.config import default_config
@@ -148,3 +151,35 @@ async def test_a_loop_held_up_makes_no_reader_look_silent(tmp_path: Path) -> Non
     silent = [e["anomaly"]["channel"] for e in _logged(tmp_path)
               if e.get("anomaly", {}).get("kind") == "reader_silent"]
     assert silent == []
+
+
+async def test_a_board_down_and_up_again_is_in_the_service_log(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A board that goes down (its cable pulled) and comes back is a line each in the
+    service's log, the operator's journal: the reason at warning, the return at info; a
+    state reported again is not repeated."""
+    service = GameLoop(default_config(), data_dir=tmp_path)
+    backend = SimBackend(seed=3)
+    tracker = PresenceTracker(channel_map(default_config()), TileRegistry.open(tmp_path, 136))
+    service.add_source("table", table_source(lambda: backend, tracker, tick_every=0.05))
+    caplog.set_level(logging.INFO, logger="controller.service")
+
+    def lines(board: str) -> list[tuple[int, str]]:
+        return [(r.levelno, r.getMessage()) for r in caplog.records
+                if r.getMessage().startswith(f"{board}: ")]
+
+    await service.start()
+    try:
+        await _until(lambda: service.status().readers.get("seat2", {}).get("ok"), 60)
+        assert lines("seat2") == []  # a board coming up at the start is not news
+        backend.table.unplug("seat2")
+        await _until(lambda: lines("seat2"), 60)
+        service.report_health("seat2", {"ok": False, "state": "down", "message": "again"})
+        backend.table.replug("seat2")
+        await _until(lambda: len(lines("seat2")) >= 2, 60)
+    finally:
+        await service.stop()
+    (down_level, down), (up_level, up) = lines("seat2")[:2]
+    assert down_level == logging.WARNING and down.startswith("seat2: down (")
+    assert up_level == logging.INFO and up.startswith("seat2: up (")
+    assert not any("again" in line or "resync" in line for _, line in lines("seat2"))
