@@ -55,7 +55,8 @@ def _seq_reaches(port: int, seq: int, timeout: float) -> bool:
     now, deadline = 0, time.time() + timeout
     while time.time() < deadline and now < seq:
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health") as res:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health",
+                                        timeout=30) as res:
                 now = json.load(res)["seq"]
         except OSError:
             time.sleep(0.2)
@@ -81,10 +82,13 @@ def test_serve_runs_every_thread_on_one_cpu(tmp_path: Path) -> None:
     """``[server] cpu = "auto"`` (controller/web/cpu.py): every thread on the last CPU."""
     last = max(os.sched_getaffinity(0))
     port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "controller", "serve", "--simulate", "--pace", "0.01",
-         "--port", str(port), "--data-dir", str(tmp_path / "data")],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # The service's output goes to a file: a pipe nobody reads while it runs fills up (64 KB
+    # of access log on a slow, loaded host) and the service stops, blocked on its log.
+    with (tmp_path / "serve.log").open("wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "controller", "serve", "--simulate", "--pace", "0.01",
+             "--port", str(port), "--data-dir", str(tmp_path / "data")],
+            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     try:
         assert _seq_reaches(port, 20, timeout=120)  # the game and the serial links run
         threads = _cpus_of(proc.pid)
@@ -92,18 +96,19 @@ def test_serve_runs_every_thread_on_one_cpu(tmp_path: Path) -> None:
         assert set(threads.values()) == {str(last)}, threads
     finally:
         proc.terminate()
-        out = proc.communicate(timeout=10)[0]
-    assert f"on CPU {last})" in out
+        proc.wait(timeout=30)
+    assert f"on CPU {last})" in (tmp_path / "serve.log").read_text()
 
 
 def test_serve_simulate_starts_and_plays(tmp_path: Path) -> None:
     port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "controller", "serve", "--simulate", "--in-process", "--pace",
-         "0.001", "--port", str(port), "--data-dir", str(tmp_path / "data"), "--log-level",
-         "info"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )
+    with (tmp_path / "serve.log").open("wb") as log:  # a file, not an unread pipe (above)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "controller", "serve", "--simulate", "--in-process",
+             "--pace", "0.001", "--port", str(port), "--data-dir", str(tmp_path / "data"),
+             "--log-level", "info"],
+            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        )
     try:
         assert _seq_reaches(port, 50, timeout=120)
         tokens = json.loads(subprocess.run(
@@ -113,7 +118,8 @@ def test_serve_simulate_starts_and_plays(tmp_path: Path) -> None:
             assert json.load(res)["session"]["active"]
     finally:
         proc.terminate()
-        out = proc.communicate(timeout=10)[0].decode()
+        proc.wait(timeout=30)
+    out = (tmp_path / "serve.log").read_text()
     for token in [tokens["admin"], *tokens["seats"].values()]:
         assert token not in out
 
