@@ -26,7 +26,9 @@ from firmware_bridge.sim import SimBackend
 from firmware_bridge.types import BoardHealth, ChannelScan
 from tests.reliability.support import replay_db, simulate
 
-SEED, HANDS, RULESET = 7, 2, "hua-bao"
+#: one hand (248 events, then the table cleared): the noise makes its bad frames and the
+#: cables are pulled 20 times well within it (two hands took 50-57 s a test in CI)
+SEED, HANDS, RULESET = 7, 1, "hua-bao"
 UNPLUGS = 20
 STALLED = 240.0  # seconds without one event: the game has stopped, not slowed
 
