@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
-import tempfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,7 +20,7 @@ from controller.app import System, build
 from controller.config import Config, SessionConfig
 from controller.players.director import Director
 from tests.browser import ARTIFACTS, SIZES, launched, open_page
-from tests.web.support import served
+from tests.web.support import memory_dir, served
 
 pytestmark = pytest.mark.browser
 START, UMA = 30000, (15, 5, -5, -15)  # RULES.md 11: the start points, the uma by place
@@ -97,20 +95,12 @@ class Game:
 
 @pytest.fixture
 def riichi(tmp_path: Path) -> Iterator[tuple[System, str]]:
-    """The service on a real SQLite log kept in memory (/dev/shm, where the host has it): the
-    hanchan's 3,100 events are each synced to disk by the store (``synchronous=FULL``), 6-8 ms
-    apiece on CI's disk, a third of the test's time; what the pages show is the subject here
-    (the log's durability is tests/reliability's)."""
-    shm = Path("/dev/shm")
-    ram = shm.is_dir() and os.access(shm, os.W_OK)
-    data = Path(tempfile.mkdtemp(prefix="riichi-board-", dir=shm)) if ram else tmp_path
-    try:
+    """The service, its SQLite log in memory (``memory_dir``): the hanchan's 3,139 events,
+    each synced to disk, took a third of the test; what the pages show is the subject here."""
+    with memory_dir(tmp_path, "riichi-board-") as data:
         system = build(Config(session=SessionConfig(ruleset="riichi")), data / "data")
         with served(system.app) as base:
             yield system, base
-    finally:
-        if ram:
-            shutil.rmtree(data, ignore_errors=True)
 
 
 @pytest.fixture
