@@ -1,8 +1,10 @@
 """A tournament round's results on the club's tournament page, in headless Chromium (issue
 24): a table publishing to the club's locked Mosquitto plays one hand before the round (not
 the round's), the organiser makes the plan and starts round 1 on the page, the round keeper
-seats the plan's players at the table, they play two hands, and at the one-minute round's
-time-up the round keeper ends the session. The page shows the round's results as they come
+seats the plan's players at the table, they play two hands, and at the round's time-up the
+round keeper ends the session (time-up comes when the test moves the table's clock past the
+round's end, once the two hands are played: an hour's round, not a minute of the wall clock
+waited out). The page shows the round's results as they come
 (provisional while the table plays),
 then each player's table points and score, and the final ranking, worked out here from the
 hands the table played: the round's hands' nets summed by seat, places by score with the
@@ -12,6 +14,7 @@ points)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -59,10 +62,11 @@ def evening(tmp_path: Path) -> Iterator[dict[str, Any]]:
     broker = Mosquitto(tmp_path / "broker", tmp_path / "club")
     broker.start()
     club = ClubServer(tmp_path / "club", broker)
+    skipped = [0.0]  # seconds the table's clock has been moved on
     table = Table(tmp_path / "green", credentials, broker, insecure=False, seed=5, hands=3,
-                  play=_before_and_in_round(1, 3))
+                  play=_before_and_in_round(1, 3), clock=lambda: time.time() + skipped[0])
     try:
-        yield {"club": club, "table": table}
+        yield {"club": club, "table": table, "skipped": skipped}
     finally:
         table.stop()
         club.stop()
@@ -103,9 +107,10 @@ def test_a_round_s_results_from_the_hands_played_in_it(evening: dict[str, Any]) 
         page.fill("#new-t textarea", "\n".join(PLAYERS))
         page.fill("#new-t input[name=rounds]", "1")
         page.fill("#new-t input[name=tables]", "green")
-        # a one-minute round: the round keeper ends the table's session at time-up (an
-        # operator's stop mid-round would only make the keeper start another session)
-        page.fill("#new-t input[name=minutes]", "1")
+        # an hour's round: the round keeper ends the table's session at time-up (an
+        # operator's stop mid-round would only make the keeper start another session); the
+        # test brings time-up once the round's hands are played
+        page.fill("#new-t input[name=minutes]", "60")
         page.click("#new-t button")
         page.wait_for_selector("table.seating[data-round='1'] tbody tr", timeout=20000)
         seating = _rows(page, "table.seating[data-round='1']")[0]
@@ -116,6 +121,7 @@ def test_a_round_s_results_from_the_hands_played_in_it(evening: dict[str, Any]) 
           "table.results[data-round='1'] tbody tr")].some(r => r.textContent.includes(
           'provisional'))""", timeout=120000, polling=200)
         until(lambda: len(table.finished()) == 3, 180, "the round's two hands played")
+        evening["skipped"][0] += 3600.0  # time is up at the table
         page.wait_for_function("""() => { const r = [...document.querySelectorAll(
           "table.results[data-round='1'] tbody tr")]; return r.length === 4 &&
           !r.some(x => x.textContent.includes('provisional')); }""", timeout=300000,

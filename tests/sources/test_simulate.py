@@ -1,7 +1,10 @@
 """`mahjong-table simulate`: whole hands through ptys, the bridge, presence and the service."""
 
+import io
 import json
+from contextlib import redirect_stdout
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,9 +24,23 @@ def _simulate(tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -
     return summary
 
 
+@pytest.fixture(scope="module")
+def hua_bao(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """One `simulate` run (hua-bao, seed 5, one hand) for the two tests that read it: its
+    summary and the log it wrote (each test played the same hand on its own before)."""
+    log = tmp_path_factory.mktemp("hua-bao") / "table.jsonl"
+    out = io.StringIO()
+    with redirect_stdout(out):
+        code = main(["simulate", "--hands", "1", "--seed", "5", "--quiet", "--log", str(log)])
+    assert code == 0
+    summary: dict[str, Any] = json.loads(out.getvalue())
+    summary["_log"] = log
+    return summary
+
+
 def test_the_virtual_table_plays_the_same_game_as_the_director_in_process(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    summary = _simulate(tmp_path, capsys)
+        hua_bao: dict[str, Any]) -> None:
+    summary = hua_bao
     assert summary["violations"] == []
     assert summary["link"]["frames"] > 100 and summary["link"]["bad_frames"] == 0
     state = replay(play_session("hua-bao", {}, hands=1, seed=5))[0]
@@ -34,8 +51,8 @@ def test_the_virtual_table_plays_the_same_game_as_the_director_in_process(
 
 
 def test_the_written_log_replays_to_the_same_hands(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    summary = _simulate(tmp_path, capsys)
+        hua_bao: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    summary = hua_bao
     assert main(["replay", str(summary["_log"])]) == 0
     replayed = json.loads(capsys.readouterr().out)
     assert replayed["hands"] == summary["hands"]

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from controller.app import build
 from controller.config import Config, SessionConfig
-from tests.web.support import Table
+from tests.web.support import Table, memory_dir
 
 
 @pytest.fixture
@@ -35,3 +35,12 @@ def make_table(tmp_path: Path) -> Iterator[Callable[..., Table]]:
 @pytest.fixture
 def table(make_table: Callable[..., Table]) -> Table:
     return make_table()
+
+
+@pytest.fixture
+def memory_data(tmp_path: Path) -> Iterator[Path]:
+    """A data directory in memory (``support.memory_dir``) for ``make_table(data_dir=...)``,
+    where a test plays thousands of events and the log's durability is not its subject. Name
+    it before ``make_table`` in the test's arguments: its tables close before it is removed."""
+    with memory_dir(tmp_path) as folder:
+        yield folder / "data"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -113,7 +114,8 @@ class Watcher:
                     len(values) != len(rack), (where, position)
 
 
-def test_no_concealed_tile_is_public_while_in_play(table: Table) -> None:
+def test_no_concealed_tile_is_public_while_in_play(memory_data: Path, make_table: Any) -> None:
+    table = make_table(data_dir=memory_data)  # 3,000 events' log in memory (CI wall time)
     watcher = Watcher(table)
     hands_to_play = 2
     with table.client.websocket_connect("/ws") as public, \
@@ -203,10 +205,10 @@ def check_riichi_over(view: dict[str, Any], watcher: Watcher, where: str) -> str
     return str(result["result"])
 
 
-def test_no_concealed_tile_is_public_in_riichi(make_table: Any) -> None:
+def test_no_concealed_tile_is_public_in_riichi(memory_data: Path, make_table: Any) -> None:
     """The same checks over riichi hands (indicators, deposits, riichi discards public), and
     after each hand: a win shows only the winners' hands; a draw only "tenpai"/"noten"."""
-    table = make_table("riichi", seed=3)
+    table = make_table("riichi", seed=3, data_dir=memory_data)
     watcher = Watcher(table)
     ends: list[str] = []
     with table.client.websocket_connect("/ws") as public, \
