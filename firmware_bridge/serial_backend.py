@@ -128,6 +128,7 @@ class BoardLink:
         self._identified = float("-inf")
         self._greeted = False
         self._down_reported = False
+        self._down_as: str | None = None  # the name the last "down" went by
         self._last_rx = self._awake = 0.0  # the last frame; the link last awake (a connection's)
         self._end: Callable[[BaseException | None], None] | None = None  # served on a loop
 
@@ -367,6 +368,9 @@ class BoardLink:
         if self.name != name or set(self.channels) != wanted:
             self.channels = {ch: set() for ch in sorted(wanted)}
             self._stale = set(self.channels)
+        if self._down_as not in (None, name):  # said down under its serial, before it was named
+            self.backend.post(BoardHealth(self._down_as, "up", now, f"this is board {name}"))
+        self._down_as = None
         self.name = name
         self.serial_number = msg["serial"]
         self._down_reported = False
@@ -412,8 +416,10 @@ class BoardLink:
         if self._down_reported:
             return
         self._down_reported = True
-        self.backend.post(BoardHealth(self.name or self.target, "down", self.backend.clock(),
-                                      why))
+        # Before its first hello a board goes by the name commissioning gave its serial number
+        # (the config's [table.boards]), else by that number until the hello names it.
+        self._down_as = self.name or self.backend.names.get(self.target.lower(), self.target)
+        self.backend.post(BoardHealth(self._down_as, "down", self.backend.clock(), why))
 
     # ------------------------------------------------------------ commands, ack and retry
     def send(self, name: str, **args: Any) -> Future[bool]:

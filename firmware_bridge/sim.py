@@ -213,6 +213,10 @@ class VirtualTable:
     def serials(self) -> list[str]:
         return [b.spec.serial for b in self.boards.values()]
 
+    def names(self) -> dict[str, str]:
+        """USB serial number -> board name: the virtual table's commissioning."""
+        return {b.spec.serial: name for name, b in self.boards.items()}
+
     def channels(self) -> list[str]:
         return layout_channels([b.spec for b in self.boards.values()])
 
@@ -295,7 +299,7 @@ class SimBackend(ReaderBackend):
         super().start(sink)
         self.table.start()
         self.serial = SerialBackend(serials=self.table.serials, lookup=self.table.lookup,
-                                    **self._serial_options)
+                                    names=self.table.names(), **self._serial_options)
         self.serial.read_on(self.event_loop)
         self.serial.start(self.post)
 

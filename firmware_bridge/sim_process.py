@@ -141,6 +141,10 @@ class BoardsProcess:
     def serials(self) -> list[str]:
         return [s.serial for s in self.specs]
 
+    def names(self) -> dict[str, str]:
+        """USB serial number -> board name, as `VirtualTable.names`."""
+        return {s.serial: s.name for s in self.specs}
+
     def channels(self) -> list[str]:
         return layout_channels(self.specs)
 

@@ -422,3 +422,30 @@ def test_two_tiles_on_the_pad_are_both_read_in_the_models_time(table: VirtualTab
     assert sweep_s(1, {0: 2}) - sweep_s(1, {0: 1}) > sweep_s(1, {0: 1}) - sweep_s(1, {})
     assert sink.wait(lambda: sum(1 for s in sink.scans()
                                  if s.channel == "centre/0" and A in s.uids) >= 2)
+
+
+@pytest.mark.parametrize("commissioned", [True, False])
+def test_a_board_down_before_its_first_hello_is_up_under_the_same_name(
+        table: VirtualTable, commissioned: bool) -> None:
+    """A board unplugged before the link has heard its hello (a loaded run: the cable pulled
+    in the first moments) goes down under the name commissioning gave its serial number, and
+    its hello brings that same name up; a link with no commissioning says down under the
+    serial number and brings that up too when the hello names the board. Nothing is left
+    down on the operator page for a board that is back (before: "T-SEAT1" down for ever)."""
+    table.unplug("seat1")
+    sink = Collector()
+    names = {"T-SEAT1": "seat1"} if commissioned else None
+    backend = SerialBackend(serials=["T-SEAT1"], lookup=table.lookup, names=names)
+    backend.start(sink)
+    try:
+        assert sink.wait(lambda: bool(sink.health("down")))
+        down = sink.health("down")[0].board
+        assert down == ("seat1" if commissioned else "T-SEAT1")
+        table.replug("seat1")
+        assert sink.wait(lambda: {h.board for h in sink.health("up")} >= {down, "seat1"})
+        table.place(C, "seat1/4")
+        assert sink.wait(sink.sees("seat1/4", {C}))
+    finally:
+        backend.stop()
+    ups = [h for h in sink.health("up") if h.board == down]
+    assert ups and all(h.board in ("seat1", "T-SEAT1") for h in sink.health("down"))
