@@ -156,7 +156,7 @@ def test_history_and_chart_after_several_hands(playing: SimServer, browser: Any)
     page.goto(playing.base + "/")
     page.wait_for_function("() => document.querySelectorAll('#history li').length >= 3",
                            timeout=180000)
-    with urllib.request.urlopen(playing.base + "/api/hands") as res:  # noqa: S310 - loopback
+    with urllib.request.urlopen(playing.base + "/api/hands", timeout=30) as res:  # noqa: S310 - loopback
         records = json.load(res)["hands"]
     assert len(records) >= 3
     for record in records:

@@ -114,7 +114,7 @@ def test_serve_simulate_starts_and_plays(tmp_path: Path) -> None:
         tokens = json.loads(subprocess.run(
             [sys.executable, "-m", "controller", "tokens", "--data-dir", str(tmp_path / "data"),
              "--json"], cwd=ROOT, capture_output=True, text=True, check=True).stdout)
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/table") as res:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/table", timeout=30) as res:
             assert json.load(res)["session"]["active"]
     finally:
         proc.terminate()
