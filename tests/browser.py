@@ -63,5 +63,9 @@ def open_page(browser: Any, viewport: str | tuple[int, int], errors: list[str] |
     size = SIZES[viewport] if isinstance(viewport, str) else \
         {"width": viewport[0], "height": viewport[1]}
     page = browser.new_page(viewport=size, **options)
+    # Playwright's 30 s default ran out on a page load of a loaded run (host load 30-40): a
+    # waited-for state gets a generous deadline, never a clock bound on a busy host
+    page.set_default_timeout(90000)
+    page.set_default_navigation_timeout(90000)
     return page if errors is None else watch(page, errors, label, console=console,
                                               expected=expected)
