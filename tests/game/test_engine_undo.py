@@ -169,3 +169,48 @@ def test_the_riichi_operators_washout_is_the_exhaustive_draw() -> None:
     assert out.accepted and out.announcements[0] == "The operator ends the hand as a washout"
     assert state.hands[-1].result == "washout"
     assert state.hands[-1].net == (0, -3000, 1000, 1000)
+
+
+
+
+def test_a_move_from_where_the_game_has_the_tile_clears_its_note() -> None:
+    """docs/game.md: a log may leave the put-back out; a later move of the tile from where
+    the game has it (South's rack) clears the note (no other 5c lies in that rack)."""
+    log = Log()
+    log.deal(JUNK)
+    log.discard(1, "rd").river("rd")
+    log.draw(2, "1b")
+    log.discard(2, "5c").undo(1)
+    undone, _ = replay(log.events)
+    assert undone.misplaced == (("5c", "discard", "rack:2"),)
+    state, out = _last([*log.events, {"move": {"tile": "5c", "from": "rack:2", "to": "discard"}}])
+    assert out.accepted and state.misplaced == ()
+    assert state.hand.discard == ("5c", 2)
+
+
+def test_a_refused_move_from_where_the_game_has_the_tile_keeps_the_note() -> None:
+    """docs/game.md: a refused move of a tile whose put-back the log may have left out
+    assumes nothing: the earlier note stays, and the refused tile is out of place too."""
+    log = Log()
+    log.deal(JUNK)
+    log.discard(1, "rd").river("rd")
+    log.draw(2, "1b")
+    log.discard(2, "5c").undo(1)
+    state, out = _last([*log.events, {"move": {"tile": "5c", "from": "rack:2", "to": "melds:3"}}])
+    assert not out.accepted
+    assert sorted(state.misplaced) == [("5c", "discard", "rack:2"), ("5c", "melds:3", "rack:2")]
+
+
+def test_a_copy_from_the_wall_is_not_the_one_out_of_place() -> None:
+    """docs/game.md (issue 22): three 3b drawn to East's rack and taken back to the start lie
+    there on their way to the wall; a 3b that comes from the wall to South's rack is the
+    fourth copy, still in the wall, and the three notes stay."""
+    events: list[dict[str, Any]] = [{"session": {"ruleset": "hua-bao", "options": {}}}]
+    events += [{"move": {"tile": "3b", "from": "wall", "to": "rack:1"}}] * 3
+    events += [{"correct": {"undo": 3}}]
+    start, out = _last(events)
+    assert out.accepted and start.hand is None
+    assert start.misplaced == (("3b", "rack:1", "wall"),) * 3
+    state, out = _last([*events, {"move": {"tile": "3b", "from": "wall", "to": "rack:2"}}])
+    assert out.accepted and state.misplaced == (("3b", "rack:1", "wall"),) * 3
+    assert state.hand is not None and state.hand.seat(2).rack == ("3b",)
