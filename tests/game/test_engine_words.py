@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.game import GameState, replay
+from controller.game import GameState, replay, replay_lines
 from tests.game.logbuilder import Log
 from tests.game.scenarios import JUNK
 from tests.game.test_riichi_rules import _log as riichi_log
@@ -122,3 +122,36 @@ def test_a_mahjong_declared_too_late_in_riichi_leaves_the_hand_alive() -> None:
     state, out = _last(events)
     assert (out.violation.rule, out.violation.seat) == ("claim_too_late", 3)
     assert state.hand.rh.dead == ()
+
+
+def test_a_short_hand_at_easts_first_discard_is_dead_and_the_discard_stands() -> None:
+    """The option ``wrong_count: dead_hand``: West dealt 12 tiles; East's first
+    discard is accepted, West's hand dead, and the violation reported on that discard's line,
+    the event's number in a replay and the file's line in ``replay_lines``."""
+    log = Log("hua-bao", {"wrong_count": "dead_hand"})
+    log.deal({**JUNK, 3: "2b 5b 8b 8c 8d ew sw ww nw rd gd wd"})
+    events = [*log.events, {"move": {"tile": "rd", "from": "rack:1", "to": "discard"}}]
+    state, out = _last(events)
+    expected = ("wrong_tile_count", 3, "West holds 12 tiles, not 13: the hand is dead")
+    assert out.accepted and out.violation is not None
+    assert (out.violation.rule, out.violation.seat, out.violation.message) == expected
+    assert out.violation.line == len(events) and state.last_violation == out.violation
+    assert state.hand.seat(3).dead and state.hand.discard == ("rd", 1)
+    from_file = replay_lines((100 + i, e, None) for i, e in enumerate(events))
+    assert from_file.last_violation is not None
+    assert from_file.last_violation.line == 100 + len(events) - 1
+
+
+def test_a_timer_event_with_no_seat_number_or_time_is_malformed() -> None:
+    """docs/architecture.md: ``{"timer": {"seat": 2, "kind": "turn", "overrun": 1.5}}``, with
+    a ``deadline`` in seconds. Anything else is a malformed event with a clear reason (it
+    once reached the engine and was refused as ``engine_error``)."""
+    events = _dealt().events
+    assert _words([*events, {"timer": {"seat": "x", "kind": "turn"}}]) == (
+        "malformed_event", None, "seat must be a seat 1-4, not 'x'")
+    assert _words([*events, {"timer": {"kind": "turn", "deadline": "soon"}}]) == (
+        "malformed_event", None, "a timer event's deadline is a time in seconds, not 'soon'")
+    assert _words([*events, {"timer": {"kind": "claim", "deadline": True}}])[0] == (
+        "malformed_event")
+    _, out = _last([*events, {"timer": {"seat": 2, "kind": "turn", "deadline": 210}}])
+    assert out.accepted
