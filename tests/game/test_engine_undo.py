@@ -73,6 +73,12 @@ def test_a_bonus_tile_drawn_and_taken_back_is_out_of_place() -> None:
     log.draw(2, "1f")
     state, out = _last([*log.events, UNDO])
     assert out.accepted and state.misplaced == (("1f", "rack:2", "wall"),)
+    # the same back to before the first hand (no hand in the game: every tile in the wall)
+    events = [{"session": {"ruleset": "swedish", "options": {}}},
+              {"move": {"tile": "1f", "from": "wall", "to": "rack:1"}}, UNDO]
+    state, out = _last(events)
+    assert out.accepted and state.hand is None
+    assert state.misplaced == (("1f", "rack:1", "wall"),)
 
 
 def test_an_undone_draw_goes_back_where_it_came_from_and_a_note_stays_its_own() -> None:

@@ -155,3 +155,10 @@ def test_a_timer_event_with_no_seat_number_or_time_is_malformed() -> None:
         "malformed_event")
     _, out = _last([*events, {"timer": {"seat": 2, "kind": "turn", "deadline": 210}}])
     assert out.accepted
+
+
+def test_a_player_or_a_penalty_before_the_session_is_refused() -> None:
+    for event in ({"player": {"seat": 1, "name": "Ann"}},
+                  {"penalty": {"kind": "transfer", "from": 1, "to": 2, "amount": 5}}):
+        assert _words([event]) == (
+            "no_session", None, "no session yet: start one with a session event")
