@@ -220,3 +220,23 @@ def test_a_copy_from_the_wall_is_not_the_one_out_of_place() -> None:
     state, out = _last([*events, {"move": {"tile": "3b", "from": "wall", "to": "rack:2"}}])
     assert out.accepted and state.misplaced == (("3b", "rack:1", "wall"),) * 3
     assert state.hand is not None and state.hand.seat(2).rack == ("3b",)
+
+
+def test_when_no_reading_is_legal_the_rule_of_play_is_reported() -> None:
+    """docs/game.md: South's undone 5c lies on the pad beside West's live 5c discard. East
+    moving "the 5c" to its strip is refused in both readings: South's tile is out of place
+    there, and West's discard claimed for a pair is against the rules; the refusal reported is
+    the one that names a rule of play, the tile out of place as the first reading has it."""
+    log = Log()
+    log.reserve("5c 5c")
+    log.deal(JUNK)
+    log.discard(1, "rd").river("rd")
+    log.draw(2, "1b")
+    log.discard(2, "5c").undo(1)
+    log.discard(2, "9d").river("9d")
+    log.draw(3, "5c")
+    log.discard(3, "5c")
+    state, out = _last([*log.events, {"move": {"tile": "5c", "from": "discard", "to": "melds:1"}}])
+    assert not out.accepted
+    assert (out.violation.rule, out.violation.seat) == ("pair_claim_without_mahjong", 1)
+    assert state.misplaced == (("5c", "melds:1", "rack:2"),)
