@@ -53,13 +53,13 @@ def test_a_reassign_is_a_step_an_undo_takes_back() -> None:
 
 
 def test_an_undo_keeps_the_timers_reported() -> None:
-    """A turn overrun is reported once (docs/game.md, timers): taking back a later draw does
-    not make it due again."""
+    """A turn overrun is reported once (docs/game.md, timers): taking back a step made before
+    it does not make it due again."""
     state = _timed()  # East's rd discarded at t = 200: South's turn runs to 210
-    state = apply(state, {"timer": {"seat": 2, "kind": "turn", "overrun": 1.0}}, at=211.0).state
     state = apply(state, {"move": {"tile": "rd", "from": "discard", "to": "river"}},
-                  at=212.0).state
-    undone = apply(state, UNDO, at=213.0)
+                  at=201.0).state
+    state = apply(state, {"timer": {"seat": 2, "kind": "turn", "overrun": 1.0}}, at=211.0).state
+    undone = apply(state, UNDO, at=212.0)  # the rd back on the pad; the overrun stays noted
     assert undone.accepted and undone.state.timers_noted == (("turn", 2, 210.0),)
     assert due_timer_events(undone.state, 214.0) == []
 
