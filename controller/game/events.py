@@ -103,6 +103,12 @@ def _check_session(body: dict[str, Any]) -> None:
 def _check_timer(body: dict[str, Any]) -> None:
     if body.get("kind") not in ("turn", "claim"):
         raise EventError("a timer event's kind is turn or claim")
+    if "seat" in body:
+        _seat(body, "seat")
+    deadline = body.get("deadline")
+    if deadline is not None and (isinstance(deadline, bool)
+                                 or not isinstance(deadline, (int, float))):
+        raise EventError(f"a timer event's deadline is a time in seconds, not {deadline!r}")
 
 
 def _seat(body: dict[str, Any], key: str) -> int:
