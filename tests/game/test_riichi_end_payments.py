@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from controller.game import public_view, replay_summary
+from controller.game import apply, new_game, public_view, replay_summary
 from controller.game.state import GameState
 from tests.game import test_riichi_abortive as abortive
 from tests.game.logbuilder import Log
-from tests.game.test_riichi_rules import _burn, _last, _log, _riichi_then_ron
+from tests.game.test_riichi_rules import _burn, _last, _log, _riichi_then_ron, several_rons
 
 #: spare draws that nobody can pung or win on
 AVOID = ["ew", "sw", "ww", "nw", "1c"]
@@ -166,3 +166,23 @@ def test_the_exhaustive_draw_records_each_seat_tenpai_or_not() -> None:
         "1": {"wind": "east", "tenpai": True}, "2": {"wind": "south", "tenpai": False},
         "3": {"wind": "west", "tenpai": True}, "4": {"wind": "north", "tenpai": False}}
     assert replay_summary(state)["hands"][0]["scores"] == {"1": 0, "2": 0, "3": 0, "4": 0}
+
+
+def test_a_won_hand_is_over_with_nothing_pending() -> None:
+    """Two rons with the table's timers on: before the discard is taken the claims, the
+    award and the deadlines are there; once the hand is over, none of them is left."""
+    events = [Log("riichi", {"bonus_tiles": False}, table={"timers": True}).events[0],
+              *several_rons().events[1:]]
+    state = new_game()
+    for i, event in enumerate(events[:-1]):
+        state = apply(state, event, at=100.0 + i).state
+    hand = state.hand
+    assert hand.claimants == ((2, "mahjong"), (3, "mahjong")) and hand.awarded == 2
+    assert hand.step is not None and hand.claim_deadline is not None
+    outcome = apply(state, events[-1], at=100.0 + len(events))
+    assert outcome.accepted, outcome.violation
+    hand = outcome.state.hand
+    assert hand.phase == "over" and hand.result.result == "mahjong"
+    pending = (hand.step, hand.claim, hand.claimants, hand.awarded, hand.taken, hand.robbable,
+               hand.robbers, hand.rob_taken, hand.claim_deadline, hand.turn_deadline)
+    assert pending == (None, None, (), None, None, None, (), None, None, None)
