@@ -16,6 +16,7 @@ from controller.game import apply, new_game, public_view, replay_summary
 from controller.game.state import GameState
 from tests.game import test_riichi_abortive as abortive
 from tests.game.logbuilder import Log
+from tests.game.test_riichi_hanchan_end import _hand
 from tests.game.test_riichi_rules import _burn, _last, _log, _riichi_then_ron, several_rons
 
 #: spare draws that nobody can pung or win on
@@ -64,6 +65,7 @@ def test_pao_for_the_fourth_wind_set_on_a_ron() -> None:
     state = _taken(_north_discards_1c(_four_winds_for_south()))
     record = replay_summary(state)["hands"][0]
     assert record["net"] == {"1": 0, "2": 32_000, "3": -16_000, "4": -16_000}
+    assert record["scores"] == {"1": 0, "2": 32_000, "3": 0, "4": 0}
     assert (record["winner"], record["discarder"], record["win_source"]) == (2, 4, "discard")
     details = state.hand.result.details["2"]
     assert details["pao"] == "west" and details["wind"] == "south"
@@ -186,3 +188,35 @@ def test_a_won_hand_is_over_with_nothing_pending() -> None:
     pending = (hand.step, hand.claim, hand.claimants, hand.awarded, hand.taken, hand.robbable,
                hand.robbers, hand.rob_taken, hand.claim_deadline, hand.turn_deadline)
     assert pending == (None, None, (), None, None, None, (), None, None, None)
+
+
+def test_nagashi_mangan_takes_no_honba_and_no_deposit() -> None:
+    """A first hand leaves honba 1 and South's stick on the table (East and South tenpai,
+    East stays); then North discards only terminals and honours (option nagashi_mangan): a
+    non-dealer's mangan tsumo without honba, 4,000 from East and 2,000 from each other, the
+    stick staying on the table; East is tenpai again and stays, honba 2."""
+    log = Log("riichi", {"bonus_tiles": False, "nagashi_mangan": True})
+    _hand(log, 1, tenpai=(1, 2), riichi=2)
+    log.new_hand()
+    terminals = ["ew", "sw", "ww", "nw", "gd", "rd", "wd", "1d", "9d", "1b", "9b", "1c", "9c"]
+    log.deal({1: "1c2c3c 4c5c6c 2b3b4b 2d3d 5b5b nw", 2: "1d 9d9d 1b1b 7b8b ewew swsw wwww",
+              3: "6d6d 7d7d 8d8d 3c3c gdgd rdrd wd", 4: "1d9d 1b9b 1c9c ewswwwnw wdgdrd"})
+    log.move("9b", "wall", "dora")
+    log.discard(1, "nw")
+    seat, honours = 2, iter(terminals[:4] + terminals[4:] * 3)
+    for _ in range(69):
+        if seat == 4:
+            tile = next(honours)
+            while log.out[tile] >= 4:
+                tile = next(honours)
+        else:
+            tile = log.spare(avoid=terminals)
+        log.draw(seat, tile)
+        log.discard(seat, tile)
+        seat = seat % 4 + 1
+    state = _taken(log.river(tile))
+    record = replay_summary(state)["hands"][1]
+    assert (record["result"], record["honba"], record["riichi_sticks"]) == (
+        "nagashi_mangan", 1, 1)
+    assert record["net"] == {"1": -4000, "2": -2000, "3": -2000, "4": 8000}
+    assert (state.dealer, state.rt.honba, state.rt.sticks) == (1, 2, 1)
