@@ -129,10 +129,20 @@ def test_the_hanchan_is_not_over_before_south_fourth_dealer_passes() -> None:
     ([31_300, 29_800, 30_100, 28_800], 0, (0, 0, 0, 0),
      {"points": [31_300, 29_800, 30_100, 28_800], "uma": [15.0, -5.0, 5.0, -15.0],
       "result": [16.3, -5.2, 5.1, -16.2], "deposits": 0}),
+    # a big first place: (90,000 - 30,000) / 1,000 = 60
+    ([90_000, 20_000, 10_000, 0], 0, (0, 0, 0, 0),
+     {"points": [90_000, 20_000, 10_000, 0], "uma": [15.0, 5.0, -5.0, -15.0],
+      "result": [75.0, -5.0, -25.0, -45.0], "deposits": 0}),
+    # three tied first: the deposit shared in whole points (1,000 // 3 = 333 each), the uma
+    # of places 1-3 shared: (15 + 5 - 5) / 3 = 5; 5.333 + 5 to one decimal
+    ([35_000, 35_000, 35_000, 14_000], 1, (0, 0, 0, 0),
+     {"points": [35_333, 35_333, 35_333, 14_000], "uma": [5.0, 5.0, 5.0, -15.0],
+      "result": [10.3, 10.3, 10.3, -31.0], "deposits": 1000}),
 ])
 def test_the_final_result(points: list[int], sticks: int, chombo: tuple[int, ...],
                           final: dict[str, Any]) -> None:
     got = hanchan_result(points, sticks, chombo)
+    assert all(type(v) is int for v in got["points"].values())  # whole points, never 35333.3
     assert got == {
         "points": _nets(*final["points"]),
         "uma": {str(p): u for p, u in zip((1, 2, 3, 4), final["uma"], strict=True)},
