@@ -220,3 +220,18 @@ def test_nagashi_mangan_takes_no_honba_and_no_deposit() -> None:
         "nagashi_mangan", 1, 1)
     assert record["net"] == {"1": -4000, "2": -2000, "3": -2000, "4": 8000}
     assert (state.dealer, state.rt.honba, state.rt.sticks) == (1, 2, 1)
+
+
+def test_a_riichi_seat_that_deals_in_later_still_pays_its_stick() -> None:
+    """East's riichi stood with its first discard; a go-around later it must discard the wd it
+    draws, and West wins on it (chiitoitsu, 2 han 25 fu: 25 x 16 x 4 = 1,600). Only a riichi
+    discard won on voids the riichi: East's stick goes to West with the win."""
+    log = _log().declare(1, "ready").discard(1, "nw")
+    for seat, tile in ((2, "1c"), (3, "2c"), (4, "3c")):
+        log.draw(seat, tile)
+        log.discard(seat, tile)
+    log.draw(1, "wd")
+    state = _taken(log.discard(1, "wd").declare(3, "mahjong").move("wd", "discard", "rack:3"))
+    record = replay_summary(state)["hands"][0]
+    assert record["riichi"] == [1]
+    assert record["net"] == {"1": -2600, "2": 0, "3": 2600, "4": 0}
