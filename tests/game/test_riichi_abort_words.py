@@ -114,3 +114,13 @@ def test_four_kongs_by_one_seat_are_no_abortive_draw() -> None:
         log.move(indicator, "wall", "dora")
         log.draw(1, "4c" if tile != "4c" else "5b")
     assert _due(log.discard(1, "5b")) is None
+
+
+def test_no_nine_terminals_by_the_dealer_before_its_fourteenth_tile() -> None:
+    log = ab._log(ab.ON, east="1c 9c 1d 9d 1b ew sw ww gd 4d5d6d7d nw",
+                  south="1d2d3d 4d5d6d 7d8d9d 1b2b3b nw")
+    del log.events[-2:]  # the dora indicator and East's 14th tile (the deal's last)
+    state, _ = _last(log)
+    assert state.hand.phase == "deal" and state.hand.seat(1).size() == 13
+    assert _refusal(log.declare(1, "nine_terminals")) == (
+        "abortive_draw", 1, NOT_NOW.replace("South", "East"))
