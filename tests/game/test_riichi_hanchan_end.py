@@ -83,6 +83,9 @@ def test_a_hanchan_hand_by_hand_to_its_final() -> None:
         assert h["points"] == _nets(*running)
     assert [h["tenpai"] for h in hands[:2]] == [[3], [3]] and hands[1]["riichi"] == [3]
     assert state.game_over and state.rt.honba == 9 and state.rt.sticks == 1
+    # the deal passed on from south's fourth dealer: the round would be west's, which is not
+    # played (the board shows the round moved on and the game over)
+    assert state.prevailing_wind == "west" and state.passes == 0
     assert state.rt.chombo == (1, 0, 0, 0)
     # 27,000 / 27,000 / 38,000 / 27,000 and the deposit left to first place (west): the three
     # tied share the places 2-4: (5 - 5 - 15) / 3 = -5 each; east's chombo -20
