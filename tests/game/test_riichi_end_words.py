@@ -212,3 +212,13 @@ def test_chombo_in_play_keeps_the_deposits_already_on_the_table() -> None:
         number=2, honba=1, riichi_sticks=1, chombo=2,
         points={"1": 30_500, "2": 28_500, "3": 31_500, "4": 28_500})
     assert (state.dealer, state.rt.honba, state.rt.sticks) == (1, 1, 1)
+
+
+def test_what_came_after_the_win_stays_when_a_chombo_voids_it() -> None:
+    log = _riichi_then_ron(_log())
+    log.move("9c", "river", "wall")
+    log.raw({"player": {"seat": 3, "name": "Ann"}})
+    state, _ = _taken(log.raw({"penalty": {"kind": "chombo", "seat": 2}}))
+    assert state.cleared == (("9c", "river", "wall"),)
+    assert state.names == (None, None, "Ann", None)
+    assert [(p.kind, p.seat) for p in state.penalties] == [("chombo", 2)]
