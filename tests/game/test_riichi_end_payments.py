@@ -235,3 +235,32 @@ def test_a_riichi_seat_that_deals_in_later_still_pays_its_stick() -> None:
     record = replay_summary(state)["hands"][0]
     assert record["riichi"] == [1]
     assert record["net"] == {"1": -2600, "2": 0, "3": 2600, "4": 0}
+
+
+def test_no_pao_when_the_fourth_wind_set_was_not_claimed() -> None:
+    """South's fourth wind set is a concealed kong of the nw it drew: nobody's discard gave
+    it, so the discarder of the winning 1c pays the whole 32,000."""
+    log = _log(east="ew ww 1c2c3c 4c5c6c 7c8c9c 6b6b 2b", south=SOUTH_WINDS,
+               west="3d 1b2b3b 4b5b6b 7b8b9b 3d3d 7d",
+               north="sw 1c 6d6d 7d7d 8d8d 3c3c 4c4c 9c")
+    log.discard(1, "ew").claim(2, "ew", "ewew").discard(2, "2d")
+    log.draw_discard(3, log.spare(avoid=AVOID))
+    log.draw(4, log.spare(avoid=AVOID))
+    log.discard(4, "sw").claim(2, "sw", "swsw").discard(2, "3d")
+    for seat in (3, 4):
+        log.draw_discard(seat, log.spare(avoid=AVOID))
+    log.draw(1, log.spare(avoid=AVOID))
+    log.discard(1, "ww").claim(2, "ww", "wwww").discard(2, "4d")
+    for seat in (3, 4, 1):
+        log.draw_discard(seat, log.spare(avoid=AVOID))
+    log.draw(2, "nw")
+    for _ in range(4):
+        log.move("nw", "rack:2", "melds:2")
+    log.move("5b", "wall", "dora")
+    log.draw(2, "rd")
+    log.discard(2, "rd")
+    log.draw_discard(3, log.spare(avoid=AVOID))
+    state = _taken(_north_discards_1c(log))
+    assert replay_summary(state)["hands"][0]["net"] == {"1": 0, "2": 32_000, "3": 0,
+                                                       "4": -32_000}
+    assert state.hand.result.details["2"]["pao"] is None

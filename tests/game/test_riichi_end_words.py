@@ -222,3 +222,19 @@ def test_what_came_after_the_win_stays_when_a_chombo_voids_it() -> None:
     assert state.cleared == (("9c", "river", "wall"),)
     assert state.names == (None, None, "Ann", None)
     assert [(p.kind, p.seat) for p in state.penalties] == [("chombo", 2)]
+
+
+def test_the_ura_counts_for_a_plain_riichi_too() -> None:
+    """East declares riichi with its second discard (riichi, not double) and wins on South's
+    1d: riichi 1 + ippatsu 1 + pinfu 1, 30 fu: 5,800; the ura indicator 4c makes its 5c an ura
+    dora: 4 han 30 fu, 1,920 x 6 = 11,520 -> 11,600."""
+    log = _log().discard(1, "nw")
+    for seat, tile in ((2, "1c"), (3, "2c"), (4, "3c")):
+        log.draw(seat, tile)
+        log.discard(seat, tile)
+    log.draw(1, "9c")
+    log.declare(1, "ready").discard(1, "9c")
+    log.draw(2, "4b")
+    log.discard(2, "1d").declare(1, "mahjong").move("1d", "discard", "rack:1")
+    state, _ = _taken(log.move("4c", "wall", "dora"))
+    assert replay_summary(state)["hands"][0]["scores"]["1"] == 11_600
