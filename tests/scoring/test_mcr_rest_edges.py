@@ -42,8 +42,9 @@ def _named(tiles: list[str] | tuple[str, ...]) -> dict[str, int]:
 TWO_WAITS = [
     # the odd tile is a single 4b: 4b 6b for a closed wait on 5b, or 4b4b for seven pairs
     "south west |  | 4b 6b 6b 7b 7b 8b 8b 9b 9b 9b 9b rd rd 5b | 0 | 5b discard",
-    # the odd kind is a third rd: the fourth makes two pairs; ew is the standard wait (pair)
-    "south west |  | 7b 7b 8b 8b 8b 8b 9b 9b ew ew rd rd rd ew | 0 | ew discard",
+    # the odd kind is a third rd (the fourth makes two pairs), beside the edge wait 7b on 8b9b
+    # (8b and 9b: all four held)
+    "south west |  | 8b 8b 8b 8b 9b 9b 9b 9b ew ew rd rd rd 7b | 0 | 7b discard",
 ]
 
 
@@ -82,11 +83,23 @@ def test_a_fifth_copy_is_no_wait_on_either_path(searched: bool) -> None:
     is no fifth 1b; 4b (1b1b 1b1b... 2b3b4b) and ew are the waits (the tests' own search)."""
     rack = "1b 1b 1b 1b 2b 2b 3b 3b 4c 5c 6c ew ew"
     expected = sorted((k for k in KINDS if rack.split().count(k) < 4
-                       and brute.standard([*rack.split(), k], [], "hua-bao")), key=K.get)
+                       and brute.standard([*rack.split(), k], [], "hua-bao")), key=K.__getitem__)
     assert expected == ["4b", "ew"]
     waits._MADE.clear()
     waits._SEARCHED[0] = 0 if searched else waits.BUILD_TABLE_AFTER
     assert [KINDS[k] for k in waits.standard_waits(_counts(rack))] == expected
+
+
+def test_the_table_holds_parts_of_at_most_four_sets_and_four_copies() -> None:
+    """The table's codes (waits.py: a byte per kind, its count) are parts of a hand: at most
+    four of a kind, nine kinds of a suit or seven honours, at most four sets (and the pair)."""
+    waits._MADE.clear()
+    for part, kinds in ((0, 9), (3, 7)):
+        for paired, table in enumerate(waits._tables()[part]):
+            for code in table:
+                counts = code.to_bytes(16, "little")
+                assert max(counts) <= 4 and not any(counts[kinds:]), (part, code)
+                assert sum(counts) % 3 == 2 * paired and sum(counts) <= 12 + 2 * paired
 
 
 def test_the_table_is_built_after_the_first_searched_hands() -> None:
@@ -134,7 +147,8 @@ def test_clearing_the_caches_empties_the_set_tables_unless_told_not_to() -> None
 def _full_input() -> HandInput:
     """A hand with a meld, flowers and a flag: every part of the cache's key."""
     return HandInput(ruleset="mcr", seat_wind="south", prevailing_wind="west",
-                     melds=[Meld(("1b", "2b", "3b"))], hand="4c 5c 6c 7d 8d 9d 2b 3b 4b 5d 5d".split(),
+                     melds=[Meld(("1b", "2b", "3b"))],
+                     hand="4c 5c 6c 7d 8d 9d 2b 3b 4b 5d 5d".split(),
                      bonus=["1f", "2s"], mahjong=True, winning_tile="5d", win_source="wall",
                      last_tile=False, flags=["last_of_kind"])
 
