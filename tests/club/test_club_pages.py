@@ -1,6 +1,7 @@
 """The club service's pages, admin roster and push (controller/club/app.py) without a broker:
 what club-wire's quick mutation selection reached only through the HTTP fuzz and the browser
-tests (issue 29, eighth session; docs/testing.md). Expected values from docs/club.md and the
+tests (issue 29, eighth session; docs/testing.md), and a round played ranked by the service.
+Expected values from docs/club.md and the
 files the routes serve, never from the routes themselves."""
 
 from __future__ import annotations
@@ -103,3 +104,38 @@ def test_the_push_sends_the_tables_and_again_when_they_change(
         assert second["version"] == service.store.version != first["version"]
         assert [t["table"] for t in second["tables"]] == ["green"]
         assert second["tables"][0]["players"]["1"] == "Ann"
+
+
+def test_a_round_played_is_ranked_by_its_tables_places(
+        club: tuple[TestClient, ClubService]) -> None:
+    """docs/club.md: a round's tables give each person their place's rank points 4/2/1/0 (tied
+    places share theirs) once the table's session is finished; the final ranking adds them up.
+    One table: seat 2 won 96, seat 1 paid 48, seats 3 and 4 paid 24 each (tied: 1.5 each)."""
+    client, service = club
+    admin = {"Authorization": f"Bearer {service.admin_token}"}
+    players = ["Ann", "Bo", "Cy", "Dee"]
+    body = {"players": players, "rounds": 1, "minutes": 30, "tables": ["t1"]}
+    assert client.post("/api/club/tournament", json=body, headers=admin).status_code == 200
+    rnd = client.post("/api/club/tournament/rounds/1", headers=admin).json()
+    names = {str(seat): name for seat, name in enumerate(rnd["seating"]["t1"], start=1)}
+    net = {"1": -48, "2": 96, "3": -24, "4": -24}
+    facts = [
+        {"kind": "session_start", "session": 1, "pos": 8, "prev": 0, "ruleset": "hua-bao",
+         "started": rnd["started"]},
+        {"kind": "hand", "session": 1, "pos": 16, "prev": 8, "number": 1, "result": "mahjong",
+         "winner": 2, "win_source": "wall", "discarder": None,
+         "scores": {"1": 0, "2": 24, "3": 0, "4": 0}, "net": net,
+         "winds": {"1": "east", "2": "south", "3": "west", "4": "north"}, "names": names,
+         "payments": []},
+        {"kind": "session_end", "session": 1, "pos": 24, "prev": 16, "ended": rnd["started"] + 60,
+         "ruleset": "hua-bao", "hands": 1, "totals": net, "deductions": {}, "final": net,
+         "names": names, "penalties": []}]
+    for fact in facts:
+        assert service.store.apply_fact("t1", fact) == "applied"
+    state = client.get("/api/club/tournament").json()["tournament"]
+    (played,) = state["rounds_played"]
+    assert played["tables"]["t1"]["finished"] is True
+    expected = [(names["2"], 4.0), *sorted([(names["3"], 1.5), (names["4"], 1.5)]),
+                (names["1"], 0.0)]
+    assert [(r["name"], r["table_points"]) for r in played["ranking"]] == expected
+    assert [(r["name"], r["table_points"]) for r in state["final"]] == expected
