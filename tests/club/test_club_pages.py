@@ -1,8 +1,7 @@
 """The club service's pages, admin roster and push (controller/club/app.py) without a broker:
 what club-wire's quick mutation selection reached only through the HTTP fuzz and the browser
 tests (issue 29, eighth session; docs/testing.md), and a round played ranked by the service.
-Expected values from docs/club.md and the
-files the routes serve, never from the routes themselves."""
+Expected values from docs/club.md and the files the routes serve, never from the routes."""
 
 from __future__ import annotations
 
