@@ -1,0 +1,45 @@
+"""club-wire's functions at the edges its mutation run found untested (issue 29, eighth session;
+docs/testing.md): the broker password read from a file's first line, and a tournament whose
+tables do not fit its players refused with the count it needs (docs/club.md)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from controller.club.mqtt import BrokerConfig, read_password
+from controller.club.service import ClubService
+from controller.club.tournament import TournamentError
+from tests.reliability.support import free_port
+
+
+def test_the_password_is_the_files_first_line_stripped(tmp_path: Path) -> None:
+    path = tmp_path / "password"
+    path.write_text("  s\u00e9cret word \nthe second line\n", encoding="utf-8")
+    assert read_password(path) == "s\u00e9cret word"
+    assert read_password(None) is None
+
+
+@pytest.mark.parametrize("content", [None, ""])
+def test_a_missing_or_empty_password_file_is_one_clear_error(tmp_path: Path,
+                                                             content: str | None) -> None:
+    path = tmp_path / "password"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    said = re.escape(f"cannot read the broker password from {path}: ")
+    with pytest.raises(ValueError, match=said):
+        read_password(path)
+
+
+def test_a_tournament_names_as_many_tables_as_its_players_need(tmp_path: Path) -> None:
+    service = ClubService(tmp_path / "club", BrokerConfig("127.0.0.1", free_port()))
+    players = [f"P{i}" for i in range(8)]
+    with pytest.raises(TournamentError) as e:
+        service.new_tournament(players, 2, 30, ["t1"])
+    assert str(e.value) == "8 players need 2 tables; 1 were named"
+    assert service.tournament() is None
+    made = service.new_tournament(players, 2, 30, ["t1", "t2"])
+    assert made["tables"] == ["t1", "t2"] and len(made["plan"]) == 2
+    service.store.close()
