@@ -43,3 +43,24 @@ def test_a_tournament_names_as_many_tables_as_its_players_need(tmp_path: Path) -
     made = service.new_tournament(players, 2, 30, ["t1", "t2"])
     assert made["tables"] == ["t1", "t2"] and len(made["plan"]) == 2
     service.store.close()
+
+
+def test_rounds_start_one_after_the_other_each_with_its_own_seating(tmp_path: Path) -> None:
+    """docs/club.md: rounds are started in turn, each seated by its row of the plan, none past
+    the tournament's number; a refusal names the next round (or that there is no tournament)."""
+    service = ClubService(tmp_path / "club", BrokerConfig("127.0.0.1", free_port()))
+    with pytest.raises(TournamentError, match="^no tournament: create one first$"):
+        service.start_round(1, now=100.0)
+    players = [f"P{i}" for i in range(8)]
+    plan = service.new_tournament(players, 2, 30, ["t1", "t2"])["plan"]
+    with pytest.raises(TournamentError, match="^the next round is 1$"):
+        service.start_round(2, now=100.0)
+    for number in (1, 2):
+        rnd = service.start_round(number, now=100.0 * number)
+        assert (rnd["round"], rnd["started"], rnd["ends_at"]) == (
+            number, 100.0 * number, 100.0 * number + 30 * 60)
+        assert rnd["seating"] == dict(zip(["t1", "t2"], plan[number - 1], strict=True))
+    with pytest.raises(TournamentError, match="^the next round is 3$"):
+        service.start_round(3, now=400.0)
+    assert [r["round"] for r in service.store.get("tournament")["rounds_played"]] == [1, 2]
+    service.store.close()
