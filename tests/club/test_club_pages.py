@@ -138,3 +138,20 @@ def test_a_round_played_is_ranked_by_its_tables_places(
                 (names["1"], 0.0)]
     assert [(r["name"], r["table_points"]) for r in played["ranking"]] == expected
     assert [(r["name"], r["table_points"]) for r in state["final"]] == expected
+
+
+def test_the_admin_token_is_asked_for_by_name_and_read_as_rfc_9110_writes_it(
+        club: tuple[TestClient, ClubService]) -> None:
+    """A refusal says where the token is and challenges for a Bearer token; the scheme's case
+    and the spaces after it are free (RFC 9110 11.4: auth-scheme 1*SP token68)."""
+    client, service = club
+    r = client.get("/api/club/admin/roster")
+    assert r.status_code == 401 and r.headers["www-authenticate"] == "Bearer"
+    assert r.json()["detail"] == ("this needs the club's admin token (shown by `mahjong-table "
+                                  "club` at start, kept in club-token.json)")
+    for header in (f"bearer {service.admin_token}", f"Bearer   {service.admin_token}"):
+        assert client.get("/api/club/admin/roster",
+                          headers={"Authorization": header}).status_code == 200, header
+    for header in (service.admin_token, f"Basic {service.admin_token}", "Bearer"):
+        assert client.get("/api/club/admin/roster",
+                          headers={"Authorization": header}).status_code == 401, header

@@ -5,6 +5,7 @@ tables do not fit its players refused with the count it needs (docs/club.md)."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -63,4 +64,38 @@ def test_rounds_start_one_after_the_other_each_with_its_own_seating(tmp_path: Pa
     with pytest.raises(TournamentError, match="^the next round is 3$"):
         service.start_round(3, now=400.0)
     assert [r["round"] for r in service.store.get("tournament")["rounds_played"]] == [1, 2]
+    service.store.close()
+
+
+def _session(service: ClubService, table: str, started: float) -> None:
+    names = {str(s): f"{table}-{s}" for s in range(1, 5)}
+    net = {"1": -48, "2": 96, "3": -24, "4": -24}
+    for fact in (
+            {"kind": "session_start", "session": 1, "pos": 8, "prev": 0, "ruleset": "hua-bao",
+             "started": started},
+            {"kind": "hand", "session": 1, "pos": 16, "prev": 8, "number": 1,
+             "result": "mahjong", "winner": 2, "win_source": "wall", "discarder": None,
+             "scores": {"1": 0, "2": 24, "3": 0, "4": 0}, "net": net,
+             "winds": {"1": "east", "2": "south", "3": "west", "4": "north"}, "names": names,
+             "payments": []},
+            {"kind": "session_end", "session": 1, "pos": 24, "prev": 16, "ended": started + 60,
+             "ruleset": "hua-bao", "hands": 1, "totals": net, "deductions": {}, "final": net,
+             "names": names, "penalties": []}):
+        assert service.store.apply_fact(table, fact) == "applied"
+
+
+def test_a_season_is_the_calendar_year_in_local_time(tmp_path: Path) -> None:
+    """docs/club.md: a season is a calendar year; a session counts in the season it started in,
+    from New Year's midnight (local time) up to the next one, not including it."""
+    service = ClubService(tmp_path / "club", BrokerConfig("127.0.0.1", free_port()))
+    new_year = time.mktime((2026, 1, 1, 0, 0, 0, 0, 0, -1))
+    next_year = time.mktime((2027, 1, 1, 0, 0, 0, 0, 0, -1))
+    starts = {"at-new-year": new_year, "just-before": new_year - 1,
+              "last-second": next_year - 1, "next-year": next_year}
+    for table, started in starts.items():
+        _session(service, table, started)
+    league = service.standings(2026)["league"]
+    assert service.standings(2026)["season"] == 2026
+    assert sorted(s["table"] for s in league["sessions"]) == ["at-new-year", "last-second"]
+    assert {r["name"].split("-")[0] for r in league["standings"]} == {"at", "last"}
     service.store.close()
