@@ -48,8 +48,8 @@ def use_compiled(compiled: str = COMPILED_DIR, package: str = _HERE) -> bool:
     if os.environ.get("MAHJONG_TABLE_PURE") == "1" or not os.path.isdir(compiled):
         return False
     try:
-        with open(os.path.join(compiled, STAMP), encoding="utf-8") as f:
-            return f.read().strip() == source_stamp(package)
+        with open(os.path.join(compiled, STAMP), "rb") as f:  # the stamp is ASCII
+            return f.read().strip() == source_stamp(package).encode()
     except OSError:
         return False
 

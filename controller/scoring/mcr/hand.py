@@ -63,10 +63,11 @@ class Hand(NamedTuple):
 def waited_on_one(hand: Hand) -> bool:
     """Whether the 13 tiles before the win waited on one kind only (computed once, and only
     for a hand that might score a wait fan)."""
-    found = hand.memo.get("single_wait")
+    # a memo: a miss works the same answer out again (its mutants change no answer)
+    found = hand.memo.get("single_wait")  # pragma: no mutate
     if found is None:
-        found = hand.memo["single_wait"] = single_wait(
-            hand.concealed, hand.counts, hand.win.tile, 4 - len(hand.melds))
+        found = single_wait(hand.concealed, hand.counts, hand.win.tile)
+        hand.memo["single_wait"] = found  # pragma: no mutate
     return bool(found)
 
 

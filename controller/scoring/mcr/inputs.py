@@ -81,7 +81,7 @@ def quick_hand(inp: HandInput, rs: RuleSet) -> Hand | None:
 def _quick(inp: HandInput, rs: RuleSet) -> Hand | None:
     seat, prevailing = _WIND_KINDS[inp.seat_wind], _WIND_KINDS[inp.prevailing_wind]
     hand = tuple(inp.hand)
-    if not inp.mahjong or len(hand) != 14 - 3 * len(inp.melds) or len(inp.melds) > 4:
+    if not inp.mahjong or len(hand) != 14 - 3 * len(inp.melds):  # five melds: never
         return None
     kinds = [KIND_INDEX[t] for t in hand]
     counts = [0] * 34

@@ -60,7 +60,7 @@ def score_mcr(inp: HandInput, rs: RuleSet) -> ScoreResult:
     if hand is None:  # something looks off, or no win: the full checks name any problem
         checked = check_input(inp, rs)
         if not inp.mahjong:
-            return ScoreResult(0, 0, None, 0, [], [], leftover=list(checked.hand))
+            return ScoreResult(0, 0, None, 0, leftover=list(checked.hand))
         hand = prepare(inp, checked)
     total, items, arrangement, special = _score(hand, inp.hand, inp.bonus)
     if key is not None:
@@ -149,8 +149,7 @@ def _shapes(hand: Hand) -> list[tuple[list[Hit], Arranged]]:
                       special.honours_and_knitted(hand)):
             if shape is not None:
                 out.append(shape)
-    if len(hand.melds) <= 1 and hand.concealed[:27].count(0) <= 18:  # nine suited kinds
-        out += special.knitted_straight(hand)
+    out += special.knitted_straight(hand)  # at most one meld, nine knitted kinds: its own test
     melds = list(hand.melds)
     for found, pair in splits(hand.concealed, 4 - len(melds)):
         sets = melds + list(found)

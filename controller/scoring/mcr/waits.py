@@ -47,7 +47,7 @@ def _tables() -> Tables:
 _PARTS = ((0, 9), (9, 18), (18, 27), (27, 34))
 
 
-def single_wait(concealed: tuple[int, ...], held: tuple[int, ...], win: int, sets: int) -> bool:
+def single_wait(concealed: tuple[int, ...], held: tuple[int, ...], win: int) -> bool:
     """Whether the concealed tiles before the win (``concealed`` less one ``win``) waited on
     exactly one kind, counting the standard shape and seven pairs. A kind of which the hand
     (``held``: rack and melds, with the winning tile) holds all four copies is no wait
@@ -55,9 +55,10 @@ def single_wait(concealed: tuple[int, ...], held: tuple[int, ...], win: int, set
     c = list(concealed)
     c[win] -= 1
     waits = set(standard_waits(c))
-    # seven pairs (four of a kind is two pairs): the one odd kind completes it
-    if sets == 4 and c.count(1) + c.count(3) == 1:
-        waits.add(c.index(1) if 1 in c else c.index(3))
+    # seven pairs (no melds: 13 tiles; four of a kind is two pairs): the one odd kind completes it
+    odd = [k for k, n in enumerate(c) if n & 1]
+    if len(odd) == 1 and sum(c) == 13:
+        waits.add(odd[0])
     found = 0
     for k in waits:
         if held[k] - (k == win) < 4:
@@ -96,16 +97,16 @@ def table_waits(c: list[int]) -> list[int]:
     else:
         return []
     codes = [int.from_bytes(bytes(c[a:b]), "little") for a, b in _PARTS]
-    tables = _MADE[0] if _MADE else _tables()
+    tables = _tables()
     out: list[int] = []
     for q in targets:
-        after = 2 if mods[q] == 1 else 0
         if all(codes[i] in tables[i][mods[i] == 2] for i in range(4) if i != q):
-            table = tables[q][after == 2]
+            # with the tile the odd tile's part (3m + 1) holds the pair, a 3m + 2 part none;
+            # the table holds no count above 4, so a fifth copy is never found
+            table = tables[q][mods[q] == 1]
             base, end = _PARTS[q]
             code = codes[q]
-            out += [k for k in range(base, end)
-                    if c[k] < 4 and code + _ONE[k - base] in table]
+            out += [k for k in range(base, end) if code + _ONE[k - base] in table]
     return out
 
 
