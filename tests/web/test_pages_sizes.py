@@ -93,7 +93,7 @@ def test_board_seat_and_operator_at_both_sizes(playing: SimServer, browser: Any)
         assert not CODE.findall(words), words
         # a new session's options as a form with the rule set's defaults (RULES.md: hua-bao's
         # limit is 500, its Mahjong bonus 10), the running session's in words, not JSON
-        op.wait_for_selector("#opt-limit", timeout=20000)
+        op.wait_for_selector("#opt-limit", timeout=90000)
         assert op.input_value("#opt-limit") == "500"
         assert op.input_value("#opt-mahjong_bonus") == "10"
         state = op.inner_text("#session-state")
