@@ -334,17 +334,7 @@ def test_no_nagashi_mangan_for_a_seat_whose_discard_was_called() -> None:
         log.draw_discard(seat, log.spare(avoid=terminals))
     log.draw(4, log.spare(avoid=terminals))
     log.discard(4, "gd").claim(3, "gd", "gdgd").discard(3, "wd")
-    seat, honours = 4, iter(terminals * 3)
-    for _ in range(66):
-        if seat == 4:
-            tile = next(honours)
-            while log.out[tile] >= 4:
-                tile = next(honours)
-        else:
-            tile = log.spare(avoid=terminals)
-        log.draw(seat, tile)
-        log.discard(seat, tile)
-        seat = seat % 4 + 1
+    tile = log.terminals_to_the_end(4, 66, terminals * 3, avoid=terminals)
     state = _taken(log.river(tile))
     record = replay_summary(state)["hands"][0]
     assert record["result"] == "washout"

@@ -30,13 +30,8 @@ def _taken(log: Log) -> GameState:
     return state
 
 
-def _four_winds_for_south(options: dict[str, Any] | None = None) -> Log:
-    """South pungs East's ew, North's sw and East's ww (discarding 2d, 3d, 4d), then makes
-    an open kong of West's nw (its replacement rd discarded): four wind sets, waiting on 1c
-    alone (daisuushii). West is liable: its discard gave the fourth wind set."""
-    log = _log(options, east="ew ww 1c2c3c 4c5c6c 7c8c9c 6b6b 2b", south=SOUTH_WINDS,
-               west="nw 1b2b3b 4b5b6b 7b8b9b 3d3d 7d",
-               north="sw 1c 6d6d 7d7d 8d8d 3c3c 4c4c 9c")
+def _three_wind_sets_to_south(log: Log) -> None:
+    """South claims East's ew, North's sw and East's ww (a kong), discarding 2d, 3d, 4d."""
     log.discard(1, "ew").claim(2, "ew", "ewew").discard(2, "2d")
     log.draw_discard(3, log.spare(avoid=AVOID))
     log.draw(4, log.spare(avoid=AVOID))
@@ -45,6 +40,16 @@ def _four_winds_for_south(options: dict[str, Any] | None = None) -> Log:
         log.draw_discard(seat, log.spare(avoid=AVOID))
     log.draw(1, log.spare(avoid=AVOID))
     log.discard(1, "ww").claim(2, "ww", "wwww").discard(2, "4d")
+
+
+def _four_winds_for_south(options: dict[str, Any] | None = None) -> Log:
+    """South pungs East's ew, North's sw and East's ww (discarding 2d, 3d, 4d), then makes
+    an open kong of West's nw (its replacement rd discarded): four wind sets, waiting on 1c
+    alone (daisuushii). West is liable: its discard gave the fourth wind set."""
+    log = _log(options, east="ew ww 1c2c3c 4c5c6c 7c8c9c 6b6b 2b", south=SOUTH_WINDS,
+               west="nw 1b2b3b 4b5b6b 7b8b9b 3d3d 7d",
+               north="sw 1c 6d6d 7d7d 8d8d 3c3c 4c4c 9c")
+    _three_wind_sets_to_south(log)
     log.draw(3, log.spare(avoid=AVOID))
     log.discard(3, "nw").claim(2, "nw", "nwnwnw")
     log.move("5b", "wall", "dora")  # the kong's indicator, then its replacement
@@ -203,17 +208,7 @@ def test_nagashi_mangan_takes_no_honba_and_no_deposit() -> None:
               3: "6d6d 7d7d 8d8d 3c3c gdgd rdrd wd", 4: "1d9d 1b9b 1c9c ewswwwnw wdgdrd"})
     log.move("9b", "wall", "dora")
     log.discard(1, "nw")
-    seat, honours = 2, iter(terminals[:4] + terminals[4:] * 3)
-    for _ in range(69):
-        if seat == 4:
-            tile = next(honours)
-            while log.out[tile] >= 4:
-                tile = next(honours)
-        else:
-            tile = log.spare(avoid=terminals)
-        log.draw(seat, tile)
-        log.discard(seat, tile)
-        seat = seat % 4 + 1
+    tile = log.terminals_to_the_end(2, 69, terminals[:4] + terminals[4:] * 3, avoid=terminals)
     state = _taken(log.river(tile))
     record = replay_summary(state)["hands"][1]
     assert (record["result"], record["honba"], record["riichi_sticks"]) == (
@@ -243,14 +238,7 @@ def test_no_pao_when_the_fourth_wind_set_was_not_claimed() -> None:
     log = _log(east="ew ww 1c2c3c 4c5c6c 7c8c9c 6b6b 2b", south=SOUTH_WINDS,
                west="3d 1b2b3b 4b5b6b 7b8b9b 3d3d 7d",
                north="sw 1c 6d6d 7d7d 8d8d 3c3c 4c4c 9c")
-    log.discard(1, "ew").claim(2, "ew", "ewew").discard(2, "2d")
-    log.draw_discard(3, log.spare(avoid=AVOID))
-    log.draw(4, log.spare(avoid=AVOID))
-    log.discard(4, "sw").claim(2, "sw", "swsw").discard(2, "3d")
-    for seat in (3, 4):
-        log.draw_discard(seat, log.spare(avoid=AVOID))
-    log.draw(1, log.spare(avoid=AVOID))
-    log.discard(1, "ww").claim(2, "ww", "wwww").discard(2, "4d")
+    _three_wind_sets_to_south(log)
     for seat in (3, 4, 1):
         log.draw_discard(seat, log.spare(avoid=AVOID))
     log.draw(2, "nw")
