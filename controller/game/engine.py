@@ -36,7 +36,6 @@ from controller.scoring.rulesets.mcr import FALSE_MAHJONG_PENALTY
 
 _NO_TRACE = ("tile_not_there", "fifth_copy", "not_in_set", "malformed_event", "no_session")
 #: the refusal of an event the engine failed on (a bug): the table goes on
-_BUG = "engine_error"
 _BUG_WORDS = "the engine could not apply this event ({}): please report it with the log"
 
 
@@ -60,7 +59,7 @@ def apply(state: GameState, event: dict[str, Any], at: float | None = None, *,
         # No valid or malformed event reaches this (each is checked first): no test can, so
         # its three lines are not mutated (docs/testing.md).
         what = _BUG_WORDS.format(f"{type(exc).__name__}: {exc}")  # pragma: no mutate
-        bug = Refused(_BUG, None, what)  # pragma: no mutate
+        bug = Refused("engine_error", None, what)  # pragma: no mutate
         return _refused(ctx, state, {}, bug, seq, line or seq)  # pragma: no mutate
     violations = state.violations
     flagged = tuple(evolve(v, line=line or seq) for v in ctx.flagged)
