@@ -195,16 +195,21 @@ def washout() -> Scenario:
     return Scenario(log, hands=[("washout", None)], check=check)
 
 
+def won_by_the_next_seat(log: Log, dealer: int) -> None:
+    """A hand dealt by ``dealer`` whose first discard, 9d, the next seat takes for Mahjong."""
+    log.new_hand()
+    south, west, north = (dealer % 4 + 1, (dealer + 1) % 4 + 1, (dealer + 2) % 4 + 1)
+    log.deal({dealer: JUNK[1], south: JUNK[2], west: JUNK[3], north: JUNK[4]})
+    log.discard(dealer, "9d")
+    log.declare(south, "mahjong")
+    log.move("9d", "discard", f"rack:{south}")
+
+
 def wind_round() -> Scenario:
     """Four hands, each won by the player after the dealer: the prevailing wind moves on."""
     log = Log()
     for dealer in (1, 2, 3, 4):
-        log.new_hand()
-        south, west, north = (dealer % 4 + 1, (dealer + 1) % 4 + 1, (dealer + 2) % 4 + 1)
-        log.deal({dealer: JUNK[1], south: JUNK[2], west: JUNK[3], north: JUNK[4]})
-        log.discard(dealer, "9d")
-        log.declare(south, "mahjong")
-        log.move("9d", "discard", f"rack:{south}")
+        won_by_the_next_seat(log, dealer)
         log.move("1c", f"rack:{dealer}", "wall")  # clearing the table changes nothing
 
     def check(s: dict[str, Any]) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from controller.game import GameState, replay, replay_lines
 from tests.game.logbuilder import Log
-from tests.game.scenarios import JUNK
+from tests.game.scenarios import JUNK, won_by_the_next_seat
 from tests.game.test_riichi_rules import _log as riichi_log
 from tests.game.test_riichi_rules import _riichi_then_ron
 
@@ -100,12 +100,7 @@ def test_after_the_north_round_a_move_from_the_wall_is_refused() -> None:
     log = Log()
     for _ in range(4):
         for dealer in (1, 2, 3, 4):
-            log.new_hand()
-            south, west, north = (dealer % 4 + 1, (dealer + 1) % 4 + 1, (dealer + 2) % 4 + 1)
-            log.deal({dealer: JUNK[1], south: JUNK[2], west: JUNK[3], north: JUNK[4]})
-            log.discard(dealer, "9d")
-            log.declare(south, "mahjong")
-            log.move("9d", "discard", f"rack:{south}")
+            won_by_the_next_seat(log, dealer)
     state, _ = replay(log.events)
     assert state.game_over and len(state.hands) == 16
     assert _words([*log.events, {"move": {"tile": "5b", "from": "wall", "to": "rack:1"}}]) == (

@@ -10,26 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from controller.game import public_view
-from controller.game.state import GameState
 from tests.game import test_riichi_abortive as ab
 from tests.game.logbuilder import Log
+from tests.game.test_riichi_end_words import _refusal
+from tests.game.test_riichi_end_words import _taken as _said
 from tests.game.test_riichi_rules import _last
 
 AGAIN = "; the dealer repeats, honba +1, the deposits stay"
 NOT_NOW = ("South may declare nine terminals only on the own first draw, before any call, "
            "holding nine different terminals and honours: play on")
-
-
-def _refusal(log: Log) -> tuple[str, int | None, str]:
-    _, out = _last(log)
-    assert not out.accepted and out.violation is not None
-    return out.violation.rule, out.violation.seat, out.violation.message
-
-
-def _said(log: Log) -> tuple[GameState, tuple[str, ...]]:
-    state, out = _last(log)
-    assert out.accepted, out.violation
-    return state, out.announcements
 
 
 def test_nine_terminals_words() -> None:
