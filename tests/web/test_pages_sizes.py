@@ -78,12 +78,14 @@ def test_board_seat_and_operator_at_both_sizes(playing: SimServer, browser: Any)
             assert min(shown) >= 28, shown
         _fits(page)
         _shoot(page, f"board-result-{size}.png")
+        page.close()  # a page left open renders every event on: CPU the next pages wait for
 
         seat = _page(browser, size, errors)
         seat.goto(f"{playing.base}/seat/1#token={playing.tokens.seats[1]}")
         seat.wait_for_selector("#hand .tile", timeout=60000)
         _fits(seat)
         _shoot(seat, f"seat-{size}.png")
+        seat.close()
 
         op = _page(browser, size, errors)
         op.goto(f"{playing.base}/operator#token={playing.tokens.admin}")
@@ -107,6 +109,7 @@ def test_board_seat_and_operator_at_both_sizes(playing: SimServer, browser: Any)
         assert plain == [], plain
         _fits(op)
         _shoot(op, f"operator-{size}.png")
+        op.close()
     assert errors == []
 
 
