@@ -203,3 +203,12 @@ class LatestScans(asyncio.Queue):  # type: ignore[type-arg]
     @property
     def replaced(self) -> int:
         return self._queue.replaced
+
+    def waiting(self) -> frozenset[str]:
+        """What has spoken but waits here, not yet taken: the channels with a scan, and the
+        boards with a resync report (their channels' scans wait for the snapshot). A presence
+        tracker's ``tick`` calls none of these silent."""
+        return frozenset(e.channel if isinstance(e, ChannelScan) else e.board
+                         for e in self._queue.items.values()
+                         if isinstance(e, ChannelScan)
+                         or isinstance(e, BoardHealth) and e.state == "resync")

@@ -38,7 +38,7 @@ def table_source(
     button declarations go to the loop. ``clock`` must be the back-end's scan clock."""
 
     async def source(loop: LoopPort) -> AsyncIterator[tuple[Event, str]]:
-        queue: asyncio.Queue[Any] = LatestScans()  # bounded: the newest set per channel
+        queue = LatestScans()  # bounded: the newest set per channel
         tracker.set_hand_over(hand_is_over(loop))  # first: it drops earlier adoptions
         tracker.adopt(game_zones(loop))  # a restarted loop: the tiles are already out
         backend = open_backend()
@@ -57,7 +57,8 @@ def table_source(
                 events = follow_hand(loop, tracker) + bridge_events(item, tracker, loop)
                 if clock() - last_tick >= tick_every:
                     last_tick = clock()
-                    events += tracker.tick(last_tick)
+                    # a channel whose scan waits in the queue has spoken: not silent
+                    events += tracker.tick(last_tick, waiting=queue.waiting())
                 for event in events:
                     yield event, SOURCE
                     for cleared in follow_hand(loop, tracker):
@@ -129,6 +130,8 @@ def bridge_events(item: Any, tracker: PresenceTracker, loop: LoopPort) -> list[E
     if isinstance(item, ChannelScan):
         return tracker.scan(item)
     if isinstance(item, BoardHealth):
+        if item.state == "resync":  # its channels' scans wait for its snapshot: not silent
+            tracker.resyncing(item.board, item.t)
         loop.report_health(item.board, {"ok": item.state == "up", "state": item.state,
                                            "message": item.detail})
         return []

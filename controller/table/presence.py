@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -64,6 +64,7 @@ class _Channel:
     before: float | None = None  # the scan before the last (see _claim_readers_behind)
     uids: frozenset[str] = field(default_factory=frozenset)
     silent_reported: bool = False
+    resync: float | None = None  # its board's latest resynchronisation (see ``resyncing``)
 
 
 class PresenceTracker:
@@ -141,8 +142,11 @@ class PresenceTracker:
         """Take many scans in order (a convenience for tests and replays of raw scans)."""
         return [event for scan in scans for event in self.scan(scan)]
 
-    def tick(self, now: float) -> list[Event]:
-        """Let time pass: silent channels, tiles read in two zones too long.
+    def tick(self, now: float, waiting: Collection[str] = ()) -> list[Event]:
+        """Let time pass: silent channels, tiles read in two zones too long. ``waiting``: the
+        channels whose newer scan is queued, not yet taken, and the boards whose resync report
+        is (firmware_bridge.readers.LatestScans.waiting): none of their channels is silent. A
+        loop that gets to a burst of scans late may tick between its first scans and its last.
 
         Time is the reader's own clock (the newest scan's ``t``), not ``now``, once scans have
         come: a loop that gets to the scans late (load on the machine) does not make readers
@@ -156,8 +160,11 @@ class PresenceTracker:
         self._now = now if self._now is None else max(self._now, now)
         events = self._settle(now)
         for name, channel in self._channels.items():
+            if name in waiting or name.partition("/")[0] in waiting:
+                continue
             since = channel.last_scan if channel.last_scan is not None else self._start
-            if now - since >= self.silent_after and not channel.silent_reported:
+            heard = since if channel.resync is None else max(since, channel.resync)
+            if now - heard >= self.silent_after and not channel.silent_reported:
                 channel.silent_reported = True
                 events.append(_anomaly("reader_silent", channel=name, zone=channel.zone,
                                        message=f"channel {name} ({channel.zone}) has sent no "
@@ -165,6 +172,20 @@ class PresenceTracker:
                                        "cable; its tiles stay where they were"))
         self._ghosts = {k: t for k, t in self._ghosts.items() if now - t < 60.0}
         return events
+
+    def resyncing(self, board: str, t: float) -> None:
+        """Board ``board`` is being resynchronised at ``t`` (the reader's clock): its frames
+        showed a gap, and its channels' scans wait for its snapshot (firmware_bridge's serial
+        link posts none of a stale channel, and asks again every 50 ms). A board that is
+        resynchronising is talking, so a channel is not silent before ``silent_after`` from the
+        first resync since its last scan (after a held-up loop that scan is long ago, its
+        board's next frames having been dropped meanwhile); a resync that never ends is silence
+        all the same, ``silent_after`` after it began."""
+        prefix = board + "/"
+        for name, channel in self._channels.items():
+            if name.startswith(prefix) and (channel.resync is None or (
+                    channel.last_scan is not None and channel.resync <= channel.last_scan)):
+                channel.resync = t  # the first of this resynchronisation
 
     def adopt(self, zones: Mapping[str, Iterable[Tile]]) -> None:
         """After a restart: the tiles the game has in each zone, by code. A tile first read

@@ -36,6 +36,24 @@ def test_a_loop_that_falls_behind_gets_the_newest_set_of_each_channel() -> None:
     assert replaced == 5 * 999 + 9
 
 
+def test_the_inbox_names_the_channels_and_resyncing_boards_that_wait_in_it() -> None:
+    inbox = LatestScans()
+    assert inbox.waiting() == frozenset()
+    inbox.put_nowait(ChannelScan("seat1/0", frozenset(), 1.0))
+    inbox.put_nowait(BoardHealth("seat2", "resync", 1.0))
+    inbox.put_nowait(BoardHealth("seat4", "down", 1.0))  # not talking: not waiting
+    inbox.put_nowait(ButtonPress(1, "call", 1.0))
+    inbox.put_nowait(ChannelScan("seat3/m", frozenset(), 1.0))
+    inbox.put_nowait(ChannelScan("seat1/0", frozenset(), 2.0))
+    assert inbox.waiting() == {"seat1/0", "seat2", "seat3/m"}
+    taken = inbox.get_nowait()
+    assert isinstance(taken, BoardHealth)  # seat1/0's newer scan took the older one's place
+    assert inbox.waiting() == {"seat1/0", "seat3/m"}
+    for _ in range(3):
+        inbox.get_nowait()
+    assert inbox.waiting() == {"seat1/0"}
+
+
 class _Wakeups:
     """Counts the loop's wake-ups from other threads (its real ``call_soon_threadsafe``)."""
 

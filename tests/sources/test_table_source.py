@@ -14,10 +14,11 @@ from controller.app import build
 from controller.config import default_config
 from controller.loop import GameLoop
 from controller.sources.backends import channel_map
-from controller.sources.table import table_source
+from controller.sources.table import bridge_events, table_source
 from controller.store import EventLog
 from controller.table import PresenceTracker, TileRegistry
 from firmware_bridge.sim import SimBackend
+from firmware_bridge.types import BoardHealth, ChannelScan
 
 TILES = {"04:00:00:00:00:00:01": "5b", "04:00:00:00:00:00:02": "ew"}
 A, B = TILES
@@ -126,14 +127,17 @@ async def test_a_loop_held_up_makes_no_reader_look_silent(tmp_path: Path) -> Non
     """The event loop held up longer than ``silent_after`` (a loaded host): silence is judged
     on the readers' own clock, the newest scan's time, so the scans that waited meanwhile make
     no reader look silent (presence.py, ``tick``). Fails when ``tick`` judges by the host's
-    clock. (Written while looking for loaded run 12's web-load failure, 106 channels "sent no
-    scan for 4.2 s"; a held-up loop is not its cause: this passes.) The tracker's internals
-    are read only to wait for the readers' first scans and for scans after the hold-up."""
+    clock. The tracker ticks every millisecond here, so that a tick falls inside the burst of
+    scans that waited (as one did on loaded runs 15, 18 and 19, where the loop took the burst
+    slowly): the channels whose scans are still queued, and a board whose frames showed a gap
+    and is resynchronising, are not silent either (fails when the source does not tell
+    ``tick`` what waits, or ignores a resync). The tracker's internals are read only to wait
+    for the readers' first scans and for scans after the hold-up."""
     registry = TileRegistry.open(tmp_path, 136)
     service = GameLoop(default_config(), data_dir=tmp_path)
     backend = SimBackend(seed=3)
     tracker = PresenceTracker(channel_map(default_config()), registry, silent_after=2.0)
-    service.add_source("table", table_source(lambda: backend, tracker, tick_every=0.05))
+    service.add_source("table", table_source(lambda: backend, tracker, tick_every=0.001))
     channels = set(channel_map(default_config()))
     await service.start()
     try:
@@ -151,6 +155,27 @@ async def test_a_loop_held_up_makes_no_reader_look_silent(tmp_path: Path) -> Non
     silent = [e["anomaly"]["channel"] for e in _logged(tmp_path)
               if e.get("anomaly", {}).get("kind") == "reader_silent"]
     assert silent == []
+
+
+def test_a_boards_resync_report_gives_its_channels_time_for_the_snapshot(tmp_path: Path) -> None:
+    """The bridge's "resync" report of a board reaches the tracker (``bridge_events``): its
+    channels, whose scans now wait for the board's snapshot, are not silent before
+    ``silent_after`` from it; another board's channels are judged as before."""
+    service = GameLoop(default_config(), data_dir=tmp_path)
+    channels = channel_map(default_config())
+    tracker = PresenceTracker(channels, TileRegistry.open(tmp_path, 136), silent_after=2.0)
+    for name in channels:
+        bridge_events(ChannelScan(name, frozenset(), 0.0), tracker, service)
+    assert bridge_events(BoardHealth("seat1", "resync", 1.5), tracker, service) == []
+    assert service.status().readers["seat1"]["state"] == "resync"
+    for name in channels:  # the other boards scan on; seat1's channels wait
+        if not name.startswith("seat1/"):
+            bridge_events(ChannelScan(name, frozenset(), 3.0), tracker, service)
+    assert tracker.tick(3.0) == []
+    assert tracker.tick(3.4) == []  # its clock is the newest scan's: 3.0
+    bridge_events(ChannelScan("seat2/0", frozenset(), 3.6), tracker, service)
+    silent = {e["anomaly"]["channel"] for e in tracker.tick(3.6)}
+    assert silent == {name for name in channels if name.startswith("seat1/")}
 
 
 async def test_a_board_down_and_up_again_is_in_the_service_log(

@@ -185,6 +185,83 @@ def test_a_channel_that_never_scans_is_reported_silent() -> None:
     assert tracker.tick(14.0) == []
 
 
+def test_a_board_being_resynchronised_is_not_silent_until_silent_after_from_its_resync() -> None:
+    """A board whose frames show a gap holds back its channels' scans until its snapshot has
+    come (firmware_bridge.serial_backend: a stale channel is not posted; the link asks again
+    every 50 ms), while the other boards' scans move the readers' clock on. A board that is
+    resynchronising is talking: its channels are not silent before ``silent_after`` has passed
+    since the resync began; after that they are, however often it is asked again. Loaded runs
+    15, 18 and 19 of issue 22: one seat1 channel "silent" right after a held-up event loop,
+    whose last scan of it was from before the hold-up."""
+    table = Table(silent_after=2.0)
+    seat1 = [c for c in CHANNELS if c.startswith("seat1/")]
+    quiet = [c for c in CHANNELS if c not in seat1]
+    table.cycle({"seat1/0": {A5B}, "seat3/0": {EW}})  # every channel at t=0
+    events = []
+    for _ in range(5):  # 0.5 s of every reader, then seat1's frames show a gap
+        events += table.cycle({"seat1/0": {A5B}, "seat3/0": {EW}})
+    last_scan, began = table.t - PERIOD, table.t + 1.0  # the loop held up for a second
+    table.t = began
+    while table.t < began + 1.95:  # its snapshot is late: asked for again, the others scan on
+        table.tracker.resyncing("seat1", table.t)
+        events += table.cycle({"seat3/0": {EW}}, order=quiet)
+        events += table.tracker.tick(table.t)
+    assert table.t - last_scan > table.tracker.silent_after + 1.0  # its last scan: long ago
+    assert kinds(events) == []
+    while table.t < began + 2.25:  # still no snapshot: now it is silent, once
+        table.tracker.resyncing("seat1", table.t)
+        events += table.cycle({"seat3/0": {EW}}, order=quiet)
+        events += table.tracker.tick(table.t)
+    assert sorted(e["anomaly"]["channel"] for e in events) == sorted(seat1)
+    said = events[0]["anomaly"]["message"]  # the time since its last scan, not its resync
+    assert float(said.split("no scan for ")[1].split(" s")[0]) >= 3.0, said
+    assert table.tracker.positions() == {A5B: "rack:1", EW: "rack:3"}
+    # the snapshot comes: heard again; a resync 1.5 s later counts from its own start
+    events = table.cycle({"seat1/0": {A5B}, "seat3/0": {EW}})
+    snapshot = table.t - PERIOD
+    while table.t < snapshot + 3.45:
+        if table.t >= snapshot + 1.5:
+            table.tracker.resyncing("seat1", table.t)
+        events += table.cycle({"seat3/0": {EW}}, order=quiet)
+        events += table.tracker.tick(table.t)
+    assert kinds(events) == []
+    while table.t < snapshot + 3.75:
+        events += table.cycle({"seat3/0": {EW}}, order=quiet)
+        events += table.tracker.tick(table.t)
+    assert sorted(e["anomaly"]["channel"] for e in events) == sorted(seat1)
+
+
+def test_a_resync_of_another_board_gives_no_grace() -> None:
+    table = Table(silent_after=2.0)
+    table.cycle({"seat1/0": {A5B}, "seat3/0": {EW}})
+    quiet = [c for c in CHANNELS if c != "seat1/0"]
+    events = []
+    for _ in range(25):
+        events += table.cycle({"seat3/0": {EW}}, order=quiet)
+        table.tracker.resyncing("seat3", table.t)
+        table.tracker.resyncing("seat1/0", table.t)  # a channel's name is not a board's
+        events += table.tracker.tick(table.t)
+    assert [e["anomaly"]["channel"] for e in events] == ["seat1/0"]
+
+
+def test_a_channel_whose_scan_waits_in_the_queue_is_not_silent() -> None:
+    """A loop held up gets to the readers' backlog late, and may tick between its first scans
+    (the readers' clock jumps to now) and its last (still queued): those channels have spoken,
+    their scans wait. ``tick`` is told which (firmware_bridge.readers.LatestScans.waiting);
+    one that is not waiting is judged as before."""
+    table = Table(silent_after=2.0)
+    table.cycle({"seat1/0": {A5B}, "seat3/0": {EW}})
+    table.t += 3.0  # the loop held up
+    first = ["seat3/0", "seat3/m", "centre/0"]  # the burst's first scans, taken
+    table.cycle({"seat3/0": {EW}}, order=first)
+    rest = [c for c in CHANNELS if c not in first]  # seat1's three
+    assert kinds(table.tracker.tick(table.t, waiting=frozenset(rest))) == []
+    # its board's resync report waits: its channels' scans wait for the snapshot
+    assert kinds(table.tracker.tick(table.t, waiting=frozenset({"seat1"}))) == []
+    events = table.tracker.tick(table.t, waiting=frozenset(rest[1:] + ["seat3"]))
+    assert [e["anomaly"]["channel"] for e in events] == rest[:1]
+
+
 def test_a_loop_that_gets_to_the_scans_late_sees_no_silence() -> None:
     """Issue 11: under load the loop ticked with its own clock while the scans waited in a
     queue, so every reader looked silent (33,131 reader_silent in 50 s). Silence is judged by
