@@ -115,6 +115,10 @@ async def simulate(args: argparse.Namespace, options: dict[str, Any], data_dir: 
         summary: dict[str, Any] = dict(summarize(parse_lines(fh.read().splitlines())))
     summary["link"] = run_state.link
     summary["unplugs"] = run_state.unplugs
+    # moves the controller had not registered after register_timeout idle seconds: the players
+    # went on (each is a warning line naming the tiles); a violation that follows one is the
+    # table's pace, not the game's rules
+    summary["stalls"] = run_state.stalls
     return summary
 
 

@@ -81,8 +81,13 @@ def test_mcr_on_the_virtual_table_scores_fans_and_replays(
     log = tmp_path / "mcr.jsonl"
     code = main(["simulate", "--ruleset", "mcr", "--hands", "1", "--seed", "5", "--quiet",
                  "--log", str(log)])
-    summary = json.loads(capsys.readouterr().out)
-    assert code == 0 and summary["violations"] == [] and summary["penalties"] == []
+    out = capsys.readouterr()
+    summary = json.loads(out.out)
+    # on a failure: the link's counters, the stalls and the warnings say whether the table's
+    # pace (a move not registered in time) or the rules made a violation
+    why = (summary["link"], summary["stalls"], out.err[-2000:])
+    assert code == 0 and summary["violations"] == [] and summary["penalties"] == [], why
+    assert summary["stalls"] == 0, why
     expected = replay_summary(replay(play_session("mcr", {}, hands=1, seed=5))[0])
     assert summary["hands"] == expected["hands"] and summary["totals"] == expected["totals"]
     hand = summary["hands"][0]

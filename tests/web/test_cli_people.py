@@ -72,8 +72,9 @@ def test_simulate_prints_the_same_json_form_as_replay(
     assert main(["replay", str(log)]) == 0
     replayed = capsys.readouterr().out
     summary = json.loads(simulated)
-    assert set(summary) - set(json.loads(replayed)) == {"link", "unplugs"}
-    without = {k: v for k, v in summary.items() if k not in ("link", "unplugs")}
+    assert set(summary) - set(json.loads(replayed)) == {"link", "unplugs", "stalls"}
+    assert summary["stalls"] == 0  # README: 0 on a healthy run
+    without = {k: v for k, v in summary.items() if k not in ("link", "unplugs", "stalls")}
     # Same keys in the same order, same layout: one line of JSON each.
     assert simulated.count("\n") == replayed.count("\n") == 1
     assert json.dumps(without, ensure_ascii=False) + "\n" == replayed
