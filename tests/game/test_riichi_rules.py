@@ -99,7 +99,8 @@ def test_a_riichi_ron_is_final_once_the_ura_are_laid() -> None:
     assert out.accepted and state.hand.phase == "over"
     record = replay_summary(state)["hands"][0]
     # double riichi 2 + pinfu 1 = 3 han, 30 fu: 30 x 2^5 = 960; dealer's ron 6 x 960 -> 5,800
-    assert record["scores"]["1"] == 5800
+    # the hand's score is the winner's; the others scored nothing (FORMATS.md: a seat's score)
+    assert record["scores"] == {"1": 5800, "2": 0, "3": 0, "4": 0}
     assert record["net"] == {"1": 5800, "2": -5800, "3": 0, "4": 0}  # its own stick back
     assert public_view(state)["riichi"]["ura_due"]
     state, out = _last(log.move("4c", "wall", "dora"))  # ura dora 5c: one in the hand
@@ -313,6 +314,38 @@ def test_pao_for_the_third_dragon_set() -> None:
         log.discard(seat, tile if seat != 1 else "4c")
     state, out = _last(log.declare(2, "mahjong").move("4c", "discard", "rack:2"))
     assert out.accepted, out.violation
+    record = replay_summary(state)["hands"][0]
+    assert record["net"] == {"1": -16_000, "2": 32_000, "3": 0, "4": -16_000}
+    assert state.hand.result.details["2"]["pao"] == "north"
+
+
+def test_pao_for_the_third_dragon_set_beside_another_pung() -> None:
+    """As above, but South also pungs East's 1c before the third dragon and waits on 4c alone:
+    the set that makes North liable is still its third dragon set (RULES.md 11: pao for the
+    third dragon set), whatever other sets the hand has."""
+    log = _log(east="4c5c6c7c8c 1b1b 5b5b 6d6d 9b 1c wd",
+               south="wdwd gdgd rdrd 1c1c 4c 7d 9d 5b 8b",
+               west="gd 1d2d3d 4d5d6d 7d8d9d 2b3b4b",
+               north="rd 9c9c 8c 7b7b 6b 3b 2b 1b 1d nwnw")
+    log.discard(1, "wd").claim(2, "wd", "wdwd").discard(2, "9d")
+    log.draw(3, "ew")
+    log.discard(3, "gd").claim(2, "gd", "gdgd").discard(2, "7d")
+    for seat, tile in ((3, "sw"), (4, "ww")):
+        log.draw(seat, tile)
+        log.discard(seat, tile)
+    log.draw(1, "ew")
+    log.discard(1, "1c").claim(2, "1c", "1c1c").discard(2, "8b")
+    log.draw(3, "sw")
+    log.discard(3, "sw")
+    log.draw(4, "ww")
+    log.discard(4, "rd").claim(2, "rd", "rdrd").discard(2, "5b")
+    for seat, tile in ((3, "ew"), (4, "sw"), (1, "ww")):
+        log.draw(seat, tile)
+        log.discard(seat, tile if seat != 1 else "4c")
+    state, out = _last(log.declare(2, "mahjong").move("4c", "discard", "rack:2"))
+    assert out.accepted, out.violation
+    melds = state.hand.result.details["2"]["melds"]
+    assert [m["kind"] for m in melds] == ["pung"] * 4
     record = replay_summary(state)["hands"][0]
     assert record["net"] == {"1": -16_000, "2": 32_000, "3": 0, "4": -16_000}
     assert state.hand.result.details["2"]["pao"] == "north"
