@@ -113,14 +113,14 @@ class Log:
         raise AssertionError("the wall is empty")
 
     def terminals_to_the_end(self, seat: int, turns: int, honours: Iterable[str],
-                             avoid: Iterable[str]) -> str:
-        """``turns`` draws and discards from ``seat`` on: seat 4 draws and throws the next of
-        ``honours`` it has a copy left of (a nagashi river), the others a spare tile not in
-        ``avoid``. Returns the last tile discarded."""
+                             avoid: Iterable[str], river: int = 4) -> str:
+        """``turns`` draws and discards from ``seat`` on: seat ``river`` draws and throws the
+        next of ``honours`` it has a copy left of (a nagashi river), the others a spare tile not
+        in ``avoid``. Returns the last tile discarded."""
         avoid, honours = list(avoid), iter(honours)
         tile = ""
         for _ in range(turns):
-            if seat == 4:
+            if seat == river:
                 tile = next(honours)
                 while self.out[tile] >= 4:
                     tile = next(honours)
