@@ -258,8 +258,8 @@ def reclose(ctx: Ctx, state: GameState, hand: Hand) -> GameState:
     before: GameState = state.rt.before
     base = evolve(before, rt=evolve(before.rt, chombo=state.rt.chombo))
     sub = Ctx(base, ctx.at, ctx.notes, ctx.flagged, ctx.misplaced)
-    if hand.result is not None and hand.result.result == "washout":
-        hand = exhaustive(sub, hand)
+    if hand.result is not None and hand.result.result in ("washout", "nagashi_mangan"):
+        hand = exhaustive(sub, hand)  # a noten declared after it: east stays only if tenpai
     elif hand.rh.wins:
         hand = _settled(sub, hand)
     new = close(base, hand)

@@ -220,10 +220,11 @@ def test_nagashi_mangan_takes_no_honba_and_no_deposit() -> None:
 def test_nagashi_mangan_of_south() -> None:
     """South discards only terminals and honours, none called (option nagashi_mangan), in the
     session's first hand: a non-dealer's mangan tsumo, 4,000 from East and 2,000 from West and
-    North (RULES.md 11); East is not tenpai and the deal passes."""
+    North, no tenpai payments; otherwise an exhaustive draw: East, tenpai, stays, honba 1
+    (RULES.md 11). East may still declare noten before the table is cleared: the deal passes."""
     log = Log("riichi", {"bonus_tiles": False, "nagashi_mangan": True})
     terminals = ["ew", "sw", "ww", "nw", "gd", "rd", "wd", "1d", "9d", "1b", "9b", "1c", "9c"]
-    log.deal({1: "1c 4c 7c 2b 5b 8b 3d 6d 4d 5b 3c 6c 2c nw", 2: "1d9d 1b9b 1c9c ewswwwnw wdgdrd",
+    log.deal({1: "1c2c3c 4c5c6c 2b3b4b 2d3d 5b5b nw", 2: "1d9d 1b9b 1c9c ewswwwnw wdgdrd",
               3: "6d6d 7d7d 8d8d 3c3c gdgd rdrd wd", 4: "1d 9d9d 1b1b 7b8b ewew swsw wwww"})
     log.move("9b", "wall", "dora")
     log.discard(1, "nw")
@@ -233,6 +234,10 @@ def test_nagashi_mangan_of_south() -> None:
     record = replay_summary(state)["hands"][0]
     assert record["result"] == "nagashi_mangan"
     assert record["net"] == {"1": -4000, "2": 8000, "3": -2000, "4": -2000}
+    assert (state.dealer, state.rt.honba) == (1, 1)
+    state = _taken(log.declare(1, "noten"))
+    assert replay_summary(state)["hands"][0]["net"] == record["net"]
+    assert (state.dealer, state.rt.honba) == (2, 1)
 
 
 def test_a_riichi_seat_that_deals_in_later_still_pays_its_stick() -> None:
