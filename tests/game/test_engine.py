@@ -217,8 +217,17 @@ def test_a_second_session_is_refused_once_play_began() -> None:
 
 
 def test_moves_before_the_session_are_refused() -> None:
-    out = apply(new_game(), {"move": {"tile": "5b", "from": "wall", "to": "rack:1"}})
-    assert not out.accepted and out.violation is not None and out.violation.rule == "no_session"
+    """A move or a declaration before any session is refused in the words every event before
+    the session gets (a player's, a penalty's, a correction's: tests/game/test_engine_words.py),
+    which say what to do; a move to a rack names its seat (a refusal with no seat of its own
+    names the seat whose rack or meld strip the move left or reached)."""
+    for event, seat in (({"move": {"tile": "5b", "from": "wall", "to": "rack:1"}}, 1),
+                        ({"declare": {"seat": 2, "call": "mahjong"}}, None)):
+        out = apply(new_game(), event)
+        v = out.violation
+        assert not out.accepted and v is not None
+        assert (v.rule, v.seat, v.message) == (
+            "no_session", seat, "no session yet: start one with a session event")
 
 
 def test_dmjl_east_winning_nine_in_a_row_scores_a_limit_and_rotates() -> None:
