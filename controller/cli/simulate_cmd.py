@@ -20,6 +20,10 @@ from controller.cli.argtypes import bit_error_rate, indent, json_value, path, se
 from controller.scoring import PLAYABLE
 
 RULESETS = PLAYABLE
+#: seconds the simulated players wait for a misread to be corrected: `simulate` has no
+#: operator, so the run stops with the zone named instead of waiting for ever (a person
+#: corrects one in well under a minute; the players wait twice that)
+AGREE_TIMEOUT = 120.0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -92,8 +96,9 @@ async def simulate(args: argparse.Namespace, options: dict[str, Any], data_dir: 
     base = default_config()
     config = base.model_copy(update={"session": base.session.model_copy(
         update={"ruleset": args.ruleset, "options": options, "autostart": True})})
+    # no operator here: a table the game misreads is not waited on for ever
     sim = SimOptions(seed=args.seed, hands=args.hands, noise=args.noise,
-                     unplug_every=args.unplug_every)
+                     unplug_every=args.unplug_every, agree_timeout=AGREE_TIMEOUT)
     run_state = SimRun()
     service = build(config, data_dir,
                     sources={"virtual-table": virtual_table_source(sim, run_state)}).loop

@@ -9,6 +9,7 @@ concealed) until the operator corrects it (Reassign) or takes the move back (Und
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
 from typing import Any, Protocol
 
@@ -26,12 +27,25 @@ class Complains(Protocol):
     waited: int  # times the players looked at the table and waited
 
 
-async def agreed(loop: LoopPort, world: SimWorld, run: Complains) -> None:
+class NobodyCorrects(Exception):
+    """The players waited ``give_up`` seconds for a correction that nobody made."""
+
+
+async def agreed(loop: LoopPort, world: SimWorld, run: Complains,
+                 give_up: float | None = None) -> None:
     """Return once the controller shows the tiles that lie on the table (or the session
-    changed); meanwhile the players wait and say so."""
+    changed); meanwhile the players wait and say so. ``give_up``: seconds after which, with
+    nobody to correct the table (``simulate``: no operator), :class:`NobodyCorrects` is raised
+    naming the zone (no tile: it may be concealed); None waits for the operator for ever."""
     session = loop.session_id
+    since = time.monotonic()
     while (differs := misread(loop, world)) is not None and loop.session_active \
             and loop.session_id == session:
+        if give_up is not None and time.monotonic() - since > give_up:
+            raise NobodyCorrects(
+                f"the game shows in {differs['zone']} what does not lie there, and nobody "
+                f"corrected it in {give_up:.0f} s (see the log's last events); the players "
+                "stopped")
         if run.complaint != differs:
             run.complaint = differs
             who = f"seat {differs['seat']}" if differs.get("seat") else "the table"

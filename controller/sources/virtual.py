@@ -57,6 +57,9 @@ class SimOptions:
     absent_after: float = 0.15
     register_timeout: float = 20.0  # a move not registered by then is reported, not retried
     misread: tuple[str, str] | None = None  # a fault: (face, read as) for one tile's tag
+    #: seconds the players wait for a misread to be corrected before they stop (``simulate``
+    #: has no operator); None: they wait for the operator for ever (``serve``)
+    agree_timeout: float | None = None
     #: the virtual boards in a process of their own (firmware_bridge.sim_process), as real
     #: boards are devices of their own: their scanning takes no time from the controller
     boards_apart: bool = False
@@ -240,7 +243,7 @@ async def _drive(loop: LoopPort, world: SimWorld, sensing: Sensing,
                 director, session = _new_director(loop, options), loop.session_id
                 sensing.session = session
             if not sweeping:  # a misread shows: the players wait for the operator
-                await agreed(loop, world, run)
+                await agreed(loop, world, run, options.agree_timeout)
                 if loop.session_id != session or not loop.session_active:
                     continue  # a new session came meanwhile: its sweep first, not a move
             event = director.next_action(loop.state)

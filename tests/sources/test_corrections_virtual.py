@@ -273,3 +273,27 @@ def test_a_washout_taken_back_in_process(tmp_path: Path) -> None:
     others = [m for m in at_undo.misplaced if m[1] != "wall"]
     assert all(any(mv["tile"] == tile and mv["to"] == put for mv in after)
                for tile, put, _ in others), (others, after)
+
+
+@pytest.mark.slow
+def test_with_nobody_to_correct_a_misread_the_players_stop_and_say_where(
+        tmp_path: Path) -> None:
+    """`simulate` has no operator: a misread the players wait on is not waited on for ever
+    (loaded run 21 hung until pytest's timeout). After ``agree_timeout`` they stop with the
+    zone named, no tile (it may be concealed); before it they wait, as with an operator."""
+    run = SimRun()
+    options = SimOptions(seed=3, misread=("6b", "5b"), agree_timeout=1.0)
+    system = build(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path,
+                   sources={"table": virtual_table_source(options, run)})
+    with TestClient(system.app):
+        complaint = until(lambda: run.complaint if run.complaint and "is" in run.complaint
+                          else None, what="a player noticing the misread tile",
+                          status=lambda: _where(system.loop, run))
+        until(lambda: run.done.is_set(), what="the players stopping",
+              status=lambda: _where(system.loop, run))
+    assert run.waited > 0 and run.error is not None
+    assert run.error.startswith("NobodyCorrects: the game shows in " + complaint["zone"])
+    assert "nobody corrected it in 1 s" in run.error
+    assert complaint["tile"] not in run.error and complaint["is"] not in run.error
+    health = system.loop.status().readers["virtual-table"]
+    assert health["ok"] is False and "NobodyCorrects" in health["message"]
