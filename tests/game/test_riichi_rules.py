@@ -295,16 +295,20 @@ def test_chombo_voids_the_hand_and_it_is_replayed() -> None:
     assert out.accepted and state.rt.chombo == (0, 0, 0, 0) and not state.penalties
 
 
-def test_pao_for_the_third_dragon_set() -> None:
-    """South pungs the three dragons, the third (rd) from North's discard, and wins on East's
-    4c: daisangen, North liable: half of the 32,000 each from North and the discarder."""
-    log = _log(east="4c5c6c7c8c 1b1b 5b5b 6d6d 9b 8b wd",
-               south="wdwd gdgd rdrd 1c1c 2c3c 7d 9d 5b",
-               west="gd 1d2d3d 4d5d6d 7d8d9d 2b3b4b",
+def _dragons_to_south(east: str, south: str, pung_1c: bool = False) -> GameState:
+    """South pungs East's wd, West's gd and North's rd (the third dragon set, North liable),
+    with ``pung_1c`` East's 1c too before the rd, and wins on East's 4c."""
+    log = _log(east=east, south=south, west="gd 1d2d3d 4d5d6d 7d8d9d 2b3b4b",
                north="rd 9c9c 8c 7b7b 6b 3b 2b 1b 1d nwnw")
     log.discard(1, "wd").claim(2, "wd", "wdwd").discard(2, "9d")
     log.draw(3, "ew")
     log.discard(3, "gd").claim(2, "gd", "gdgd").discard(2, "7d")
+    if pung_1c:
+        for seat, tile in ((3, "sw"), (4, "ww")):
+            log.draw(seat, tile)
+            log.discard(seat, tile)
+        log.draw(1, "ew")
+        log.discard(1, "1c").claim(2, "1c", "1c1c").discard(2, "8b")
     log.draw(3, "sw")
     log.discard(3, "sw")
     log.draw(4, "ww")
@@ -314,6 +318,14 @@ def test_pao_for_the_third_dragon_set() -> None:
         log.discard(seat, tile if seat != 1 else "4c")
     state, out = _last(log.declare(2, "mahjong").move("4c", "discard", "rack:2"))
     assert out.accepted, out.violation
+    return state
+
+
+def test_pao_for_the_third_dragon_set() -> None:
+    """South pungs the three dragons, the third (rd) from North's discard, and wins on East's
+    4c: daisangen, North liable: half of the 32,000 each from North and the discarder."""
+    state = _dragons_to_south("4c5c6c7c8c 1b1b 5b5b 6d6d 9b 8b wd",
+                              "wdwd gdgd rdrd 1c1c 2c3c 7d 9d 5b")
     record = replay_summary(state)["hands"][0]
     assert record["net"] == {"1": -16_000, "2": 32_000, "3": 0, "4": -16_000}
     assert state.hand.result.details["2"]["pao"] == "north"
@@ -323,27 +335,8 @@ def test_pao_for_the_third_dragon_set_beside_another_pung() -> None:
     """As above, but South also pungs East's 1c before the third dragon and waits on 4c alone:
     the set that makes North liable is still its third dragon set (RULES.md 11: pao for the
     third dragon set), whatever other sets the hand has."""
-    log = _log(east="4c5c6c7c8c 1b1b 5b5b 6d6d 9b 1c wd",
-               south="wdwd gdgd rdrd 1c1c 4c 7d 9d 5b 8b",
-               west="gd 1d2d3d 4d5d6d 7d8d9d 2b3b4b",
-               north="rd 9c9c 8c 7b7b 6b 3b 2b 1b 1d nwnw")
-    log.discard(1, "wd").claim(2, "wd", "wdwd").discard(2, "9d")
-    log.draw(3, "ew")
-    log.discard(3, "gd").claim(2, "gd", "gdgd").discard(2, "7d")
-    for seat, tile in ((3, "sw"), (4, "ww")):
-        log.draw(seat, tile)
-        log.discard(seat, tile)
-    log.draw(1, "ew")
-    log.discard(1, "1c").claim(2, "1c", "1c1c").discard(2, "8b")
-    log.draw(3, "sw")
-    log.discard(3, "sw")
-    log.draw(4, "ww")
-    log.discard(4, "rd").claim(2, "rd", "rdrd").discard(2, "5b")
-    for seat, tile in ((3, "ew"), (4, "sw"), (1, "ww")):
-        log.draw(seat, tile)
-        log.discard(seat, tile if seat != 1 else "4c")
-    state, out = _last(log.declare(2, "mahjong").move("4c", "discard", "rack:2"))
-    assert out.accepted, out.violation
+    state = _dragons_to_south("4c5c6c7c8c 1b1b 5b5b 6d6d 9b 1c wd",
+                              "wdwd gdgd rdrd 1c1c 4c 7d 9d 5b 8b", pung_1c=True)
     melds = state.hand.result.details["2"]["melds"]
     assert [m["kind"] for m in melds] == ["pung"] * 4
     record = replay_summary(state)["hands"][0]
