@@ -260,6 +260,9 @@ def test_a_channel_whose_scan_waits_in_the_queue_is_not_silent() -> None:
     assert kinds(table.tracker.tick(table.t, waiting=frozenset({"seat1"}))) == []
     events = table.tracker.tick(table.t, waiting=frozenset(rest[1:] + ["seat3"]))
     assert [e["anomaly"]["channel"] for e in events] == rest[:1]
+    # the first channel's scan waits now, the others' not: they are judged all the same
+    events = table.tracker.tick(table.t, waiting=frozenset(rest[:1]))
+    assert [e["anomaly"]["channel"] for e in events] == rest[1:]
 
 
 def test_a_loop_that_gets_to_the_scans_late_sees_no_silence() -> None:
