@@ -354,10 +354,17 @@ class PresenceTracker:
         return None
 
     def _sees(self, track: _Track, t: float) -> bool:
-        """Does the tile's own zone still read it, on its channel's latest (recent) scan?"""
+        """Does the tile's own zone still read it, on its channel's latest scan? A channel gone
+        silent (reported, or ``silent_after`` behind the newest scan) reads nothing, as in
+        ``_readers_behind``: a dead reader does not hold the tile, a lagging board is waited
+        for. (Judged by ``move_window`` before, a board whose thread was starved for a second
+        lost the tile to the pad at once, and its next report, still holding it, took the
+        discard back to the rack once the players had passed it to the river: loaded run 21.)"""
         channel = self._channels[track.channel] if track.channel else None
-        return (channel is not None and channel.last_scan is not None
-                and track.uid in channel.uids and t - channel.last_scan < self.move_window)
+        if channel is None or channel.last_scan is None or track.uid not in channel.uids:
+            return False
+        newest = t if self._latest is None else max(t, self._latest)
+        return not channel.silent_reported and newest - channel.last_scan < self.silent_after
 
     def _move(self, track: _Track, channel: str, zone: str, t: float,
               origin: str | None = None) -> list[Event]:

@@ -242,12 +242,32 @@ def test_a_tile_still_read_when_the_hand_is_taken_back_is_in_play_again() -> Non
     assert t.positions() == {TILE: "rack:1"}
 
 
-def test_a_tile_whose_own_reader_is_move_window_behind_moves_at_once() -> None:
-    """``_sees``: the tile's own zone still reads it only on a scan less than move_window
-    old. Read on rack 2 a full move_window after rack 1's last scan: it moves now."""
-    t = tracker(absent_after=0.5, move_window=1.0)
+def test_a_tile_whose_own_reader_lags_stays_until_that_reader_is_silent() -> None:
+    """``_sees``: the tile's own zone still reads it on its channel's latest scan unless that
+    channel has gone silent (``silent_after`` behind the newest scan, as ``_readers_behind``
+    judges): read on rack 2 while rack 1's reader lags by more than ``move_window`` but less
+    than ``silent_after``, the tile stays in rack 1 (a lagging board is waited for; loaded run
+    21); once rack 1's reader is ``silent_after`` behind, the next read on rack 2 moves it."""
+    t = tracker(absent_after=0.5, move_window=1.0, silent_after=3.0)
     scan(t, "seat1/0", {TILE}, T0)
-    assert scan(t, "seat2/0", {TILE}, T0 + 1.0) == [move("rack:1", "rack:2")]
+    assert scan(t, "seat2/0", {TILE}, T0 + 1.0) == []
+    # read in both for move_window: reported (once), and it stays where it was
+    assert [a["kind"] for a in anomalies(scan(t, "seat2/0", {TILE}, T0 + 2.9))] == [
+        "seen_in_two_zones"]
+    assert t.positions() == {TILE: "rack:1"}
+    assert scan(t, "seat2/0", {TILE}, T0 + 3.0) == [move("rack:1", "rack:2")]
+
+
+def test_a_tile_whose_own_reader_is_reported_silent_moves_at_once() -> None:
+    t = tracker(absent_after=0.5, move_window=1.0, silent_after=3.0)
+    scan(t, "seat1/0", {TILE}, T0)
+    for channel in ("seat2/0", "centre/0", "centre/r"):
+        scan(t, channel, set(), T0 + 2.5)
+    assert [a["channel"] for a in anomalies(t.tick(T0 + 2.5))] == []
+    for channel in ("seat2/0", "centre/0", "centre/r"):
+        scan(t, channel, set(), T0 + 3.0)
+    assert [a["channel"] for a in anomalies(t.tick(T0 + 3.0))] == ["seat1/0"]
+    assert scan(t, "seat2/0", {TILE}, T0 + 3.05) == [move("rack:1", "rack:2")]
 
 
 def test_a_fifth_copy_taken_off_goes_quietly() -> None:
