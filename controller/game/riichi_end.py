@@ -4,7 +4,7 @@ mangan; then the table's counters, the dealer's repeat and the hanchan's end wit
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from controller.game.context import Ctx, Refused, name
@@ -74,8 +74,6 @@ def _score(ctx: Ctx, hand: Hand, pos: int, inp: _HI) -> tuple[Any, Winner]:
 
 
 def _with(inp: _HI, **ch: Any) -> _HI:
-    from dataclasses import replace
-
     return replace(inp, **ch)
 
 
@@ -112,7 +110,7 @@ def _result(ctx: Ctx, hand: Hand, kind: str, winners: list[int], scores: list[in
             abortive: str | None = None, **extra: Any) -> Hand:
     rh: RiichiHand = hand.rh
     rt: RiichiTable = ctx.state.rt
-    net = [int(st.net.get(_wind(hand, p), 0)) - (RIICHI_DEPOSIT if p in up else 0)
+    net = [int(st.net[_wind(hand, p)]) - (RIICHI_DEPOSIT if p in up else 0)  # every wind named
            for p in (1, 2, 3, 4)]
     taken = sum(n for f, _t, n in st.payments if f == "table") // RIICHI_DEPOSIT
     payments = tuple((0 if f == "table" else _pos(hand, f), _pos(hand, t), int(n))
@@ -121,8 +119,8 @@ def _result(ctx: Ctx, hand: Hand, kind: str, winners: list[int], scores: list[in
         "honba": rt.honba, "riichi_sticks": rt.sticks, "riichi": list(up),
         "dora_indicators": list(rh.dora), "ura_dora_indicators": list(rh.ura),
         "winners": winners, "tenpai": list(tenpai), "sticks_after": rt.sticks + len(up) - taken,
-        "dealer_stays": hand.dealer in winners or (kind != "mahjong" and hand.dealer in tenpai)
-        or abortive is not None,
+        # a win reads no tenpai seats: the dealer stays on one only by winning it
+        "dealer_stays": hand.dealer in winners or hand.dealer in tenpai or abortive is not None,
     }
     if abortive is not None:
         details["riichi"]["abortive"] = abortive
@@ -203,16 +201,15 @@ def close(state: GameState, hand: Hand) -> GameState:
     stays = bool(info.get("dealer_stays"))
     won = result.result == "mahjong"
     honba = 0 if won and not stays else rt.honba + 1
-    new_rt = evolve(rt, honba=honba, sticks=int(info.get("sticks_after", rt.sticks)),
-                    before=state)
-    if stays:
-        return evolve(state, rt=new_rt, streak=state.streak + 1, **changes)
+    new_rt = evolve(rt, honba=honba, sticks=int(info["sticks_after"]), before=state)
+    if stays:  # riichi keeps no streak (only dmjl's nine in a row reads it, endhand.py)
+        return evolve(state, rt=new_rt, **changes)
     passes, wind, over = state.passes + 1, state.prevailing_wind, False
     if passes == 4:
         passes, over = 0, wind == "south"
         wind = "south" if wind == "east" else "west"
     new = evolve(state, dealer=hand.dealer % 4 + 1, passes=passes, prevailing_wind=wind,
-                 streak=0, game_over=over, rt=new_rt, **changes)
+                 game_over=over, rt=new_rt, **changes)
     if over:
         new = evolve(new, rt=evolve(new_rt, final=final(new)))
     return new
@@ -257,7 +254,7 @@ def reclose(ctx: Ctx, state: GameState, hand: Hand) -> GameState:
     state it was closed on."""
     before: GameState = state.rt.before
     base = evolve(before, rt=evolve(before.rt, chombo=state.rt.chombo))
-    sub = Ctx(base, ctx.at, ctx.notes, ctx.flagged, ctx.misplaced)
+    sub = replace(ctx, state=base)
     if hand.result is not None and hand.result.result in ("washout", "nagashi_mangan"):
         hand = exhaustive(sub, hand)  # a noten declared after it: east stays only if tenpai
     elif hand.rh.wins:
@@ -267,7 +264,8 @@ def reclose(ctx: Ctx, state: GameState, hand: Hand) -> GameState:
 
 
 def lay_ura(ctx: Ctx, state: GameState, tile: str, out: tuple[int, ...]) -> GameState:
-    """An ura indicator laid after a riichi winner's win: scored once all are laid."""
+    """An ura indicator laid after a riichi winner's win: recorded at once, scored once all are
+    laid."""
     hand = state.hand
     assert hand is not None and hand.rh is not None
     rh: RiichiHand = hand.rh
@@ -276,9 +274,7 @@ def lay_ura(ctx: Ctx, state: GameState, tile: str, out: tuple[int, ...]) -> Game
         raise Refused("tile_out_of_place", None, "no ura indicator is due: put the tile back")
     hand = evolve(hand, out=out, rh=evolve(rh, ura=rh.ura + (tile,)))
     ctx.notes.append(f"Ura dora indicator {len(rh.ura) + 1}: {tile}")
-    if len(hand.rh.ura) < len(hand.rh.dora):
-        return evolve(state, hand=hand)
-    return reclose(ctx, state, hand)
+    return reclose(ctx, state, hand)  # the record shows it; _score counts them once all are laid
 
 
 def noten(ctx: Ctx, state: GameState, pos: int) -> GameState:

@@ -160,6 +160,52 @@ def test_the_ura_counts_for_the_winner_in_riichi_alone() -> None:
     assert record["ura_dora_indicators"] == ["3b"] and record["net"] == expected
 
 
+def _riichi_kong_then_ron() -> Log:
+    """East's double riichi (waiting on 1d/4d), a concealed kong of 1c after one go-around (the
+    waits stay) with its indicator 2c and a replacement draw, then South's 1d: East's ron with
+    two dora indicators, so two ura indicators are due."""
+    log = _log(east="1c1c1c 4c5c6c 2b3b4b 2d3d 5b5b nw").declare(1, "ready").discard(1, "nw")
+    for seat, tile in ((2, "ew"), (3, "sw"), (4, "ww")):
+        log.draw(seat, tile)
+        log.discard(seat, tile)
+    log.draw(1, "1c")
+    for _ in range(4):
+        log.move("1c", "rack:1", "melds:1")
+    log.move("2c", "wall", "dora")  # the kong's indicator: two dora indicators now
+    replacement = log.spare(avoid=["1d", "4d"])
+    log.draw(1, replacement)
+    log.discard(1, replacement)
+    log.draw(2, log.spare(avoid=["1d", "4d"]))
+    return log.discard(2, "1d").declare(1, "mahjong").move("1d", "discard", "rack:1")
+
+
+def test_two_ura_indicators_score_once_both_are_laid() -> None:
+    """East: 1c kong (concealed) 4c5c6c 2b3b4b 5b5b and 2d3d + 1d. Double riichi 2 han (the
+    kong ended ippatsu; no pinfu with a kong; no dora: 1b and 3c); fu 20 + 10 (concealed ron)
+    + 32 (a concealed kong of terminals), the 1d an open wait: 62 -> 70. 70 x 2^4 = 1,120, a
+    dealer's ron 6 x 1,120 = 6,720 -> 6,800. The first ura indicator 4b makes the pair 5b5b two
+    ura dora, but the hand is scored only once the second is laid: 6,800 still, the second due;
+    the second, 7d (ura dora 8d, none in the hand): 4 han 70 fu, a mangan: a dealer's 12,000."""
+    log = _riichi_kong_then_ron()
+    state, _ = _taken(log)
+    before = {"1": 6800, "2": -6800, "3": 0, "4": 0}
+    assert replay_summary(state)["hands"][0]["net"] == before
+    state, said = _taken(log.move("4b", "wall", "dora"))
+    assert said == ("Ura dora indicator 1: 4b",)
+    board = public_view(state)["riichi"]
+    assert board["ura_due"] and board["ura_dora_indicators"] == ["4b"]  # one more to lay
+    record = replay_summary(state)["hands"][0]
+    assert record["ura_dora_indicators"] == ["4b"]  # recorded at once
+    assert record["net"] == before  # scored once both are laid
+    state, said = _taken(log.move("7d", "wall", "dora"))
+    assert said[0] == "Ura dora indicator 2: 7d"
+    assert not public_view(state)["riichi"]["ura_due"]
+    record = replay_summary(state)["hands"][0]
+    assert record["ura_dora_indicators"] == ["4b", "7d"]
+    assert record["net"] == {"1": 12_000, "2": -12_000, "3": 0, "4": 0}
+    assert _refusal(log.move("5c", "wall", "dora")) == NOT_DUE  # none due after the two
+
+
 # --- chombo -----------------------------------------------------------------------------------
 
 
