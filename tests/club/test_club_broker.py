@@ -27,7 +27,11 @@ from tests.reliability.support import Served, replay_db
 #: the fewest that let each fault fall mid-session: a hand finished before the table is killed
 #: and one after it, and one still to finish when the broker dies (three took 70 s in CI)
 HANDS = 2
-TABLE_ARGS = ("--simulate", "--pace", "0", "--hands", str(HANDS), "--log-level", "warning")
+#: both tables' players (hua-bao): two hands, both won, 347 events with the tables cleared (the
+#: seed was the name's length, 6: two won hands in 524)
+SEED = 12
+TABLE_ARGS = ("--simulate", "--pace", "0", "--hands", str(HANDS), "--seed", str(SEED),
+              "--log-level", "warning")
 TILES = frozenset(ALL_CODES)
 
 
@@ -65,7 +69,7 @@ def _strings(value: Any) -> list[str]:
 
 
 def _table(tmp: Path, name: str, broker: Mosquitto) -> Served:
-    served = Served(tmp / name, tmp / f"{name}.log", *TABLE_ARGS, "--seed", str(len(name)),
+    served = Served(tmp / name, tmp / f"{name}.log", *TABLE_ARGS,
                     "--club-broker", broker.address, "--club-credentials",
                     str(tmp / f"{name}.json"))
     served.wait_ready()

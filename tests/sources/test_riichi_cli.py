@@ -39,8 +39,10 @@ def _check_hand(hand: dict[str, Any]) -> None:
 
 def test_simulate_ruleset_riichi_plays_a_hand_and_its_log_replays(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seed 12: the dealer's riichi and win from the wall (an ura indicator laid), 161 events
+    with the table cleared (seed 5: a win from the wall without riichi, 346)."""
     log = tmp_path / "riichi.jsonl"
-    code, summary, _ = _run(["simulate", "--ruleset", "riichi", "--hands", "1", "--seed", "5",
+    code, summary, _ = _run(["simulate", "--ruleset", "riichi", "--hands", "1", "--seed", "12",
                              "--quiet", "--log", str(log)], capsys)
     assert code == 0 and summary["violations"] == []
     assert summary["link"]["bad_frames"] == 0

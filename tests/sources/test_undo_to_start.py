@@ -39,7 +39,9 @@ def test_the_virtual_table_plays_on_after_an_undo_to_the_start(tmp_path: Path) -
     not a pause of some seconds, which a busy host outlasted); then they put the tiles back
     and play on."""
     run = SimRun()
-    options = SimOptions(seed=3, pace=0.01, hand_pause=REST)
+    # seed 13: a first hand won on a discard (the rest's case below), 158 events with the
+    # table cleared (seed 3's: 234)
+    options = SimOptions(seed=13, pace=0.01, hand_pause=REST)
     system = build(Config(session=SessionConfig(ruleset="hua-bao")), tmp_path,
                    sources={"table": virtual_table_source(options, run)})
     loop = system.loop

@@ -76,9 +76,10 @@ def test_a_new_session_with_another_rule_set_is_played_on_the_virtual_table(
 
 def test_serve_simulate_plays_mcr_through_the_hardware_path(tmp_path: Path) -> None:
     """`serve --simulate --ruleset mcr`: the first hand is won with 8 fans or more, shown as
-    fans (the score's unit), and settled to a zero sum."""
+    fans (the score's unit), and settled to a zero sum. Seed 21: won on a discard with 10
+    fans, 206 events with the table cleared (seed 5: won from the wall, 282)."""
     system = build(Config(session=SessionConfig(ruleset="mcr")), tmp_path,
-                   sources={"table": virtual_table_source(SimOptions(seed=5))})
+                   sources={"table": virtual_table_source(SimOptions(seed=21))})
     with TestClient(system.app) as client:
         view = _until(client, lambda v: len(v["hands"]) >= 1, timeout=360.0)
         record = view["hands"][0]
