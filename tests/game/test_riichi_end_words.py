@@ -22,6 +22,7 @@ from tests.game.test_riichi_rules import (
     _burn,
     _last,
     _log,
+    _riichi_go_around,
     _riichi_then_ron,
     several_rons,
 )
@@ -164,11 +165,7 @@ def _riichi_kong_then_ron() -> Log:
     """East's double riichi (waiting on 1d/4d), a concealed kong of 1c after one go-around (the
     waits stay) with its indicator 2c and a replacement draw, then South's 1d: East's ron with
     two dora indicators, so two ura indicators are due."""
-    log = _log(east="1c1c1c 4c5c6c 2b3b4b 2d3d 5b5b nw").declare(1, "ready").discard(1, "nw")
-    for seat, tile in ((2, "ew"), (3, "sw"), (4, "ww")):
-        log.draw(seat, tile)
-        log.discard(seat, tile)
-    log.draw(1, "1c")
+    log = _riichi_go_around("1c1c1c 4c5c6c 2b3b4b 2d3d 5b5b nw", "1c")
     for _ in range(4):
         log.move("1c", "rack:1", "melds:1")
     log.move("2c", "wall", "dora")  # the kong's indicator: two dora indicators now
