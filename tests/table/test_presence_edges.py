@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.sources.table import follow_hand
 from controller.table import PresenceTracker
 from firmware_bridge.types import ChannelScan
 
@@ -63,6 +64,27 @@ def test_telling_the_tracker_a_hand_is_in_play_while_it_is_changes_nothing() -> 
     events = scan(t, "seat1/0", set(), T0 + 0.5)
     assert kinds(events) == ["tile_missing"]
     assert [e for e in events if "move" in e] == []
+    assert t.positions() == {TILE: "rack:1"}
+
+
+class HandInPlay:
+    """The part of the loop ``follow_hand`` reads: a hand in play (phase "play")."""
+
+    def public_view(self) -> dict[str, Any]:
+        return {"hand": {"phase": "play"}}
+
+
+def test_a_tracker_adopting_a_hand_in_play_keeps_the_adoption_when_it_follows_the_hand() -> None:
+    """adopt: "After a restart: ... A tile first read where the game has an unread copy of its
+    code is taken as already there (no move)". The virtual table restarted during a hand builds
+    a new tracker, adopts the game's zones (it tells the tracker nothing when the hand is in
+    play) and then follows the hand each loop (controller/sources/virtual.py): a new tracker's
+    hand is not over, so following a hand in play tells it nothing and the adoption stands;
+    7d read on rack 1, where the game has it, makes no move."""
+    t = tracker()
+    t.adopt({"rack:1": ["7d"]})
+    assert follow_hand(HandInPlay(), t) == []  # type: ignore[arg-type]
+    assert scan(t, "seat1/0", {TILE}, T0) == []
     assert t.positions() == {TILE: "rack:1"}
 
 
