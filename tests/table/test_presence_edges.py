@@ -161,3 +161,29 @@ def test_a_copy_in_the_river_is_out_of_play_so_a_new_copy_is_no_fifth() -> None:
     assert t.zone_tiles() == {"rack:1": ["5b"] * 3, "river": ["5b"]}
     assert scan(t, "seat2/0", {FIVES[4]}, T0 + 1.25) == [move("wall", "rack:2", "5b", FIVES[4])]
     assert t.zone_tiles() == {"rack:1": ["5b"] * 3, "rack:2": ["5b"], "river": ["5b"]}
+
+
+def test_the_index_of_what_each_channel_holds_follows_a_tile_from_channel_to_channel() -> None:
+    """_place: "Set the channel that holds the tile, and the index of what each channel
+    holds" (``_on``: channel -> the UIDs of the tiles it holds, which settling after a scan
+    reads; tests/table/test_presence_settle.py checks it against every tile's channel with
+    random scans, and this is one fixed case). 7d slid from rack 1 to rack 2 is held by
+    seat2/0 alone; discarded and gone to the river (no antenna reads it there), by none."""
+    t = tracker()
+
+    def index() -> dict[str, set[str]]:
+        return {channel: uids for channel, uids in t._on.items() if uids}
+
+    events = scan(t, "seat1/0", {TILE}, T0) + scan(t, "seat2/0", {TILE}, T0)  # on the seam
+    events += scan(t, "seat1/0", set(), T0 + 0.25)
+    assert events[-1] == move("rack:1", "rack:2")
+    assert index() == {"seat2/0": {TILE}}
+    events = scan(t, "centre/0", {TILE}, T0 + 0.5)
+    events += scan(t, "seat2/0", set(), T0 + 0.5)
+    assert events == [move("rack:2", "discard")]
+    assert index() == {"centre/0": {TILE}}
+    for at in (T0 + 1.0, T0 + 1.25):  # the racks read twice since: no claim
+        scan(t, "seat1/0", set(), at)
+        scan(t, "seat2/0", set(), at)
+    assert scan(t, "centre/0", set(), T0 + 1.25) == [move("discard", "river")]
+    assert index() == {}
