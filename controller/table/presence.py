@@ -43,6 +43,7 @@ class _Track:
     zone: str | None = None  # where the game has it; None: off the table (the wall)
     channel: str | None = None  # the channel that last read it in ``zone``; None: unread
     last: float = 0.0  # when it was last read in ``zone``
+    missed: float | None = None  # its channel's first scan without it since ``last`` (if later)
     since: float = 0.0  # when it arrived in ``zone``
     missing: bool = False  # left a rack or meld strip for nowhere (reported once)
     quarantined: bool = False  # a fifth copy: followed, but it never makes moves
@@ -127,6 +128,10 @@ class PresenceTracker:
         channel.before, channel.last_scan = channel.last_scan, scan.t
         channel.uids, channel.silent_reported = scan.uids, False
         self._now = scan.t if self._now is None else max(self._now, scan.t)
+        for uid in self._on.get(scan.channel, set()) - scan.uids:
+            held = self._tracks[uid]
+            if held.missed is None or held.missed <= held.last:
+                held.missed = scan.t  # the first scan since its last read to miss it
         self._disagree(scan.channel, scan.uids)
         events: list[Event] = []
         for uid in sorted(scan.uids):
@@ -459,7 +464,7 @@ class PresenceTracker:
             track.zone, track.quarantined = None, False
             return []
         if self.hand_over or self._cleared_before_undo(track):
-            if self._readers_behind(track.last):
+            if self._readers_behind(self._departed(track)):
                 # a move made as the hand ended (a discard on its way to the pad) is read by
                 # another board, whose scans may come later under load: not cleared yet
                 return []
@@ -468,13 +473,13 @@ class PresenceTracker:
             self._to_wall[(track.zone, track.tile)] -= 1  # put back in the wall
             return self._leave(track, WALL)
         if track.zone == DISCARD:
-            if self._claim_readers_behind(track.last):
+            if self._claim_readers_behind(self._departed(track)):
                 return []  # it may be on a meld strip or rack whose reader has not spoken yet
             return self._leave(track, RIVER)
         if track.zone == RIVER:
             self._place(track, None)  # pushed off the river antenna: still out of play
             return []
-        if self._readers_behind(track.last):
+        if self._readers_behind(self._departed(track)):
             return []  # a reader that may have it has not reported since: not missing yet
         track.missing = True
         return [_anomaly("tile_missing", uid=track.uid, tile=track.tile, zone=track.zone,
@@ -485,13 +490,25 @@ class PresenceTracker:
         """Last read while the hand was over, before an undo took the hand back: cleared."""
         return self._resumed_at is not None and track.last < self._resumed_at
 
-    def _behind(self, last_seen: float, channels: Iterable[_Channel]) -> bool:
-        """Has one of ``channels`` (one that has scanned before) no scan since ``absent_after``
-        after the tile was last seen? Then it may still report the tile where it went."""
-        due = last_seen + self.absent_after
+    def _departed(self, track: _Track) -> float:
+        """Since when must the other readers have scanned for their scans to show where the
+        tile went: ``absent_after`` after it was last read, or, when later, its channel's first
+        scan that missed it. The tile left at some time between the two reads of its own
+        reader; when that reader was out for a while (its board unplugged, resynchronising)
+        that may be long after the last read, and another reader's scans from before it say
+        nothing of where the tile went (loaded run 24: a claimed discard taken to the river;
+        docs/table.md, "A discard leaving the pad while a reader is down")."""
+        due = track.last + self.absent_after
+        if track.missed is not None and track.missed > track.last:
+            return max(due, track.missed)
+        return due
+
+    def _behind(self, due: float, channels: Iterable[_Channel]) -> bool:
+        """Has one of ``channels`` (one that has scanned before) no scan since ``due`` (see
+        ``_departed``)? Then it may still report the tile where it went."""
         return any(ch.last_scan is not None and ch.last_scan < due for ch in channels)
 
-    def _readers_behind(self, last_seen: float) -> bool:
+    def _readers_behind(self, due: float) -> bool:
         """Is a live reader (less than ``silent_after`` behind the newest scan, not reported
         silent) behind the tile's departure?
 
@@ -500,12 +517,12 @@ class PresenceTracker:
         that could now hold it has spoken since; a dead reader does not hold the verdict back
         (it is reported silent).
         """
-        newest = self._latest if self._latest is not None else last_seen + self.absent_after
-        return self._behind(last_seen, (
+        newest = self._latest if self._latest is not None else due
+        return self._behind(due, (
             ch for ch in self._channels.values() if not ch.silent_reported
             and ch.last_scan is not None and newest - ch.last_scan < self.silent_after))
 
-    def _claim_readers_behind(self, last_seen: float) -> bool:
+    def _claim_readers_behind(self, due: float) -> bool:
         """Is a rack or meld-strip reader behind the tile's departure from the pad?
 
         A tile that leaves the pad goes to the river only when every place it could have been
@@ -516,9 +533,9 @@ class PresenceTracker:
         read (TABLE.md), so a scan it sends between the first read and the second does not
         show the claimed tile yet; the one after it does. (A board late by a few sweeps, its
         thread starved on a loaded host or its frames read late, sent exactly that: the
-        claimed discard went "to river" and then "from wall" to the strip, issue 22.)
+        claimed discard went "to river" and then "from wall" to the strip, issue 22.) Since
+        ``due``: when the tile may have left (``_departed``).
         """
-        due = last_seen + self.absent_after
         return any(ch.last_scan is not None and (ch.before is None or ch.before < due)
                    for ch in self._channels.values() if ch.zone.startswith(("rack:", "melds:")))
 

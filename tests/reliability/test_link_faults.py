@@ -22,6 +22,7 @@ from controller.game.views import replay_summary
 from controller.loop import LOG_FILE, GameLoop
 from controller.players.director import play_session
 from controller.sources.virtual import SimOptions, SimRun, virtual_table_source
+from controller.table.presence import PresenceTracker
 from firmware_bridge.sim import SimBackend
 from firmware_bridge.types import BoardHealth, ChannelScan
 from tests.reliability.support import replay_db, simulate
@@ -260,3 +261,66 @@ def test_every_tag_and_its_leaving_are_read_at_ber_3e_3() -> None:
     finally:
         backend.stop()
     assert stats["bad_frames"] > stats["frames"] / 4, stats  # the line really was that noisy
+
+
+def test_a_discard_claimed_while_the_pads_and_the_claimants_boards_are_out_is_no_pass() -> None:
+    """Loaded run 24, on the real link (virtual boards, ptys, the serial back-end), staged by
+    the order of the bridge's reports, not by the clock: the pad reads the 1d; the centre
+    board is unplugged; every rack and strip reader goes on scanning (twice, at least
+    ``absent_after`` after the pad last read the tile); seat 2's board is unplugged; the 1d is
+    claimed onto seat 2's strip; the centre board is plugged back in and its first scan shows
+    the pad empty; then seat 2's board comes back with the 1d on its strip. The tracker,
+    fed the bridge's scans in the order they came, moves the 1d from the pad to melds:2 once
+    (RULES.md section 4: a claimed discard never passes through the river). Before the fix it
+    went "to river" with the pad's first scan (the other readers had scanned twice since
+    ``absent_after`` after the pad's last read, all before the tile left) and then "from
+    wall" to the strip (tests/table/test_presence_reports.py has the scan sequence alone)."""
+    backend = SimBackend(scan_ms=2.0, snapshot_ms=50.0, seed=SEED)
+    labels = backend.table.labels()
+    seats = sorted(c for c, zone in labels.items() if zone.startswith(("rack:", "melds:")))
+    strip = min((c for c, zone in labels.items() if zone == "melds:2"),
+                key=lambda c: int(c.rpartition("/")[2]))
+    sink = Sink()
+    absent_after = 0.15  # the virtual table's (SimOptions)
+
+    def scans(channel: str) -> list[ChannelScan]:
+        return [e for _, e in sink.since(0.0)
+                if isinstance(e, ChannelScan) and e.channel == channel]
+
+    def health(board: str, state: str) -> Any:
+        return lambda e: isinstance(e, BoardHealth) and e.board == board and e.state == state
+
+    backend.start(sink)
+    table = backend.table
+    try:
+        table.place(TAG, "centre/0")
+        wait_for(sink, 0.0, lambda e: isinstance(e, ChannelScan) and e.channel == "centre/0"
+                 and TAG in e.uids)
+        t_out = time.monotonic()
+        table.unplug("centre")
+        wait_for(sink, t_out, health("centre", "down"))
+        last_read = max(s.t for s in scans("centre/0") if TAG in s.uids)
+        deadline = time.monotonic() + 60.0  # only where the test gives up
+        while not all(sum(s.t >= last_read + absent_after for s in scans(c)) >= 2
+                      for c in seats):
+            assert time.monotonic() < deadline, "the seat boards stopped scanning"
+            time.sleep(0.005)
+        t_out = time.monotonic()
+        table.unplug("seat2")
+        wait_for(sink, t_out, health("seat2", "down"))
+        table.place(TAG, strip)  # claimed while both boards are out
+        t_in = time.monotonic()
+        table.replug("centre")
+        wait_for(sink, t_in, lambda e: isinstance(e, ChannelScan) and e.channel == "centre/0"
+                 and TAG not in e.uids)
+        t_in = time.monotonic()
+        table.replug("seat2")
+        wait_for(sink, t_in, lambda e: isinstance(e, ChannelScan) and e.channel == strip
+                 and TAG in e.uids)
+    finally:
+        backend.stop()
+    tracker = PresenceTracker(labels, {TAG: "1d"}, absent_after=absent_after,
+                              move_window=1.0, silent_after=3.0, confirm_reads=1)
+    moves = [(m["move"]["from"], m["move"]["to"]) for _, e in sink.since(0.0)
+             if isinstance(e, ChannelScan) for m in tracker.scan(e) if "move" in m]
+    assert moves == [("wall", "discard"), ("discard", "melds:2")]

@@ -315,6 +315,7 @@ def test_each_tile_due_back_in_the_wall_accounts_for_one_copy() -> None:
 def test_a_tile_pushed_off_the_river_antenna_stays_in_the_river() -> None:
     t = tracker()
     scan(t, "centre/0", {TILE}, T0)
+    scan(t, "centre/0", set(), T0 + 0.1)  # the pad scanning on: it left by then
     for at in (T0 + 0.45, T0 + 0.5):  # the racks read twice since: no claim (see above)
         scan(t, "seat1/0", set(), at)
         scan(t, "seat2/0", set(), at)
@@ -381,6 +382,7 @@ def test_a_tile_unread_in_the_river_and_then_read_on_a_rack_comes_from_the_wall(
     """``_appear``: read while off the table, or unread in the river, it comes from the wall."""
     t = tracker()
     scan(t, "centre/0", {TILE}, T0)
+    scan(t, "centre/0", set(), T0 + 0.1)  # the pad scanning on: it left by then
     for at in (T0 + 0.45, T0 + 0.5):  # the racks read twice since: no claim (see above)
         scan(t, "seat1/0", set(), at)
         scan(t, "seat2/0", set(), at)
@@ -450,6 +452,7 @@ def test_a_claim_the_rack_then_misses_is_no_longer_on_its_way() -> None:
     t = tracker(confirm_reads=2)
     events = scan(t, "centre/0", {TILE}, T0)
     events += scan(t, "seat1/0", {TILE}, T0 + 0.25)
+    events += scan(t, "centre/0", set(), T0 + 0.3)  # the pad scanning on: it left by then
     events += scan(t, "seat1/0", set(), T0 + 0.45) + scan(t, "seat2/0", set(), T0 + 0.45)
     events += scan(t, "seat1/0", set(), T0 + 0.5) + scan(t, "seat2/0", set(), T0 + 0.5)
     events += scan(t, "centre/0", set(), T0 + 0.5)
@@ -540,3 +543,59 @@ def test_the_table_is_swept_once_every_reader_has_read_nothing_since() -> None:
     assert not u.cleared_since(T0 + 1.0)
     u.tick(T0 + 4.0)  # seat 2 silent for 4 s: reported
     assert u.cleared_since(T0 + 1.0)
+
+
+@pytest.mark.parametrize("claimant", ["unplugged too", "read a moment later"])
+def test_a_discard_that_left_while_the_pads_board_was_out_waits_for_scans_since_it_was_missed(
+    claimant: str,
+) -> None:
+    """The centre board is unplugged just after the pad read the discard at T0; the racks go
+    on scanning every 0.1 s, the tile still on the pad. While the centre is out the tile is
+    claimed to rack 2 (T0 + 0.65, or T0 + 0.75). The pad's first scan after the board is back
+    (T0 + 0.8) misses it, and that is all the tracker learns of when the tile left: some time
+    in (T0, T0 + 0.8]. Rack 2's scans of T0 + 0.5 .. 0.7 are at least ``absent_after`` (0.4)
+    after T0 and two of them are empty, yet the tile was still on the pad then: they say
+    nothing of a claim. The claimant's rack has its say once it has scanned after T0 + 0.8:
+    its board was unplugged from T0 + 0.6 (back at T0 + 1.2), or its scan of T0 + 0.8, holding
+    the tile, is taken just after the pad's. Either way the tile goes from the pad to rack 2
+    (RULES.md section 4: a claimed discard never passes through the river). Before the fix
+    it went "to river" at T0 + 0.8 (refused as claim_pending in loaded run 24) and then
+    "from wall"."""
+    t = tracker()
+    events = scan(t, "centre/0", {TILE}, T0)
+    events += scan(t, "seat1/0", set(), T0) + scan(t, "seat2/0", set(), T0)
+    for step in range(1, 7):  # T0 + 0.1 .. 0.6: the centre board is out, the tile on the pad
+        events += scan(t, "seat1/0", set(), T0 + step / 10)
+        events += scan(t, "seat2/0", set(), T0 + step / 10)
+    events += scan(t, "seat1/0", set(), T0 + 0.7)
+    if claimant == "read a moment later":
+        events += scan(t, "seat2/0", set(), T0 + 0.7)
+    events += scan(t, "centre/0", set(), T0 + 0.8)  # back: the pad is empty
+    assert events == [move("wall", "discard")]  # not "to river": rack 2 has not spoken since
+    if claimant == "unplugged too":
+        for step in range(8, 12):  # the pad and rack 1 go on; rack 2's board is out
+            events += scan(t, "seat1/0", set(), T0 + step / 10)
+            events += scan(t, "centre/0", set(), T0 + step / 10 + 0.05)
+        events += scan(t, "seat2/0", {TILE}, T0 + 1.2)  # back, with the claimed tile
+    else:
+        events += scan(t, "seat2/0", {TILE}, T0 + 0.8)
+    assert events == [move("wall", "discard"), move("discard", "rack:2")]
+    assert t.positions() == {TILE: "rack:2"}
+
+
+def test_a_rack_tile_that_left_while_its_board_was_out_is_not_missing_before_others_speak(
+) -> None:
+    """The same for a tile leaving a rack: rack 1's board is out from just after T0, the tile
+    is moved to rack 2 at T0 + 0.75, rack 1's first scan after its board is back (T0 + 0.8)
+    misses it and rack 2's scan of T0 + 0.8, holding it, is taken just after. Rack 2's empty
+    scans of T0 + 0.5 .. 0.7 came before the tile left: no ``tile_missing`` (before the fix
+    one was reported, then the move came with rack 2's scan)."""
+    t = tracker()
+    events = scan(t, "seat1/0", {TILE}, T0) + scan(t, "seat2/0", set(), T0)
+    events += scan(t, "centre/0", set(), T0)
+    for step in range(1, 8):  # T0 + 0.1 .. 0.7: rack 1's board is out
+        events += scan(t, "seat2/0", set(), T0 + step / 10)
+        events += scan(t, "centre/0", set(), T0 + step / 10)
+    events += scan(t, "seat1/0", set(), T0 + 0.8)  # back: the tile has left
+    events += scan(t, "seat2/0", {TILE}, T0 + 0.8)
+    assert events == [move("wall", "rack:1"), move("rack:1", "rack:2")]
