@@ -190,3 +190,21 @@ def test_the_index_of_what_each_channel_holds_follows_a_tile_from_channel_to_cha
         scan(t, "seat2/0", set(), at)
     assert scan(t, "centre/0", set(), T0 + 1.25) == [move("discard", "river")]
     assert index() == {}
+
+
+def test_a_discard_missed_early_still_waits_absent_after_for_the_other_readers() -> None:
+    """docs/table.md, "A discard leaving the pad while a reader is down": the other readers'
+    two scans must be "both at least absent_after after the tile was last seen on the pad,
+    and no earlier than the pad's first scan that missed it" (the later of the two, never the
+    earlier). The pad reads 7d at T0 and misses it at T0 + 0.1; the rack and the strip scan at
+    T0 + 0.2 and T0 + 0.3, after that miss but before T0 + absent_after (0.5): not read since.
+    The pad's empty scan at T0 + 0.6 moves nothing; the strip reading it at T0 + 0.7 is the
+    claim, discard -> melds:1 (never "to river" and then "from wall")."""
+    t = tracker({"seat1/0": "rack:1", "seat1/m": "melds:1", "centre/0": "discard"})
+    events = scan(t, "centre/0", {TILE}, T0) + scan(t, "seat1/m", set(), T0)
+    events += scan(t, "centre/0", set(), T0 + 0.1)
+    for at in (T0 + 0.2, T0 + 0.3):
+        events += scan(t, "seat1/0", set(), at) + scan(t, "seat1/m", set(), at)
+    events += scan(t, "centre/0", set(), T0 + 0.6)
+    assert events == [move("wall", "discard")]
+    assert scan(t, "seat1/m", {TILE}, T0 + 0.7) == [move("discard", "melds:1")]
