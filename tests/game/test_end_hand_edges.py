@@ -1,0 +1,159 @@
+"""The end of a hand as the players, the pages and the records see it (controller/game/
+mahjong.py and endhand.py, issue 29's survivors of game-end-hand): every loser scored with
+its own seat wind, sets and bonus tiles, the winner's tiles with the winning tile last, the mcr
+minimum and settlement, the washout's empty result, and the words each end announces. The
+expected figures are worked out by hand in each docstring from RULES.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.game import public_view, replay
+from controller.game.state import GameState
+from tests.game.logbuilder import Log
+from tests.game.scenarios import JUNK, kongs_and_robbing
+from tests.game.test_riichi_rules import several_rons
+
+
+def _mcr_win(south: str, won: str, flower: bool = False) -> tuple[GameState, list[Any]]:
+    """mcr: south chows east's 3b (1b 2b from the rack) and throws the 9b; west draws ``won``
+    and throws it; south declares Mahjong and takes it. With ``flower`` south holds the 1f,
+    lays it on the meld strip after the deal and draws the 9b as its replacement."""
+    log = Log("mcr")
+    log.deal({1: "1b 4b 7b 1c 6c 1d 4d ew sw ww nw rd gd 3b", 2: south,
+              3: "2b 5b 8b 8c 8d ew sw ww nw rd gd wd wd",
+              4: "2b 3b 5b 6b 8b 9b 1c 4c 9c 1d 4d wd wd"})
+    if flower:
+        log.move("1f", "rack:2", "melds:2")
+        log.draw(2, "9b")
+    log.discard(1, "3b").claim(2, "3b", "1b2b").discard(2, "9b")
+    log.draw(3, won)
+    log.discard(3, won).declare(2, "mahjong").move(won, "discard", "rack:2")
+    return replay(log.events)
+
+
+def test_an_mcr_win_on_a_discard_is_settled_with_the_discarder_paying_more() -> None:
+    """RULES.md section 10: exposed 1b2b3b, 1c2c3c 1d2d3d 5c5c5c ewew won on west's 5c is
+    Mixed Triple Chow alone, 8 fans (test_mcr_facts.py). The winner receives 8 + 8 = 16 from
+    the discarder (west) and 8 from each of the others: south +32, west -16, east and north -8
+    each. The score is in fans (the record says so: its unit), the winner's tiles are listed as
+    held with the winning 5c last, the pad is empty (the 5c is in south's rack), and the table
+    is told "South goes Mahjong on the 5c"."""
+    state, outcomes = _mcr_win("1b 2b 1c2c3c 1d2d3d 5c5c ewew 9b", "5c")
+    assert all(o.accepted for o in outcomes)
+    result = state.hand.result
+    assert result.scores == (0, 8, 0, 0)
+    assert result.net == (-8, 32, -16, -8)
+    assert result.discarder == 3 and result.win_source == "discard"
+    assert result.details["2"]["score"]["unit"] == "fans"
+    assert result.details["2"]["hand"][-1] == "5c"
+    assert "South goes Mahjong on the 5c" in outcomes[-1].announcements
+    assert state.hand.discard is None
+    assert public_view(state)["hand"]["discard"] is None
+
+
+def test_mcr_counts_the_eight_fans_without_the_flowers() -> None:
+    """RULES.md section 10: a Mahjong needs 8 fans, flowers not counted. 2c3c4c 3d4d5d 9c9c9c
+    ewew with the exposed 1b2b3b is 7 fans (Mixed Shifted Chows 6, Pung of Terminals 1,
+    test_mcr_facts.py); the 1f on south's strip is a ninth point but no fan: refused, south
+    named, the words giving the 7 fans and the 8 needed."""
+    state, outcomes = _mcr_win("1b 2b 2c3c4c 3d4d5d 9c9c ewew 1f", "9c", flower=True)
+    assert state.hand.seat(2).bonus == ("1f",)
+    refused = [o.violation for o in outcomes if not o.accepted]
+    assert [(v.rule, v.seat, v.message) for v in refused] == [
+        ("mahjong_without_eight_fans", 2,
+         "South's hand scores 7 fans without flowers: a Mahjong needs 8")]
+    assert state.hand.result is None
+
+
+def test_a_points_score_carries_no_unit() -> None:
+    """hua-bao scores in points: the record's score has no ``unit`` (the pages say points)."""
+    state, _ = replay(kongs_and_robbing().log.events)
+    assert all("unit" not in d["score"] for d in state.hand.result.details.values())
+
+
+def test_robbing_a_kong_lists_the_robbed_tile_last_and_scores_the_losers_sets() -> None:
+    """scenarios.kongs_and_robbing: east robs north's added kong of 6c. East's tiles are listed
+    as held with the robbed 6c last, and the table is told so. The losers score their exposed
+    sets (RULES.md section 6): south's claimed kong of 5b 8, west's pung of 2d made a kong 8,
+    north's pung of 6c (its kong robbed) 2; none holds a scoring pair or a doubling."""
+    state, outcomes = replay(kongs_and_robbing().log.events)
+    result = state.hand.result
+    assert result.winner == 1 and result.win_source == "robbed_kong"
+    assert result.details["1"]["hand"][-1] == "6c"
+    assert sorted(result.details["1"]["hand"]) == sorted(
+        "1c 2c 3c 4d 5d 6d ew ew 5c 7c 6c".split())
+    assert result.scores[1:] == (8, 8, 2)
+    assert "East robs the kong: Mahjong on the 6c" in outcomes[-1].announcements
+
+
+def _west_holds_its_wind_and_flower() -> tuple[GameState, list[Any]]:
+    """hua-bao with bonus tiles: east's first discard 9d goes to south for Mahjong
+    (2c3c4c 5c6c7c 2d3d4d 5d6d7d 9d9d). West holds a concealed pung of its own wind and its own
+    flower 3f in the rack (kept there: its replacement would be due only on the strip)."""
+    log = Log("hua-bao", {"bonus_tiles": True})
+    log.deal({1: "1b 4b 7b 1c 9c 1d 4d ew sw nw rd gd 9d wd",
+              2: "2c3c4c 5c6c7c 2d3d4d 5d6d7d 9d",
+              3: "ww ww ww 2b 5b 8b 8c 8d ew sw nw rd gd 3f",
+              4: "2b 3b 5b 6b 8b 9b 1c 4c 9c 1d 4d wd wd"})
+    log.discard(1, "9d").declare(2, "mahjong").move("9d", "discard", "rack:2")
+    return replay(log.events)
+
+
+def test_a_loser_scores_with_its_own_wind_and_the_bonus_tile_in_its_rack() -> None:
+    """RULES.md section 6: west's concealed pung of ww is 8 points and a doubling (own wind);
+    its own flower 3f, kept in the rack, is 4 points and a doubling (own tile): 12 x 2 x 2 = 48.
+    North's pair of white dragons is 2. The record lists west's 3f among its bonus tiles, west's
+    wind and that its hand is not dead. The winner south wins on east's first discard: an
+    earthly hand, at least half the limit (250 of 500), more than its chows, pair of 9d and 10
+    for going Mahjong."""
+    state, outcomes = _west_holds_its_wind_and_flower()
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes]
+    result = state.hand.result
+    assert result.winner == 2
+    assert result.scores == (0, 250, 48, 2)
+    west = result.details["3"]
+    assert west["wind"] == "west" and west["dead"] is False
+    assert west["bonus"] == ["3f"]
+    assert west["score"]["score"] == 48
+
+
+def test_a_washout_scores_nothing_and_keeps_a_seat_as_it_lies() -> None:
+    """FORMATS.md: a washout's scores and nets are all 0. The record keeps each seat as it lies:
+    its wind, its concealed tiles in order, no sets, the flower kept in south's rack (dmjl has
+    bonus tiles), not dead, no score."""
+    log = Log("dmjl")
+    log.deal({**JUNK, 2: JUNK[2] + " 1f"})
+    log.discard(1, "9d").raw({"correct": {"end_hand": "washout"}})
+    state, outcomes = replay(log.events)
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes]
+    result = state.hand.result
+    assert result.result == "washout"
+    assert result.scores == (0, 0, 0, 0) and result.net == (0, 0, 0, 0)
+    assert result.details["2"] == {
+        "wind": "south",
+        "hand": ["2c", "3c", "4c", "5c", "6c", "7c", "2d", "3d", "4d", "5d", "6d", "7d", "9d"],
+        "melds": [], "bonus": ["1f"], "dead": False, "score": None,
+    }
+
+
+def test_a_washout_after_the_discard_was_taken_leaves_the_pad_empty() -> None:
+    """The discard moved into south's rack (taken, no Mahjong declared yet), then the operator
+    ends the hand as a washout: the tile lies in the rack, so the pad is empty in the game's
+    eyes as on the table (test_end_hand_tiles.py's rule)."""
+    log = Log().deal(JUNK)
+    log.discard(1, "9d").move("9d", "discard", "rack:2").raw({"correct": {"end_hand": "washout"}})
+    state, outcomes = replay(log.events)
+    assert all(o.accepted for o in outcomes)
+    assert state.hand.result.result == "washout"
+    assert state.hand.discard is None
+    assert public_view(state)["hand"]["discard"] is None
+    assert state.hand.seat(2).rack.count("9d") == 2
+
+
+def test_several_rons_are_announced_in_turn_order_from_the_discarder() -> None:
+    """test_riichi_rules.several_rons: north's nw wins for south and west (multiple_ron all);
+    the table is told both, in turn order from the discarder (south, then west)."""
+    _, outcomes = replay(several_rons("all", (2, 3)).events)
+    assert outcomes[-1].accepted
+    assert "South and West win on the nw" in outcomes[-1].announcements
