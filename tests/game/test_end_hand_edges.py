@@ -108,7 +108,7 @@ def test_a_loser_scores_with_its_own_wind_and_the_bonus_tile_in_its_rack() -> No
     earthly hand, at least half the limit (250 of 500), more than its chows, pair of 9d and 10
     for going Mahjong."""
     state, outcomes = _west_holds_its_wind_and_flower()
-    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes]
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
     result = state.hand.result
     assert result.winner == 2
     assert result.scores == (0, 250, 48, 2)
@@ -126,7 +126,7 @@ def test_a_washout_scores_nothing_and_keeps_a_seat_as_it_lies() -> None:
     log.deal({**JUNK, 2: JUNK[2] + " 1f"})
     log.discard(1, "9d").raw({"correct": {"end_hand": "washout"}})
     state, outcomes = replay(log.events)
-    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes]
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
     result = state.hand.result
     assert result.result == "washout"
     assert result.scores == (0, 0, 0, 0) and result.net == (0, 0, 0, 0)
@@ -157,3 +157,106 @@ def test_several_rons_are_announced_in_turn_order_from_the_discarder() -> None:
     _, outcomes = replay(several_rons("all", (2, 3)).events)
     assert outcomes[-1].accepted
     assert "South and West win on the nw" in outcomes[-1].announcements
+
+
+def _violations(log: Log) -> list[tuple[str, int | None, str]]:
+    _, outcomes = replay(log.events)
+    return [(o.violation.rule, o.violation.seat, o.violation.message)
+            for o in outcomes if not o.accepted]
+
+
+def test_an_incomplete_hand_is_refused_in_words_that_name_no_tile() -> None:
+    """East declares Mahjong with the 14 dealt junk tiles: refused, east named, the tile count
+    given and no tile of the hand (docs/game.md: the refusal must not show a concealed tile)."""
+    log = Log().deal(JUNK).declare(1, "mahjong")
+    assert _violations(log) == [
+        ("mahjong_incomplete_hand", 1, "East's hand is not complete (14 tiles): play on")]
+
+
+def test_mcr_refuses_a_hand_the_scorer_cannot_complete() -> None:
+    """mcr leaves the shape to its scorer (special hands): 1b2b3b 1c2c3c 1d2d3d 5c5c5c with a
+    single ew and a single nw is no hand of the Green Book; south's Mahjong on the 5c is refused
+    as incomplete, in the scorer's words (no tile named) after "South's hand cannot win: "."""
+    log = Log("mcr")
+    log.deal({1: "1b 4b 7b 1c 6c 1d 4d ew sw ww nw rd gd 3b",
+              2: "1b 2b 1c2c3c 1d2d3d 5c5c ew nw 9b",
+              3: "2b 5b 8b 8c 8d ew sw ww nw rd gd wd wd",
+              4: "2b 3b 5b 6b 8b 9b 1c 4c 9c 1d 4d wd wd"})
+    log.discard(1, "3b").claim(2, "3b", "1b2b").discard(2, "9b")
+    log.draw(3, "5c")
+    log.discard(3, "5c").declare(2, "mahjong")
+    [(rule, seat, message)] = _violations(log)
+    assert (rule, seat) == ("mahjong_incomplete_hand", 2)
+    assert message.startswith("South's hand cannot win: ")
+    words = message.removeprefix("South's hand cannot win: ")
+    assert words and words != "None"
+    assert not any(t in words.split() for t in ("5c", "ew", "nw", "1b"))
+
+
+def test_the_swedish_refusals_name_the_seat_and_the_missing_call() -> None:
+    """RULES.md section 7: a swedish Mahjong needs a ready call made beforehand and a
+    combination doubling (scenarios.swedish_mahjong: south tries without the call, then with
+    it but without a doubling)."""
+    from tests.game.scenarios import swedish_mahjong
+    assert _violations(swedish_mahjong().log)[:2] == [
+        ("mahjong_without_ready", 2, "South did not call ready before going Mahjong"),
+        ("mahjong_without_doubling", 2,
+         "South's hand has no combination doubling: Mahjong needs at least one"),
+    ]
+
+
+def test_a_riichi_win_without_a_yaku_is_refused_in_words() -> None:
+    """RULES.md (riichi): a win needs a yaku, and dora are none. South's 1c2c3c 7d8d9d 1b1b1b
+    4b5b ewew on west's 3b has none (test_riichi_rules.test_a_win_without_a_yaku_is_refused)."""
+    from tests.game.test_riichi_rules import _log
+    log = _log(south="1c2c3c 7d8d9d 1b1b1b 4b5b ewew")
+    log.discard(1, "nw")
+    log.draw(2, "1d")
+    log.discard(2, "1d")
+    log.draw(3, "3b")
+    log.discard(3, "3b").declare(2, "mahjong")
+    assert _violations(log) == [
+        ("mahjong_without_yaku", 2, "South's hand has no yaku (dora are not yaku): no win")]
+
+
+def test_the_winners_own_flower_kept_in_the_rack_scores() -> None:
+    """hua-bao with bonus tiles: south keeps its own flower 2f in the rack and wins on east's
+    second discard, 9d (no earthly hand): 2c3c4c 5c6c7c 2d3d4d 5d6d7d 9d9d is chows and a pair
+    that scores nothing, 10 for going Mahjong and 4 for the flower, doubled once for its own
+    flower (RULES.md section 6): 14 x 2 = 28."""
+    log = Log("hua-bao", {"bonus_tiles": True})
+    log.reserve("9d")
+    log.deal({1: "1b 4b 7b 1c 9c 1d 4d ew sw ww nw rd gd 9b",
+              2: "2c3c4c 5c6c7c 2d3d4d 5d6d7d 9d 2f",
+              3: JUNK[3], 4: JUNK[4]})
+    log.discard(1, "9b")
+    for seat in (2, 3, 4):
+        log.draw_discard(seat, log.spare(avoid=["9d", "2f"]))
+    log.draw(1, "9d")
+    log.discard(1, "9d").declare(2, "mahjong").move("9d", "discard", "rack:2")
+    state, outcomes = replay(log.events)
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
+    result = state.hand.result
+    assert result.winner == 2 and result.scores[1] == 28
+    assert result.details["2"]["bonus"] == ["2f"]
+
+
+def test_a_win_on_a_kongs_replacement_in_play_is_a_replacement_win() -> None:
+    """South draws the fourth 1b, lays the concealed kong and wins on its replacement 9d
+    (1b1b1b1b 7b7b7b 3c4c5c 6d7d8d 9d9d): the record's win source is "replacement" (FORMATS.md
+    win sources), not a discard."""
+    log = Log()
+    log.reserve("1b 9d")
+    log.deal({1: "4b 7b 1c 9c 1d 4d ew sw ww nw rd gd 9b 2c",
+              2: "1b1b1b 7b7b7b 3c4c5c 6d7d8d 9d",
+              3: JUNK[3], 4: JUNK[4]})
+    log.discard(1, "9b")
+    log.draw(2, "1b")
+    for _ in range(4):
+        log.move("1b", "rack:2", "melds:2")
+    log.draw(2, "9d")
+    log.declare(2, "mahjong")
+    state, outcomes = replay(log.events)
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
+    assert state.hand.result.winner == 2
+    assert state.hand.result.win_source == "replacement"
