@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from controller.game import public_view, replay
 from controller.game.state import GameState
 from tests.game.logbuilder import Log
@@ -260,3 +262,47 @@ def test_a_win_on_a_kongs_replacement_in_play_is_a_replacement_win() -> None:
     assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
     assert state.hand.result.winner == 2
     assert state.hand.result.win_source == "replacement"
+
+
+@pytest.mark.parametrize("dead", [3, 4])
+def test_a_dead_hand_scores_nothing_however_its_tiles_would(dead: int) -> None:
+    """RULES.md section 4: a dead hand (``wrong_count = dead_hand``) "scores nothing". The dead
+    seat is dealt 12 tiles with a concealed pung of white dragons (8 points and a doubling were
+    it scored); south wins on east's first discard 9d (an earthly hand: half the limit, 250).
+    The dead seat's score is 0 and its record shows no score at all; the others hold nothing
+    that scores."""
+    junk = {3: "2b 5b 8b 8c 8d ew sw ww nw rd gd 7c 7d",
+            4: "2b 3b 5b 6b 8b 9b 1c 4c 9c 1d 4d rd gd"}
+    deal = {1: JUNK[1], 2: JUNK[2], **junk,
+            dead: "wd wd wd 2b 5b 8b 8c 8d ew sw ww nw" if dead == 3
+            else "wd wd wd 2b 3b 5b 6b 8b 9b 1c 4c 9c"}
+    log = Log("hua-bao", {"wrong_count": "dead_hand"}).deal(deal)
+    log.discard(1, "9d").declare(2, "mahjong").move("9d", "discard", "rack:2")
+    state, outcomes = replay(log.events)
+    assert [o.violation.rule for o in outcomes if o.violation] == ["wrong_tile_count"]
+    result = state.hand.result
+    assert state.hand.seat(dead).dead
+    assert result.winner == 2 and result.scores == (0, 250, 0, 0)
+    assert result.details[str(dead)]["dead"] is True
+    assert result.details[str(dead)]["score"] is None
+    assert all(result.details[str(p)]["score"] is not None for p in (1, 2, 3, 4) if p != dead)
+
+
+def test_a_contested_mahjong_goes_to_the_seat_nearest_the_discarder_in_turn_order() -> None:
+    """RULES.md section 4 (``mahjong_tie`` turn_order): south and north both go Mahjong on
+    west's 9d; north plays next after west, south third: the 9d is north's. South taking it is
+    refused as outranked (the seat numbers alone would put south first)."""
+    log = Log("hua-bao", {"mahjong_tie": "turn_order"})
+    log.deal({1: "1b 4b 7b 1c 9c 1d 4d ew sw ww nw wd wd 5b",
+              2: "2c3c4c 5c6c7c 2d3d4d 5d6d7d 9d",
+              3: "1c 8c 9c 6d 8d 9b 9b 3b ew sw ww nw 9d",
+              4: "gdgdgd rdrdrd 1b1b1b 2b3b4b 9d"})
+    log.discard(1, "5b")
+    log.draw_discard(2, log.spare(avoid=["9d"]))
+    log.draw(3, log.spare(avoid=["9d"]))
+    log.discard(3, "9d").declare(4, "mahjong").declare(2, "mahjong")
+    log.move("9d", "discard", "rack:2").move("9d", "discard", "rack:4")
+    state, outcomes = replay(log.events)
+    assert [(o.violation.rule, o.violation.seat) for o in outcomes if not o.accepted] == [
+        ("claim_outranked", 2)]
+    assert state.hand.result.winner == 4 and state.hand.result.discarder == 3
