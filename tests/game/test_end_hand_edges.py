@@ -306,3 +306,47 @@ def test_a_contested_mahjong_goes_to_the_seat_nearest_the_discarder_in_turn_orde
     assert [(o.violation.rule, o.violation.seat) for o in outcomes if not o.accepted] == [
         ("claim_outranked", 2)]
     assert state.hand.result.winner == 4 and state.hand.result.discarder == 3
+
+
+def test_rons_are_taken_in_turn_order_from_the_discarder_not_by_seat_number() -> None:
+    """Riichi, multiple_ron all: east and west both wait on nw (each ittsu, single wait, as in
+    test_riichi_rules.several_rons); south discards it. West plays next after south, east
+    third: the table is told "West and East win on the nw", in that order."""
+    from tests.game.test_riichi_rules import _log
+    log = _log({"multiple_ron": "all"}, east="1d2d3d 4d5d6d 7d8d9d 1b2b3b nw wd",
+               south="1b1b 5b5b 6d6d 9b 8b gdgd rdrd 3d",
+               west="1c2c3c 4c5c6c 7c8c9c 2b3b4b nw",
+               north="5d5d 6b6b 7c 8c 9b9b swsw 3d 3b 4b")
+    log.discard(1, "wd")
+    log.draw(2, "nw")
+    log.discard(2, "nw").declare(1, "mahjong").declare(3, "mahjong")
+    log.move("nw", "discard", "rack:3")
+    state, outcomes = replay(log.events)
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
+    assert "West and East win on the nw" in outcomes[-1].announcements
+
+
+def test_a_finished_hand_shows_no_step_no_claimant_and_no_running_timer() -> None:
+    """docs/game.md "Timers": the claim window closes 3 s after a discard and each turn has
+    its deadline; once the hand is over nothing is due. West (``WAITING`` of
+    test_timers_context.py: 9d 1b1b1b 2b3b4b 5c6c7c 2d3d4d) declares Mahjong on east's 9d at
+    14.25 s, after the window closed (13 s), and takes it: the public view of the finished hand
+    has no step to play, no claimant left and no deadline."""
+    from controller.game import apply, new_game
+    from tests.game.test_timers_context import WAITING
+    log = Log(table={"timers": True})
+    log.deal({**JUNK, 3: WAITING})
+    state = new_game()
+    for event in log.events:
+        state = apply(state, event, at=1.0).state
+    for event, at in (({"move": {"tile": "9d", "from": "rack:1", "to": "discard"}}, 10.0),
+                      ({"declare": {"seat": 3, "call": "mahjong"}}, 14.25),
+                      ({"move": {"tile": "9d", "from": "discard", "to": "rack:3"}}, 14.75)):
+        outcome = apply(state, event, at=at)
+        assert outcome.accepted, outcome.violation
+        state = outcome.state
+    view = public_view(state)["hand"]
+    assert view["phase"] == "over" and view["result"]["winner"] == 3
+    assert view["step"] is None and view["claimants"] == [] and view["claim"] is None
+    assert view["timers"]["claim_deadline"] is None
+    assert view["timers"]["turn_deadline"] is None
