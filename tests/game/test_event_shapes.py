@@ -164,3 +164,14 @@ def test_a_malformed_event_is_a_violation_carrying_the_same_words() -> None:
     assert outcome.violation is not None
     assert outcome.violation.rule == "malformed_event"
     assert outcome.violation.message == 'end_hand takes "washout"'
+
+
+def test_an_event_is_one_object_of_exactly_one_kind() -> None:
+    """FORMATS.md: each line is one JSON object holding one event; a move beside a declaration
+    is no event (the quick check of the common move must not take it), and a kind's body is an
+    object."""
+    assert refusal([{"move": VALID_MOVE}]) == 'an event is a JSON object such as {"move": {...}}'
+    assert refusal({"move": VALID_MOVE, "declare": {"seat": 2, "call": "claim"}}) == (
+        "an event has exactly one of session, move, declare, correct, anomaly, timer, player, "
+        "penalty; got move, declare")
+    assert refusal({"move": ["5b", "wall", "rack:1"]}) == "move must be an object"
