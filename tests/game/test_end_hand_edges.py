@@ -350,3 +350,19 @@ def test_a_finished_hand_shows_no_step_no_claimant_and_no_running_timer() -> Non
     assert view["step"] is None and view["claimants"] == [] and view["claim"] is None
     assert view["timers"]["claim_deadline"] is None
     assert view["timers"]["turn_deadline"] is None
+
+
+@pytest.mark.parametrize(("ruleset", "dealer"), [("mcr", 2), ("hua-bao", 1), ("dmjl", 1)])
+def test_after_a_washout_the_deal_passes_only_in_mcr(ruleset: str, dealer: int) -> None:
+    """RULES.md section 10: in mcr the deal passes to the next seat after every hand, whoever
+    won; section 2: elsewhere east stays dealer after a washout. The operator ends the first
+    hand as a washout after east's first discard: the session's dealer is then seat 2 in mcr
+    and seat 1 otherwise, with the game not over (false, not unknown) and no totals moved."""
+    log = Log(ruleset).deal(JUNK)
+    log.discard(1, "9d").raw({"correct": {"end_hand": "washout"}})
+    state, outcomes = replay(log.events)
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
+    session = public_view(state)["session"]
+    assert session["dealer"] == dealer and session["prevailing_wind"] == "east"
+    assert session["game_over"] is False
+    assert state.totals == (0, 0, 0, 0)
