@@ -141,6 +141,7 @@ def test_a_discard_waits_for_a_meld_strip_reader_that_is_behind() -> None:
     discard -> melds:1 (never "to river" and then "from wall")."""
     t = tracker({"seat1/0": "rack:1", "seat1/m": "melds:1", "centre/0": "discard"})
     events = scan(t, "centre/0", {TILE}, T0) + scan(t, "seat1/m", set(), T0)
+    events += scan(t, "centre/0", set(), T0 + 0.25)  # the pad's next scan misses it
     for at in (T0 + 0.5, T0 + 0.75):
         events += scan(t, "seat1/0", set(), at)
     events += scan(t, "centre/0", set(), T0 + 0.75)  # gone from the pad: the strip is behind
