@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.scoring.rulesets import RULESETS
 from controller.tiles import ALL_CODES
 
 KINDS = ("session", "move", "declare", "correct", "anomaly", "timer", "player", "penalty")
@@ -93,7 +94,7 @@ def _check_correct(body: dict[str, Any]) -> None:
 
 def _check_session(body: dict[str, Any]) -> None:
     if not isinstance(body.get("ruleset"), str):
-        raise EventError("session needs a ruleset: hua-bao, swedish or dmjl")
+        raise EventError(f"session needs a ruleset: one of {', '.join(RULESETS)}")
     if not isinstance(body.get("options", {}), dict):
         raise EventError("session options must be an object")
     if not isinstance(body.get("table", {}), dict):

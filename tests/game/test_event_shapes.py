@@ -175,3 +175,34 @@ def test_an_event_is_one_object_of_exactly_one_kind() -> None:
         "an event has exactly one of session, move, declare, correct, anomaly, timer, player, "
         "penalty; got move, declare")
     assert refusal({"move": ["5b", "wall", "rack:1"]}) == "move must be an object"
+
+
+#: RULES.md and FORMATS.md: the six rule sets by name
+RULE_SETS = "hua-bao, swedish, dmjl, bmja, mcr, riichi"
+
+
+@pytest.mark.parametrize(("event", "message"), [
+    ({"declare": {"seat": 2, "call": "pung"}},
+     "unknown call 'pung': use claim, ready or mahjong (riichi: noten, nine_terminals)"),
+    ({"declare": {"seat": 2}},
+     "unknown call None: use claim, ready or mahjong (riichi: noten, nine_terminals)"),
+    ({"session": {}}, f"session needs a ruleset: one of {RULE_SETS}"),
+    ({"session": {"ruleset": 3}}, f"session needs a ruleset: one of {RULE_SETS}"),
+    ({"session": {"ruleset": "mcr", "options": []}}, "session options must be an object"),
+    ({"session": {"ruleset": "mcr", "table": "fast"}},
+     "session table options must be an object"),
+])
+def test_a_declaration_or_session_names_what_is_wrong(event: dict[str, Any], message: str) -> None:
+    """FORMATS.md's calls (claim, ready, mahjong; riichi's noten and nine_terminals) and a
+    session line's fields: a rule set by name (every one of the six, not the first three the
+    words once named), options and table options as objects."""
+    assert refusal(event) == message
+
+
+@pytest.mark.parametrize("event", [
+    {"declare": {"seat": 4, "call": "nine_terminals"}},
+    {"session": {"ruleset": "riichi", "options": {"pao": False}, "table": {}}},
+])
+def test_a_well_formed_declaration_or_session_passes(event: dict[str, Any]) -> None:
+    [(kind, body)] = event.items()
+    assert check_event(event) == (kind, body)
