@@ -499,9 +499,8 @@ class PresenceTracker:
         nothing of where the tile went (loaded run 24: a claimed discard taken to the river;
         docs/table.md, "A discard leaving the pad while a reader is down")."""
         due = track.last + self.absent_after
-        if track.missed is not None and track.missed > track.last:
-            return max(due, track.missed)
-        return due
+        # a miss from before the last read is earlier than ``due`` and so changes nothing
+        return due if track.missed is None else max(due, track.missed)
 
     def _behind(self, due: float, channels: Iterable[_Channel]) -> bool:
         """Has one of ``channels`` (one that has scanned before) no scan since ``due`` (see
