@@ -63,18 +63,14 @@ def _score(ctx: Ctx, hand: Hand, pos: int, inp: _HI) -> tuple[Any, Winner]:
     rh: RiichiHand = hand.rh
     ura = rh.ura if len(rh.ura) == len(rh.dora) and {"riichi", "double_riichi"} & set(
         inp.flags) else ()
-    inp = _with(inp, dora_indicators=rh.dora, ura_dora_indicators=ura,
-                honba=ctx.state.rt.honba)
+    inp = replace(inp, dora_indicators=rh.dora, ura_dora_indicators=ura,
+                  honba=ctx.state.rt.honba)
     scored = score_hand(inp)
     items = [i.name for i in scored.items]
     pao = _pao(hand, pos, items) if ctx.option("pao", True) else None
     w = Winner(_wind(hand, pos), int(scored.doubles), int(scored.points), scored.limit_hand,
                _wind(hand, pao) if pao is not None and pao != pos else None)
     return scored, w
-
-
-def _with(inp: _HI, **ch: Any) -> _HI:
-    return replace(inp, **ch)
 
 
 def finish_win(ctx: Ctx, hand: Hand, wins: list[tuple[int, _HI]], discarder: int | None) -> Hand:
