@@ -8,7 +8,7 @@ from typing import Any
 
 from controller.sources.table import follow_hand
 from controller.table import PresenceTracker
-from firmware_bridge.types import ChannelScan
+from tests.table.test_presence_reports import scan
 
 CHANNELS = {"seat1/0": "rack:1", "seat2/0": "rack:2", "centre/0": "discard", "centre/r": "river"}
 TILE = "04:00:00:AA"
@@ -20,10 +20,6 @@ T0 = 1000.0  # a board's clock; halves and quarters of a second are exact in bin
 def tracker(channels: dict[str, str] | None = None, **options: float) -> PresenceTracker:
     return PresenceTracker(channels or CHANNELS, REGISTRY,
                            **{"confirm_reads": 1, "absent_after": 0.5, **options})
-
-
-def scan(t: PresenceTracker, channel: str, uids: set[str], at: float) -> list[dict[str, Any]]:
-    return t.scan(ChannelScan(channel, frozenset(uids), at))
 
 
 def move(frm: str, to: str, tile: str = "7d", uid: str = TILE) -> dict[str, Any]:
