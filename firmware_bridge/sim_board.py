@@ -7,6 +7,7 @@ EIO) and `plug()` opens a fresh pty, whose path the owner publishes in its regis
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import random
 import select
@@ -20,6 +21,12 @@ from firmware_bridge import protocol as P
 from firmware_bridge.sim_timing import sweep_s
 
 FIRMWARE_VERSION = "sim-1.0"
+#: a heartbeat this much later than due is logged: the board's thread was held up (a host
+#: that gave the virtual boards' process no CPU), which a real board, a device of its own,
+#: never is; half the host's watchdog (serial_backend.LinkOptions.heartbeat_timeout, 0.5 s)
+HELD_UP_S = 0.25
+
+log = logging.getLogger("firmware_bridge.sim_board")
 
 
 @dataclass
@@ -112,6 +119,7 @@ class VirtualBoard:
         self.sweep_s = 0.0  # the last sweep's time by the model (0 without physics)
         self.faults = Faults()
         self.outputs = BoardOutputs()
+        self.held_up: list[float] = []  # how late each heartbeat held up was (HELD_UP_S)
         self.scan_s = scan_ms / 1000
         self.snapshot_s = snapshot_ms / 1000
         self.heartbeat_s = heartbeat_ms / 1000
@@ -201,6 +209,7 @@ class VirtualBoard:
             now = time.monotonic()
             with self._lock:
                 if self._master < 0:
+                    next_beat = now  # unplugged: no heartbeat is due
                     continue
                 if now >= next_scan:
                     self._scan_locked()
@@ -213,9 +222,17 @@ class VirtualBoard:
                     self._snapshot_locked()
                     next_snap = now + self.snapshot_s
                 if now >= next_beat:
+                    self._held_up(now - next_beat)
                     uptime = int((now - self._boot_t) * 1000) & 0xFFFFFFFF
                     self._emit_locked("heartbeat", uptime_ms=uptime, scans=self._scans)
                     next_beat = now + self.heartbeat_s
+
+    def _held_up(self, late: float) -> None:
+        if late >= HELD_UP_S:
+            self.held_up.append(late)
+            log.warning("virtual board %s: its heartbeat went out %.2f s late (its thread "
+                        "got no CPU: the host is overloaded); the service may report it down "
+                        "and its channels silent", self.spec.name, late)
 
     def _poll_commands(self, timeout: float) -> None:
         fd = self._master

@@ -16,6 +16,7 @@ The child ends when its stdin closes (the host stopped or died): no board outliv
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -204,6 +205,9 @@ def main(argv: Sequence[str] | None = None, cpus: Iterable[int] | None = None) -
     # Ctrl-C at the terminal reaches the whole process group: the host decides when the
     # boards stop (it closes the pipe), so a Ctrl-C neither kills them first nor prints here.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # a board held up (sim_board.HELD_UP_S) says so on stderr, the host's log, as it says its own
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if hasattr(os, "sched_setaffinity"):  # a device of its own: not held to the CPU of a host
         try:  # that runs on one (serve --cpu, controller/web/cpu.py)
             os.sched_setaffinity(0, range(os.cpu_count() or 1) if cpus is None else cpus)

@@ -135,3 +135,60 @@ def test_a_ctrl_c_at_the_terminal_leaves_the_boards_to_their_host() -> None:
     finally:
         backend.stop()
     assert child.returncode == 0
+
+
+def test_boards_whose_process_was_held_up_say_so_on_its_error_output(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """Loaded run 25 (issue 22): every board of the virtual table went silent at once, the
+    boards' process having had no CPU for seconds. A real board is a device of its own and
+    never held up; a virtual one whose heartbeat goes out ``HELD_UP_S`` late or more says so
+    on the process's error output (the service's log). Held up here as the host would: the
+    process stopped (SIGSTOP) for 0.8 s."""
+    table = BoardsProcess(scan_ms=20, snapshot_ms=250, seed=1)
+    table.start()
+    try:
+        assert table._child is not None
+        time.sleep(0.3)  # running, its heartbeats on time
+        os.kill(table._child.pid, signal.SIGSTOP)
+        time.sleep(0.8)
+        os.kill(table._child.pid, signal.SIGCONT)
+        end = time.monotonic() + 30
+        said: list[str] = []
+        while time.monotonic() < end and not all(
+                any(f"virtual board {b}: " in line for line in said) for b in table.boards):
+            time.sleep(0.1)
+            said += [line for line in capfd.readouterr().err.splitlines() if "late" in line]
+    finally:
+        table.stop()
+    for board in table.boards:
+        late = [line for line in said if f"virtual board {board}: " in line]
+        assert late, (board, said)
+        seconds = float(late[0].split("went out ")[1].split(" s late")[0])
+        assert seconds >= 0.6, late  # 0.8 s stopped, less at most one heartbeat's 0.1 s
+        assert "WARNING firmware_bridge.sim_board" in late[0]
+
+
+def test_a_board_held_up_counts_it_and_an_unplugged_one_is_not_late() -> None:
+    """The board's own loop, in this process. Unplugged for 2 s, no heartbeat is due, so none
+    is 2 s late when it is plugged in again; its lock held from outside for 0.6 s, its next
+    heartbeat is that late (less its 0.1 s period)."""
+    from firmware_bridge.sim import VirtualTable
+    from firmware_bridge.sim_board import HELD_UP_S
+
+    table = VirtualTable(scan_ms=20, snapshot_ms=250, seed=1)
+    table.start()
+    try:
+        board = table.board("seat1")
+        table.unplug("seat1")
+        time.sleep(2.0)
+        table.replug("seat1")
+        time.sleep(0.3)
+        assert not [s for s in board.held_up if s >= 1.5], board.held_up
+        with board._lock:
+            time.sleep(0.6)
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not board.held_up:
+            time.sleep(0.05)
+    finally:
+        table.stop()
+    assert max(board.held_up) >= max(HELD_UP_S, 0.45), board.held_up

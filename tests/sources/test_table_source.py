@@ -168,9 +168,10 @@ def test_a_boards_resync_report_gives_its_channels_time_for_the_snapshot(tmp_pat
         bridge_events(ChannelScan(name, frozenset(), 0.0), tracker, service)
     assert bridge_events(BoardHealth("seat1", "resync", 1.5), tracker, service) == []
     assert service.status().readers["seat1"]["state"] == "resync"
-    for name in channels:  # the other boards scan on; seat1's channels wait
-        if not name.startswith("seat1/"):
-            bridge_events(ChannelScan(name, frozenset(), 3.0), tracker, service)
+    for at in (0.5, 1.0, 1.5, 2.0, 2.5, 3.0):  # the other boards scan on; seat1's wait
+        for name in channels:
+            if not name.startswith("seat1/"):
+                bridge_events(ChannelScan(name, frozenset(), at), tracker, service)
     assert tracker.tick(3.0) == []
     assert tracker.tick(3.4) == []  # its clock is the newest scan's: 3.0
     bridge_events(ChannelScan("seat2/0", frozenset(), 3.6), tracker, service)

@@ -248,13 +248,20 @@ def test_a_channel_whose_scan_waits_in_the_queue_is_not_silent() -> None:
     """A loop held up gets to the readers' backlog late, and may tick between its first scans
     (the readers' clock jumps to now) and its last (still queued): those channels have spoken,
     their scans wait. ``tick`` is told which (firmware_bridge.readers.LatestScans.waiting);
-    one that is not waiting is judged as before."""
+    one that is not waiting is judged as before. Here seat1's board had lagged 1.6 s behind
+    the others before the loop was held up for 0.5 s (less than a pause of the whole table,
+    ``silent_after / 3``): its channels are 2.1 s behind, past ``silent_after``."""
     table = Table(silent_after=2.0)
     table.cycle({"seat1/0": {A5B}, "seat3/0": {EW}})
-    table.t += 3.0  # the loop held up
+    seat1 = [c for c in CHANNELS if c.startswith("seat1/")]
+    others = [c for c in CHANNELS if c not in seat1]
+    while table.t < 1.6:
+        assert table.cycle({"seat3/0": {EW}}, order=others) == []
+    table.t += 0.5  # the loop held up
     first = ["seat3/0", "seat3/m", "centre/0"]  # the burst's first scans, taken
     table.cycle({"seat3/0": {EW}}, order=first)
     rest = [c for c in CHANNELS if c not in first]  # seat1's three
+    assert rest == seat1 and table.t - PERIOD > table.tracker.silent_after
     assert kinds(table.tracker.tick(table.t, waiting=frozenset(rest))) == []
     # its board's resync report waits: its channels' scans wait for the snapshot
     assert kinds(table.tracker.tick(table.t, waiting=frozenset({"seat1"}))) == []
@@ -263,6 +270,57 @@ def test_a_channel_whose_scan_waits_in_the_queue_is_not_silent() -> None:
     # the first channel's scan waits now, the others' not: they are judged all the same
     events = table.tracker.tick(table.t, waiting=frozenset(rest[:1]))
     assert [e["anomaly"]["channel"] for e in events] == rest[1:]
+
+
+def test_a_pause_of_the_whole_table_is_no_channels_silence() -> None:
+    """Loaded run 25 (issue 22): the virtual boards' process got no CPU for 3.3 s; the first
+    board heard after it moved the readers' clock on, and every channel of the other boards
+    was reported silent before its own scan came. No channel of the table scanned for
+    ``silent_after / 3`` or more: that time is taken off every channel's count. seat1 then
+    stays quiet while the others scan: it is silent ``silent_after`` of heard time after its
+    last scan, not sooner."""
+    table = Table(silent_after=3.0)
+    table.cycle({"seat1/0": {A5B}, "seat3/0": {EW}}, times=5)
+    last = table.t - PERIOD  # every channel's last scan before the pause
+    table.t = last + 3.3  # nothing from any board for 3.3 s
+    seat1 = [c for c in CHANNELS if c.startswith("seat1/")]
+    others = [c for c in CHANNELS if c not in seat1]
+    events = table.cycle({"seat3/0": {EW}}, order=others)  # seat3 and the pad first
+    events += table.tracker.tick(table.t)
+    assert kinds(events) == []
+    resumed = last + 3.3
+    while table.t < resumed + 2.95:  # seat1 still quiet: 2.95 s of heard time, not 6.25 s
+        events += table.cycle({"seat3/0": {EW}}, order=others)
+        events += table.tracker.tick(table.t)
+    assert kinds(events) == []
+    while table.t < resumed + 3.15:
+        events += table.cycle({"seat3/0": {EW}}, order=others)
+        events += table.tracker.tick(table.t)
+    assert sorted(e["anomaly"]["channel"] for e in events) == sorted(seat1)
+    assert table.tracker.positions() == {A5B: "rack:1", EW: "rack:3"}
+
+
+def test_a_pause_takes_off_only_its_own_length_from_a_channel_quiet_before_it() -> None:
+    """seat1 had been quiet for 2 s of heard time when the whole table paused for 5 s: it has
+    1 s left after the pause; a gap shorter than ``silent_after / 3`` is no pause."""
+    table = Table(silent_after=3.0)
+    table.cycle({"seat1/0": {A5B}, "seat3/0": {EW}})
+    seat1 = [c for c in CHANNELS if c.startswith("seat1/")]
+    others = [c for c in CHANNELS if c not in seat1]
+    last = table.t - PERIOD
+    events: list[dict[str, Any]] = []
+    while table.t < last + 2.0:
+        events += table.cycle({"seat3/0": {EW}}, order=others)
+    table.t += 5.0
+    resumed = table.t
+    while table.t < resumed + 0.95:
+        events += table.cycle({"seat3/0": {EW}}, order=others)
+        events += table.tracker.tick(table.t)
+    assert kinds(events) == []
+    table.t += 0.8  # a gap of 0.9 s, under silent_after / 3 (1 s), counts as heard
+    events += table.cycle({"seat3/0": {EW}}, order=others)
+    events += table.tracker.tick(table.t)
+    assert sorted(e["anomaly"]["channel"] for e in events) == sorted(seat1)
 
 
 def test_a_loop_that_gets_to_the_scans_late_sees_no_silence() -> None:

@@ -102,14 +102,16 @@ def test_a_scan_at_the_sweeps_own_time_counts_as_since_the_sweep() -> None:
 
 def test_a_reader_silent_after_behind_the_newest_scan_reads_nothing_for_a_late_scan() -> None:
     """_sees: "A channel gone silent (reported, or silent_after behind the newest scan) reads
-    nothing". Rack 1 last read 7d at T0; rack 2's board has scanned at T0 + 10 (the newest
-    scan); then the pad's board's scan stamped T0 + 1, sent late, reads 7d. Rack 1 is 10 s
-    behind the newest scan, more than silent_after (3 s): it no longer holds the tile, which
-    moves to the pad with that scan (judged by the late scan's own time, rack 1 would be only
-    1 s behind and the tile wait as if read in two zones)."""
+    nothing". Rack 1 last read 7d at T0; rack 2's board has scanned every half second up
+    to T0 + 10 (the newest scan); then the pad's board's scan stamped T0 + 1, sent late,
+    reads 7d. Rack 1 is 10 s behind the newest scan, more than silent_after (3 s): it no
+    longer holds the tile, which moves to the pad with that scan (judged by the late scan's
+    own time, rack 1 would be only 1 s behind and the tile wait as if read in two
+    zones)."""
     t = tracker(silent_after=3.0, move_window=1.0)
     scan(t, "seat1/0", {TILE}, T0)
-    assert scan(t, "seat2/0", set(), T0 + 10.0) == []
+    for n in range(1, 21):  # rack 2 scans every half second: the table is heard
+        assert scan(t, "seat2/0", set(), T0 + n / 2) == []
     assert scan(t, "centre/0", {TILE}, T0 + 1.0) == [move("rack:1", "discard")]
     assert t.positions() == {TILE: "discard"}
 
