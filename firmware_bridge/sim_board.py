@@ -23,8 +23,9 @@ from firmware_bridge.sim_timing import sweep_s
 FIRMWARE_VERSION = "sim-1.0"
 #: a heartbeat this much later than due is logged: the board's thread was held up (a host
 #: that gave the virtual boards' process no CPU), which a real board, a device of its own,
-#: never is; half the host's watchdog (serial_backend.LinkOptions.heartbeat_timeout, 0.5 s)
-HELD_UP_S = 0.25
+#: never is. With the 0.1 s between heartbeats, the host's watchdog has then gone 0.5 s
+#: without a frame (serial_backend.LinkOptions.heartbeat_timeout): it may say the board is down
+HELD_UP_S = 0.4
 
 log = logging.getLogger("firmware_bridge.sim_board")
 

@@ -185,4 +185,7 @@ def test_ctrl_c_ends_it_cleanly(tmp_path: Path) -> None:
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=15)
     assert proc.returncode == 0, err
-    assert out.splitlines()[-1].startswith("stopped after ") and err == ""
+    assert out.splitlines()[-1].startswith("stopped after ")
+    # nothing on stderr but what a loaded host makes the virtual boards say (sim_board.HELD_UP_S;
+    # loaded run 27: four boards' heartbeats 0.36-0.54 s late while it started)
+    assert [line for line in err.splitlines() if "its heartbeat went out" not in line] == [], err
