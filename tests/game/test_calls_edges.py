@@ -1,0 +1,196 @@
+"""Claims, ready calls and Mahjong takes at their edges, word for word (calls.py, melds.py;
+issue 29: game-play-calls' survivors).
+
+What each test expects comes from RULES.md section 4 (who may claim what, precedence, a
+pair only for Mahjong, a chow only from the player before, no kong onto an exposed pung,
+a kong's replacement), section 3 (a dead discard: the next player has drawn) and FORMATS.md
+(a violation's rule and seat; the table log's order for a Mahjong take; `ready` needs 13
+tiles that wait). A refusal's message is what the table shows the players, so it is compared
+whole. The seats: position 1 is east in the first hand, 2 south, 3 west, 4 north.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.game import GameState, apply, public_view, replay
+from tests.game.logbuilder import Log
+from tests.game.scenarios import JUNK
+
+#: JUNK with two 9d for west: west may pung east's 9d; south (2c3c4c 5c6c7c 2d3d4d 5d6d7d
+#: 9d) waits on the 9d for the pair, so south may go Mahjong on it. 9d: east 1, south 1,
+#: west 2.
+CLAIM = {**JUNK, 3: "9d 9d 8b 8c 8d ew sw ww nw rd gd wd wd"}
+
+#: CLAIM with one tile (wd) short for west: at east's first discard west holds 12 tiles and
+#: its hand is dead (RULES.md 4, with ``wrong_count = dead_hand``).
+SHORT = {**CLAIM, 3: "9d 9d 8b 8c 8d ew sw ww nw rd gd wd"}
+
+
+def _fold(events: list[dict[str, Any]]) -> GameState:
+    state, outs = replay(events)
+    refused = [o.violation for o in outs if not o.accepted]
+    assert refused == [], refused
+    return state
+
+
+def _move(tile: str, src: str, dst: str) -> dict[str, Any]:
+    return {"move": {"tile": tile, "from": src, "to": dst}}
+
+
+def _declare(seat: int, call: str) -> dict[str, Any]:
+    return {"declare": {"seat": seat, "call": call}}
+
+
+def _words(state: GameState, event: dict[str, Any]) -> tuple[str, int | None, str]:
+    out = apply(state, event)
+    assert not out.accepted and out.violation is not None, out.announcements
+    return out.violation.rule, out.violation.seat, out.violation.message
+
+
+def _hand(state: GameState) -> dict[str, Any]:
+    view: dict[str, Any] = public_view(state)["hand"]
+    return view
+
+
+def _discarded(deal: dict[int, str], tile: str = "9d", log: Log | None = None) -> Log:
+    log = log or Log()
+    log.deal(deal)
+    log.discard(1, tile)
+    return log
+
+
+# --- a discard taken for Mahjong ------------------------------------------------------------
+
+def test_after_the_discard_is_taken_for_mahjong_only_the_declaration_or_the_put_back() -> None:
+    """FORMATS.md: Mahjong on a discard is the declaration and the discard moving into the
+    winner's rack, in either order, "before anything else happens". South takes east's 9d
+    first: another seat's claim or Mahjong is too late, and any other move is refused in
+    south's name (the seat that must act), even a move of north's; putting the 9d back on the
+    pad restores the hand as it was before the take."""
+    log = _discarded(CLAIM)
+    before = _fold(log.events)
+    taken = _fold([*log.events, _move("9d", "discard", "rack:2")])
+    assert _hand(taken)["discard"] is None
+    assert _words(taken, _declare(3, "claim")) == (
+        "claim_too_late", 3, "South took the discard for Mahjong")
+    assert _words(taken, _declare(4, "mahjong")) == (
+        "claim_too_late", 4, "South took the discard first")
+    not_declared = "South took a tile for Mahjong: declare mahjong, or put the tile back"
+    assert _words(taken, _move("9d", "rack:2", "melds:2")) == (
+        "mahjong_not_declared", 2, not_declared)
+    assert _words(taken, _move("2c", "rack:2", "discard")) == (
+        "mahjong_not_declared", 2, not_declared)
+    assert _words(taken, _move("9d", "rack:3", "discard")) == (
+        "mahjong_not_declared", 2, not_declared)
+    assert _words(taken, _move("2b", "rack:4", "melds:4")) == (
+        "mahjong_not_declared", 2, not_declared)
+    back = apply(taken, _move("9d", "rack:2", "discard"))
+    assert back.accepted and back.announcements == ()
+    assert back.state.hand == before.hand
+    assert _hand(back.state)["discard"] == {"tile": "9d", "seat": 1}
+    # and the put-back left the claim window open: west may pung the 9d now
+    claimed = _fold([*log.events, _move("9d", "discard", "rack:2"), _move("9d", "rack:2", "discard"),
+                     _move("9d", "discard", "melds:3"), _move("9d", "rack:3", "melds:3"),
+                     _move("9d", "rack:3", "melds:3")])
+    assert _hand(claimed)["seats"]["3"]["melds"] == [
+        {"tiles": ["9d", "9d", "9d"], "kind": "pung", "concealed": False}]
+
+
+# --- claims on a dead discard, the own discard, nothing ------------------------------------
+
+def test_a_claim_on_a_discard_gone_to_the_river_is_too_late() -> None:
+    """RULES.md 3.4: a discard nobody claims is dead for the rest of the hand. East's rd went
+    to the river: west's claim (a declaration or a tile laid out) is too late and says so;
+    east, whose discard it was, has no discard to claim; east's tile laid out off its turn is
+    out of turn."""
+    log = Log()
+    log.deal(CLAIM)
+    log.discard(1, "rd").river("rd")
+    state = _fold(log.events)
+    gone = "West may not claim the rd: it has gone to the river"
+    assert _words(state, _declare(3, "claim")) == ("claim_too_late", 3, gone)
+    assert _words(state, _move("8c", "rack:3", "melds:3")) == ("claim_too_late", 3, gone)
+    assert _words(state, _declare(1, "claim")) == (
+        "nothing_to_claim", 1, "there is no discard for East to claim")
+    assert _words(state, _move("1b", "rack:1", "melds:1")) == (
+        "meld_out_of_turn", 1, "East may lay tiles out only on the own turn or to claim a discard")
+
+
+def test_a_claim_after_the_next_player_drew_is_too_late() -> None:
+    """FORMATS.md: `claim_too_late` is "the next player had already drawn". South draws
+    while east's rd is still on the pad; west then claims it, by declaration, by a rack tile
+    laid out or by the rd itself, and is told south has drawn."""
+    log = Log()
+    log.deal(CLAIM)
+    log.discard(1, "rd")
+    log.draw(2, "1b")
+    state = _fold(log.events)
+    drawn = "West may not claim the rd: South has already drawn"
+    assert _words(state, _declare(3, "claim")) == ("claim_too_late", 3, drawn)
+    assert _words(state, _move("8c", "rack:3", "melds:3")) == ("claim_too_late", 3, drawn)
+    assert _words(state, _move("rd", "discard", "melds:3")) == ("claim_too_late", 3, drawn)
+
+
+def test_no_claim_during_the_deal_and_no_meld_off_the_own_turn() -> None:
+    """RULES.md 3.2-3.3: the deal ends with east's first discard; before it there is no
+    discard to claim, and only east (on its turn) may lay tiles out."""
+    log = Log()
+    log.deal(CLAIM)
+    state = _fold(log.events)
+    assert _words(state, _declare(3, "claim")) == (
+        "nothing_to_claim", 3, "there is no discard for West to claim")
+    assert _words(state, _move("8c", "rack:3", "melds:3")) == (
+        "meld_out_of_turn", 3, "West may lay tiles out only on the own turn or to claim a discard")
+
+
+def test_the_discarder_may_not_claim_or_take_back_the_own_discard() -> None:
+    log = _discarded(CLAIM, "rd")
+    state = _fold(log.events)
+    assert _words(state, _declare(1, "claim")) == (
+        "nothing_to_claim", 1, "East may not claim the own discard")
+    back = "East may not take back the own discard"
+    assert _words(state, _move("rd", "discard", "rack:1")) == ("discard_taken_back", 1, back)
+    assert _words(state, _move("rd", "discard", "melds:1")) == ("discard_taken_back", 1, back)
+
+
+def test_a_claim_with_nothing_the_discard_completes_is_refused() -> None:
+    """West holds one rd: no pair to pung it with, no chow of an honour, no Mahjong."""
+    state = _fold(_discarded(CLAIM, "rd").events)
+    assert _words(state, _declare(3, "claim")) == (
+        "invalid_claim", 3, "West holds nothing that the rd completes: no claim")
+
+
+def test_a_dead_hand_neither_claims_nor_calls_ready_nor_wins() -> None:
+    """RULES.md 4: a dead hand takes no further part in the hand and cannot win."""
+    state = _fold(_discarded(SHORT, log=Log("hua-bao", {"wrong_count": "dead_hand"})).events)
+    assert _hand(state)["seats"]["3"]["dead"] is True
+    no_claims = "West's hand is dead: no claims"
+    assert _words(state, _declare(3, "claim")) == ("dead_hand", 3, no_claims)
+    assert _words(state, _move("9d", "discard", "melds:3")) == ("dead_hand", 3, no_claims)
+    assert _words(state, _declare(3, "ready")) == ("dead_hand", 3, "West's hand is dead")
+    assert _words(state, _declare(3, "mahjong")) == (
+        "dead_hand", 3, "West's hand is dead: it cannot win")
+
+
+# --- ready ----------------------------------------------------------------------------------
+
+def test_ready_needs_thirteen_tiles_that_wait() -> None:
+    """FORMATS.md: a seat may call ready whenever its 13 tiles wait on at least one tile; the
+    call stands. In the deal east holds 14; after east's rd south (waiting on the 9d) is ready,
+    and east's 13 tiles (1b 4b 7b 1c 9c 1d 4d ew sw ww nw gd 9d: no two alike, no run) wait on
+    nothing."""
+    log = Log()
+    log.deal(CLAIM)
+    dealt = _fold(log.events)
+    assert _words(dealt, _declare(1, "ready")) == (
+        "ready_not_waiting", 1, "East holds 14 tiles: call ready with 13 tiles (after discarding)")
+    log.discard(1, "rd")
+    state = _fold(log.events)
+    assert _words(state, _declare(1, "ready")) == (
+        "ready_not_waiting", 1, "East's hand does not wait on any tile yet")
+    out = apply(state, _declare(2, "ready"))
+    assert out.accepted and out.announcements == ("South is ready",)
+    assert _hand(out.state)["seats"]["2"]["ready"] is True
+    again = apply(out.state, _declare(2, "ready"))
+    assert again.accepted and again.announcements == () and again.state == out.state
