@@ -194,3 +194,172 @@ def test_ready_needs_thirteen_tiles_that_wait() -> None:
     assert _hand(out.state)["seats"]["2"]["ready"] is True
     again = apply(out.state, _declare(2, "ready"))
     assert again.accepted and again.announcements == () and again.state == out.state
+
+
+# --- a claim called, a claim forming, precedence ------------------------------------------
+
+def test_a_called_claim_holds_the_discard_until_it_is_made_or_outranked() -> None:
+    """FORMATS.md: several seats may call `claim`; the discard is awarded by precedence
+    (RULES.md 4: Mahjong beats pung). West calls claim on east's 9d (west holds two: a
+    pung): until west lays the set out nobody draws, the 9d goes nowhere else, and another
+    seat's claim is outranked. South then declares Mahjong on the 9d (its pair): the 9d goes
+    to south, and west may no longer take it."""
+    state = _fold(_discarded(CLAIM).events)
+    called = apply(state, _declare(3, "claim"))
+    assert called.accepted and called.announcements == ()
+    assert _hand(called.state)["claimants"] == [{"seat": 3, "call": "claim"}]
+    state = called.state
+    first = "West called claim on the 9d: the claim comes first"
+    assert _words(state, _move("1b", "wall", "rack:2")) == ("claim_pending", 2, first)
+    assert _words(state, _move("9d", "discard", "river")) == ("claim_pending", None, first)
+    assert _words(state, _move("9d", "discard", "rack:2")) == (
+        "claim_outranked", 2, "South may not take the 9d: it goes to West")
+    assert _words(state, _move("2b", "rack:4", "melds:4")) == (
+        "claim_outranked", 4, "North may not take the 9d: the claim went to West")
+    again = apply(state, _declare(3, "claim"))
+    assert again.accepted and again.state == state
+    won = apply(state, _declare(2, "mahjong"))
+    assert won.accepted and won.announcements == (
+        "South declares Mahjong on the 9d", "The 9d goes to South (mahjong) over West (pung)")
+    assert _hand(won.state)["claimants"] == [
+        {"seat": 3, "call": "claim"}, {"seat": 2, "call": "mahjong"}]
+    declared = "West may not take the 9d: South declared Mahjong on it"
+    assert _words(won.state, _move("9d", "rack:3", "melds:3")) == (
+        "claim_outranked", 3, declared)
+    assert _words(won.state, _move("9d", "discard", "melds:3")) == (
+        "claim_outranked", 3, declared)
+
+
+def test_a_claim_call_then_mahjong_by_the_same_seat_is_one_mahjong_call() -> None:
+    """South calls claim on the 9d (its best claim is Mahjong, the pair), then declares
+    Mahjong: the table lists one call of south's, the Mahjong."""
+    state = _fold(_discarded(CLAIM).events)
+    called = apply(state, _declare(2, "claim"))
+    assert called.accepted and _hand(called.state)["claimants"] == [{"seat": 2, "call": "claim"}]
+    won = apply(called.state, _declare(2, "mahjong"))
+    assert won.accepted and won.announcements == ("South declares Mahjong on the 9d",)
+    assert _hand(won.state)["claimants"] == [{"seat": 2, "call": "mahjong"}]
+    assert _words(won.state, _move("9d", "discard", "melds:3")) == (
+        "claim_outranked", 3, "West may not take the 9d: South declared Mahjong on it")
+
+
+def test_a_claim_made_clears_the_calls_and_west_plays_on() -> None:
+    """RULES.md 4: "play continues from the claimant". West called claim, then lays the pung
+    out: no call is left on the table, it is west's turn to discard, and after west's discard
+    north draws as usual."""
+    state = _fold([*_discarded(CLAIM).events, _declare(3, "claim"),
+                   _move("9d", "discard", "melds:3"), _move("9d", "rack:3", "melds:3")])
+    out = apply(state, _move("9d", "rack:3", "melds:3"))
+    assert out.accepted and out.announcements == ("West claims the 9d for a pung",)
+    hand = _hand(out.state)
+    assert (hand["claimants"], hand["claim"], hand["discard"]) == ([], None, None)
+    assert (hand["turn"], hand["step"]) == (3, "discard")
+    assert hand["seats"]["3"]["melds"] == [
+        {"tiles": ["9d", "9d", "9d"], "kind": "pung", "concealed": False}]
+    assert hand["seats"]["3"]["forming"] == []
+    on = _fold([*_discarded(CLAIM).events, _declare(3, "claim"),
+                _move("9d", "discard", "melds:3"), _move("9d", "rack:3", "melds:3"),
+                _move("9d", "rack:3", "melds:3"), _move("8b", "rack:3", "discard"),
+                _move("1b", "wall", "rack:4")])
+    assert (_hand(on)["turn"], _hand(on)["step"]) == (4, "discard")
+
+
+def test_a_claim_forming_holds_the_discard() -> None:
+    """FORMATS.md: a claimed set forms on the claimant's strip, its tiles in any order. While
+    west's 9d lies on west's strip nobody draws and another seat's claim is outranked."""
+    log = _discarded(CLAIM)
+    state = _fold([*log.events, _move("9d", "discard", "melds:3")])
+    hand = _hand(state)
+    assert hand["claim"] == {"seat": 3, "discard": {"tile": "9d", "seat": 1}, "on_strip": True}
+    assert hand["seats"]["3"]["forming"] == ["9d"] and hand["discard"] is None
+    assert _words(state, _move("1b", "wall", "rack:2")) == (
+        "claim_pending", 2, "West is claiming the 9d: wait for the claim")
+    assert _words(state, _move("2b", "rack:4", "melds:4")) == (
+        "claim_outranked", 4, "North may not take the 9d: West is claiming it")
+
+
+def test_the_discard_taken_back_off_the_strip_leaves_the_claim_waiting_for_it() -> None:
+    """West lays the 9d and one of its own 9d, then puts the discard back on the pad: the
+    claim stands (a 9d of west's is on the strip) and waits for the discard; west's second 9d
+    makes no set without it; the discard laid again completes the pung."""
+    log = _discarded(CLAIM)
+    state = _fold([*log.events, _move("9d", "discard", "melds:3"),
+                   _move("9d", "rack:3", "melds:3"), _move("9d", "melds:3", "discard")])
+    hand = _hand(state)
+    assert hand["claim"] == {"seat": 3, "discard": {"tile": "9d", "seat": 1}, "on_strip": False}
+    assert hand["seats"]["3"]["forming"] == ["9d"]
+    assert hand["discard"] == {"tile": "9d", "seat": 1}
+    assert _words(state, _move("2b", "rack:4", "melds:4")) == (
+        "claim_outranked", 4, "North may not take the 9d: West is claiming it")
+    two = apply(state, _move("9d", "rack:3", "melds:3"))
+    assert two.accepted and two.announcements == ()
+    assert _hand(two.state)["seats"]["3"]["melds"] == []
+    assert _hand(two.state)["seats"]["3"]["forming"] == ["9d", "9d"]
+    done = apply(two.state, _move("9d", "discard", "melds:3"))
+    assert done.accepted and done.announcements == ("West claims the 9d for a pung",)
+
+
+def test_a_claim_of_the_discard_alone_taken_back_ends() -> None:
+    """The discard alone laid on west's strip and put back: no claim is left."""
+    log = _discarded(CLAIM)
+    state = _fold([*log.events, _move("9d", "discard", "melds:3"),
+                   _move("9d", "melds:3", "discard")])
+    hand = _hand(state)
+    assert hand["claim"] is None and hand["seats"]["3"]["forming"] == []
+    assert apply(state, _move("1b", "wall", "rack:2")).accepted
+
+
+def test_a_rack_tile_taken_back_off_a_forming_claim() -> None:
+    """West's own 9d put back in the rack: with the discard still on the strip the claim
+    stands; with two own 9d laid first (no discard yet) and one put back, it stands too, and
+    the other 9d may not go onto the pad (it is west's, not the discard)."""
+    log = _discarded(CLAIM)
+    state = _fold([*log.events, _move("9d", "discard", "melds:3"),
+                   _move("9d", "rack:3", "melds:3"), _move("9d", "melds:3", "rack:3")])
+    hand = _hand(state)
+    assert hand["claim"] == {"seat": 3, "discard": {"tile": "9d", "seat": 1}, "on_strip": True}
+    assert hand["seats"]["3"]["forming"] == ["9d"]
+    assert hand["seats"]["3"]["rack_count"] == 13
+    assert _words(state, _move("1b", "wall", "rack:2")) == (
+        "claim_pending", 2, "West is claiming the 9d: wait for the claim")
+    rack_first = _fold([*log.events, _move("9d", "rack:3", "melds:3"),
+                        _move("9d", "rack:3", "melds:3"), _move("9d", "melds:3", "rack:3")])
+    hand = _hand(rack_first)
+    assert hand["claim"] == {"seat": 3, "discard": {"tile": "9d", "seat": 1}, "on_strip": False}
+    assert hand["seats"]["3"]["forming"] == ["9d"]
+    assert hand["seats"]["3"]["rack_count"] == 12
+    assert _words(rack_first, _move("1b", "wall", "rack:2")) == (
+        "claim_pending", 2, "West is claiming the 9d: wait for the claim")
+    assert _words(rack_first, _move("9d", "melds:3", "discard")) == (
+        "exposed_set_changed", 3,
+        "the 9d on West's meld strip is part of an exposed set or bonus tiles: exposed sets "
+        "cannot be changed; put it back")
+
+
+def test_an_exposed_set_stays_on_its_strip() -> None:
+    """RULES.md 4: claimed sets are exposed at once and cannot be changed or taken back."""
+    state = _fold([*_discarded(CLAIM).events, _move("9d", "discard", "melds:3"),
+                   _move("9d", "rack:3", "melds:3"), _move("9d", "rack:3", "melds:3")])
+    changed = ("exposed_set_changed", 3,
+               "the 9d on West's meld strip is part of an exposed set or bonus tiles: exposed "
+               "sets cannot be changed; put it back")
+    assert _words(state, _move("9d", "melds:3", "rack:4")) == changed
+    assert _words(state, _move("9d", "melds:3", "rack:3")) == changed
+    assert _words(state, _move("9d", "melds:3", "discard")) == changed
+
+
+def test_mahjong_outranks_a_forming_claim_in_words() -> None:
+    """West's pung forming (the 9d and one own 9d on the strip) loses to south's Mahjong: the
+    table says who gets the 9d over whom, and that west's tiles go back; west's strip is
+    empty in the game, the own 9d back in the rack."""
+    state = _fold([*_discarded(CLAIM).events, _move("9d", "discard", "melds:3"),
+                   _move("9d", "rack:3", "melds:3")])
+    out = apply(state, _declare(2, "mahjong"))
+    assert out.accepted and out.announcements == (
+        "South declares Mahjong on the 9d",
+        "The 9d goes to South (mahjong) over West (pung)",
+        "West's claim is outranked: put those tiles back",
+    )
+    hand = _hand(out.state)
+    assert hand["seats"]["3"]["forming"] == [] and hand["seats"]["3"]["rack_count"] == 13
+    assert hand["claim"] is None
