@@ -363,3 +363,161 @@ def test_mahjong_outranks_a_forming_claim_in_words() -> None:
     hand = _hand(out.state)
     assert hand["seats"]["3"]["forming"] == [] and hand["seats"]["3"]["rack_count"] == 13
     assert hand["claim"] is None
+
+
+# --- kongs --------------------------------------------------------------------------------
+
+#: JUNK with three rd for west (rd: east 1, west 3); the rest of west's tiles make nothing.
+KONG3 = {**JUNK, 3: "rd rd rd 8b 8c 8d ew sw ww nw 2b gd wd"}
+
+
+def test_a_pung_claimed_then_made_a_kong_is_a_claimed_kong() -> None:
+    """RULES.md 4: "a claimed pung becomes a claimed kong when the claimant adds the fourth
+    tile from the rack before discarding" (FORMATS.md); it is not an added kong, so nobody
+    may rob it; after every kong the player draws a replacement first."""
+    log = _discarded(KONG3, "rd")
+    log.claim(3, "rd", "rd rd")
+    state = _fold(log.events)
+    out = apply(state, _move("rd", "rack:3", "melds:3"))
+    assert out.accepted and out.announcements == ("West makes a claimed kong of rd",)
+    hand = _hand(out.state)
+    assert hand["seats"]["3"]["melds"] == [
+        {"tiles": ["rd", "rd", "rd", "rd"], "kind": "kong", "concealed": False}]
+    assert (hand["turn"], hand["step"], hand["seats"]["3"]["replacements_due"]) == (
+        3, "replacement", 1)
+    assert out.state.hand is not None and out.state.hand.robbable is None
+    assert _words(out.state, _declare(4, "mahjong")) == (
+        "mahjong_incomplete_hand", 4,
+        "North holds 13 tiles and has no tile to win on: not a complete hand")
+    assert _words(out.state, _move("8b", "rack:3", "discard")) == (
+        "discard_out_of_turn", 3, "West must first draw a replacement tile")
+
+
+def test_a_kong_claimed_from_the_discard_draws_a_replacement() -> None:
+    """West lays its three rd, then east's rd: a kong from a discard (RULES.md 4), play goes
+    on from west, who draws a replacement before discarding."""
+    log = _discarded(KONG3, "rd")
+    log.claim(3, "rd", "rd rd rd", discard_first=False)
+    events = log.events
+    state = _fold(events[:-1])
+    assert _hand(state)["seats"]["3"]["melds"] == []
+    out = apply(state, events[-1])
+    assert out.accepted and out.announcements == ("West claims the rd for a kong",)
+    hand = _hand(out.state)
+    assert hand["seats"]["3"]["melds"] == [
+        {"tiles": ["rd", "rd", "rd", "rd"], "kind": "kong", "concealed": False}]
+    assert (hand["turn"], hand["step"], hand["seats"]["3"]["replacements_due"]) == (
+        3, "replacement", 1)
+    assert (hand["claimants"], hand["claim"], hand["discard"]) == ([], None, None)
+    assert _words(out.state, _move("8b", "rack:3", "discard")) == (
+        "discard_out_of_turn", 3, "West must first draw a replacement tile")
+    drawn = apply(out.state, _move("1b", "wall", "rack:3"))
+    assert drawn.accepted and _hand(drawn.state)["step"] == "discard"
+
+
+def test_kongs_on_the_own_turn_in_words() -> None:
+    """The kongs scenario (tests/game/scenarios.py): east's four 9c laid in the deal are a
+    concealed kong; north's fourth 6c added to its exposed pung is an added kong, which east
+    robs (RULES.md 4)."""
+    from tests.game.scenarios import SCENARIOS
+
+    events = SCENARIOS["kongs_and_robbing"]().log.events
+    fourth = 57  # the session, 53 tiles dealt, then east's four 9c
+    assert events[fourth] == _move("9c", "rack:1", "melds:1")
+    out = apply(_fold(events[:fourth]), events[fourth])
+    assert out.accepted and out.announcements == ("East declares a concealed kong",)
+    assert _hand(out.state)["seats"]["1"]["melds"] == [
+        {"tiles": ["9c"] * 4, "kind": "kong", "concealed": True}]
+    added = apply(_fold(events[:-3]), events[-3])
+    assert added.accepted and added.announcements == ("North makes an added kong of 6c",)
+    robbed = apply(added.state, events[-2])
+    assert robbed.accepted and robbed.announcements == (
+        "East declares Mahjong on the 6c: robbing the kong",)
+
+
+def test_the_added_kongs_tile_taken_by_a_seat_that_did_not_declare() -> None:
+    """South moves north's added 6c into its own rack (no Mahjong declared yet): east's
+    Mahjong is then too late, south's 6c may not go onto its own strip (south has no pung of
+    6c), and south may put it back onto north's pung, which is an added kong again."""
+    from tests.game.scenarios import SCENARIOS
+
+    events = SCENARIOS["kongs_and_robbing"]().log.events[:-2]
+    before = _fold(events)
+    taken = _fold([*events, _move("6c", "melds:4", "rack:2")])
+    assert _hand(taken)["seats"]["4"]["melds"][-1]["kind"] == "pung"
+    assert _words(taken, _declare(1, "mahjong")) == (
+        "claim_too_late", 1, "South robbed the kong first")
+    assert _words(taken, _move("6c", "rack:2", "melds:2")) == (
+        "mahjong_not_declared", 2,
+        "South took a tile for Mahjong: declare mahjong, or put the tile back")
+    back = apply(taken, _move("6c", "rack:2", "melds:4"))
+    assert back.accepted and back.state.hand == before.hand
+
+
+def test_tiles_that_cannot_become_a_kong_on_the_own_turn() -> None:
+    """RULES.md 4: on the own turn only a kong may be laid out (four identical tiles). East
+    holds one 1b: refused at once; east's four 9c (kongs scenario's deal), the first laid
+    and then a 5c, are refused at the 5c, naming both."""
+    log = Log()
+    log.deal(CLAIM)
+    assert _words(_fold(log.events), _move("1b", "rack:1", "melds:1")) == (
+        "not_a_set", 1,
+        "1b on East's meld strip cannot become a kong (four identical tiles): put it back")
+    from tests.game.scenarios import SCENARIOS
+
+    events = SCENARIOS["kongs_and_robbing"]().log.events[:55]
+    assert events[-1] == _move("9c", "rack:1", "melds:1")
+    assert _words(_fold(events), _move("5c", "rack:1", "melds:1")) == (
+        "not_a_set", 1,
+        "9c 5c on East's meld strip cannot become a kong (four identical tiles): put it back")
+
+
+# --- refused claims by their words ----------------------------------------------------------
+
+#: JUNK with one 9d for west (9d: east 1, south 1, west 1).
+PAIR = {**JUNK, 3: "9d 2b 8b 8c 8d ew sw ww nw rd gd wd wd"}
+
+
+def test_a_pair_claim_and_a_claim_of_no_set() -> None:
+    """RULES.md 4: a discard may be claimed for a pair only to go Mahjong. West (one 9d)
+    lays its 9d for east's 9d: refused at that move. West (two 9d) lays a 9d, then an 8c:
+    8c 9d with the 9d makes no set."""
+    assert _words(_fold(_discarded(PAIR).events), _move("9d", "rack:3", "melds:3")) == (
+        "pair_claim_without_mahjong", 3,
+        "West may claim the 9d for a pair only to go Mahjong: declare mahjong, "
+        "or put the tiles back")
+    state = _fold([*_discarded(CLAIM).events, _move("9d", "rack:3", "melds:3")])
+    assert _words(state, _move("8c", "rack:3", "melds:3")) == (
+        "not_a_set", 3, "8c 9d with the 9d makes no chow, pung or kong: put them back")
+
+
+def test_a_discard_may_not_make_an_exposed_pung_a_kong() -> None:
+    """RULES.md 4: "a discard may never be claimed to turn an exposed pung into a kong". West
+    pungs east's 9d; later south discards the fourth 9d, which west lays on its strip."""
+    log = _discarded(CLAIM)
+    log.claim(3, "9d", "9d 9d")
+    log.discard(3, "8b")
+    log.draw_discard(4)
+    log.draw_discard(1)
+    log.draw(2)
+    log.discard(2, "9d")
+    state = _fold(log.events)
+    assert _words(state, _move("9d", "discard", "melds:3")) == (
+        "kong_claim_on_exposed_pung", 3, "West may not claim the 9d to make the exposed pung a kong")
+
+
+def test_mahjong_off_the_own_turn_with_no_tile_to_win_on() -> None:
+    """A seat may go Mahjong on its own turn (self-drawn) or on a live discard. South has
+    drawn east's turn over: west, and east (the dealer, but the deal is over), have no tile
+    to win on."""
+    log = Log()
+    log.deal(CLAIM)
+    log.discard(1, "rd")
+    log.draw(2, "1b")
+    state = _fold(log.events)
+    assert _words(state, _declare(3, "mahjong")) == (
+        "mahjong_incomplete_hand", 3,
+        "West holds 13 tiles and has no tile to win on: not a complete hand")
+    assert _words(state, _declare(1, "mahjong")) == (
+        "mahjong_incomplete_hand", 1,
+        "East holds 13 tiles and has no tile to win on: not a complete hand")
