@@ -521,3 +521,92 @@ def test_mahjong_off_the_own_turn_with_no_tile_to_win_on() -> None:
     assert _words(state, _declare(1, "mahjong")) == (
         "mahjong_incomplete_hand", 1,
         "East holds 13 tiles and has no tile to win on: not a complete hand")
+
+
+# --- who may chow, what a claim call is worth ----------------------------------------------
+
+#: South holds 2b 3b and 7b 8b (chows of 1b-2b-3b and 7b-8b-9b), no pair, no waiting hand;
+#: east holds a 9b instead of JUNK's 9d. 2b: south, west, north; 7b: east, south; 9b: east,
+#: north; 8b: south, west, north.
+ENDS = {**JUNK, 1: "1b 4b 7b 1c 9c 1d 4d ew sw ww nw rd gd 9b",
+        2: "2b 3b 7b 8b 2c3c4c 5c6c7c 2d3d4d"}
+
+
+def test_the_next_player_may_chow_at_either_end_of_a_suit() -> None:
+    """RULES.md 4: a chow is three consecutive tiles of a suit; 1-2-3 and 7-8-9 are chows.
+    South, who plays after east, may claim east's 1b with its 2b 3b and east's 9b with its
+    7b 8b."""
+    for tile in ("1b", "9b"):
+        state = _fold(_discarded(ENDS, tile).events)
+        out = apply(state, _declare(2, "claim"))
+        assert out.accepted and _hand(out.state)["claimants"] == [{"seat": 2, "call": "claim"}]
+
+
+def test_only_the_next_player_may_call_a_chow_and_only_with_a_chow() -> None:
+    """East discards its 4b (JUNK). North holds 2b 3b and 5b 6b (two chows with a 4b) but
+    does not play after east: no claim; south, who does, holds no bamboo: no claim."""
+    state = _fold(_discarded(JUNK, "4b").events)
+    assert _words(state, _declare(4, "claim")) == (
+        "invalid_claim", 4, "North holds nothing that the 4b completes: no claim")
+    assert _words(state, _declare(2, "claim")) == (
+        "invalid_claim", 2, "South holds nothing that the 4b completes: no claim")
+
+
+#: East discards a 5b; south (next) holds 4b 6b: a chow; west holds three 5b: a kong.
+KONG_OVER_CHOW = {
+    1: "5b 1b 7b 1c 9c 1d 4d ew sw ww nw rd gd 9d",
+    2: "4b 6b 2c 3c 4c 5c 6c 7c 2d 3d 4d 9d nw",
+    3: "5b 5b 5b 8b 8c 8d ew sw ww rd gd wd wd",
+    4: "2b 3b 6b 8b 9b 1c 4c 9c 1d 4d wd wd 3d",
+}
+
+
+def test_a_kong_call_outranks_a_chow_call() -> None:
+    """RULES.md 4: kong and pung beat chow. South calls claim (a chow), then west (a kong,
+    holding three 5b): the 5b goes to west, and the table says so."""
+    state = _fold([*_discarded(KONG_OVER_CHOW, "5b").events, _declare(2, "claim")])
+    out = apply(state, _declare(3, "claim"))
+    assert out.accepted and out.announcements == (
+        "The 5b goes to West (kong) over South (chow)",)
+    assert _words(out.state, _move("5b", "discard", "rack:2")) == (
+        "claim_outranked", 2, "South may not take the 5b: it goes to West")
+
+
+# --- robbing a kong with two seats waiting -------------------------------------------------
+
+#: West pungs east's first discard, the 5c, and later adds the fourth 5c; north (3c 4c) and
+#: east (6c 7c) both wait on the 5c, so both may rob the kong.
+ROB = {
+    1: "5c 6c 7c 1b1b1b 2b3b4b 7d8d9d 9b 9b",
+    2: "1c 4c 9c 1d 4d ew sw ww nw rd gd wd 3d",
+    3: "5c 5c 1d 4d ew sw ww nw rd gd wd 3d 5d",
+    4: "3c 4c 2d2d2d 5b6b7b 8b8b8b 6d 6d",
+}
+
+
+def _added_kong_robbed_twice() -> Log:
+    log = Log()
+    log.reserve("5c").deal(ROB)
+    log.discard(1, "5c").claim(3, "5c", "5c5c").discard(3, "5d")
+    log.draw_discard(4, log.spare(avoid=["5c", "2c"]))
+    log.draw_discard(1, log.spare(avoid=["5c", "8c"]))
+    log.draw_discard(2, log.spare(avoid=["5c"]))
+    log.draw(3, "5c")
+    log.move("5c", "rack:3", "melds:3")
+    return log
+
+
+def test_of_two_robbers_the_nearer_in_turn_order_from_the_kong_takes_the_tile() -> None:
+    """RULES.md 4: equal claims go to the claimant nearest in turn order from the discarder;
+    here from west, whose kong it is: north (the next seat) before east. East declares
+    first; north then; east's move of the 5c is refused, north's wins."""
+    log = _added_kong_robbed_twice()
+    log.declare(1, "mahjong").declare(4, "mahjong")
+    state, outs = replay(log.events)
+    assert all(o.accepted for o in outs), [o.violation for o in outs if not o.accepted]
+    assert outs[-2].announcements == ("East declares Mahjong on the 5c: robbing the kong",)
+    assert outs[-1].announcements == ("North declares Mahjong on the 5c: robbing the kong",)
+    assert _words(state, _move("5c", "melds:3", "rack:1")) == (
+        "claim_outranked", 1, "North robs this kong")
+    won = apply(state, _move("5c", "melds:3", "rack:4"))
+    assert won.accepted and won.state.hands[-1].winner == 4
