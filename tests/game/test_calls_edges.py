@@ -90,9 +90,9 @@ def test_after_the_discard_is_taken_for_mahjong_only_the_declaration_or_the_put_
     assert back.state.hand == before.hand
     assert _hand(back.state)["discard"] == {"tile": "9d", "seat": 1}
     # and the put-back left the claim window open: west may pung the 9d now
-    claimed = _fold([*log.events, _move("9d", "discard", "rack:2"), _move("9d", "rack:2", "discard"),
-                     _move("9d", "discard", "melds:3"), _move("9d", "rack:3", "melds:3"),
-                     _move("9d", "rack:3", "melds:3")])
+    claimed = _fold([*log.events, _move("9d", "discard", "rack:2"),
+                     _move("9d", "rack:2", "discard"), _move("9d", "discard", "melds:3"),
+                     _move("9d", "rack:3", "melds:3"), _move("9d", "rack:3", "melds:3")])
     assert _hand(claimed)["seats"]["3"]["melds"] == [
         {"tiles": ["9d", "9d", "9d"], "kind": "pung", "concealed": False}]
 
@@ -503,7 +503,8 @@ def test_a_discard_may_not_make_an_exposed_pung_a_kong() -> None:
     log.discard(2, "9d")
     state = _fold(log.events)
     assert _words(state, _move("9d", "discard", "melds:3")) == (
-        "kong_claim_on_exposed_pung", 3, "West may not claim the 9d to make the exposed pung a kong")
+        "kong_claim_on_exposed_pung", 3,
+        "West may not claim the 9d to make the exposed pung a kong")
 
 
 def test_mahjong_off_the_own_turn_with_no_tile_to_win_on() -> None:
@@ -610,3 +611,4 @@ def test_of_two_robbers_the_nearer_in_turn_order_from_the_kong_takes_the_tile() 
         "claim_outranked", 1, "North robs this kong")
     won = apply(state, _move("5c", "melds:3", "rack:4"))
     assert won.accepted and won.state.hands[-1].winner == 4
+
