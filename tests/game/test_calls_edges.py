@@ -612,3 +612,184 @@ def test_of_two_robbers_the_nearer_in_turn_order_from_the_kong_takes_the_tile() 
     won = apply(state, _move("5c", "melds:3", "rack:4"))
     assert won.accepted and won.state.hands[-1].winner == 4
 
+
+
+# --- kongs after other sets, pair claims beside an exposed pung -----------------------------
+
+def _west_pungs_9d_and_wd() -> Log:
+    """West pungs east's 9d, then north's wd (RULES.md 4: any player may claim a pung; play
+    continues from the claimant, the players between skipped); the fourth 9d stays in the
+    wall for west to draw."""
+    log = Log()
+    log.reserve("9d")
+    log.deal({**CLAIM, 2: "2c3c4c 5c6c7c 2d3d4d 5d6d7d 1b"})
+    log.discard(1, "9d").claim(3, "9d", "9d 9d").discard(3, "8b")
+    log.draw(4, log.spare(avoid=["9d"]))
+    log.discard(4, "wd").claim(3, "wd", "wd wd").discard(3, "8c")
+    return log
+
+
+def test_an_added_kong_keeps_the_seats_other_sets() -> None:
+    """West's fourth 9d, drawn, added to its first pung (RULES.md 4: the only change allowed
+    to an exposed set): the 9d kong and the wd pung both stay on the strip."""
+    log = _west_pungs_9d_and_wd()
+    for seat in (4, 1, 2):
+        log.draw_discard(seat, log.spare(avoid=["9d"]))
+    log.draw(3, "9d")
+    log.move("9d", "rack:3", "melds:3")
+    state = _fold(log.events)
+    assert _hand(state)["seats"]["3"]["melds"] == [
+        {"tiles": ["9d"] * 4, "kind": "kong", "concealed": False},
+        {"tiles": ["wd"] * 3, "kind": "pung", "concealed": False},
+    ]
+
+
+def test_a_pair_claim_beside_an_exposed_pung_of_another_tile() -> None:
+    """West has exposed pungs of 9d and wd; east discards its ew and west lays its one ew: a
+    pair claim (refused: not for Mahjong), not a kong onto an exposed pung."""
+    log = _west_pungs_9d_and_wd()
+    log.draw_discard(4, log.spare(avoid=["9d", "ew"]))
+    log.draw(1, log.spare(avoid=["9d", "ew"]))
+    log.discard(1, "ew")
+    assert _words(_fold(log.events), _move("ew", "rack:3", "melds:3")) == (
+        "pair_claim_without_mahjong", 3,
+        "West may claim the ew for a pair only to go Mahjong: declare mahjong, "
+        "or put the tiles back")
+
+
+def test_mahjong_after_claiming_a_set_is_a_win_on_that_discard() -> None:
+    """South, who has drawn before, claims east's 7d for the chow 5d6d7d and then declares
+    Mahjong with the 14 tiles (2c3c4c 5c6c7c 2d3d4d 9d9d and the chow): the winning tile came
+    from east's discard, so the win is on a discard by east (FORMATS.md win sources), not
+    self-drawn from south's earlier draw."""
+    log = Log()
+    log.reserve("7d")
+    log.deal({**JUNK, 2: "2c3c4c 5c6c7c 2d3d4d 5d 6d 9d 9d"})
+    log.discard(1, "rd")
+    for seat in (2, 3, 4):
+        log.draw_discard(seat, log.spare(avoid=["7d", "4d", "9d"]))
+    log.draw(1, "7d")
+    log.discard(1, "7d").claim(2, "7d", "5d 6d")
+    log.declare(2, "mahjong")
+    state = _fold(log.events)
+    result = _hand(state)["result"]
+    assert (result["winner"], result["win_source"], result["discarder"]) == (2, "discard", 1)
+
+
+def test_one_kong_then_a_win_on_its_replacement_is_no_twofold_fortune() -> None:
+    """RULES.md 8 (dmjl): twofold fortune is a kong, a kong again with the replacement, and
+    the win on the second replacement. East's one concealed kong of 1b and a win on its
+    replacement is not it."""
+    from tests.game.scenarios import dmjl_win_on_a_kong_replacement
+
+    state = _fold(dmjl_win_on_a_kong_replacement(second_kong=False).events)
+    score = _hand(state)["result"]["details"]["1"]["score"]
+    assert score["limit_hand"] != "twofold_fortune"
+
+
+# --- bonus tiles, the end of the wall --------------------------------------------------------
+
+def test_a_bonus_tile_laid_off_the_own_turn_leaves_the_turn_as_it_is() -> None:
+    """FORMATS.md: a bonus tile may sit in the rack; its replacement is due when it is laid
+    on the strip. West lays its 1f while south, having drawn, is to discard: west's
+    replacement is due, and it is still south's turn to discard."""
+    log = Log("dmjl")
+    log.deal({**JUNK, 3: JUNK[3] + " 1f"})
+    log.discard(1, "rd")
+    log.draw(2, "1b")
+    out = apply(_fold(log.events), _move("1f", "rack:3", "melds:3"))
+    assert out.accepted
+    hand = _hand(out.state)
+    assert (hand["turn"], hand["step"]) == (2, "discard")
+    assert hand["seats"]["3"]["bonus"] == ["1f"] and hand["seats"]["3"]["replacements_due"] == 1
+
+
+def test_no_replacement_can_come_at_the_end_of_the_live_wall_in_words() -> None:
+    """FORMATS.md: a replacement that falls due when the live wall is used up cannot be
+    drawn; the hand ends at once as a washout, and the table says what needed it."""
+    from tests.game.test_wall_end import CLAIM_JUNK, KONG_JUNK, down_to_last_tile
+
+    log = down_to_last_tile(Log().reserve("6c").deal(KONG_JUNK), 122)
+    log.draw(2, "6c")
+    for _ in range(4):
+        log.move("6c", "rack:2", "melds:2")
+    state, outs = replay(log.events)
+    assert outs[-1].accepted and state.hands[-1].result == "washout"
+    assert "The live wall is used up: no replacement for the kong can come; washout" in (
+        outs[-1].announcements)
+    log = down_to_last_tile(Log().reserve("6c").deal(CLAIM_JUNK), 122)
+    log.draw(2, "6c")
+    log.discard(2, "6c").claim(3, "6c", "6c6c")
+    log.move("6c", "rack:3", "melds:3")
+    state, outs = replay(log.events)
+    assert outs[-1].accepted and state.hands[-1].result == "washout"
+    assert "The live wall is used up: no replacement for the kong can come; washout" in (
+        outs[-1].announcements)
+    log = down_to_last_tile(Log("dmjl").reserve("1f").deal(JUNK), 130)
+    log.draw(2, "1f")
+    log.move("1f", "rack:2", "melds:2")
+    state, outs = replay(log.events)
+    assert outs[-1].accepted and state.hands[-1].result == "washout"
+    assert "The live wall is used up: no replacement for the 1f can come; washout" in (
+        outs[-1].announcements)
+
+
+def test_the_ready_button_as_nine_terminals_says_so() -> None:
+    """docs/game.md "Abortive draws": READY with no riichi possible declares nine terminals;
+    the table is told why."""
+    from tests.game.test_riichi_abortive import ON
+    from tests.game.test_riichi_abortive import _log as abortive_log
+
+    log = abortive_log(ON).discard(1, "nw")
+    log.draw(2, "3b")
+    out = apply(_fold(log.events), _declare(2, "ready"))
+    assert out.accepted
+    assert out.announcements[0] == "South presses READY with no riichi possible: nine terminals"
+
+
+# --- timers: calls after the claim window ---------------------------------------------------
+
+def _timed(deal: dict[int, str], options: dict[str, Any] | None = None,
+           timers: bool = True) -> GameState:
+    """East's 9d discarded at 10.0 s: the claim window closes at 13.0 s (docs/game.md)."""
+    from controller.game import new_game
+
+    log = Log(options=options, table={"timers": True} if timers else None)
+    log.deal(deal)
+    state = new_game()
+    for event in log.events:
+        state = apply(state, event, at=1.0).state
+    return apply(state, _move("9d", "rack:1", "discard"), at=10.0).state
+
+
+def test_a_call_at_the_claim_deadline_is_in_time_and_the_first_late_call_is_noted() -> None:
+    """docs/game.md "Timers": a claim or a Mahjong call *after* the claim deadline is noted,
+    each overrun once. West's claim at 13.0 s exactly is in time; west's at 14.25 s is 1.25 s
+    late, and south's Mahjong call after it (14.5 s) does not replace that note. When west's
+    pung is made the window is closed (no claim deadline shown)."""
+    from controller.game import due_timer_events
+
+    state = _timed(CLAIM)
+    assert _hand(state)["timers"]["claim_deadline"] == 13.0
+    on_time = apply(state, _declare(3, "claim"), at=13.0)
+    assert on_time.accepted and due_timer_events(on_time.state, 13.5) == []
+    late = apply(state, _declare(3, "claim"), at=14.25)
+    west = {"timer": {"seat": 3, "kind": "claim", "overrun": 1.25, "deadline": 13.0}}
+    assert due_timer_events(late.state, 14.3) == [west]
+    south = apply(late.state, _declare(2, "mahjong"), at=14.5)
+    assert south.accepted and due_timer_events(south.state, 14.6) == [west]
+    made = on_time.state
+    for event in (_move("9d", "discard", "melds:3"), _move("9d", "rack:3", "melds:3"),
+                  _move("9d", "rack:3", "melds:3")):
+        made = apply(made, event, at=13.5).state
+    assert len(_hand(made)["seats"]["3"]["melds"]) == 1
+    assert _hand(made)["timers"]["claim_deadline"] is None
+
+
+def test_with_timers_off_a_timed_call_notes_nothing() -> None:
+    """Timers are a table option, off by default: events may still carry times."""
+    from controller.game import due_timer_events
+
+    state = _timed(CLAIM, timers=False)
+    out = apply(state, _declare(3, "claim"), at=20.0)
+    assert out.accepted and due_timer_events(out.state, 21.0) == []
