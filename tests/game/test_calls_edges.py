@@ -793,3 +793,30 @@ def test_with_timers_off_a_timed_call_notes_nothing() -> None:
     state = _timed(CLAIM, timers=False)
     out = apply(state, _declare(3, "claim"), at=20.0)
     assert out.accepted and due_timer_events(out.state, 21.0) == []
+
+
+def test_a_discard_that_ends_the_hand_in_an_abortive_draw_is_laid_out_only_to_win() -> None:
+    """docs/game.md "Abortive draws" (riichi, with the option): the fourth ew discarded in
+    the first go-round ends the hand unless it is won on; a seat laying it on its strip for a
+    set is refused in its own name, as a declared claim is."""
+    from tests.game.test_riichi_abortive import ON, _four_winds
+
+    state = _fold(_four_winds(ON).events)
+    for seat, wind in ((1, "East"), (2, "South")):
+        assert _words(state, _move("ew", "discard", f"melds:{seat}")) == (
+            "abortive_draw", seat,
+            f"the hand ends in an abortive draw (four winds): {wind} may take the discard "
+            "only to win")
+
+
+def test_the_deal_shows_no_step_before_or_after_the_dealers_kong() -> None:
+    """FORMATS.md: the deal is the moves into the racks before east's first discard, in any
+    order: it has no turn steps (the table shows none), a kong laid in it included; its
+    replacement is due all the same."""
+    from tests.game.scenarios import SCENARIOS
+
+    events = SCENARIOS["kongs_and_robbing"]().log.events
+    for n in (56, 58):
+        hand = _hand(_fold(events[:n]))
+        assert (hand["phase"], hand["step"]) == ("deal", None)
+    assert _hand(_fold(events[:58]))["seats"]["1"]["replacements_due"] == 1
