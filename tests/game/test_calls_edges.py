@@ -820,3 +820,24 @@ def test_the_deal_shows_no_step_before_or_after_the_dealers_kong() -> None:
         hand = _hand(_fold(events[:n]))
         assert (hand["phase"], hand["step"]) == ("deal", None)
     assert _hand(_fold(events[:58]))["seats"]["1"]["replacements_due"] == 1
+
+
+def test_a_discard_taken_for_mahjong_does_not_go_onto_anothers_pung() -> None:
+    """West has punged east's first 5b; east later draws and discards the fourth 5b, which
+    south (4b 6b 2c3c4c 5c6c7c 2d3d4d 9d9d: the 5b completes it) takes into its rack. Laying
+    it on west's pung would be a kong by a discard onto an exposed pung (RULES.md 4: never);
+    it is refused as any move but the declaration or the put-back is."""
+    log = Log()
+    log.reserve("5b")
+    log.deal({**KONG_OVER_CHOW, 2: "4b 6b 2c3c4c 5c6c7c 2d3d4d 9d 9d",
+              3: "5b 5b 8b 8c 8d ew sw ww rd gd wd wd 3d"})
+    log.discard(1, "5b").claim(3, "5b", "5b 5b").discard(3, "8b")
+    log.draw_discard(4, log.spare(avoid=["5b"]))
+    log.draw(1, "5b")
+    log.discard(1, "5b").move("5b", "discard", "rack:2")
+    state = _fold(log.events)
+    assert _words(state, _move("5b", "rack:2", "melds:3")) == (
+        "mahjong_not_declared", 2,
+        "South took a tile for Mahjong: declare mahjong, or put the tile back")
+    won = apply(state, _declare(2, "mahjong"))
+    assert won.accepted and won.state.hands[-1].winner == 2
