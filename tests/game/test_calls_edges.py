@@ -725,6 +725,14 @@ def test_no_replacement_can_come_at_the_end_of_the_live_wall_in_words() -> None:
     assert outs[-1].accepted and state.hands[-1].result == "washout"
     assert "The live wall is used up: no replacement for the kong can come; washout" in (
         outs[-1].announcements)
+    log = down_to_last_tile(Log().reserve("6c").deal(CLAIM_JUNK), 122)
+    log.draw(2, "6c")
+    log.discard(2, "6c").claim(3, "6c", "6c6c6c", discard_first=False)
+    state, outs = replay(log.events)
+    assert outs[-1].accepted and state.hands[-1].result == "washout"
+    assert outs[-1].announcements[:2] == (
+        "West claims the 6c for a kong",
+        "The live wall is used up: no replacement for the kong can come; washout")
     log = down_to_last_tile(Log("dmjl").reserve("1f").deal(JUNK), 130)
     log.draw(2, "1f")
     log.move("1f", "rack:2", "melds:2")
