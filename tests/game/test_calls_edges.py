@@ -849,3 +849,70 @@ def test_a_discard_taken_for_mahjong_does_not_go_onto_anothers_pung() -> None:
         "South took a tile for Mahjong: declare mahjong, or put the tile back")
     won = apply(state, _declare(2, "mahjong"))
     assert won.accepted and won.state.hands[-1].winner == 2
+
+
+# --- three claimants, a robbed tile put back beside another pung, a wrong count -----------
+
+#: East discards a 5b: south (next) may chow it (4b 6b), west pung it (5b 5b), north go
+#: Mahjong on it (5b 6d6d6d 7d8d9d 2b2b2b 6b7b8b: the 5b pairs its 5b).
+THREE = {**KONG_OVER_CHOW, 3: "5b 5b 8b 8c 8d ew sw ww rd gd wd wd 3d",
+         4: "5b 6d6d6d 7d8d9d 2b2b2b 6b7b8b"}
+
+
+def test_three_calls_on_one_discard_in_words() -> None:
+    """RULES.md 4: Mahjong beats pung, which beats chow. South calls (a chow), west calls (a
+    pung: the 5b goes to west over south), north declares Mahjong: the 5b goes to north over
+    both, named in the order they called."""
+    state = _fold([*_discarded(THREE, "5b").events, _declare(2, "claim")])
+    west = apply(state, _declare(3, "claim"))
+    assert west.accepted and west.announcements == (
+        "The 5b goes to West (pung) over South (chow)",)
+    north = apply(west.state, _declare(4, "mahjong"))
+    assert north.accepted and north.announcements == (
+        "North declares Mahjong on the 5b",
+        "The 5b goes to North (mahjong) over South (chow), West (pung)",
+    )
+
+
+def test_a_robbed_tile_put_back_goes_onto_its_own_pung_not_an_earlier_one() -> None:
+    """West pungs north's wd, then east's 9d, then adds its drawn fourth 9d: an added kong
+    beside the wd pung. South takes the 9d off west's strip without declaring Mahjong and
+    puts it back: the 9d kong stands again and the wd pung is as it was."""
+    log = Log()
+    log.reserve("9d")
+    log.deal({**CLAIM, 2: "2c3c4c 5c6c7c 2d3d4d 5d6d7d 1b"})
+    log.discard(1, "rd")
+    log.draw_discard(2, log.spare(avoid=["9d", "wd"]))
+    log.draw_discard(3, log.spare(avoid=["9d", "wd"]))
+    log.draw(4, log.spare(avoid=["9d", "wd"]))
+    log.discard(4, "wd").claim(3, "wd", "wd wd").discard(3, "8b")
+    log.draw_discard(4, log.spare(avoid=["9d", "wd"]))
+    log.draw(1, log.spare(avoid=["9d", "wd"]))
+    log.discard(1, "9d").claim(3, "9d", "9d 9d").discard(3, "8c")
+    for seat in (4, 1, 2):
+        log.draw_discard(seat, log.spare(avoid=["9d", "wd"]))
+    log.draw(3, "9d")
+    log.move("9d", "rack:3", "melds:3")
+    before = _fold(log.events)
+    assert [m["kind"] for m in _hand(before)["seats"]["3"]["melds"]] == ["pung", "kong"]
+    taken = _fold([*log.events, _move("9d", "melds:3", "rack:2")])
+    back = apply(taken, _move("9d", "rack:2", "melds:3"))
+    assert back.accepted and back.state.hand == before.hand
+
+
+def test_a_wrong_tile_count_at_the_first_discard_in_words() -> None:
+    """RULES.md 4: a wrong number of tiles is a faulty hand; with ``wrong_count = repair``
+    (hua-bao's default here) east's first discard is refused in west's name until west
+    repairs its 12 tiles; with ``dead_hand`` the discard stands and west's hand is dead, the
+    table told why."""
+    state = _fold(Log().deal(SHORT).events)
+    assert _words(state, _move("9d", "rack:1", "discard")) == (
+        "wrong_tile_count", 3,
+        "West holds 12 tiles, not 13: draw or return tiles to repair the hand")
+    dead = _fold(Log("hua-bao", {"wrong_count": "dead_hand"}).deal(SHORT).events)
+    out = apply(dead, _move("9d", "rack:1", "discard"))
+    assert out.accepted and out.violation is not None
+    assert (out.violation.rule, out.violation.seat, out.violation.message) == (
+        "wrong_tile_count", 3, "West holds 12 tiles, not 13: the hand is dead")
+    assert out.announcements == ("West's hand is dead (West holds 12 tiles, not 13)",)
+    assert _hand(out.state)["seats"]["3"]["dead"] is True
