@@ -139,7 +139,7 @@ def claim_step(ctx: Ctx, hand: Hand, pos: int, rack_tile: str | None) -> Hand:
         rack = _without(rack, rack_tile)
     kind = judge(hand, pos, claim, forming, rack)
     seat = evolve(seat, forming=forming, rack=rack)
-    calls.note_late_claim(ctx, hand, pos)
+    hand = calls.note_late_claim(ctx, hand, pos)
     if kind is None:
         return hand.with_seat(seat, claim=claim)
     return _complete(ctx, hand, seat, claim, kind)
