@@ -604,3 +604,22 @@ def test_a_rack_tile_that_left_while_its_board_was_out_is_not_missing_before_oth
     events += scan(t, "seat1/0", set(), T0 + 0.8)  # back: the tile has left
     events += scan(t, "seat2/0", {TILE}, T0 + 0.8)
     assert events == [move("wall", "rack:1"), move("rack:1", "rack:2")]
+
+
+def test_a_gap_of_exactly_silent_after_over_three_is_a_pause_of_the_whole_table() -> None:
+    """docs/table.md: "When no channel of the table has scanned for `silent_after / 3` or
+    more" (1 s here), the gap is taken off every channel's count. Every reader scans at T0,
+    then none until T0 + 1 (exactly 1 s: a pause); rack 1 stays quiet while the others scan
+    every half second. At T0 + 3.5 rack 1 has 2.5 s of heard time, not 3.5: not silent yet;
+    at T0 + 4 it has 3 s: silent."""
+    t = tracker(silent_after=3.0)
+    for channel in CHANNELS:
+        scan(t, channel, set(), T0)
+    others = [c for c in CHANNELS if c != "seat1/0"]
+    for at in (1.0, 1.5, 2.0, 2.5, 3.0, 3.5):
+        for channel in others:
+            scan(t, channel, set(), T0 + at)
+    assert anomalies(t.tick(T0 + 3.5)) == []
+    for channel in others:
+        scan(t, channel, set(), T0 + 4.0)
+    assert [a["channel"] for a in anomalies(t.tick(T0 + 4.0))] == ["seat1/0"]
