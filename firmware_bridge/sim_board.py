@@ -14,6 +14,7 @@ import select
 import threading
 import time
 import tty
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -120,7 +121,8 @@ class VirtualBoard:
         self.sweep_s = 0.0  # the last sweep's time by the model (0 without physics)
         self.faults = Faults()
         self.outputs = BoardOutputs()
-        self.held_up: list[float] = []  # how late each heartbeat held up was (HELD_UP_S)
+        #: how late the latest heartbeats held up were (HELD_UP_S), the last hundred
+        self.held_up: deque[float] = deque(maxlen=100)
         self.scan_s = scan_ms / 1000
         self.snapshot_s = snapshot_ms / 1000
         self.heartbeat_s = heartbeat_ms / 1000
