@@ -1,0 +1,208 @@
+"""Draws, discards, the deal, the discard pad and corrected misreads at their edges, word for
+word (moves.py, reassign.py; issue 29: game-play-moves' survivors).
+
+What each test expects comes from RULES.md section 3 (the deal: 13 tiles each, east 14, east
+discards first; a turn is a draw then a discard; a discard nobody claims is dead), section 4
+(a wrong number of tiles), FORMATS.md (a violation's rule and seat; ``move`` zones; the
+``reassign`` correction) and TABLE.md (the zones), or is worked out in each docstring. A
+refusal's message is what the table shows the players, so it is compared whole. The seats:
+position 1 is east in the first hand, 2 south, 3 west, 4 north.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.game import GameState, apply
+from tests.game.logbuilder import Log
+from tests.game.scenarios import JUNK
+from tests.game.test_calls_edges import CLAIM, SHORT, _declare, _fold, _hand, _move, _words
+
+
+def _correct(zone: str, tile: str, as_: str) -> dict[str, Any]:
+    return {"correct": {"reassign": {"zone": zone, "tile": tile, "as": as_}}}
+
+
+def _dealt(deal: dict[int, str] | None = None, log: Log | None = None) -> tuple[Log, GameState]:
+    log = log or Log()
+    log.deal(deal or JUNK)
+    return log, _fold(log.events)
+
+
+# --- the deal ------------------------------------------------------------------------------
+
+def test_the_deal_gives_thirteen_tiles_and_east_fourteen() -> None:
+    """RULES.md 3.2: each seat is dealt 13 tiles, east 14. A 14th tile for south in the deal
+    is refused in south's name, a 15th for east in east's; both are told to put it back. The
+    deal done, the seats hold 14, 13, 13, 13 and 53 tiles are out of the wall."""
+    _, state = _dealt()
+    assert _words(state, _move("1b", "wall", "rack:2")) == (
+        "wrong_tile_count", 2, "South already holds 13 tiles: put the last tile back")
+    assert _words(state, _move("1b", "wall", "rack:1")) == (
+        "wrong_tile_count", 1, "East already holds 14 tiles: put the last tile back")
+    short = _fold(Log().deal({**JUNK, 1: "1b 4b 7b 1c 9c 1d 4d ew sw ww nw rd gd"}).events)
+    out = apply(short, _move("1b", "wall", "rack:1"))
+    assert out.accepted and out.announcements == ()
+    assert _hand(out.state)["seats"]["1"]["rack_count"] == 14
+
+
+def test_only_east_discards_first() -> None:
+    """RULES.md 3.3: east discards first. A discard of south's in the deal is refused in
+    south's name, and the pad stays empty."""
+    _, state = _dealt()
+    assert _words(state, _move("9d", "rack:2", "discard")) == (
+        "discard_out_of_turn", 2, "South may not discard: East discards first")
+
+
+# --- a turn: draw then discard --------------------------------------------------------------
+
+def test_draws_and_discards_out_of_turn_in_words() -> None:
+    """RULES.md 3.3: after east's discard it is south's turn to draw. South discarding first
+    must draw (or claim); west drawing is refused ("South's turn to draw"); west discarding is
+    refused ("South's turn"). Once south drew, west's draw is told south has yet to discard,
+    and south's second draw that it has drawn already."""
+    log, state = _dealt()
+    log.discard(1, "rd")
+    state = _fold(log.events)
+    assert _words(state, _move("2c", "rack:2", "discard")) == (
+        "discard_out_of_turn", 2, "South must draw (or claim) before discarding")
+    assert _words(state, _move("1b", "wall", "rack:3")) == (
+        "draw_out_of_turn", 3, "West may not draw: it is South's turn to draw")
+    assert _words(state, _move("8b", "rack:3", "discard")) == (
+        "discard_out_of_turn", 3, "West may not discard: it is South's turn")
+    log.draw(2, "1b")
+    drawn = _fold(log.events)
+    assert _words(drawn, _move("2b", "wall", "rack:3")) == (
+        "draw_out_of_turn", 3, "West may not draw: South has yet to discard")
+    assert _words(drawn, _move("2b", "wall", "rack:2")) == (
+        "draw_out_of_turn", 2, "South has drawn already: discard a tile")
+    assert _words(drawn, _move("8b", "rack:3", "discard")) == (
+        "discard_out_of_turn", 3, "West may not discard: it is South's turn")
+
+
+def test_a_turn_moves_the_tiles_and_the_turn() -> None:
+    """RULES.md 3.3-3.4: east discards the rd: it lies on the pad as east's, the turn is
+    south's to draw, east holds 13. South draws the 1b (the live wall one tile shorter,
+    south 14 tiles) and discards it: east's rd goes to east's river (dead: south drew), the 1b is on the pad,
+    west's turn."""
+    log, _ = _dealt()
+    log.discard(1, "rd")
+    after = _fold(log.events)
+    view = _hand(after)
+    assert view["discard"] == {"tile": "rd", "seat": 1}
+    assert (view["turn"], view["step"]) == (2, "draw")
+    assert view["seats"]["1"]["rack_count"] == 13
+    wall = view["live_wall"]
+    log.draw(2, "1b")
+    drawn = _fold(log.events)
+    view = _hand(drawn)
+    assert view["live_wall"] == wall - 1
+    assert view["discard"] is None
+    assert view["seats"]["1"]["river"] == ["rd"]
+    assert (view["turn"], view["step"]) == (2, "discard")
+    assert view["seats"]["2"]["rack_count"] == 14
+    log.discard(2, "1b")
+    view = _hand(_fold(log.events))
+    assert view["discard"] == {"tile": "1b", "seat": 2}
+    assert (view["turn"], view["step"]) == (3, "draw")
+    assert view["seats"]["1"]["river"] == ["rd"]
+    assert view["seats"]["2"]["river"] == []
+
+
+def test_a_discard_with_a_set_half_laid_is_refused() -> None:
+    """A set being formed on the strip must be completed or put back before the discard:
+    east lays three 1b (it holds four: a kong may follow) and discards the 5b; refused,
+    the tiles named."""
+    log = Log()
+    log.deal({**JUNK, 1: "1b1b1b1b 1c2c3c 4d5d6d ew ew 5c 5b"})
+    for _ in range(3):
+        log.move("1b", "rack:1", "melds:1")
+    state = _fold(log.events)
+    assert _words(state, _move("5b", "rack:1", "discard")) == (
+        "set_incomplete", 1,
+        "East has 1b 1b 1b on the meld strip that is not a set: complete it or put it back "
+        "before discarding")
+
+
+def test_a_bonus_tile_is_laid_not_discarded() -> None:
+    """RULES.md (bonus tiles): a flower is laid on the own meld strip, never discarded. In
+    dmjl (bonus tiles on) south draws the 1f and tries to discard it: refused, told to lay
+    it on the strip."""
+    log = Log("dmjl")
+    log.deal(JUNK)
+    log.discard(1, "rd")
+    log.draw(2, "1f")
+    state = _fold(log.events)
+    assert _words(state, _move("1f", "rack:2", "discard")) == (
+        "bonus_discard", 2, "lay the 1f on your meld strip instead")
+
+
+def test_a_flower_read_in_a_game_without_bonus_tiles() -> None:
+    """hua-bao is played without bonus tiles: a flower read from the wall is a misread tile
+    not in the set (``not_in_set``), the seat that reached for it named by its rack."""
+    log, state = _dealt()
+    log.discard(1, "rd")
+    state = _fold(log.events)
+    assert _words(state, _move("1f", "wall", "rack:2")) == (
+        "not_in_set", 2, "this game is played without bonus tiles: a flower or season was "
+        "read; take it off the table")
+
+
+def test_a_dead_hand_draws_nothing() -> None:
+    """RULES.md 4 with ``wrong_count = dead_hand``: west's 12 tiles make its hand dead at
+    east's first discard; a draw of west's is then refused, saying so."""
+    log = Log("hua-bao", {"wrong_count": "dead_hand"})
+    log.deal(SHORT)
+    log.discard(1, "rd")
+    state = _fold(log.events)
+    assert _words(state, _move("1b", "wall", "rack:3")) == (
+        "draw_out_of_turn", 3, "West's hand is dead: no draws")
+
+
+# --- tiles where they cannot go --------------------------------------------------------------
+
+def test_tiles_that_do_not_move_so_in_words() -> None:
+    """TABLE.md: the river holds dead tiles; a rack tile goes to the pad, the own strip or
+    (repair) the wall; the discard goes to a strip, a rack or the river. Each other move is
+    refused, the seat named by the zone it left (or reached)."""
+    log, _ = _dealt()
+    log.discard(1, "rd").river("rd")
+    state = _fold(log.events)
+    assert _words(state, _move("rd", "river", "rack:2")) == (
+        "tile_out_of_place", 2, "the rd in the river is dead: leave it there")
+    assert _words(state, _move("2c", "rack:2", "rack:3")) == (
+        "tile_out_of_place", 2, "a tile does not move from rack:2 to rack:3 in play")
+    assert _words(state, _move("2c", "rack:2", "wall")) == (
+        "tile_out_of_place", 2,
+        "the tile stays in the rack: tiles do not go back to the wall in play")
+    assert _words(state, _move("1b", "rack:2", "discard")) == (
+        "tile_not_there", 2, "South's rack holds no 1b: check the tile or its zone")
+    assert _words(state, _move("1b", "rack:2", "melds:2")) == (
+        "tile_not_there", 2, "South's rack holds no 1b: check the tile or its zone")
+    assert _words(state, _move("1b", "rack:2", "wall")) == (
+        "tile_not_there", 2, "South's rack holds no such tile: check the tile or its zone")
+    log2, _ = _dealt()
+    log2.discard(1, "rd")
+    live = _fold(log2.events)
+    assert _words(live, _move("rd", "discard", "wall")) == (
+        "tile_out_of_place", None, "the discard rd goes to a meld strip, a rack or the river")
+    assert _words(live, _move("gd", "discard", "river")) == (
+        "tile_not_there", None, "the discard pad holds no gd")
+
+
+def test_a_dead_discard_left_on_the_pad() -> None:
+    """RULES.md 3.4: south drew, so east's rd is dead though it still lies on the pad. West
+    laying it on its strip is too late; moved to the river it leaves the pad, east's river
+    keeps it."""
+    log, _ = _dealt()
+    log.discard(1, "rd")
+    log.draw(2, "1b")
+    state = _fold(log.events)
+    assert _hand(state)["seats"]["1"]["river"] == ["rd"]
+    assert _words(state, _move("rd", "discard", "rack:3")) == (
+        "claim_too_late", 3, "West may not claim the rd: South has already drawn")
+    out = apply(state, _move("rd", "discard", "river"))
+    assert out.accepted and out.announcements == ()
+    assert _hand(out.state)["seats"]["1"]["river"] == ["rd"]
+    assert _words(out.state, _move("rd", "discard", "river")) == (
+        "tile_not_there", None, "the discard pad holds no rd")
