@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.game import GameState, apply
+from controller.game.zones import lying, zone_counts
 from tests.game.logbuilder import Log
 from tests.game.scenarios import JUNK
 from tests.game.test_calls_edges import CLAIM, SHORT, _declare, _fold, _hand, _move, _words
@@ -206,3 +207,142 @@ def test_a_dead_discard_left_on_the_pad() -> None:
     assert _hand(out.state)["seats"]["1"]["river"] == ["rd"]
     assert _words(out.state, _move("rd", "discard", "river")) == (
         "tile_not_there", None, "the discard pad holds no rd")
+
+
+# --- a misread tile corrected (reassign) ----------------------------------------------------
+
+def _wall(state: GameState, tile: str) -> int:
+    """The copies of ``tile`` the game has in the wall (the set's copies less those out)."""
+    assert state.hand is not None
+    bonus = bool(state.ruleset.bonus_tiles) if state.ruleset is not None else False
+    return int(zone_counts(state.hand, bonus)["wall"][tile])
+
+
+def test_a_misread_rack_tile_corrected() -> None:
+    """FORMATS.md ``reassign``: the tile the game has in a zone as ``tile`` is really
+    ``as``. South's 2c read as 3c: south's rack holds 3c twice and no 2c, the wall the four
+    2c and two 3c (of four: the other two in south's rack); the table told, without naming
+    the tiles of a rack."""
+    _, state = _dealt()
+    out = apply(state, _correct("rack:2", "2c", "3c"))
+    assert out.accepted and out.announcements == ("A misread tile in rack:2 is corrected",)
+    assert out.state.hand is not None
+    assert sorted(out.state.hand.seat(2).rack).count("3c") == 2
+    assert "2c" not in out.state.hand.seat(2).rack
+    assert (_wall(out.state, "2c"), _wall(out.state, "3c")) == (4, 2)
+
+
+def test_a_correction_to_a_kind_all_out_already() -> None:
+    """A fifth copy is judged by the tiles the sender can see: east holds three 1b; its 9b
+    read as 1b makes four, accepted (the wall then holds no 1b, and three 9b: north holds
+    the fourth); its 5b read as 1b as well would make five: refused,
+    the rack named as where they lie."""
+    deal = {**JUNK, 1: "1b 1b 1b 1c 2c 3c 4d 5d 6d ew ew 5c 5b 9b"}
+    _, state = _dealt(deal)
+    out = apply(state, _correct("rack:1", "9b", "1b"))
+    assert out.accepted
+    assert (_wall(out.state, "1b"), _wall(out.state, "9b")) == (0, 3)
+    assert _words(out.state, _correct("rack:1", "5b", "1b")) == (
+        "fifth_copy", None, "4 1b already lie open or in this rack: the 5b is not a 1b")
+
+
+def test_a_misread_discard_corrected() -> None:
+    """East's rd on the pad really is a gd: the pad shows the gd as east's, the table told
+    which tile became which. Before, two rd (east's, west's) and two gd (the same) were out;
+    after, one rd (west's) and three gd: the wall holds three rd and one gd. A correction
+    naming a tile the pad does not hold, or a zone with nothing to correct, is refused."""
+    log, _ = _dealt()
+    log.discard(1, "rd")
+    state = _fold(log.events)
+    assert _words(state, _correct("discard", "wd", "gd")) == (
+        "tile_not_there", None, "discard holds no wd that can be corrected")
+    assert _words(state, _correct("river", "rd", "gd")) == (
+        "tile_not_there", None, "river holds no rd that can be corrected")
+    out = apply(state, _correct("discard", "rd", "gd"))
+    assert out.accepted and out.announcements == ("The rd in discard is corrected to gd",)
+    assert _hand(out.state)["discard"] == {"tile": "gd", "seat": 1}
+    assert (_wall(out.state, "rd"), _wall(out.state, "gd")) == (3, 1)
+
+
+def test_a_tile_not_in_the_zone_is_not_corrected() -> None:
+    """A seat's rack or strip that holds no such tile: refused, the seat named."""
+    _, state = _dealt()
+    assert _words(state, _correct("rack:2", "1b", "2b")) == (
+        "tile_not_there", 2, "rack:2 holds no 1b that can be corrected")
+    assert _words(state, _correct("melds:3", "8b", "9b")) == (
+        "tile_not_there", 3, "melds:3 holds no 8b that can be corrected")
+
+
+def test_a_misread_tile_on_the_strip_corrected() -> None:
+    """East laid three 1b; the second really is a 2b: east's strip holds 1b 1b 2b (forming),
+    the table told."""
+    log = Log()
+    log.deal({**JUNK, 1: "1b1b1b1b 1c2c3c 4d5d6d ew ew 5c 5b"})
+    for _ in range(3):
+        log.move("1b", "rack:1", "melds:1")
+    state = _fold(log.events)
+    out = apply(state, _correct("melds:1", "1b", "2b"))
+    assert out.accepted and out.announcements == ("The 1b in melds:1 is corrected to 2b",)
+    assert out.state.hand is not None
+    assert sorted(out.state.hand.seat(1).forming) == ["1b", "1b", "2b"]
+    assert out.state.hand.seat(1).rack.count("1b") == 1
+
+
+def test_a_misread_flower_on_the_strip_corrected() -> None:
+    """dmjl (bonus tiles, one copy each): south's 1f laid on its strip really is the 2f:
+    accepted, the strip holds the 2f; the 1f is in the wall again, the 2f out."""
+    log = Log("dmjl")
+    log.deal(JUNK)
+    log.discard(1, "rd")
+    log.draw(2, "1f")
+    log.move("1f", "rack:2", "melds:2")
+    state = _fold(log.events)
+    out = apply(state, _correct("melds:2", "1f", "2f"))
+    assert out.accepted and out.announcements == ("The 1f in melds:2 is corrected to 2f",)
+    assert out.state.hand is not None and out.state.hand.seat(2).bonus == ("2f",)
+    assert (_wall(out.state, "1f"), _wall(out.state, "2f")) == (1, 0)
+
+
+def test_no_bonus_tile_to_correct_to_without_bonus_tiles() -> None:
+    """hua-bao has no flowers: a tile corrected to one is refused."""
+    _, state = _dealt()
+    assert _words(state, _correct("rack:2", "2c", "1f")) == (
+        "not_in_set", None, "this game is played without bonus tiles: no 1f")
+
+
+def test_no_correction_without_a_hand_in_play() -> None:
+    """Before the first hand, and after a hand has ended, there is no hand to correct in: a
+    rack's reassign is refused ``no_hand``; the dora pad outside riichi holds nothing."""
+    state = _fold(Log().events)
+    assert _words(state, _correct("rack:2", "2c", "3c")) == (
+        "no_hand", None, "no hand is in play")
+    assert _words(state, _correct("dora", "2c", "3c")) == (
+        "tile_not_there", None, "the dora pad is riichi's: no indicator lies there")
+    log, _ = _dealt()
+    log.raw({"correct": {"end_hand": "washout"}})
+    over = _fold(log.events)
+    assert over.hand is not None and over.hand.phase == "over"
+    assert _words(over, _correct("rack:2", "2c", "3c")) == (
+        "no_hand", None, "no hand is in play")
+    _, dealt = _dealt()
+    assert _words(dealt, _correct("dora", "2c", "3c")) == (
+        "tile_not_there", None, "the dora pad is riichi's: no indicator lies there")
+
+
+# --- where the tiles lie --------------------------------------------------------------------
+
+def test_tiles_still_lying_out_after_an_undo_to_before_the_first_hand() -> None:
+    """docs/game.md: an undo back to before the first hand while tiles lie out leaves them
+    where they were put, on their way back to the wall. One 1b dealt to east, then undone:
+    east's rack holds the 1b, the wall three 1b; hua-bao has no flowers in the wall, dmjl
+    one of each."""
+    for ruleset, flowers in (("hua-bao", 0), ("dmjl", 1)):
+        log = Log(ruleset)
+        log.move("1b", "wall", "rack:1").undo()
+        state = _fold(log.events)
+        assert state.hand is None
+        zones = lying(state)
+        assert zones["rack:1"]["1b"] == 1
+        assert zones["wall"]["1b"] == 3
+        assert zones["wall"]["1f"] == flowers
+        assert sum(zones["wall"].values()) == 135 + 8 * flowers
