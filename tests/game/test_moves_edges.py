@@ -17,7 +17,7 @@ from controller.game import GameState, apply
 from controller.game.zones import lying, zone_counts
 from tests.game.logbuilder import Log
 from tests.game.scenarios import JUNK
-from tests.game.test_calls_edges import CLAIM, SHORT, _declare, _fold, _hand, _move, _words
+from tests.game.test_calls_edges import SHORT, _fold, _hand, _move, _words
 
 
 def _correct(zone: str, tile: str, as_: str) -> dict[str, Any]:
@@ -84,8 +84,8 @@ def test_draws_and_discards_out_of_turn_in_words() -> None:
 def test_a_turn_moves_the_tiles_and_the_turn() -> None:
     """RULES.md 3.3-3.4: east discards the rd: it lies on the pad as east's, the turn is
     south's to draw, east holds 13. South draws the 1b (the live wall one tile shorter,
-    south 14 tiles) and discards it: east's rd goes to east's river (dead: south drew), the 1b is on the pad,
-    west's turn."""
+    south 14 tiles) and discards it: east's rd goes to east's river (dead: south drew),
+    the 1b is on the pad, west's turn."""
     log, _ = _dealt()
     log.discard(1, "rd")
     after = _fold(log.events)
