@@ -17,7 +17,7 @@ from controller.game import GameState, apply
 from controller.game.zones import lying, zone_counts
 from tests.game.logbuilder import Log
 from tests.game.scenarios import JUNK
-from tests.game.test_calls_edges import SHORT, _fold, _hand, _move, _words
+from tests.game.test_calls_edges import SHORT, _declare, _fold, _hand, _move, _words
 
 
 def _correct(zone: str, tile: str, as_: str) -> dict[str, Any]:
@@ -346,3 +346,131 @@ def test_tiles_still_lying_out_after_an_undo_to_before_the_first_hand() -> None:
         assert zones["wall"]["1b"] == 3
         assert zones["wall"]["1f"] == flowers
         assert sum(zones["wall"].values()) == 135 + 8 * flowers
+
+
+# --- repairing a wrong tile count (``wrong_count = repair``, dmjl's default) ----------------
+
+#: JUNK with a 1f after south's 13 tiles: a flower is not one of the 13 (RULES.md, bonus
+#: tiles), so the deal takes it.
+FLOWERED = {**JUNK, 2: "2c3c4c 5c6c7c 2d3d4d 5d6d7d 9d 1f"}
+
+
+def test_a_seat_with_a_tile_too_many_returns_one_to_the_wall() -> None:
+    """RULES.md 4 (repair): south's 1f was really a 1b, so south holds 14 tiles in the deal
+    (13 is right for all but east). East's discard is refused in south's name; east, which
+    holds the 14 it should, may not put a tile back in the wall; south may: the table is
+    told, south holds 13 again, the wall has the 1b back (JUNK has one 1b out, east's), and
+    east's discard then stands."""
+    log = Log("dmjl")
+    log.deal(FLOWERED)
+    log.raw(_correct("rack:2", "1f", "1b"))
+    state = _fold(log.events)
+    assert _wall(state, "1b") == 2
+    assert _words(state, _move("rd", "rack:1", "discard")) == (
+        "wrong_tile_count", 2,
+        "South holds 14 tiles, not 13: draw or return tiles to repair the hand")
+    assert _words(state, _move("1b", "rack:1", "wall")) == (
+        "tile_out_of_place", 1,
+        "the tile stays in the rack: tiles do not go back to the wall in play")
+    out = apply(state, _move("1b", "rack:2", "wall"))
+    assert out.accepted
+    assert out.announcements == ("South returns a tile to the wall to repair the hand",)
+    assert out.state.hand is not None
+    assert sorted(out.state.hand.seat(2).rack) == sorted(
+        "2c 3c 4c 5c 6c 7c 2d 3d 4d 5d 6d 7d 9d".split())
+    assert _hand(out.state)["seats"]["2"]["rack_count"] == 13
+    assert _wall(out.state, "1b") == 3
+    assert _hand(out.state)["live_wall"] == _hand(state)["live_wall"] + 1
+    done = apply(out.state, _move("rd", "rack:1", "discard"))
+    assert done.accepted and _hand(done.state)["discard"] == {"tile": "rd", "seat": 1}
+
+
+def test_a_seat_a_tile_short_in_play_draws_one() -> None:
+    """RULES.md 4 (repair): in play, west's 8b was really the 1f, so west holds 12 tiles
+    that count. Out of turn (south's turn to draw) west may draw one from the wall to repair
+    its hand: the table is told, west's 13 count again. South then draws (14 tiles); south's
+    2c turns out to be the 2f, so south holds 13 on its own turn where 14 are right: it may
+    draw once more to repair; a third draw is refused."""
+    log = Log("dmjl")
+    log.deal(JUNK)
+    log.discard(1, "rd")
+    log.raw(_correct("rack:3", "8b", "1f"))
+    state = _fold(log.events)
+    wall = _hand(state)["live_wall"]
+    out = apply(state, _move("1b", "wall", "rack:3"))
+    assert out.accepted
+    assert out.announcements == ("West draws a tile to repair the hand",)
+    assert out.state.hand is not None
+    assert out.state.hand.seat(3).size() == 13
+    assert out.state.hand.seat(3).rack.count("1b") == 1
+    assert _hand(out.state)["live_wall"] == wall - 1
+    assert (_hand(out.state)["turn"], _hand(out.state)["step"]) == (2, "draw")
+    log.events.append(_move("1b", "wall", "rack:3"))
+    log.draw(2, "2b")
+    log.raw(_correct("rack:2", "2c", "2f"))
+    short = _fold(log.events)
+    again = apply(short, _move("3b", "wall", "rack:2"))
+    assert again.accepted
+    assert again.announcements == ("South draws a tile to repair the hand",)
+    assert again.state.hand is not None and again.state.hand.seat(2).size() == 14
+    assert _words(again.state, _move("4b", "wall", "rack:2")) == (
+        "draw_out_of_turn", 2, "South has drawn already: discard a tile")
+
+
+# --- timers ---------------------------------------------------------------------------------
+
+def test_the_turn_and_claim_deadlines_of_a_discard() -> None:
+    """docs/game.md "Timers": east's first turn runs 20 s from the last tile of the deal, a
+    discard opens a claim window of 3 s and the next turn's 10 s. Dealt at 1.0 s: east's
+    deadline 21.0; east's rd at 10.0 s: claim 13.0, turn 20.0; south's draw at 11.0 s ends
+    the claim window. With the timers off nothing is timed, whatever the clock."""
+    log = Log(table={"timers": True})
+    log.deal(JUNK)
+    state = _fold(log.events[:1])
+    for event in log.events[1:]:
+        state = apply(state, event, at=1.0).state
+    assert _hand(state)["timers"] == {"claim_deadline": None, "turn_deadline": 21.0}
+    state = apply(state, _move("rd", "rack:1", "discard"), at=10.0).state
+    assert _hand(state)["timers"] == {"claim_deadline": 13.0, "turn_deadline": 20.0}
+    state = apply(state, _move("1b", "wall", "rack:2"), at=11.0).state
+    assert _hand(state)["timers"]["claim_deadline"] is None
+    off = _fold(Log().events)
+    for event in Log().deal(JUNK).events[1:]:
+        off = apply(off, event, at=1.0).state
+    assert _hand(off)["timers"] == {"claim_deadline": None, "turn_deadline": None}
+    off = apply(off, _move("rd", "rack:1", "discard"), at=10.0).state
+    assert _hand(off)["timers"] == {"claim_deadline": None, "turn_deadline": None}
+
+
+# --- the end of the live wall ---------------------------------------------------------------
+
+def test_the_live_wall_used_up_no_draw_and_a_washout() -> None:
+    """RULES.md 3.5: the hand is a washout when the live wall is used up and the last discard
+    goes unclaimed. Play to the last tile of the live wall (as scenarios.washout: 122 - 53
+    draws after east's first discard, the last by south), west holding a pair of 1b and
+    south drawing and discarding the last 1b. While west's claim called on it stands, west's
+    draw is refused ("the live wall is used up"); with no call, the 1b to the river ends the
+    hand, the table told why."""
+    log = Log()
+    log.reserve("1b")
+    log.deal({**JUNK, 3: "1b 1b 8b 8c 8d ew sw ww nw rd gd wd wd"})
+    log.discard(1, "rd")
+    seat = 2
+    for _ in range(122 - 53 - 1):
+        log.draw_discard(seat)
+        seat = seat % 4 + 1
+    assert seat == 2
+    log.draw_discard(2, "1b")
+    last, seat = "1b", 3
+    state = _fold(log.events)
+    assert _hand(state)["live_wall"] == 0
+    spare = log.spare()
+    called = apply(state, _declare(seat, "claim"))
+    assert called.accepted, called.violation
+    assert _words(called.state, _move(spare, "wall", f"rack:{seat}")) == (
+        "wall_empty", seat, "the live wall is used up: no more draws this hand")
+    out = apply(state, _move(last, "discard", "river"))
+    assert out.accepted
+    assert out.announcements[0] == (
+        "The live wall is used up and the last discard went unclaimed: washout")
+    assert out.state.hands[-1].result == "washout"
