@@ -207,6 +207,8 @@ def test_a_dead_discard_left_on_the_pad() -> None:
     assert _hand(out.state)["seats"]["1"]["river"] == ["rd"]
     assert _words(out.state, _move("rd", "discard", "river")) == (
         "tile_not_there", None, "the discard pad holds no rd")
+    assert _words(state, _move("gd", "discard", "river")) == (
+        "tile_not_there", None, "the discard pad holds no gd")
 
 
 # --- a misread tile corrected (reassign) ----------------------------------------------------
@@ -422,8 +424,9 @@ def test_a_seat_a_tile_short_in_play_draws_one() -> None:
 def test_the_turn_and_claim_deadlines_of_a_discard() -> None:
     """docs/game.md "Timers": east's first turn runs 20 s from the last tile of the deal, a
     discard opens a claim window of 3 s and the next turn's 10 s. Dealt at 1.0 s: east's
-    deadline 21.0; east's rd at 10.0 s: claim 13.0, turn 20.0; south's draw at 11.0 s ends
-    the claim window. With the timers off nothing is timed, whatever the clock."""
+    deadline 21.0; east's rd at 10.0 s: claim 13.0, turn 20.0; south's draw at 11.0 s, or
+    the rd pushed to the river, ends the claim window. With the timers off nothing is timed,
+    whatever the clock."""
     log = Log(table={"timers": True})
     log.deal(JUNK)
     state = _fold(log.events[:1])
@@ -432,8 +435,11 @@ def test_the_turn_and_claim_deadlines_of_a_discard() -> None:
     assert _hand(state)["timers"] == {"claim_deadline": None, "turn_deadline": 21.0}
     state = apply(state, _move("rd", "rack:1", "discard"), at=10.0).state
     assert _hand(state)["timers"] == {"claim_deadline": 13.0, "turn_deadline": 20.0}
-    state = apply(state, _move("1b", "wall", "rack:2"), at=11.0).state
-    assert _hand(state)["timers"]["claim_deadline"] is None
+    drawn = apply(state, _move("1b", "wall", "rack:2"), at=11.0).state
+    assert _hand(drawn)["timers"]["claim_deadline"] is None
+    # the rd pushed to the river unclaimed ends the claim window too
+    dead = apply(state, _move("rd", "discard", "river"), at=11.0).state
+    assert _hand(dead)["timers"] == {"claim_deadline": None, "turn_deadline": 20.0}
     off = _fold(Log().events)
     for event in Log().deal(JUNK).events[1:]:
         off = apply(off, event, at=1.0).state
@@ -474,3 +480,44 @@ def test_the_live_wall_used_up_no_draw_and_a_washout() -> None:
     assert out.announcements[0] == (
         "The live wall is used up and the last discard went unclaimed: washout")
     assert out.state.hands[-1].result == "washout"
+
+
+def test_a_seat_holding_fourteen_at_its_draw_discards_first() -> None:
+    """A seat that already holds 14 tiles on its turn to draw must discard one: dmjl, south's
+    1f (dealt after its 13) was really a 1b, found after east's discard; south's draw is
+    refused, saying so."""
+    log = Log("dmjl")
+    log.deal(FLOWERED)
+    log.discard(1, "rd")
+    log.raw(_correct("rack:2", "1f", "1b"))
+    state = _fold(log.events)
+    assert _words(state, _move("2b", "wall", "rack:2")) == (
+        "draw_out_of_turn", 2, "South has 14 tiles: discard one")
+
+
+def test_a_wrong_count_found_at_a_discard_in_play() -> None:
+    """RULES.md 4: south draws, then its 2c turns out to be the 2f: south holds 13 tiles that
+    count where 14 are right for its discard. With ``repair`` (dmjl's default) the discard is
+    refused in south's name; with ``dead_hand`` it stands, south's hand is dead and the table
+    is told why, and the turn passes to west."""
+    for options in ({}, {"wrong_count": "dead_hand"}):
+        log = Log("dmjl", options)
+        log.deal(JUNK)
+        log.discard(1, "rd")
+        log.draw(2, "2b")
+        log.raw(_correct("rack:2", "2c", "2f"))
+        state = _fold(log.events)
+        if not options:
+            assert _words(state, _move("9d", "rack:2", "discard")) == (
+                "wrong_tile_count", 2,
+                "South holds 13 tiles, not 14: draw or return tiles to repair the hand")
+            continue
+        out = apply(state, _move("9d", "rack:2", "discard"))
+        assert out.accepted and out.violation is not None
+        assert (out.violation.rule, out.violation.seat, out.violation.message) == (
+            "wrong_tile_count", 2, "South holds 13 tiles, not 14: the hand is dead")
+        assert out.announcements == ("South's hand is dead (South holds 13 tiles, not 14)",)
+        view = _hand(out.state)
+        assert view["seats"]["2"]["dead"] is True
+        assert view["discard"] == {"tile": "9d", "seat": 2}
+        assert (view["turn"], view["step"]) == (3, "draw")
