@@ -15,9 +15,18 @@ from typing import Any
 
 from controller.game import GameState, apply
 from controller.game.zones import lying, zone_counts
+from tests.game import test_riichi_rules as rr
 from tests.game.logbuilder import Log
 from tests.game.scenarios import JUNK
-from tests.game.test_calls_edges import SHORT, _declare, _fold, _hand, _move, _words
+from tests.game.test_calls_edges import (
+    SHORT,
+    _added_kong_robbed_twice,
+    _declare,
+    _fold,
+    _hand,
+    _move,
+    _words,
+)
 
 
 def _correct(zone: str, tile: str, as_: str) -> dict[str, Any]:
@@ -521,3 +530,32 @@ def test_a_wrong_count_found_at_a_discard_in_play() -> None:
         assert view["seats"]["2"]["dead"] is True
         assert view["discard"] == {"tile": "9d", "seat": 2}
         assert (view["turn"], view["step"]) == (3, "draw")
+
+
+# --- replacements -----------------------------------------------------------------------------
+
+def test_the_kongs_replacement_waits_while_it_is_being_robbed() -> None:
+    """RULES.md 4: a player may rob an added kong to win. West adds its drawn 5c to its
+    pung; east declares Mahjong on it: west's replacement draw is refused in west's name,
+    east and the tile named (the robbing scenario of tests/game/test_calls_edges.py)."""
+    log = _added_kong_robbed_twice()
+    log.declare(1, "mahjong")
+    state = _fold(log.events)
+    assert _words(state, _move(log.spare(), "wall", "rack:3")) == (
+        "claim_pending", 3, "East declared Mahjong on the 5c: it is being robbed")
+
+
+# --- the dora pad (riichi) --------------------------------------------------------------------
+
+def test_a_misread_dora_indicator_corrected_in_words() -> None:
+    """TABLE.md ``dora``: the operator corrects a misread indicator. The 9b read on the pad
+    (tests/game/test_riichi_rules.py's hand) really is the 8b: the table is told, the 9b is
+    back among the wall's tiles and one 8b fewer there; a tile not on the pad is refused."""
+    state = _fold(rr._log().events)
+    nine, eight = _wall(state, "9b"), _wall(state, "8b")
+    assert _words(state, _correct("dora", "5c", "8b")) == (
+        "tile_not_there", None, "no 5c lies on the dora pad")
+    out = apply(state, _correct("dora", "9b", "8b"))
+    assert out.accepted
+    assert out.announcements == ("The 9b on the dora pad is corrected to 8b",)
+    assert (_wall(out.state, "9b"), _wall(out.state, "8b")) == (nine + 1, eight - 1)
