@@ -43,9 +43,11 @@ def _dealt(deal: dict[int, str] | None = None, log: Log | None = None) -> tuple[
 
 def test_the_deal_gives_thirteen_tiles_and_east_fourteen() -> None:
     """RULES.md 3.2: each seat is dealt 13 tiles, east 14. A 14th tile for south in the deal
-    is refused in south's name, a 15th for east in east's; both are told to put it back. The
-    deal done, the seats hold 14, 13, 13, 13 and 53 tiles are out of the wall."""
+    is refused in south's name, a 15th for east in east's; both are told to put it back.
+    East's newest tile came ``dealt`` (docs/players.md: wall, replacement, or dealt for the
+    dealer's first turn)."""
     _, state = _dealt()
+    assert state.hand is not None and state.hand.seat(1).last_source == "dealt"
     assert _words(state, _move("1b", "wall", "rack:2")) == (
         "wrong_tile_count", 2, "South already holds 13 tiles: put the last tile back")
     assert _words(state, _move("1b", "wall", "rack:1")) == (
@@ -559,3 +561,22 @@ def test_a_misread_dora_indicator_corrected_in_words() -> None:
     assert out.accepted
     assert out.announcements == ("The 9b on the dora pad is corrected to 8b",)
     assert (_wall(out.state, "9b"), _wall(out.state, "8b")) == (nine + 1, eight - 1)
+
+
+def test_a_flower_laid_in_the_deal_is_replaced() -> None:
+    """RULES.md (bonus tiles): a flower dealt is laid on the strip and replaced from the wall.
+    dmjl: east's 14th tile is the 1f; laid, one replacement is due (east holds 13 that
+    count); the 9d drawn is that replacement: none due, 14 count, and east discards."""
+    log = Log("dmjl")
+    log.deal({**JUNK, 1: "1b 4b 7b 1c 9c 1d 4d ew sw ww nw rd gd 1f"})
+    log.move("1f", "rack:1", "melds:1")
+    laid = _fold(log.events)
+    assert _hand(laid)["seats"]["1"]["replacements_due"] == 1
+    assert _hand(laid)["seats"]["1"]["bonus"] == ["1f"]
+    log.draw(1, "9d")
+    drawn = _fold(log.events)
+    assert _hand(drawn)["seats"]["1"]["replacements_due"] == 0
+    assert drawn.hand is not None and drawn.hand.seat(1).size() == 14
+    assert drawn.hand.seat(1).last_source == "replacement"
+    log.discard(1, "9d")
+    assert _hand(_fold(log.events))["discard"] == {"tile": "9d", "seat": 1}
