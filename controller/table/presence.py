@@ -8,7 +8,7 @@ events. Anomalies never move a tile; nothing here raises on bad input from the r
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -31,7 +31,8 @@ class ScanLike(Protocol):
 
 WALL, DISCARD, RIVER = "wall", "discard", "river"
 ZONE_RE = re.compile(r"^(rack:[1-4]|melds:[1-4]|discard|river|dora)$")
-#: the pauses of the whole table kept (PresenceTracker._paused); each is seconds long at least
+#: the latest pauses of the whole table kept (PresenceTracker._silence): one older than every
+#: channel's last scan takes nothing off any count; each is a second long at least
 PAUSES_KEPT = 8
 Event = dict[str, Any]
 
@@ -115,7 +116,8 @@ class PresenceTracker:
         self._unmapped: set[str] = set()
         self._start: float | None = None
         self._latest: float | None = None  # the reader's clock: the newest scan's own time
-        self._pauses: list[tuple[float, float]] = []  # the whole table unheard: (from, to)
+        # the whole table unheard: (from, to)
+        self._pauses: deque[tuple[float, float]] = deque(maxlen=PAUSES_KEPT)
         self._expected: dict[str, Counter[Tile]] = {}  # adopted after a restart, not yet read
         self._now: float | None = None  # the newest scan or tick time
         self._resumed_at: float | None = None  # when a finished hand was taken back (undo)
@@ -128,7 +130,7 @@ class PresenceTracker:
         if self._start is None:
             self._start = scan.t
         if self._latest is not None and scan.t - self._latest >= self.silent_after / 3:
-            self._paused(self._latest, scan.t)
+            self._pauses.append((self._latest, scan.t))  # no channel scanned in between
         self._latest = scan.t if self._latest is None else max(self._latest, scan.t)
         channel = self._channels.get(scan.channel)
         if channel is None:
@@ -185,12 +187,6 @@ class PresenceTracker:
                                        "cable; its tiles stay where they were"))
         self._ghosts = {k: t for k, t in self._ghosts.items() if now - t < 60.0}
         return events
-
-    def _paused(self, start: float, end: float) -> None:
-        """No channel of the table scanned from ``start`` to ``end``. The few latest pauses are
-        kept: one older than every channel's last scan takes nothing off any count."""
-        self._pauses.append((start, end))
-        del self._pauses[:-PAUSES_KEPT]
 
     def _silence(self, since: float, now: float) -> float:
         """Seconds from ``since`` to ``now`` while the table was heard: the pauses of the
