@@ -198,6 +198,13 @@ class PresenceTracker:
             quiet -= max(0.0, min(end, now) - max(start, since))
         return quiet
 
+    def _live(self, channel: _Channel, newest: float) -> bool:
+        """Is a channel that has scanned still live at ``newest``: not reported silent, and
+        less than ``silent_after`` of heard time behind it (``_sees``, ``_readers_behind``)?"""
+        assert channel.last_scan is not None
+        return (not channel.silent_reported
+                and self._silence(channel.last_scan, newest) < self.silent_after)
+
     def resyncing(self, board: str, t: float) -> None:
         """Board ``board`` is being resynchronised at ``t`` (the reader's clock): its frames
         showed a gap, and its channels' scans wait for its snapshot (firmware_bridge's serial
@@ -388,9 +395,7 @@ class PresenceTracker:
         channel = self._channels[track.channel] if track.channel else None
         if channel is None or channel.last_scan is None or track.uid not in channel.uids:
             return False
-        newest = t if self._latest is None else max(t, self._latest)
-        return (not channel.silent_reported
-                and self._silence(channel.last_scan, newest) < self.silent_after)
+        return self._live(channel, t if self._latest is None else max(t, self._latest))
 
     def _move(self, track: _Track, channel: str, zone: str, t: float,
               origin: str | None = None) -> list[Event]:
@@ -538,10 +543,8 @@ class PresenceTracker:
         (it is reported silent).
         """
         newest = self._latest if self._latest is not None else due
-        return self._behind(due, (
-            ch for ch in self._channels.values() if not ch.silent_reported
-            and ch.last_scan is not None and self._silence(ch.last_scan, newest)
-            < self.silent_after))
+        return self._behind(due, (ch for ch in self._channels.values()
+                                  if ch.last_scan is not None and self._live(ch, newest)))
 
     def _claim_readers_behind(self, due: float) -> bool:
         """Is a rack or meld-strip reader behind the tile's departure from the pad?
