@@ -1,16 +1,28 @@
-"""club-wire's functions at the edges its mutation run found untested (issue 29, eighth session;
-docs/testing.md): the broker password read from a file's first line, and a tournament whose
-tables do not fit its players refused with the count it needs (docs/club.md)."""
+"""club-wire's functions at the edges its mutation runs found untested (issue 29, eighth and
+twelfth sessions; docs/testing.md): the broker password read from a file's first line, a
+tournament whose tables do not fit its players refused with the count it needs, the round
+keeper's every decision, a table card and the club's health field by field, the broker's files
+as docs/club.md describes them (the password hash checked against ``mosquitto_passwd``)."""
 
 from __future__ import annotations
 
+import base64
+import json
+import os
+import pwd
 import re
+import shutil
+import stat
+import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from controller.club import brokerconf
 from controller.club.mqtt import BrokerConfig, read_password
+from controller.club.rounds import RoundKeeper
 from controller.club.service import ClubService
 from controller.club.tournament import TournamentError
 from tests.reliability.support import free_port
@@ -99,3 +111,203 @@ def test_a_season_is_the_calendar_year_in_local_time(tmp_path: Path) -> None:
     assert sorted(s["table"] for s in league["sessions"]) == ["at-new-year", "last-second"]
     assert {r["name"].split("-")[0] for r in league["standings"]} == {"at", "last"}
     service.store.close()
+
+
+# --- the round keeper's decisions, each in full (docs/club.md "The table acts on it") -------
+
+SEATS = {"green": ["Ann", "Bo", "Cy", "Di"]}
+
+
+def test_no_round_or_a_round_without_a_number_is_nothing_to_do() -> None:
+    """``mahjong/club/round`` with ``round`` null means no round (docs/club.md); a round whose
+    number is not a whole number is not one either: the table waits, whatever its state."""
+    keeper = RoundKeeper(lambda: 1000.0)
+    view: dict[str, Any] = {"hands": [], "hand": None, "names": {}}
+    for rnd in (None, {}, {"round": None, "seating": SEATS}, {"round": "2", "seating": SEATS},
+                {"round": 1.0, "ends_at": 2000.0, "seating": SEATS}):
+        for active in (False, True):
+            assert keeper.step(rnd, "green", view, active=active) == ("wait", None), rnd
+
+
+def test_a_round_starts_a_session_only_before_its_end() -> None:
+    """At a round's start the table starts a session if none is running; a round whose end
+    has come starts none (docs/club.md): ``ends_at`` itself is the end."""
+    view: dict[str, Any] = {"hands": [], "hand": None, "names": {}}
+    for now, want in ((1999.0, ("start", None)), (2000.0, ("wait", None)),
+                      (2001.0, ("wait", None))):
+        keeper = RoundKeeper(lambda now=now: now)
+        rnd = {"round": 1, "ends_at": 2000.0, "seating": SEATS}
+        assert keeper.step(rnd, "green", view, active=False) == want, now
+
+
+def test_seating_a_round_clears_the_names_it_does_not_give_first() -> None:
+    """The round seats its four players by name, in the plan's order; a name left at a seat
+    from before is cleared first (a ``player`` event with ``name`` null, seats in order), so
+    only the round's players hold seats; a seat the plan leaves empty gets no name."""
+    keeper = RoundKeeper(lambda: 100.0)
+    rnd = {"round": 1, "ends_at": 200.0, "seating": {"green": ["Ann", "", "Cy", "Di"]}}
+    view = {"hands": [], "hand": None, "names": {"2": "Old Bo", "4": "Old Di", "3": ""}}
+    assert keeper.step(rnd, "green", view, active=True, session=7) == ("seat", [
+        {"player": {"seat": 2, "name": None}}, {"player": {"seat": 4, "name": None}},
+        {"player": {"seat": 1, "name": "Ann"}}, {"player": {"seat": 3, "name": "Cy"}},
+        {"player": {"seat": 4, "name": "Di"}}])
+    assert keeper.step(rnd, "green", view, active=True, session=7) == ("wait", None)
+    # the first four of a longer row only, and a table the round does not seat gets nothing
+    keeper = RoundKeeper(lambda: 100.0)
+    rnd = {"round": 1, "ends_at": 200.0, "seating": {"green": ["A", "B", "C", "D", "E"]}}
+    action, events = keeper.step(rnd, "green", {"names": {}}, active=True, session=1)
+    assert action == "seat" and [e["player"]["name"] for e in events] == ["A", "B", "C", "D"]
+    assert RoundKeeper(lambda: 100.0).step(rnd, "blue", {"names": {}}, active=True,
+                                           session=1) == ("wait", None)
+
+
+@pytest.mark.parametrize("phase", ["deal", "play"])
+def test_at_time_up_a_hand_being_dealt_or_played_is_played_out(phase: str) -> None:
+    """docs/club.md "Time-up": the hand in play at time-up (being dealt or played) is played
+    out, then the session ends, once; after that the round is over for the table."""
+    clock = [100.0]
+    keeper = RoundKeeper(lambda: clock[0])
+    rnd = {"round": 3, "ends_at": 150.0, "seating": SEATS}
+    keeper.step(rnd, "green", {"names": {}}, active=True, session=1)  # seated
+    clock[0] = 150.0
+    playing = {"hands": [{}], "hand": {"phase": phase}, "names": {}}
+    assert keeper.step(rnd, "green", playing, active=True, session=1) == ("wait", None)
+    assert keeper.step(rnd, "green", playing, active=True, session=1) == ("wait", None)
+    done = {"hands": [{}, {}], "hand": {"phase": "over"}, "names": {}}
+    assert keeper.step(rnd, "green", done, active=True, session=1) == (
+        "stop", {"between_hands": False})
+    assert keeper.ended == {3}
+    for active in (True, False):
+        assert keeper.step(rnd, "green", done, active=active, session=1) == ("wait", None)
+
+
+# --- the club's answers, field by field (docs/club.md "JSON") --------------------------------
+
+def test_a_table_card_carries_the_tables_status_and_the_sessions_numbers(
+        tmp_path: Path) -> None:
+    """``GET /api/club/tables``: each card's ``players`` (who sits where now), ``totals`` by
+    name, ``totals_by_position``, ``places``, ``finished``, and the table's own status as it
+    published it (session, rule set, hand, phase, wall, turn and its wind and holder, hands,
+    time, dealer, prevailing wind, board, discard, its address). amber's session 1 is over:
+    nets -48, +96, -24, -24 (``_session``); blue has published a status and nothing else."""
+    service = ClubService(tmp_path / "club", BrokerConfig("127.0.0.1", free_port()))
+    _session(service, "amber", 1_000.0)
+    names = {str(s): f"amber-{s}" for s in range(1, 5)}
+    status = {"table": "amber", "online": True, "session": 1, "ruleset": "hua-bao",
+              "hand": 2, "phase": "play", "wall": 61, "turn": 3, "turn_wind": "west",
+              "hands": 1, "at": 1_234.5, "dealer": 2, "prevailing_wind": "east",
+              "board": {"1": 3, "2": 13}, "discard": "5c", "url": "http://amber:8000/",
+              "names": names}
+    service.store.set_status("amber", status)
+    service.store.set_status("blue", {"session": None})
+    cards = {c["table"]: json.loads(json.dumps(c)) for c in service.tables()}
+    amber = cards["amber"]
+    assert amber["places"] and all(p["holders"] for p in amber["places"])
+    assert {p["seat"]: p["score"] for p in amber.pop("places")} == {
+        "1": -48, "2": 96, "3": -24, "4": -24}
+    assert amber == {
+        "table": "amber", "online": True, "players": names,
+        "totals": {"amber-1": -48, "amber-2": 96, "amber-3": -24, "amber-4": -24},
+        "totals_by_position": {"1": -48, "2": 96, "3": -24, "4": -24}, "finished": True,
+        "session": 1, "ruleset": "hua-bao", "hand": 2, "phase": "play", "wall": 61,
+        "turn": 3, "turn_wind": "west", "turn_name": "amber-3", "hands": 1, "at": 1_234.5,
+        "dealer": 2, "prevailing_wind": "east", "board": {"1": 3, "2": 13}, "discard": "5c",
+        "url": "http://amber:8000/"}
+    blue = cards["blue"]
+    assert (blue["finished"], blue["session"], blue["turn"], blue["turn_name"]) == (
+        False, None, None, None)
+    assert blue["totals_by_position"] == {"1": 0, "2": 0, "3": 0, "4": 0}
+    service.store.close()
+
+
+def test_the_clubs_health_counts_from_zero(tmp_path: Path) -> None:
+    """The club's ``/api/health`` before its receiving thread runs: not ok, not receiving, no
+    restarts, not connected, nothing received or set aside, the store at version 0
+    (docs/club.md "The receiving threads"); every field named as the docs name it."""
+    service = ClubService(tmp_path / "club", BrokerConfig("127.0.0.1", free_port()))
+    assert service.health() == {
+        "ok": False, "receiving": False, "restarts": 0, "broker_connected": False,
+        "broker_disconnects": 0, "messages": 0, "set_aside": 0, "last_set_aside": [],
+        "version": 0}
+    service.store.set_status("amber", {"session": None})
+    assert service.health()["version"] == 1
+    service.store.close()
+
+
+# --- the broker's files (docs/club.md "Running the broker") ----------------------------------
+
+def test_a_password_hash_is_the_one_mosquitto_passwd_writes(tmp_path: Path) -> None:
+    """Mosquitto's own tool is the reference: for the salt it chose, our ``$7$`` entry
+    (PBKDF2-SHA512, 101 iterations) must be the very line it wrote."""
+    tool = shutil.which("mosquitto_passwd")
+    if tool is None:
+        pytest.skip("mosquitto_passwd is not installed (Debian's mosquitto package)")
+    for password in ("s3cret", "a longer pass phrase with spaces", "\u00e9t\u00e9"):
+        passwd = tmp_path / "passwd"
+        passwd.unlink(missing_ok=True)
+        subprocess.run([tool, "-c", "-b", str(passwd), "green", password], check=True,
+                       capture_output=True)
+        user, _, theirs = passwd.read_text(encoding="utf-8").strip().partition(":")
+        assert user == "green" and theirs.startswith("$7$101$")
+        salt = base64.b64decode(theirs.split("$")[3])
+        assert brokerconf.hash_password(password, salt) == theirs
+
+
+def test_the_written_broker_configuration_is_the_locked_one(tmp_path: Path) -> None:
+    """``mosquitto.conf`` as docs/club.md describes it: the listener on the port (and host)
+    asked for, no anonymous clients, the password file and access rules in DIR/broker, the
+    client id bound to the user name, the 512 KiB message limit plus its header (525,312),
+    persistence in DIR/broker, your own additions in conf.d; the passwd file holds the club's
+    user (mode 0600), and the access rules are those the docs list."""
+    conf = brokerconf.write_config(tmp_path / "club", 1884, "127.0.0.1")
+    where = (tmp_path / "club" / "broker").resolve()
+    assert conf == where / "mosquitto.conf"
+    directives = [line for line in conf.read_text(encoding="utf-8").splitlines()
+                  if line and not line.startswith("#")]
+    assert directives == [
+        "per_listener_settings false", "listener 1884 127.0.0.1", "allow_anonymous false",
+        f"password_file {where / 'passwd'}", f"acl_file {where / 'acl'}",
+        "use_username_as_clientid true", "max_packet_size 525312",
+        f"user {pwd.getpwuid(os.getuid()).pw_name}", "persistence true",
+        f"persistence_location {where}", f"include_dir {where / 'conf.d'}"]
+    assert (where / "conf.d").is_dir()
+    assert [line.split(":")[0] for line in
+            (where / "passwd").read_text(encoding="utf-8").splitlines()] == ["club"]
+    assert stat.S_IMODE((where / "passwd").stat().st_mode) == 0o600
+    assert stat.S_IMODE((where / "acl").stat().st_mode) == 0o600
+    rules = [line for line in (where / "acl").read_text(encoding="utf-8").splitlines()
+             if line and not line.startswith("#")]
+    assert rules == [
+        "user club", "topic readwrite mahjong/#",
+        "pattern write mahjong/tables/%u/status", "pattern write mahjong/tables/%u/online",
+        "pattern write mahjong/tables/%u/facts", "pattern read mahjong/tables/%u/resend",
+        "pattern read mahjong/club/round", "pattern read mahjong/club/roster"]
+    # the default listener: every address, port 1883
+    conf = brokerconf.write_config(tmp_path / "other", )
+    assert "listener 1883" in conf.read_text(encoding="utf-8").splitlines()
+
+
+def test_the_clubs_password_is_made_once_and_enrolments_keep_each_users_entry(
+        tmp_path: Path) -> None:
+    """The club's broker password is made on first use and then read back (one line, 0600);
+    writing the configuration again (every enrolment does) keeps the club's entry; a table's
+    password set twice keeps one entry, the newest, with the users in order."""
+    first = brokerconf.club_password(tmp_path)
+    path = tmp_path.resolve() / "broker" / "club-password"
+    assert len(first) >= 32 and first == brokerconf.club_password(tmp_path)
+    assert path.read_text(encoding="utf-8") == first + "\n"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    brokerconf.write_config(tmp_path)
+    passwd = tmp_path.resolve() / "broker" / "passwd"
+    club_entry = passwd.read_text(encoding="utf-8")
+    brokerconf.write_config(tmp_path)
+    assert passwd.read_text(encoding="utf-8") == club_entry
+    brokerconf.set_password(tmp_path, "green", "one")
+    brokerconf.set_password(tmp_path, "blue", "two")
+    brokerconf.set_password(tmp_path, "green", "three")
+    entries = [line.partition(":") for line in passwd.read_text(encoding="utf-8").splitlines()]
+    assert [user for user, _, _ in entries] == ["blue", "club", "green"]
+    hashed = {user: h for user, _, h in entries}
+    salt = base64.b64decode(hashed["green"].split("$")[3])
+    assert hashed["green"] == brokerconf.hash_password("three", salt)
+    assert hashed["club"] == club_entry.strip().partition(":")[2]

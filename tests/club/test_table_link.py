@@ -117,11 +117,23 @@ def test_the_table_says_connecting_at_start_and_lost_only_after_a_connection(
         assert first[0] == (f"connecting to the club broker 127.0.0.1:{broker.port} "
                             "as table green")
         assert not any("lost" in x for x in first)
+        # the table's /api/health "club" part while the broker does not answer: ok (the table
+        # plays on), nothing connected, received, refused, published, set aside or restarted
+        assert publisher.health() == {"ok": True, "connected": False, "receiving": False,
+                                      "refused": None, "published": 0, "set_aside": 0,
+                                      "restarts": 0}
         broker.start()
         until(lambda: publisher.connected, 60, "connected once the broker runs")
+        until(lambda: publisher.health()["receiving"], 60, "receiving once connected")
+        assert publisher.health() == {"ok": True, "connected": True, "receiving": True,
+                                      "refused": None, "published": 0, "set_aside": 0,
+                                      "restarts": 0}
         assert any(x.startswith("connected to the club broker") for x in said())
         assert not any("lost" in x for x in said())
-        assert sum("does not answer yet" in x for x in said()) == 1  # said once, not every 5 s
+        not_yet = (f"the club broker 127.0.0.1:{broker.port} does not answer yet; the table "
+                   "plays on and tries again every few seconds")
+        assert sum(x == not_yet for x in said()) == 1  # said once, not every 5 s
+        assert sum("does not answer yet" in x for x in said()) == 1
         broker.kill()
         until(lambda: any("lost the club broker" in x for x in said()), 60, "lost said")
         lines = said()
