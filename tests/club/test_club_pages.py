@@ -105,6 +105,30 @@ def test_the_push_sends_the_tables_and_again_when_they_change(
         assert second["tables"][0]["players"]["1"] == "Ann"
 
 
+def test_the_push_starts_with_the_store_as_it_is_and_outlives_the_pages_own_messages(
+        club: tuple[TestClient, ClubService]) -> None:
+    """A page that connects after the store changed once still gets the tables at once (its
+    first message is the store's version 1), and a message the page sends (a browser may
+    ping) neither ends the push nor stops the next change from reaching it."""
+    client, service = club
+    assert service.store.version == 0
+    service.store.set_status("green", {"session": 1, "hand": 2, "names": {"1": "Ann"}})
+    with client.websocket_connect("/ws/club") as ws:
+        first = ws.receive_json()
+        assert first["version"] == 1
+        assert [t["table"] for t in first["tables"]] == ["green"]
+        ws.send_text("ping")
+        service.store.set_status("blue", {"session": 3, "hand": 1, "names": {}})
+        service._on_change()
+        second = ws.receive_json()
+        assert second["version"] == 2
+        assert [t["table"] for t in second["tables"]] == ["blue", "green"]
+        ws.send_text("ping")
+        service.store.set_status("blue", {"session": 3, "hand": 2, "names": {}})
+        service._on_change()
+        assert ws.receive_json()["version"] == 3
+
+
 def test_a_round_played_is_ranked_by_its_tables_places(
         club: tuple[TestClient, ClubService]) -> None:
     """docs/club.md: a round's tables give each person their place's rank points 4/2/1/0 (tied
