@@ -11,10 +11,11 @@ position 1 is east in the first hand, 2 south, 3 west, 4 north.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
-from controller.game import GameState, apply
-from controller.game.zones import lying, zone_counts
+from controller.game import GameState, apply, replay_summary
+from controller.game.zones import differences, lying, physical_counts, zone_counts
 from tests.game import test_riichi_rules as rr
 from tests.game.logbuilder import Log
 from tests.game.scenarios import JUNK
@@ -580,3 +581,154 @@ def test_a_flower_laid_in_the_deal_is_replaced() -> None:
     assert drawn.hand.seat(1).last_source == "replacement"
     log.discard(1, "9d")
     assert _hand(_fold(log.events))["discard"] == {"tile": "9d", "seat": 1}
+
+
+# --- the end of the live wall: the last discard buried --------------------------------------
+
+def test_the_table_cleared_after_the_last_discard_buries_it() -> None:
+    """RULES.md 3.5 and docs/game.md: with the live wall used up and the last discard
+    unclaimed, the table being cleared ends the hand as a washout even though the discard was
+    not pushed to the river first. The washout of the test above: south's last 1b lies on the
+    pad; west puts a wd back in the wall. The hand is over (a washout, the table told), the 1b
+    counts as dead: it is in south's river (the view's last river tile), no live discard is
+    left, and where the tiles lie the pad holds that 1b once (it stays there, none in the
+    river pile) and west's rack one of its two wd."""
+    log = Log()
+    log.reserve("1b")
+    log.deal({**JUNK, 3: "1b 1b 8b 8c 8d ew sw ww nw rd gd wd wd"})
+    log.discard(1, "rd")
+    seat = 2
+    for _ in range(122 - 53 - 1):
+        log.draw_discard(seat)
+        seat = seat % 4 + 1
+    log.draw_discard(2, "1b")
+    state = _fold(log.events)
+    assert _hand(state)["discard"] == {"tile": "1b", "seat": 2}
+    river = _hand(state)["seats"]["2"]["river"]
+    out = apply(state, _move("wd", "rack:3", "wall"))
+    assert out.accepted
+    assert out.announcements == (
+        "The live wall is used up and the last discard went unclaimed: washout",)
+    view = _hand(out.state)
+    assert view["result"]["result"] == "washout"
+    assert view["discard"] is None
+    assert view["seats"]["2"]["river"] == [*river, "1b"]
+    zones = lying(out.state)
+    assert zones["discard"]["1b"] == 1
+    assert zones["river"]["1b"] == 0
+    assert zones["rack:3"]["wd"] == 1
+
+
+# --- the dora pad after the hand ------------------------------------------------------------
+
+def test_a_misread_ura_indicator_corrected_after_the_win() -> None:
+    """TABLE.md ``dora``: after the hand ended the operator may correct an indicator, the ura
+    too, and the win is scored and settled again with it. The riichi ron of
+    tests/game/test_riichi_rules.py (double riichi 2 + pinfu 1 = 3 han 30 fu: the dealer's
+    ron 5,800; with the ura 4c, dora 5c, one in the hand: 4 han, 11,600). The 4c was really
+    the 8b (dora 9b: none in east's 1c2c3c 4c5c6c 2b3b4b 1d2d3d 5b5b): the table is told,
+    the record shows the 8b and east's ron is 5,800 again (30,000 + 5,800 = 35,800; south
+    24,200)."""
+    log = rr._riichi_then_ron(rr._log())
+    log.move("4c", "wall", "dora")
+    state = _fold(log.events)
+    assert replay_summary(state)["hands"][0]["net"]["1"] == 11_600
+    out = apply(state, _correct("dora", "4c", "8b"))
+    assert out.accepted
+    assert out.announcements == ("The 4c on the dora pad is corrected to 8b",)
+    record = replay_summary(out.state)["hands"][0]
+    assert record["ura_dora_indicators"] == ["8b"] and record["dora_indicators"] == ["9b"]
+    assert record["net"] == {"1": 5800, "2": -5800, "3": 0, "4": 0}
+    assert record["points"] == {"1": 35_800, "2": 24_200, "3": 30_000, "4": 30_000}
+
+
+# --- how the put-backs pair identical tiles (zones.differences) -------------------------------
+
+def _zones(**zones: dict[str, int]) -> dict[str, Counter[str]]:
+    """Zones as ``zone_counts`` gives them (``rack_1`` for ``rack:1``), the wall and the
+    river empty unless given."""
+    out = {z.replace("_", ":"): Counter(c) for z, c in zones.items()}
+    out.setdefault("wall", Counter())
+    out.setdefault("river", Counter())
+    return out
+
+
+def test_identical_tiles_in_several_zones_pair_in_zone_order() -> None:
+    """docs/game.md (an undo: every tile lying elsewhere than the game has it is out of
+    place, each with the zone it belongs in). Four 1b lie east 2, south 1, west 1; the game
+    has them east 1, south 2, north 1. East and west each hold one too many, south and north
+    one too few: the extra ones, east's first, go to the short zones in order (south first):
+    east's to south, west's to north, one put-back each, never two to one zone."""
+    lies = _zones(rack_1={"1b": 2}, rack_2={"1b": 1}, rack_3={"1b": 1}, rack_4={})
+    wanted = _zones(rack_1={"1b": 1}, rack_2={"1b": 2}, rack_3={}, rack_4={"1b": 1})
+    assert differences(lies, wanted) == [("1b", "rack:1", "rack:2"), ("1b", "rack:3", "rack:4")]
+
+
+def test_a_preferred_pairing_comes_first_and_only_where_it_fits() -> None:
+    """zones.differences: the pairs given as preferred (a tile's earlier note) come first,
+    each only while its zone has a tile too many and its home one too few; the rest pair in
+    zone order. The tiles of the test above (pairs east->south, west->north):
+
+    - preferring east->south changes nothing (it is the pair anyway), and the next pair is
+      west->north, not a second one from east or to south;
+    - preferring south->north (south holds none too many) or east->west (west lacks none)
+      is ignored;
+    - preferring west->south gives west->south, then east->north."""
+    lies = _zones(rack_1={"1b": 2}, rack_2={"1b": 1}, rack_3={"1b": 1}, rack_4={})
+    wanted = _zones(rack_1={"1b": 1}, rack_2={"1b": 2}, rack_3={}, rack_4={"1b": 1})
+    plain = [("1b", "rack:1", "rack:2"), ("1b", "rack:3", "rack:4")]
+    assert differences(lies, wanted, [("1b", "rack:1", "rack:2")]) == plain
+    assert differences(lies, wanted, [("1b", "rack:2", "rack:4")]) == plain
+    assert differences(lies, wanted, [("1b", "rack:1", "rack:3")]) == plain
+    assert differences(lies, wanted, [("1b", "rack:3", "rack:2")]) == [
+        ("1b", "rack:3", "rack:2"), ("1b", "rack:1", "rack:4")]
+
+
+def test_the_wall_and_the_river_are_one_place_for_the_put_backs() -> None:
+    """zones.differences: the wall and the river count as one place (no reader tells them
+    apart), named by where the difference lies. A 1b lies in east's rack and one in the wall
+    where the game has them in south's and west's racks: east's goes to south, the wall's to
+    west. A note that the wall's 1b belongs in south's rack comes first: the wall's to south,
+    east's to west."""
+    lies = _zones(rack_1={"1b": 1}, rack_2={}, rack_3={}, wall={"1b": 1})
+    wanted = _zones(rack_1={}, rack_2={"1b": 1}, rack_3={"1b": 1})
+    assert differences(lies, wanted) == [("1b", "rack:1", "rack:2"), ("1b", "wall", "rack:3")]
+    assert differences(lies, wanted, [("1b", "wall", "rack:2")]) == [
+        ("1b", "wall", "rack:2"), ("1b", "rack:1", "rack:3")]
+
+
+def test_a_tile_in_the_river_pile_is_named_so() -> None:
+    """zones.differences: an off-table tile is named by where the difference lies. South's
+    5c lies on the river pile (the game has it in south's rack; three more in the wall):
+    it goes from the river to south's rack. The other way round (the game has it in the river
+    and it lies in south's rack) it goes to the river. With it in the river and three in the
+    wall, the off-table place holds four where the game has three there: one put-back, not
+    none."""
+    lies = _zones(rack_2={}, river={"5c": 1}, wall={"5c": 3})
+    wanted = _zones(rack_2={"5c": 1}, river={}, wall={"5c": 3})
+    assert differences(lies, wanted) == [("5c", "river", "rack:2")]
+    assert differences(wanted, lies) == [("5c", "rack:2", "river")]
+
+
+def test_a_copy_too_many_pairs_what_it_can() -> None:
+    """zones.differences: a rack may hold a copy the game does not count (a misread corrected
+    to a kind whose other copies lie in other racks: reassign judges by what the sender can
+    see). East holds two 1b where the game has one in south's rack: the one pair east->south
+    is given and the copy without a home is left for its seat to correct, no error."""
+    lies = _zones(rack_1={"1b": 2}, rack_2={})
+    wanted = _zones(rack_1={}, rack_2={"1b": 1})
+    assert differences(lies, wanted) == [("1b", "rack:1", "rack:2")]
+
+
+def test_a_note_for_a_zone_the_hand_has_not_or_a_tile_not_there_moves_nothing() -> None:
+    """zones.physical_counts: each out-of-place note moves its tile from the zone the game
+    has it in to where it was put, when both zones exist and the tile is there. JUNK, no
+    riichi: a 1b noted as put on the dora pad (no such zone) and a 5c noted as put in south's
+    rack from east's (east holds no 5c) change nothing: east keeps its one 1b, south its 5c."""
+    _, state = _dealt()
+    assert state.hand is not None
+    plain = zone_counts(state.hand, False)
+    noted = physical_counts(state.hand, False, [("1b", "dora", "rack:1"),
+                                                ("5c", "rack:2", "rack:1")])
+    assert noted == plain
+    assert noted["rack:1"]["1b"] == 1 and noted["rack:2"]["5c"] == 1
