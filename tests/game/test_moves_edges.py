@@ -732,3 +732,197 @@ def test_a_note_for_a_zone_the_hand_has_not_or_a_tile_not_there_moves_nothing() 
                                                 ("5c", "rack:2", "rack:1")])
     assert noted == plain
     assert noted["rack:1"]["1b"] == 1 and noted["rack:2"]["5c"] == 1
+
+
+# --- a kong's chain and the discard count -----------------------------------------------------
+
+def test_a_kong_claimed_after_a_discard_starts_a_new_chain() -> None:
+    """docs/game.md: ``twofold_fortune`` when the winning replacement came after two kongs in
+    a row, each declared on the previous one's replacement (RULES.md 8, dmjl). East declares a
+    concealed kong of 1b, draws the 2b as its replacement and discards it: the chain ends
+    there. South discards a 7b and east claims it for a kong (its second kong, but on a
+    discard, not on a replacement), draws the 9d and wins on it: a win on a kong's replacement,
+    not twofold fortune (no limit hand)."""
+    log = Log("dmjl")
+    log.reserve("2b 7b 9d")
+    log.deal({1: "1b1b1b1b 7b7b7b 3c4c5c 6d7d8d 9d", 2: JUNK[2][:-2] + "ew",
+              3: JUNK[3], 4: JUNK[4]})
+    for _ in range(4):
+        log.move("1b", "rack:1", "melds:1")
+    log.draw(1, "2b")
+    log.discard(1, "2b")
+    log.draw(2, "7b")
+    log.discard(2, "7b")
+    log.claim(1, "7b", "7b 7b 7b", discard_first=False)
+    log.draw(1, "9d")
+    log.declare(1, "mahjong")
+    result = _hand(_fold(log.events))["result"]
+    assert (result["winner"], result["win_source"]) == (1, "replacement")
+    score = result["details"]["1"]["score"]
+    assert score["limit_hand"] is None
+    assert "winning tile from the dead wall" in [i["name"] for i in score["items"]]
+
+
+def test_a_ready_call_after_the_second_discard_is_no_original_call() -> None:
+    """docs/game.md: ``original_call`` when the winner called ready before or with the own
+    first discard (RULES.md 8, dmjl: Mahjong with original call, 1 doubling). As
+    tests/game/test_engine.py's original call, but east calls ready only after its second
+    discard (the 5b it drew): its win on the 9d has no original call, the rest the same
+    (going Mahjong, the pair, the only possible tile, drawn, zero-point hand, only concealed
+    sets)."""
+    log = Log("dmjl")
+    log.reserve("9d 5b")
+    log.deal({1: "1b2b3b 4b5b6b 7b8b9b 1c2c3c 9d rd", 2: JUNK[2][:-2] + "ew",
+              3: JUNK[3], 4: JUNK[4]})
+    log.discard(1, "rd")
+    for seat in (2, 3, 4):
+        log.draw_discard(seat, log.spare(avoid=["9d", "5b"]))
+    log.draw(1, "5b")
+    log.discard(1, "5b")
+    log.declare(1, "ready")
+    for seat in (2, 3, 4):
+        log.draw_discard(seat, log.spare(avoid=["9d"]))
+    log.draw(1, "9d")
+    log.declare(1, "mahjong")
+    score = _hand(_fold(log.events))["result"]["details"]["1"]["score"]
+    names = [i["name"] for i in score["items"]]
+    assert "Mahjong with original call" not in names
+    assert "going Mahjong" in names and "only concealed sets" in names
+
+
+def test_a_flowers_replacement_after_a_draw_is_an_ordinary_self_drawn_tile() -> None:
+    """docs/game.md (mcr): a replacement after a bonus tile is passed as ``wall``, only one
+    after a kong as ``replacement`` (the Green Book's Out with Replacement Tile is not a
+    flower's replacement, docs/scoring.md). South, waiting on 4d or 7d with 1b-9b, 2c2c,
+    5d6d, draws the 1f on its turn, lays it and wins on its replacement 7d: self-drawn
+    from the wall: Pure Straight 16, Fully Concealed Hand 4, All Chows 2, the flower 1 = 23;
+    each other seat pays 8 + 23 = 31, south gets 93."""
+    log = Log("mcr")
+    log.reserve("1f 7d")
+    log.deal({**JUNK, 2: "1b2b3b 4b5b6b 7b8b9b 2c2c 5d6d"})
+    log.discard(1, "rd")
+    log.draw(2, "1f")
+    log.move("1f", "rack:2", "melds:2")
+    log.draw(2, "7d")
+    log.declare(2, "mahjong")
+    result = _hand(_fold(log.events))["result"]
+    assert (result["winner"], result["win_source"]) == (2, "wall")
+    score = result["details"]["2"]["score"]
+    assert [(i["name"], i["points"]) for i in score["items"]] == [
+        ("Pure Straight", 16), ("Fully Concealed Hand", 4), ("All Chows", 2),
+        ("Flower Tiles", 1)]
+    assert result["net"] == {"1": -31, "2": 93, "3": -31, "4": -31}
+
+
+def test_a_correction_on_the_strip_is_not_judged_by_the_rack() -> None:
+    """reassign.py and issue 22: a correction in an open zone is judged by the open tiles
+    only, never by a rack (a refusal would tell the table what the rack holds). East holds
+    four 1b and four 7b and lays three 1b; the operator corrects the second to a 7b: the
+    open tiles show one 7b, so it is accepted, though east's rack holds four more."""
+    log = Log()
+    log.deal({**JUNK, 1: "1b1b1b1b 7b7b7b7b 1c2c3c 4d5d6d"})
+    for _ in range(3):
+        log.move("1b", "rack:1", "melds:1")
+    out = apply(_fold(log.events), _correct("melds:1", "1b", "7b"))
+    assert out.accepted and out.announcements == ("The 1b in melds:1 is corrected to 7b",)
+
+
+# --- replacements for bonus tiles -------------------------------------------------------------
+
+def test_while_a_replacement_is_due_another_seat_may_not_discard() -> None:
+    """FORMATS.md: a bonus tile's replacement is due when it is laid. dmjl: south draws the
+    1f on its turn and lays it: south's step is its replacement. West's discard is refused
+    as out of turn (south's turn), not told to draw a replacement; south's own discard is
+    told to draw its replacement first."""
+    log = Log("dmjl")
+    log.reserve("1f")
+    log.deal(JUNK)
+    log.discard(1, "rd")
+    log.draw(2, "1f")
+    log.move("1f", "rack:2", "melds:2")
+    state = _fold(log.events)
+    assert (_hand(state)["turn"], _hand(state)["step"]) == (2, "replacement")
+    assert _words(state, _move("8b", "rack:3", "discard")) == (
+        "discard_out_of_turn", 3, "West may not discard: it is South's turn")
+    assert _words(state, _move("9d", "rack:2", "discard")) == (
+        "discard_out_of_turn", 2, "South must first draw a replacement tile")
+
+
+def test_the_turn_waits_for_every_replacement_of_the_seat_on_turn() -> None:
+    """FORMATS.md: each bonus tile laid makes a replacement due; the seat on turn discards
+    once its replacements are drawn. dmjl: south holds the 2f from the deal, draws the 1f on
+    its turn and lays both: two due, the step is the replacement. After the first one
+    south still owes one: the step stays. West lays its 3f out of turn and draws its own
+    replacement: south's is still due, the step stays. South's second replacement: the step
+    is the discard."""
+    log = Log("dmjl")
+    log.reserve("1f 2f 3f")
+    log.deal({**JUNK, 2: JUNK[2] + " 2f", 3: JUNK[3] + " 3f"})
+    log.discard(1, "rd")
+    log.draw(2, "1f")
+    log.move("1f", "rack:2", "melds:2")
+    log.move("2f", "rack:2", "melds:2")
+
+    def now(seat: int) -> tuple[int, str, int]:
+        view = _hand(_fold(log.events))
+        return view["turn"], view["step"], view["seats"][str(seat)]["replacements_due"]
+
+    assert now(2) == (2, "replacement", 2)
+    log.draw(2)
+    assert now(2) == (2, "replacement", 1)
+    log.move("3f", "rack:3", "melds:3")
+    assert now(3) == (2, "replacement", 1)
+    log.draw(3)
+    assert now(3) == (2, "replacement", 0)
+    log.draw(2)
+    assert now(2) == (2, "discard", 0)
+
+
+def test_two_flowers_laid_in_the_deal_are_replaced_one_at_a_time() -> None:
+    """RULES.md (bonus tiles): each flower dealt is laid and replaced. dmjl: east's last two
+    tiles are the 1f and the 2f; both laid, two replacements are due; the first tile drawn
+    leaves one due, the second none."""
+    log = Log("dmjl")
+    log.deal({**JUNK, 1: "1b 4b 7b 1c 9c 1d 4d ew sw ww nw rd 1f 2f"})
+    log.move("1f", "rack:1", "melds:1")
+    log.move("2f", "rack:1", "melds:1")
+
+    def due() -> int:
+        return int(_hand(_fold(log.events))["seats"]["1"]["replacements_due"])
+
+    assert due() == 2
+    log.draw(1, "9d")
+    assert due() == 1
+    log.draw(1, "gd")
+    assert due() == 0
+
+
+def test_a_win_on_the_tile_drawn_to_repair_the_hand_is_self_drawn() -> None:
+    """RULES.md 4 (repair) and docs/game.md (``win_source``: ``wall`` for a tile drawn from
+    the live wall). dmjl: south draws the 9d on its turn (2c3c4c 5c6c7c 2d3d4d 5d6d7d 9d9d:
+    complete); its 2c turns out to be the 2f, so south holds 13 that count; it draws the 2c
+    from the wall to repair the hand and declares Mahjong: south wins, self-drawn from the
+    wall."""
+    log = Log("dmjl")
+    log.reserve("9d 2c")
+    log.deal(JUNK)
+    log.discard(1, "rd")
+    log.draw(2, "9d")
+    log.raw(_correct("rack:2", "2c", "2f"))
+    log.move("2c", "wall", "rack:2")
+    log.declare(2, "mahjong")
+    result = _hand(_fold(log.events))["result"]
+    assert (result["result"], result["winner"], result["win_source"]) == ("mahjong", 2, "wall")
+
+
+def test_a_deal_tile_logged_without_a_time_keeps_east_s_deadline() -> None:
+    """docs/game.md "Timers": east's first turn runs 20 s from the deal's tiles. Every tile
+    of the deal at 1.0 s but the last, which comes without a time (FORMATS.md: a line *may*
+    carry ``at``): east's deadline stays 21.0."""
+    log = Log(table={"timers": True})
+    log.deal(JUNK)
+    state = _fold(log.events[:1])
+    for event in log.events[1:-1]:
+        state = apply(state, event, at=1.0).state
+    state = apply(state, log.events[-1]).state
+    assert _hand(state)["timers"] == {"claim_deadline": None, "turn_deadline": 21.0}
