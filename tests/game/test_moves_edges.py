@@ -20,6 +20,7 @@ from tests.game import test_riichi_rules as rr
 from tests.game.logbuilder import Log
 from tests.game.scenarios import JUNK
 from tests.game.test_calls_edges import (
+    CLAIM,
     SHORT,
     _added_kong_robbed_twice,
     _declare,
@@ -926,3 +927,36 @@ def test_a_deal_tile_logged_without_a_time_keeps_east_s_deadline() -> None:
         state = apply(state, event, at=1.0).state
     state = apply(state, log.events[-1]).state
     assert _hand(state)["timers"] == {"claim_deadline": None, "turn_deadline": 21.0}
+
+
+# --- what a draw and the dora pad leave as they were ------------------------------------------
+
+def test_a_discard_gone_to_the_river_stays_too_late_after_the_next_draw() -> None:
+    """RULES.md 3.4: a discard nobody claims is dead for the rest of the hand. East's rd goes
+    to the river and south draws: west's claim is still too late for the rd (it went to the
+    river), not a claim with nothing to claim."""
+    log = Log()
+    log.deal(CLAIM)
+    log.discard(1, "rd").river("rd")
+    log.draw(2, "1b")
+    assert _words(_fold(log.events), _declare(3, "claim")) == (
+        "claim_too_late", 3, "West may not claim the rd: it has gone to the river")
+
+
+def test_a_wall_tile_goes_to_the_dora_pad_only() -> None:
+    """TABLE.md: in a riichi hand a tile from the wall goes to a rack, or to the dora pad as
+    an indicator; to the discard pad or the river it is out of place in play, as in any other
+    game (tests/game/test_riichi_rules.py's hand, its one indicator laid)."""
+    state = _fold(rr._log().events)
+    for zone in ("discard", "river"):
+        assert _words(state, _move("5c", "wall", zone)) == (
+            "tile_out_of_place", None, f"a tile does not move from wall to {zone} in play")
+
+
+def test_the_wall_holds_the_bonus_tiles_of_a_game_played_with_them() -> None:
+    """TABLE.md's zones and RULES.md (bonus tiles): dmjl plays with one copy of each flower
+    and season; after the deal of JUNK (no bonus tile dealt) each lies in the wall where the
+    tiles lie (``lying``), as in the game's own counts."""
+    _, state = _dealt(log=Log("dmjl"))
+    zones = lying(state)
+    assert [zones["wall"][t] for t in ("1f", "4f", "1s", "4s")] == [1, 1, 1, 1]
