@@ -21,12 +21,14 @@ from tests.game.logbuilder import Log
 from tests.game.scenarios import JUNK
 from tests.game.test_calls_edges import (
     CLAIM,
+    ROB,
     SHORT,
     _added_kong_robbed_twice,
     _declare,
     _fold,
     _hand,
     _move,
+    _timed,
     _words,
 )
 
@@ -960,3 +962,64 @@ def test_the_wall_holds_the_bonus_tiles_of_a_game_played_with_them() -> None:
     _, state = _dealt(log=Log("dmjl"))
     zones = lying(state)
     assert [zones["wall"][t] for t in ("1f", "4f", "1s", "4s")] == [1, 1, 1, 1]
+
+
+# --- what a discard clears, what another seat's replacement leaves ----------------------------
+
+def test_a_late_claim_on_the_next_discard_is_noted_too() -> None:
+    """docs/game.md "Timers": a claim after the claim window's deadline is noted, each
+    overrun once. East's 9d at 10.0 s (window to 13.0 s): west claims it at 14.25 s (late,
+    noted), makes the pung at 14.5 s and discards a wd at 15.0 s (window to 18.0 s). North,
+    holding two wd, claims it at 19.0 s: 1.0 s late, and that is the overrun reported now
+    (west's was for the earlier discard)."""
+    from controller.game import due_timer_events
+
+    state = apply(_timed(CLAIM), _declare(3, "claim"), at=14.25).state
+    for event in (_move("9d", "discard", "melds:3"), _move("9d", "rack:3", "melds:3"),
+                  _move("9d", "rack:3", "melds:3")):
+        state = apply(state, event, at=14.5).state
+    state = apply(state, _move("wd", "rack:3", "discard"), at=15.0).state
+    assert _hand(state)["timers"] == {"claim_deadline": 18.0, "turn_deadline": 25.0}
+    late = apply(state, _declare(4, "claim"), at=19.0)
+    assert late.accepted
+    assert due_timer_events(late.state, 19.5) == [
+        {"timer": {"seat": 4, "kind": "claim", "overrun": 1.0, "deadline": 18.0}}]
+
+
+def test_after_a_claim_there_is_nothing_left_to_claim() -> None:
+    """RULES.md 3.4 and 4: east's rd died when south drew; south's 9d is claimed by west for
+    a pung. North's claim then has no discard to claim (the rd east discarded earlier is not
+    the discard now: it is not "too late" for it)."""
+    log = Log()
+    log.deal(CLAIM)
+    log.discard(1, "rd")
+    log.draw(2, "1b")
+    log.discard(2, "9d")
+    log.claim(3, "9d", "9d 9d")
+    state = _fold(log.events)
+    assert (_hand(state)["turn"], _hand(state)["step"]) == (3, "discard")
+    assert _words(state, _declare(4, "claim")) == (
+        "nothing_to_claim", 4, "there is no discard for North to claim")
+
+
+def test_an_added_kong_stays_robbable_while_another_seat_draws_a_replacement() -> None:
+    """RULES.md 4: a player may rob an added kong to win, until the kong's replacement is
+    drawn. dmjl, the robbing hand of tests/game/test_calls_edges.py with a 1f kept in south's
+    rack: west adds its drawn 5c to its pung; before west's replacement, south lays its 1f
+    and draws its own replacement. East may still rob the 5c: the table is told."""
+    log = Log("dmjl")
+    log.reserve("5c 1f").deal({**ROB, 2: ROB[2] + " 1f"})
+    log.discard(1, "5c").claim(3, "5c", "5c5c").discard(3, "5d")
+    log.draw_discard(4, log.spare(avoid=["5c", "2c"]))
+    log.draw_discard(1, log.spare(avoid=["5c", "8c"]))
+    log.draw_discard(2, log.spare(avoid=["5c"]))
+    log.draw(3, "5c")
+    log.move("5c", "rack:3", "melds:3")
+    log.move("1f", "rack:2", "melds:2")
+    log.draw(2)
+    state = _fold(log.events)
+    assert (_hand(state)["turn"], _hand(state)["step"]) == (3, "replacement")
+    assert _hand(state)["seats"]["2"]["replacements_due"] == 0
+    out = apply(state, _declare(1, "mahjong"))
+    assert out.accepted
+    assert out.announcements == ("East declares Mahjong on the 5c: robbing the kong",)
