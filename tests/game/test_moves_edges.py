@@ -1023,3 +1023,23 @@ def test_an_added_kong_stays_robbable_while_another_seat_draws_a_replacement() -
     out = apply(state, _declare(1, "mahjong"))
     assert out.accepted
     assert out.announcements == ("East declares Mahjong on the 5c: robbing the kong",)
+
+
+def test_a_dora_indicator_corrected_after_an_abortive_draw_settles_nothing_again() -> None:
+    """RULES.md 11: an abortive draw pays nothing, the dealer repeats and the honba goes up;
+    a dora indicator plays no part in it. East (the dealer) declares nine terminals in the
+    deal (the hand of tests/game/test_riichi_abort_words.py); the 9b on the dora pad is then
+    corrected to the 8b: the table is told, and the hand still paid nothing (30,000 each),
+    east still deals, one honba."""
+    from tests.game import test_riichi_abortive as ab
+
+    log = ab._log(ab.ON, east="1c 9c 1d 9d 1b ew sw ww gd 4d5d6d7d nw",
+                  south="1d2d3d 4d5d6d 7d8d9d 1b2b3b nw")
+    log.declare(1, "nine_terminals")
+    out = apply(_fold(log.events), _correct("dora", "9b", "8b"))
+    assert out.accepted
+    assert out.announcements == ("The 9b on the dora pad is corrected to 8b",)
+    record = replay_summary(out.state)["hands"][0]
+    assert record["net"] == {"1": 0, "2": 0, "3": 0, "4": 0}
+    assert record["points"] == {"1": 30_000, "2": 30_000, "3": 30_000, "4": 30_000}
+    assert out.state.dealer == 1 and out.state.rt.honba == 1
