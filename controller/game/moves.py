@@ -93,11 +93,19 @@ def draw(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:
     if seat.replacements_due > 0:
         return _replacement(hand, seat, tile, out)
     if pos == hand.turn and hand.step == "draw":
-        return _turn_draw(ctx, hand, seat, tile, out)
-    if ctx.option("wrong_count", "dead_hand") == "repair" and seat.size() < _needed(hand, pos):
+        return _turn_draw(hand, seat, tile, out)
+    if _repairs(ctx) and seat.size() < _needed(hand, pos):
         ctx.notes.append(f"{name(hand, pos)} draws a tile to repair the hand")
         return _took(hand, seat, tile, out, "wall")
     raise Refused("draw_out_of_turn", pos, _draw_refusal(hand, pos))
+
+
+def _repairs(ctx: Ctx) -> bool:
+    """``wrong_count = repair``: a seat may draw or return tiles to repair its count. Read by
+    key: every rule set resolves the option (the session keeps its options with their
+    defaults filled in, engine.py)."""
+    wrong_count: str = ctx.state.options["wrong_count"]
+    return wrong_count == "repair"
 
 
 def _needed(hand: Hand, pos: int) -> int:
@@ -157,7 +165,7 @@ def _replacement(hand: Hand, seat: Seat, tile: str, out: tuple[int, ...]) -> Han
     return riichi.on_draw(hand, seat.position) if hand.rh is not None else hand
 
 
-def _turn_draw(ctx: Ctx, hand: Hand, seat: Seat, tile: str, out: tuple[int, ...]) -> Hand:
+def _turn_draw(hand: Hand, seat: Seat, tile: str, out: tuple[int, ...]) -> Hand:
     pos = seat.position
     calls.check_no_pending_claim(hand, pos)
     if seat.size() >= 14:
@@ -288,7 +296,7 @@ def bury_discard(hand: Hand) -> Hand:
 def return_to_wall(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:
     """Repair (wrong_count repair): a seat with too many tiles returns one to the wall."""
     seat = hand.seat(pos)
-    if ctx.option("wrong_count", "dead_hand") != "repair" or seat.size() <= _needed(hand, pos):
+    if not _repairs(ctx) or seat.size() <= _needed(hand, pos):
         raise Refused(
             "tile_out_of_place", pos,
             "the tile stays in the rack: tiles do not go back to the wall in play",

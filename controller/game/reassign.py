@@ -22,7 +22,8 @@ def reassign(ctx: Ctx, state: GameState, body: dict[str, Any]) -> GameState:
     if hand is None or hand.phase == "over":
         raise Refused("no_hand", None, "no hand is in play")
     hand = _relabel(hand, zone, kind, pos, old, new)  # the zone is looked at first
-    hand = evolve(hand, out=_recount(ctx, hand, kind, pos, old, new))
+    rack = hand.seat(pos).rack if kind == "rack" else ()  # the sender's own rack
+    hand = evolve(hand, out=_recount(ctx, hand, old, new, rack))
     if kind == "rack":
         ctx.notes.append(f"A misread tile in {zone} is corrected")
     else:
@@ -47,7 +48,7 @@ def _dora(ctx: Ctx, state: GameState, old: str, new: str) -> GameState:
     laid = list(getattr(rh, field))
     laid[laid.index(old)] = new
     hand = evolve(hand, rh=evolve(rh, **{field: tuple(laid)}))
-    hand = evolve(hand, out=_recount(ctx, hand, "dora", 0, old, new))
+    hand = evolve(hand, out=_recount(ctx, hand, old, new))
     ctx.notes.append(f"The {old} on the dora pad is corrected to {new}")
     if over and rh.wins:
         return riichi_end.reclose(ctx, state, hand)
@@ -69,18 +70,21 @@ def _relabel(hand: Hand, zone: str, kind: str, pos: int, old: str, new: str) -> 
     raise Refused("tile_not_there", None, f"{zone} holds no {old} that can be corrected")
 
 
-def _recount(ctx: Ctx, hand: Hand, kind: str, pos: int, old: str, new: str) -> tuple[int, ...]:
+def _recount(
+    ctx: Ctx, hand: Hand, old: str, new: str, rack: tuple[str, ...] = ()
+) -> tuple[int, ...]:
     """The out-of-wall counts after the correction (``hand`` already relabelled). A fifth copy
-    is judged by the copies the sender can see (the open tiles, and a seat's own rack), never
-    by the other racks: an answer that depended on them told what they held (issue 22). A
-    copy too many in some rack is that rack's misread, for its seat to correct."""
+    is judged by the copies the sender can see (the open tiles, and ``rack``: a seat's own
+    rack, when the correction is in it), never by the other racks: an answer that depended on
+    them told what they held (issue 22). A copy too many in some rack is that rack's misread,
+    for its seat to correct."""
     allowed = copies_in_set(new, ctx.bonus_tiles)
     if allowed == 0:
         raise Refused("not_in_set", None, f"this game is played without bonus tiles: no {new}")
-    seen = open_tiles(hand) + (list(hand.seat(pos).rack) if kind == "rack" else [])
+    seen = open_tiles(hand) + list(rack)
     if seen.count(new) > allowed:
         raise Refused("fifth_copy", None,
-                      f"{allowed} {new} already lie open{' or in this rack' * (kind == 'rack')}: "
+                      f"{allowed} {new} already lie open{' or in this rack' * bool(rack)}: "
                       f"the {old} is not a {new}")
     out = list(hand.out)
     out[CODE_INDEX[old]] -= 1
