@@ -366,3 +366,55 @@ def test_after_a_washout_the_deal_passes_only_in_mcr(ruleset: str, dealer: int) 
     assert session["dealer"] == dealer and session["prevailing_wind"] == "east"
     assert session["game_over"] is False
     assert state.totals == (0, 0, 0, 0)
+
+
+def _north_claims_before_two_mahjongs(mahjongs: tuple[int, ...]) -> tuple[GameState, list[Any]]:
+    """hua-bao: west discards the 9d. North, whose hand it completes (gdgdgd rdrdrd 1b1b1b
+    2b3b4b 9d9d), calls a plain ``claim``; the seats in ``mahjongs`` (east 1b2b3b 4b5b6b
+    7b8b9b 1d1d1d 9d, south 2c3c4c 5c6c7c 2d3d4d 5d6d7d 9d, each waiting on the 9d too) declare
+    Mahjong on it. North takes the 9d into its rack and declares Mahjong."""
+    log = Log("hua-bao", {"mahjong_tie": "turn_order"})
+    log.deal({1: "1b2b3b 4b5b6b 7b8b9b 1d1d1d 9d wd",
+              2: "2c3c4c 5c6c7c 2d3d4d 5d6d7d 9d",
+              3: "1c 8c 9c 6d 8d 9b 9b 3b ew sw ww nw 9d",
+              4: "gdgdgd rdrdrd 1b1b1b 2b3b4b 9d"})
+    log.discard(1, "wd")
+    log.draw_discard(2, log.spare(avoid=["9d"]))
+    log.draw(3, log.spare(avoid=["9d"]))
+    log.discard(3, "9d").declare(4, "claim")
+    for seat in mahjongs:
+        log.declare(seat, "mahjong")
+    log.move("9d", "discard", "rack:4").declare(4, "mahjong")
+    return replay(log.events)
+
+
+@pytest.mark.parametrize("mahjongs", [(2,), (1, 2)])
+def test_a_claim_that_is_a_mahjong_keeps_the_discard_over_two_declared_mahjongs(
+        mahjongs: tuple[int, ...]) -> None:
+    """FORMATS.md (``declare``): of several seats calling for one discard, the controller works
+    out the best claim each could make and awards the discard by precedence; RULES.md section 4:
+    Mahjong beats the rest and equal claims go to the claimant nearest in turn order from the
+    discarder. North's best claim on west's 9d is Mahjong and north plays next after west (then
+    east, then south), so the 9d is north's whether one or two other seats declared Mahjong on
+    it, and north's Mahjong with it stands: north wins, west the discarder.
+
+    A bug until the twelfth session: with two other Mahjongs declared, ``win_on_discard``
+    weighed only the declared ones, gave the 9d to east and refused north's Mahjong ("North may
+    not take the 9d: Mahjong goes to East") after the table had been told the 9d was north's,
+    leaving north holding a tile it could neither win with nor anyone else take."""
+    state, outcomes = _north_claims_before_two_mahjongs(mahjongs)
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
+    assert state.hand.result.winner == 4 and state.hand.result.discarder == 3
+    assert "North goes Mahjong on the 9d" in outcomes[-1].announcements
+
+
+def test_the_dealer_with_no_tile_yet_is_refused_a_mahjong_in_words() -> None:
+    """The deal has begun (south holds its first tile) and east, the dealer, holds nothing yet:
+    east's Mahjong is refused as an incomplete hand, east named, "East holds no tiles", and the
+    hand goes on (still in the deal, nothing scored)."""
+    log = Log().move("1b", "wall", "rack:2").declare(1, "mahjong")
+    state, outcomes = replay(log.events)
+    assert [(o.violation.rule, o.violation.seat, o.violation.message)
+            for o in outcomes if not o.accepted] == [
+        ("mahjong_incomplete_hand", 1, "East holds no tiles")]
+    assert state.hand.phase == "deal" and state.hand.result is None
