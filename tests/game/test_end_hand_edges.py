@@ -418,3 +418,148 @@ def test_the_dealer_with_no_tile_yet_is_refused_a_mahjong_in_words() -> None:
             for o in outcomes if not o.accepted] == [
         ("mahjong_incomplete_hand", 1, "East holds no tiles")]
     assert state.hand.phase == "deal" and state.hand.result is None
+
+
+#: a waiting hand: 1b2b3b 4b5b6b 7b8b9b 1c2c3c and a single 9d, complete with the 9d
+WAITING_9D = "1b2b3b 4b5b6b 7b8b9b 1c2c3c 9d"
+#: three hands that wait on nothing (no 9d among them), for the seats that do not win
+LOSERS = ("1b 4b 7b 1c 9c 1d 4d ew sw ww nw rd gd", JUNK[3], JUNK[4])
+
+
+def _self_drawn_hand(log: Log, dealer: int, winner: int,
+                     hands: dict[int, str] | None = None) -> Log:
+    """One hand: ``winner`` holds WAITING_9D, the others LOSERS (or ``hands``); the dealer's
+    14th tile is a 5c, its first discard. The seats after the dealer draw and discard a spare
+    tile until it is ``winner``'s turn; ``winner`` draws the 9d and declares Mahjong."""
+    log.new_hand()
+    log.reserve("9d")
+    losers = iter(LOSERS)
+    deal = {p: WAITING_9D if p == winner else next(losers) for p in (1, 2, 3, 4)}
+    deal.update(hands or {})
+    deal[dealer] += " 5c"
+    log.deal(deal)
+    log.discard(dealer, "5c")
+    seat = dealer % 4 + 1
+    while seat != winner:
+        log.draw_discard(seat, log.spare(avoid=["9d"]))
+        seat = seat % 4 + 1
+    log.draw(winner, "9d")
+    return log.declare(winner, "mahjong")
+
+
+def test_dmjl_counts_nine_in_a_row_afresh_for_each_dealer() -> None:
+    """RULES.md section 8 (dmjl): east winning nine hands in a row scores a limit (500) and
+    the winds rotate; section 2: when another seat wins, the seats rotate. Seat 1, the first
+    east, wins once; seat 2 wins (seat 2 becomes east, its run starts at nothing, seat 1's win
+    not counted); seat 2 wins eight more as east: none is a limit and seat 2 stays dealer.
+    Its ninth in a row is the limit, the table is told "East wins the ninth hand in a row: a
+    limit, and the winds rotate" (that Mahjong only), and seat 3 deals next."""
+    log = Log("dmjl")
+    hands = [(1, 1), (1, 2)] + [(2, 2)] * 9
+    for dealer, winner in hands:
+        _self_drawn_hand(log, dealer, winner)
+    state, outcomes = replay(log.events)
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
+    assert [(h.dealer, h.winner) for h in state.hands] == hands
+    assert all(h.scores[1] < 500 for h in state.hands[2:10])
+    assert state.hands[10].scores[1] == 500
+    assert state.dealer == 3
+    note = "East wins the ninth hand in a row: a limit, and the winds rotate"
+    told = [i for i, o in enumerate(outcomes) if note in o.announcements]
+    assert told == [len(outcomes) - 1]
+
+
+def test_a_loser_scores_the_pung_of_the_prevailing_wind_in_a_later_round() -> None:
+    """RULES.md section 2: the prevailing wind advances when the dealership has passed all the
+    way round: seats 2, 3, 4 and then 1 win a hand each (each win by a non-dealer passes the
+    deal), so the fifth hand is in the south round, seat 1 dealing. West (seat 3) loses with a
+    concealed pung of sw, the prevailing wind, and single tiles: section 6 scores the pung 8
+    and a doubling (a pung of the prevailing wind), 16 in all."""
+    log = Log("hua-bao")
+    for dealer, winner in ((1, 2), (2, 3), (3, 4), (4, 1)):
+        _self_drawn_hand(log, dealer, winner)
+    _self_drawn_hand(log, 1, 1, {3: "swswsw 2b 5b 8b 8c 8d ew ww nw rd gd"})
+    state, outcomes = replay(log.events)
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
+    assert [h.winner for h in state.hands] == [2, 3, 4, 1, 1]
+    assert state.hands[4].prevailing_wind == "south"
+    assert state.hands[4].scores[2] == 16
+
+
+def _wall_end_win(winner: int) -> tuple[GameState, list[Any]]:
+    """dmjl (144 tiles, 14 in the dead wall: 130 live, 77 left after the deal): ``winner``
+    holds WAITING_9D; east throws the 5c, then draws and discards run on (75 or 76 of them)
+    until ``winner`` draws the 9d with 1 tile left behind it (east, 2nd-last) or none (south,
+    the last), and declares Mahjong."""
+    log = Log("dmjl")
+    log.reserve("9d")
+    losers = iter(LOSERS)
+    deal = {p: WAITING_9D if p == winner else next(losers) for p in (1, 2, 3, 4)}
+    deal[1] += " 5c"
+    log.deal(deal).discard(1, "5c")
+    seat = 2
+    for _ in range(75 if winner == 1 else 76):
+        log.draw_discard(seat, log.spare(avoid=["9d"]))
+        seat = seat % 4 + 1
+    assert seat == winner
+    log.draw(winner, "9d")
+    return replay(log.declare(winner, "mahjong").events)
+
+
+@pytest.mark.parametrize(("winner", "last"), [(1, False), (2, True)])
+def test_only_the_last_live_tile_is_the_last_tile(winner: int, last: bool) -> None:
+    """docs/game.md: ``last_tile`` is set when the live wall is 0 at the win; dmjl (RULES.md
+    section 8 as bmja) doubles "winning tile is the last tile of the live wall". Winning on
+    the last live tile counts it; on the second-last (one tile still to draw) it does not."""
+    state, outcomes = _wall_end_win(winner)
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
+    assert state.hand.result.winner == winner and state.hand.live_wall == (0 if last else 1)
+    items = [i["name"] for i in state.hand.result.details[str(winner)]["score"]["items"]]
+    assert ("winning tile is the last tile of the live wall" in items) is last
+
+
+def _east_calls_ready_then(kong: str) -> list[str]:
+    """dmjl: east holds 1b1b1b 4b5b6b 7b8b9b 1c1c1c 9d and the rd, throws the rd and calls
+    ready with it (waiting on the 9d). ``kong`` "concealed": east later draws the fourth 1b
+    and declares a concealed kong; "claimed": south throws the fourth 1c and east claims it
+    for a kong; "late": east calls ready only with its second discard, no kong. East then
+    draws the 9d (the replacement after a kong) and goes Mahjong. Returns east's items."""
+    log = Log("dmjl")
+    log.reserve("1b 1c 9d")
+    log.deal({1: "1b1b1b 4b5b6b 7b8b9b 1c1c1c 9d rd", 2: JUNK[2][:-2] + "ew",
+              3: JUNK[3], 4: "2b 3b 5b 6b 8b 9b 6c 4c 9c 1d 4d wd wd"})
+    log.discard(1, "rd")
+    if kong != "late":
+        log.declare(1, "ready")
+    if kong == "claimed":
+        log.draw(2, "1c")
+        log.discard(2, "1c").claim(1, "1c", "1c1c1c")
+    else:
+        for seat in (2, 3, 4):
+            log.draw_discard(seat, log.spare(avoid=["1b", "1c", "9d"]))
+    if kong == "concealed":
+        log.draw(1, "1b")
+        for _ in range(4):
+            log.move("1b", "rack:1", "melds:1")
+    if kong == "late":
+        log.draw_discard(1, log.spare(avoid=["1b", "1c", "9d"]))
+        log.declare(1, "ready")
+        for seat in (2, 3, 4):
+            log.draw_discard(seat, log.spare(avoid=["1b", "1c", "9d"]))
+    log.draw(1, "9d")
+    state, outcomes = replay(log.declare(1, "mahjong").events)
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
+    assert state.hand.result.winner == 1
+    return [i["name"] for i in state.hand.result.details["1"]["score"]["items"]]
+
+
+@pytest.mark.parametrize(("kong", "original"),
+                         [("concealed", True), ("claimed", False), ("late", False)])
+def test_the_original_call_needs_the_first_discard_and_no_claimed_set(
+        kong: str, original: bool) -> None:
+    """docs/game.md: ``original_call`` when the winner called ready before or with its own
+    first discard and has no claimed set (dmjl: "Mahjong with original call", a doubling,
+    RULES.md section 8 as bmja). East's concealed kong is no claimed set: the original call
+    stands; a kong claimed from south's discard ends it, and so does a ready call made only
+    with the second discard."""
+    assert ("Mahjong with original call" in _east_calls_ready_then(kong)) is original
