@@ -563,3 +563,120 @@ def test_the_original_call_needs_the_first_discard_and_no_claimed_set(
     stands; a kong claimed from south's discard ends it, and so does a ready call made only
     with the second discard."""
     assert ("Mahjong with original call" in _east_calls_ready_then(kong)) is original
+
+
+def test_mcr_scores_last_tile_when_the_other_three_lie_in_the_rivers() -> None:
+    """RULES.md section 10: "Last Tile" (4 fans) when the winning tile is the last of its kind,
+    the other three visible. mcr: south chows east's 3b (1b 2b from the rack) and holds
+    1c2c3c 1d2d 5c5c5c ewew, waiting on the 3d alone. West, north and east each throw a 3d
+    (south lets them pass); west draws the fourth and throws it; south goes Mahjong on it:
+    its fans include Last Tile (the three others lie in the rivers, none in south's hand)."""
+    log = Log("mcr")
+    log.reserve("3d")
+    log.deal({1: "1b 4b 7b 1c 6c 1d 3d ew sw ww nw rd gd 3b",
+              2: "1b 2b 1c2c3c 1d2d 5c5c5c ewew 9b",
+              3: "2b 5b 8b 8c 8d ew sw ww nw rd gd wd 3d",
+              4: "2b 3b 5b 6b 8b 9b 1c 4c 9c 1d 4d wd 3d"})
+    log.discard(1, "3b").claim(2, "3b", "1b2b").discard(2, "9b")
+    for seat in (3, 4, 1):
+        log.draw(seat, log.spare(avoid=["3d"]))
+        log.discard(seat, "3d")
+    log.draw_discard(2, log.spare(avoid=["3d"]))
+    log.draw(3, "3d")
+    log.discard(3, "3d").declare(2, "mahjong").move("3d", "discard", "rack:2")
+    state, outcomes = replay(log.events)
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
+    assert state.hand.result.winner == 2
+    items = state.hand.result.details["2"]["score"]["items"]
+    assert "Last Tile" in [i["name"] for i in items], items
+
+
+def test_robbing_a_kong_leaves_the_owners_other_added_kong_standing() -> None:
+    """RULES.md section 4: a robbed added kong is a pung again; nothing else of its owner's
+    changes. hua-bao: south pungs west's 2b and, later, west's 6c; it draws the fourth 2b and
+    adds it (an added kong nobody robs, then its replacement), and then the fourth 6c, which
+    east (1c2c3c 4d5d6d 7d8d9d ewew 5c 7c, waiting on the 6c) robs. South's sets in the record:
+    the kong of 2b, then the pung of 6c."""
+    log = Log()
+    log.reserve("2b 6c")
+    log.deal({1: "1c2c3c 4d5d6d 7d8d9d ewew 5c 7c 1b",
+              2: "2b2b 6c6c 3b 9b 1d 4b 7b sw ww nw rd",
+              3: "2b 6c 8b 8c 8d ew sw ww nw rd gd wd wd",
+              4: "3b 5b 6b 8b 9b 1c 4c 9c 4d wd wd 3d gd"})
+    avoid = ["2b", "6c"]
+    log.discard(1, "1b")
+    log.draw_discard(2, log.spare(avoid=avoid))
+    log.draw(3, log.spare(avoid=avoid))
+    log.discard(3, "2b").claim(2, "2b", "2b2b").discard(2, "3b")
+    log.draw(3, log.spare(avoid=avoid))
+    log.discard(3, "6c").claim(2, "6c", "6c6c").discard(2, "9b")
+    for seat in (3, 4, 1):
+        log.draw_discard(seat, log.spare(avoid=avoid))
+    log.draw(2, "2b")
+    log.move("2b", "rack:2", "melds:2")
+    log.draw(2, log.spare(avoid=avoid))
+    log.discard(2, "1d")
+    for seat in (3, 4, 1):
+        log.draw_discard(seat, log.spare(avoid=avoid))
+    log.draw(2, "6c")
+    log.move("6c", "rack:2", "melds:2")
+    log.declare(1, "mahjong").move("6c", "melds:2", "rack:1")
+    state, outcomes = replay(log.events)
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
+    result = state.hand.result
+    assert result.winner == 1 and result.win_source == "robbed_kong" and result.discarder == 2
+    melds = result.details["2"]["melds"]
+    assert [(m["kind"], m["tiles"]) for m in melds] == [
+        ("kong", ["2b", "2b", "2b", "2b"]), ("pung", ["6c", "6c", "6c"])], melds
+
+
+@pytest.mark.parametrize(("dead", "winner"), [(1, 2), (2, 3)])
+def test_a_dead_east_or_south_scores_nothing(dead: int, winner: int) -> None:
+    """RULES.md section 4: a dead hand scores nothing. East dealt 13 tiles (it needs 14) or
+    south dealt 12 is dead at east's first discard (``wrong_count = dead_hand``); the other
+    of south and west holds 2c3c4c 5c6c7c 2d3d4d 5d6d7d 9d and wins on east's first discard,
+    the 9d: an earthly hand, half the limit (250, RULES.md section 6). The dead seat's score
+    is 0 and its record has none; the two others hold nothing that scores."""
+    east = "1b 4b 7b 1c 9c 1d 4d ew sw ww nw rd gd 9d"
+    junk = ("2b 5b 8b 8c 8d ew sw ww nw rd gd 7c 7d", "2b 3b 5b 6b 8b 9b 1c 4c 9c 1d 4d rd gd")
+    waiting = "2c3c4c 5c6c7c 2d3d4d 5d6d7d 9d"
+    if dead == 1:  # east short of its gd
+        deal = {1: east.replace("gd ", ""), 2: waiting, 3: junk[0], 4: junk[1]}
+    else:  # south short of its gd
+        deal = {1: east, 2: junk[1].removesuffix(" gd"), 3: waiting, 4: junk[0]}
+    log = Log("hua-bao", {"wrong_count": "dead_hand"}).deal(deal)
+    log.discard(1, "9d").declare(winner, "mahjong").move("9d", "discard", f"rack:{winner}")
+    state, outcomes = replay(log.events)
+    assert [o.violation.rule for o in outcomes if o.violation] == ["wrong_tile_count"]
+    result = state.hand.result
+    assert state.hand.seat(dead).dead
+    expected = [0, 0, 0, 0]
+    expected[winner - 1] = 250
+    assert result.winner == winner and result.scores == tuple(expected)
+    assert result.details[str(dead)]["score"] is None
+
+
+def test_riichi_robbing_a_kong_is_paid_by_the_kongs_owner_alone() -> None:
+    """test_riichi_calls_kongs._to_added_kong: west robs east's added kong of 7d (chankan).
+    docs/game.md: the owner of the robbed kong is the discarder; RULES.md section 11: a ron is
+    paid by the discarder alone. East pays west the whole win; south and north pay nothing."""
+    from tests.game.test_riichi_calls_kongs import _to_added_kong
+    log = _to_added_kong("ew").declare(3, "mahjong").move("7d", "melds:1", "rack:3")
+    state, outcomes = replay(log.events)
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
+    record = state.hands[-1]
+    assert record.winner == 3 and record.win_source == "robbed_kong" and record.discarder == 1
+    east, south, west, north = record.net
+    assert south == 0 and north == 0 and west > 0 and east == -west
+
+
+def test_three_rons_abort_with_the_pad_empty() -> None:
+    """test_riichi_abortive._three_rons: three rons on north's nw end the hand as an abortive
+    draw (``abortive_draws`` on). East has taken the nw into its rack, so the pad is empty in
+    the game's eyes as on the table (test_end_hand_tiles.py's rule)."""
+    from tests.game.test_riichi_abortive import ON, _three_rons
+    state, outcomes = replay(_three_rons(ON).events)
+    assert outcomes[-1].accepted, outcomes[-1].violation
+    assert state.hands[-1].result == "washout"
+    assert state.hand.discard is None
+    assert public_view(state)["hand"]["discard"] is None
