@@ -680,3 +680,24 @@ def test_three_rons_abort_with_the_pad_empty() -> None:
     assert state.hands[-1].result == "washout"
     assert state.hand.discard is None
     assert public_view(state)["hand"]["discard"] is None
+
+
+def test_a_losers_declared_concealed_kong_scores_as_concealed() -> None:
+    """RULES.md section 6: a kong of terminals scores 16 exposed and 32 concealed; a declared
+    concealed kong stays concealed (section 4). East lays out a concealed kong of 1b in the
+    deal, draws its replacement (the 6c) and throws the 9d; south (2c3c4c 5c6c7c 2d3d4d 5d6d7d
+    9d) wins on it. East's 4b 7b 1d 4d ew sw ww nw 3c 6c hold no pair and no set: 32 in all."""
+    log = Log()
+    log.reserve("6c")
+    log.deal({1: "1b1b1b1b 4b 7b 1d 4d ew sw ww nw 9d 3c", 2: JUNK[2], 3: JUNK[3],
+              4: JUNK[4]})
+    for _ in range(4):
+        log.move("1b", "rack:1", "melds:1")
+    log.draw(1, "6c")
+    log.discard(1, "9d").declare(2, "mahjong").move("9d", "discard", "rack:2")
+    state, outcomes = replay(log.events)
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
+    result = state.hand.result
+    assert result.winner == 2
+    assert result.details["1"]["melds"][0]["tiles"] == ["1b", "1b", "1b", "1b"]
+    assert result.scores[0] == 32
