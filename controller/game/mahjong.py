@@ -136,9 +136,7 @@ def win_self_drawn(ctx: Ctx, hand: Hand, pos: int) -> Hand:
     seat = hand.seat(pos)
     if hand.phase == "deal" and seat.kong_chain == 0:
         source = "dealt"  # heavenly hand: complete with the dealt tiles (bonus replacements too)
-    elif hand.phase == "deal":
-        source = "replacement"
-    else:
+    else:  # a kong in the deal: its replacement is the newest tile ("replacement", moves._deal)
         source = seat.last_source if seat.last_source in ("wall", "replacement") else "discard"
     tile = seat.last_tile if seat.last_tile in seat.rack else None
     if tile is None:
