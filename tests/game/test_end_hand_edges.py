@@ -400,8 +400,8 @@ def test_a_claim_that_is_a_mahjong_keeps_the_discard_over_two_declared_mahjongs(
 
     A bug until the twelfth session: with two other Mahjongs declared, ``win_on_discard``
     weighed only the declared ones, gave the 9d to east and refused north's Mahjong ("North may
-    not take the 9d: Mahjong goes to East") after the table had been told the 9d was north's,
-    leaving north holding a tile it could neither win with nor anyone else take."""
+    not take the 9d: Mahjong goes to East") after the table had been told the 9d was north's
+    (and with the 9d awarded to north, east may not take it either)."""
     state, outcomes = _north_claims_before_two_mahjongs(mahjongs)
     assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
     assert state.hand.result.winner == 4 and state.hand.result.discarder == 3
