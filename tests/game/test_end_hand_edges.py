@@ -701,3 +701,23 @@ def test_a_losers_declared_concealed_kong_scores_as_concealed() -> None:
     assert result.winner == 2
     assert result.details["1"]["melds"][0]["tiles"] == ["1b", "1b", "1b", "1b"]
     assert result.scores[0] == 32
+
+
+def test_a_furiten_seat_may_still_win_on_its_own_draw() -> None:
+    """RULES.md section 11: furiten forbids a win on a discard or a robbed kong, not on the
+    seat's own draw. West (1b2b3b 4b5b6b 7b8b9b 5d6d gdgd, waiting on 4d/7d: ittsu) throws a 7d,
+    its own wait (furiten for good); a go-around later it draws the 4d and declares Mahjong:
+    a self-drawn win (win source wall), accepted."""
+    from tests.game.test_riichi_rules import _log
+    log = _log(west="1b2b3b 4b5b6b 7b8b9b 5d6d gdgd")
+    log.discard(1, "nw")
+    log.draw(2, "1c")
+    log.discard(2, "1c")
+    log.draw(3, "7d")
+    log.discard(3, "7d")
+    for seat in (4, 1, 2):
+        log.draw_discard(seat, log.spare(avoid=["4d", "7d"]))
+    log.draw(3, "4d")
+    state, outcomes = replay(log.declare(3, "mahjong").events)
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
+    assert state.hands[-1].winner == 3 and state.hands[-1].win_source == "wall"
