@@ -721,3 +721,29 @@ def test_a_furiten_seat_may_still_win_on_its_own_draw() -> None:
     state, outcomes = replay(log.declare(3, "mahjong").events)
     assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
     assert state.hands[-1].winner == 3 and state.hands[-1].win_source == "wall"
+
+
+def test_mcr_a_win_on_a_flowers_replacement_is_self_drawn() -> None:
+    """docs/scoring.md (mcr, the Green Book): Out with Replacement Tile is a kong's replacement
+    only; a bonus tile's replacement is Self-Drawn, and the game passes it as ``wall``. mcr:
+    south chows east's 3b (1b 2b) and throws the 9b, holding 1c2c3c 1d2d3d 5c5c ewew; on its
+    next turn it draws the 2f, lays it on its strip, draws the 5c as the replacement and goes
+    Mahjong: the record's win source is ``wall`` and the fans count Self-Drawn."""
+    log = Log("mcr")
+    log.reserve("2f 5c")
+    log.deal({1: "1b 4b 7b 1c 6c 1d 4d ew sw ww nw rd gd 3b",
+              2: "1b 2b 1c2c3c 1d2d3d 5c5c ewew 9b",
+              3: "2b 5b 8b 8c 8d ew sw ww nw rd gd wd wd",
+              4: "2b 3b 5b 6b 8b 9b 1c 4c 9c 1d 4d wd wd"})
+    log.discard(1, "3b").claim(2, "3b", "1b2b").discard(2, "9b")
+    for seat in (3, 4, 1):
+        log.draw_discard(seat, log.spare(avoid=["5c", "ew"]))
+    log.draw(2, "2f")
+    log.move("2f", "rack:2", "melds:2")
+    log.draw(2, "5c")
+    state, outcomes = replay(log.declare(2, "mahjong").events)
+    assert all(o.accepted for o in outcomes), [o.violation for o in outcomes if not o.accepted]
+    result = state.hand.result
+    assert result.winner == 2 and result.win_source == "wall"
+    names = [i["name"] for i in result.details["2"]["score"]["items"]]
+    assert "Self-Drawn" in names and "Out with Replacement Tile" not in names, names
