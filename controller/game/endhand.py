@@ -125,7 +125,7 @@ def close(state: GameState, hand: Hand) -> GameState:
     if result.winner is None and not mcr:
         return evolve(state, **changes)
     rotate = mcr or result.winner != hand.dealer
-    streak = 0 if rotate else state.streak + 1
+    streak = state.streak + 1  # east's wins in a row, read only when east stays
     if not rotate and state.ruleset.name == "dmjl" and streak >= NINE_IN_A_ROW:
         rotate = True
     if not rotate:

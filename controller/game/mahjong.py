@@ -55,7 +55,10 @@ def win_input(ctx: Ctx, hand: Hand, pos: int, concealed: list[Tile], source: str
         win_source=source,
         last_tile=hand.live_wall <= 0 and source in ("wall", "discard"),
         first_discard=first_discard,
-        flags=tuple(flags),  # riichi: riichi_end._score adds the dora indicators and honba
+        flags=tuple(flags),
+        # riichi: the scorer checks them against the hand's kongs (a win on a kong's replacement
+        # before its indicator is laid is refused here); riichi_end._score adds the honba
+        dora_indicators=hand.rh.dora if hand.rh is not None else (),
     )
 
 
@@ -71,7 +74,7 @@ def mcr_flags(hand: Hand, pos: int, tile: Tile, source: str) -> tuple[list[str],
     return flags, source
 
 
-def _mcr_minimum(ctx: Ctx, hand: Hand, pos: int, result: ScoreResult, inp: HandInput) -> None:
+def _mcr_minimum(hand: Hand, pos: int, result: ScoreResult, inp: HandInput) -> None:
     """mcr: a Mahjong needs 8 fans, flowers not counted (RULES.md section 10)."""
     fans = result.points - len(inp.bonus)
     if fans < MINIMUM_FANS:
@@ -116,7 +119,7 @@ def validate(
         raise Refused("mahjong_incomplete_hand", pos,
                       f"{who}'s hand cannot win: {unnamed(str(exc))}") from None
     if mcr:
-        _mcr_minimum(ctx, hand, pos, result, inp)
+        _mcr_minimum(hand, pos, result, inp)
     if requires_ready and result.combination_doubles < 1:
         raise Refused(
             "mahjong_without_doubling", pos,
