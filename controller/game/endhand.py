@@ -6,6 +6,7 @@ from typing import Any
 
 from controller.game import riichi_end
 from controller.game.context import Ctx
+from controller.game.riichi_end import over  # one end of a hand for every rule set
 from controller.game.state import GameState, Hand, HandRecord, Result, Seat, evolve
 from controller.scoring import HandInput, ScoringError, score_hand, settle
 from controller.tiles import Meld, is_bonus, next_wind, sort_tiles
@@ -22,7 +23,6 @@ def _loser_input(ctx: Ctx, hand: Hand, seat: Seat) -> HandInput:
         melds=[Meld(m.tiles, m.concealed) for m in seat.melds],
         hand=concealed,
         bonus=seat.bonus + tuple(t for t in seat.rack if is_bonus(t)),
-        mahjong=False,
     )
 
 
@@ -67,7 +67,7 @@ def finish_mahjong(
         ctx.notes.append("East wins the ninth hand in a row: a limit, and the winds rotate")
     st = settle(ctx.ruleset, hand.dealer, winner, {p: scores[p - 1] for p in (1, 2, 3, 4)},
                 discarder if discarder != winner else None)
-    net = tuple(int(st.net.get(p, 0)) for p in (1, 2, 3, 4))
+    net = tuple(int(st.net[p]) for p in (1, 2, 3, 4))  # settle nets every seat it scored
     result = Result(
         "mahjong", winner, tuple(scores), net, details,  # type: ignore[arg-type]
         tuple((int(a), int(b), int(n)) for a, b, n in st.payments),
@@ -78,7 +78,7 @@ def finish_mahjong(
 
 def _nine_in_a_row(ctx: Ctx, hand: Hand, winner: int) -> bool:
     return (
-        getattr(ctx.ruleset, "name", "") == "dmjl"
+        ctx.ruleset.name == "dmjl"
         and winner == hand.dealer
         and ctx.state.streak + 1 >= NINE_IN_A_ROW
     )
@@ -109,14 +109,6 @@ def _as_it_lies(hand: Hand) -> Hand:
     return hand
 
 
-def over(hand: Hand, result: Result) -> Hand:
-    return evolve(
-        hand, phase="over", result=result, step=None, claim=None, claimants=(), awarded=None,
-        taken=None, robbable=None, robbers=(), rob_taken=None, claim_deadline=None,
-        turn_deadline=None,
-    )
-
-
 def close(state: GameState, hand: Hand) -> GameState:
     """Record a finished hand, add its nets to the totals and move the dealership on."""
     if state.rt is not None:
@@ -129,12 +121,12 @@ def close(state: GameState, hand: Hand) -> GameState:
     )
     totals = tuple(a + b for a, b in zip(state.totals, result.net, strict=True))
     changes: dict[str, Any] = {"hand": hand, "hands": state.hands + (record,), "totals": totals}
-    mcr = getattr(state.ruleset, "name", "") == "mcr"  # the deal passes after every hand
+    mcr = state.ruleset.name == "mcr"  # the deal passes after every hand
     if result.winner is None and not mcr:
         return evolve(state, **changes)
     rotate = mcr or result.winner != hand.dealer
-    streak = 0 if rotate else state.streak + 1
-    if not rotate and getattr(state.ruleset, "name", "") == "dmjl" and streak >= NINE_IN_A_ROW:
+    streak = state.streak + 1  # east's wins in a row, read only when east stays
+    if not rotate and state.ruleset.name == "dmjl" and streak >= NINE_IN_A_ROW:
         rotate = True
     if not rotate:
         return evolve(state, streak=streak, **changes)

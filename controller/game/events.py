@@ -28,10 +28,6 @@ def check_event(event: Any) -> tuple[str, dict[str, Any]]:
     """Return (kind, body) of a well-formed event, else raise EventError naming the problem."""
     if not isinstance(event, dict):
         raise EventError("an event is a JSON object such as {\"move\": {...}}")
-    move = event.get("move")
-    if move.__class__ is dict and len(event) == 1:  # the common case, checked quickly
-        if move.get("tile") in _CODES and move.get("from") in _ZONES and move.get("to") in _ZONES:
-            return "move", move
     kinds = [k for k in event if k in KINDS]
     if len(kinds) != 1:
         raise EventError(

@@ -39,7 +39,7 @@ def win_input(ctx: Ctx, hand: Hand, pos: int, concealed: list[Tile], source: str
         flags.append("twofold_fortune")
     tile = concealed[-1]
     first_discard = source == "discard" and hand.discards_total == 1
-    if getattr(ctx.ruleset, "name", "") == "mcr":
+    if ctx.ruleset.name == "mcr":
         flags, source = mcr_flags(hand, pos, tile, source)
     if hand.rh is not None:
         flags, first_discard = riichi.win_flags(hand, pos, source)
@@ -56,8 +56,9 @@ def win_input(ctx: Ctx, hand: Hand, pos: int, concealed: list[Tile], source: str
         last_tile=hand.live_wall <= 0 and source in ("wall", "discard"),
         first_discard=first_discard,
         flags=tuple(flags),
+        # riichi: the scorer checks them against the hand's kongs (a win on a kong's replacement
+        # before its indicator is laid is refused here); riichi_end._score adds the honba
         dora_indicators=hand.rh.dora if hand.rh is not None else (),
-        honba=ctx.state.rt.honba if ctx.state.rt is not None else 0,
     )
 
 
@@ -73,7 +74,7 @@ def mcr_flags(hand: Hand, pos: int, tile: Tile, source: str) -> tuple[list[str],
     return flags, source
 
 
-def _mcr_minimum(ctx: Ctx, hand: Hand, pos: int, result: ScoreResult, inp: HandInput) -> None:
+def _mcr_minimum(hand: Hand, pos: int, result: ScoreResult, inp: HandInput) -> None:
     """mcr: a Mahjong needs 8 fans, flowers not counted (RULES.md section 10)."""
     fans = result.points - len(inp.bonus)
     if fans < MINIMUM_FANS:
@@ -95,13 +96,13 @@ def validate(
     who = name(hand, pos)
     melds = melds_of(seat)
     count = len(concealed) + 3 * len(melds)
-    mcr = getattr(ctx.ruleset, "name", "") == "mcr"  # its special shapes: the scorer decides
+    mcr = ctx.ruleset.name == "mcr"  # its special shapes: the scorer decides
     if count != 14 or (not mcr and not is_complete(concealed, melds, ctx.ruleset)):
         raise Refused(
             "mahjong_incomplete_hand", pos,
             f"{who}'s hand is not complete ({count} tiles): play on",  # no tile of it named
         )
-    requires_ready = bool(getattr(ctx.ruleset, "requires_ready", False))
+    requires_ready = ctx.ruleset.requires_ready
     if requires_ready and not seat.ready:
         raise Refused(
             "mahjong_without_ready", pos, f"{who} did not call ready before going Mahjong"
@@ -118,7 +119,7 @@ def validate(
         raise Refused("mahjong_incomplete_hand", pos,
                       f"{who}'s hand cannot win: {unnamed(str(exc))}") from None
     if mcr:
-        _mcr_minimum(ctx, hand, pos, result, inp)
+        _mcr_minimum(hand, pos, result, inp)
     if requires_ready and result.combination_doubles < 1:
         raise Refused(
             "mahjong_without_doubling", pos,
@@ -138,9 +139,7 @@ def win_self_drawn(ctx: Ctx, hand: Hand, pos: int) -> Hand:
     seat = hand.seat(pos)
     if hand.phase == "deal" and seat.kong_chain == 0:
         source = "dealt"  # heavenly hand: complete with the dealt tiles (bonus replacements too)
-    elif hand.phase == "deal":
-        source = "replacement"
-    else:
+    else:  # a kong in the deal: its replacement is the newest tile ("replacement", moves._deal)
         source = seat.last_source if seat.last_source in ("wall", "replacement") else "discard"
     tile = seat.last_tile if seat.last_tile in seat.rack else None
     if tile is None:
@@ -156,52 +155,42 @@ def win_self_drawn(ctx: Ctx, hand: Hand, pos: int) -> Hand:
 
 
 def win_on_discard(ctx: Ctx, hand: Hand, pos: int) -> Hand:
-    """The discard is in ``pos``'s rack and Mahjong was declared: the hand ends."""
+    """The discard is in ``pos``'s rack and Mahjong was declared: the hand ends.
+
+    ``pos`` holds the discard because it was awarded it (``calls.take_discard`` refuses any
+    other seat, and nobody may claim once it is taken): the award already weighed every claim,
+    so no other Mahjong declared on it outranks ``pos`` here."""
     assert hand.discard is not None
-    tile = hand.discard[0]
-    seat = hand.seat(pos)
-    concealed = _winning_order(seat, tile)
-    best = [p for p, c in hand.claimants if c == "mahjong"]
+    tile, discarder = hand.discard
     if hand.rh is not None:
-        return _rons(ctx, hand, pos, best)
-    if len(best) > 1:
-        winner = award(ctx, hand, [(p, "mahjong") for p in best])
-        if winner != pos:
-            raise Refused(
-                "claim_outranked", pos,
-                f"{name(hand, pos)} may not take the {tile}: Mahjong goes to {name(hand, winner)}",
-            )
-    try:
-        validate(ctx, hand, pos, concealed, "discard")
-    except Refused:
-        raise
+        return _rons(ctx, hand, pos, [p for p, c in hand.claimants if c == "mahjong"])
+    concealed = _winning_order(hand.seat(pos), tile)
+    validate(ctx, hand, pos, concealed, "discard")
     inp = win_input(ctx, hand, pos, concealed, "discard")
     ctx.notes.append(f"{name(hand, pos)} goes Mahjong on the {tile}")
-    discarder = hand.discard[1]
-    return finish_mahjong(ctx, evolve(hand, discard=None, taken=None), pos, inp, discarder)
+    return finish_mahjong(ctx, evolve(hand, discard=None), pos, inp, discarder)
 
 
 def _rons(ctx: Ctx, hand: Hand, pos: int, declared: list[int]) -> Hand:
     """Riichi: every ron declared on the discard wins (option multiple_ron ``all``), in turn
-    order from the discarder; ``head_bump``: only the first."""
+    order from the discarder; ``head_bump``: only the first, which is ``pos`` (the discard was
+    awarded to it in that same turn order, ``calls.award``, before it could take it)."""
     assert hand.discard is not None
     tile, discarder = hand.discard
     order = sorted(set(declared) | {pos}, key=lambda p: distance(discarder, p))
-    if ctx.option("multiple_ron", "all") == "head_bump":
+    if ctx.state.options["multiple_ron"] == "head_bump":
         order = order[:1]
-        if order[0] != pos:
-            raise Refused("claim_outranked", pos, f"{name(hand, pos)} may not take the {tile}: "
-                          f"the ron goes to {name(hand, order[0])} (head bump)")
+        assert order == [pos]
     wins = []
     for p in order:
         concealed = _winning_order(hand.seat(p), tile) if p == pos else with_tile(hand, p, tile)
         validate(ctx, hand, p, concealed, "discard")
         wins.append((p, win_input(ctx, hand, p, concealed, "discard")))
     if len(wins) >= 3 and riichi_abort.on(ctx):
-        return riichi_abort.end(ctx, evolve(hand, discard=None, taken=None),
+        return riichi_abort.end(ctx, evolve(hand, discard=None),
                                 riichi_abort.THREE_RONS)
     ctx.notes.append(" and ".join(name(hand, p) for p in order) + f" win on the {tile}")
-    return riichi_end.finish_win(ctx, evolve(hand, discard=None, taken=None), wins, discarder)
+    return riichi_end.finish_win(ctx, evolve(hand, discard=None), wins, discarder)
 
 
 def unkong(hand: Hand, owner: int, tile: Tile) -> Hand:
@@ -220,14 +209,16 @@ def unkong(hand: Hand, owner: int, tile: Tile) -> Hand:
 
 
 def win_by_robbing(ctx: Ctx, hand: Hand, pos: int) -> Hand:
+    """``pos`` took the robbed tile (``calls.rob_take``, which leaves ``robbable`` naming the
+    kong's owner) and declares Mahjong: the owner pays as the discarder."""
+    assert hand.robbable is not None
     seat = hand.seat(pos)
     tile = seat.rack[-1]
     concealed = _winning_order(seat, tile)
     validate(ctx, hand, pos, concealed, "robbed_kong")
     ctx.notes.append(f"{name(hand, pos)} robs the kong: Mahjong on the {tile}")
     inp = win_input(ctx, hand, pos, concealed, "robbed_kong")
-    owner = hand.robbable[1] if hand.robbable is not None else None
-    return finish_mahjong(ctx, evolve(hand, rob_taken=None, robbers=()), pos, inp, owner)
+    return finish_mahjong(ctx, hand, pos, inp, hand.robbable[1])
 
 
 def award(ctx: Ctx, hand: Hand, entries: list[tuple[int, str]]) -> int:
@@ -237,7 +228,7 @@ def award(ctx: Ctx, hand: Hand, entries: list[tuple[int, str]]) -> int:
     top = max(RANK[k] for _, k in entries)
     best = [p for p, k in entries if RANK[k] == top]
     best.sort(key=lambda p: distance(discarder, p))
-    if top == 3 and len(best) > 1 and ctx.option("mahjong_tie", "turn_order") == "highest_value":
+    if top == 3 and len(best) > 1 and ctx.ruleset.mahjong_tie == "highest_value":
         value = {p: validate(ctx, hand, p, with_tile(hand, p, tile)).score for p in best}
         best.sort(key=lambda p: (-value[p], distance(discarder, p)))
     return best[0]

@@ -126,7 +126,7 @@ def _result(ctx: Ctx, hand: Hand, kind: str, winners: list[int], scores: list[in
 
 
 def over(hand: Hand, result: Result) -> Hand:
-    """The hand is over (as endhand.over, which calls into this module)."""
+    """The hand is over, in every rule set (endhand.py uses this one)."""
     return evolve(
         hand, phase="over", result=result, step=None, claim=None, claimants=(), awarded=None,
         taken=None, robbable=None, robbers=(), rob_taken=None, claim_deadline=None,
