@@ -4,27 +4,32 @@ new session."""
 
 from __future__ import annotations
 
+import logging
 import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from controller.app import build
 from controller.club.rounds import RoundKeeper, round_source
 from controller.config import Config
 from controller.sources.simulation import simulation_source
+from controller.store import EventLog
 from tests.waiting import until
 
 SEATING = {"green": ["Ann", "Bo", "Cai", "Dee"], "blue": ["Eve", "Fay", "Gus", "Hal"]}
 
 
-def test_a_round_seats_its_players_and_ends_after_the_hand_in_play(tmp_path: Path) -> None:
+def test_a_round_seats_its_players_and_ends_after_the_hand_in_play(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Time-up comes when the test moves the table's clock past the round's end (once the
     round's names show), not a wall-clock second after the round began: on a busy host the
     keeper's turn could come after such a second, and the round would be over before it began."""
     skipped = [0.0]  # seconds the table's clock has been moved on
+    caplog.set_level(logging.INFO, logger="controller.club.rounds")
 
     def clock() -> float:
         return time.time() + skipped[0]
@@ -56,6 +61,18 @@ def test_a_round_seats_its_players_and_ends_after_the_hand_in_play(tmp_path: Pat
                               loop.state.hand.phase if loop.state.hand else None))
         skipped[0] += 3600.0
         until(lambda: not loop.session_active)
+    # what the operator reads in the table's log: each round's session begun and ended
+    said = [r.getMessage() for r in caplog.records if r.name == "controller.club.rounds"]
+    assert [x for x in said if x.startswith("round ")][-3:] == [
+        "round 1: time is up and the hand is over: session ended",
+        "round 2: a new session",
+        "round 2: time is up and the hand is over: session ended"]
+    assert not any(x.startswith("round keeper:") for x in said)
+    # the names were given by the club's rounds: the log says so for each player event
+    with EventLog.open(tmp_path / "data" / "events.sqlite", readonly=True) as log:
+        sources = {r.source for info in log.sessions() for r in log.records(info.id)
+                   if "player" in r.event}
+    assert sources == {"club"}
 
 
 def test_a_session_started_just_before_time_up_gets_the_round_s_names() -> None:
