@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
 import os
 import pwd
 import re
@@ -20,11 +21,17 @@ from typing import Any
 
 import pytest
 
-from controller.club import brokerconf
-from controller.club.mqtt import BrokerConfig, read_password
+from controller.club import brokerconf, mqtt, topics
+from controller.club.keyring import Credentials, Keyring
+from controller.club.mqtt import BrokerConfig, SetAside, read_password
 from controller.club.rounds import RoundKeeper
 from controller.club.service import ClubService
+from controller.club.signing import Signer
+from controller.club.store import ClubStore
+from controller.club.subscriber import ClubSubscriber
 from controller.club.tournament import TournamentError
+from tests.club.broker import enrol
+from tests.club.fake_time import FakeTime
 from tests.reliability.support import free_port
 
 
@@ -311,3 +318,111 @@ def test_the_clubs_password_is_made_once_and_enrolments_keep_each_users_entry(
     salt = base64.b64decode(hashed["green"].split("$")[3])
     assert hashed["green"] == brokerconf.hash_password("three", salt)
     assert hashed["club"] == club_entry.strip().partition(":")[2]
+
+
+# --- a message set aside: counted, the last 20 kept, one log line a topic each 10 s ----------
+
+def test_set_aside_messages_are_counted_kept_and_logged_at_most_every_ten_seconds(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """docs/club.md: what is set aside is counted, the last 20 shown in ``/api/health``
+    (topic cut to 120 characters, sender, reason, bytes, time), and logged at most once a topic
+    every 10 s, the next line saying how many were not logged since."""
+    clock = FakeTime(5.0)
+    monkeypatch.setattr(mqtt, "time", clock)
+    caplog.set_level(logging.WARNING, logger="controller.club.mqtt")
+    aside = SetAside("the club")
+    facts = "mahjong/tables/t1/facts"
+
+    def lines() -> list[str]:
+        return [r.getMessage() for r in caplog.records if r.name == "controller.club.mqtt"]
+
+    aside.add(facts, "t1", "bad signature", 300)
+    assert (aside.count, list(aside.last)) == (1, [
+        {"topic": facts, "sender": "t1", "reason": "bad signature", "bytes": 300, "at": 5.0}])
+    assert lines() == ["the club set aside a message on mahjong/tables/t1/facts (sender: t1; "
+                       "300 bytes): bad signature"]
+    clock.now = 9.0
+    aside.add(facts, "t1", "out of order", 10)
+    aside.add(facts, "t1", "out of order", 11)
+    aside.add("mahjong/tables/t2/status", "t2", "too old", 12)  # another topic: said at once
+    assert aside.count == 4 and len(lines()) == 2
+    assert lines()[1] == ("the club set aside a message on mahjong/tables/t2/status (sender: "
+                          "t2; 12 bytes): too old")
+    clock.now = 15.0  # 10 s after the topic's last line
+    aside.add(facts, "t1", "gap", 13)
+    assert lines()[2] == ("the club set aside a message on mahjong/tables/t1/facts (sender: "
+                          "t1; 13 bytes): gap (2 more since the last line)")
+    clock.now = 24.9
+    aside.add(facts, "t1", "gap", 14)
+    assert len(lines()) == 3
+    clock.now = 25.0
+    aside.add(facts, "t1", "gap", 15)
+    assert lines()[3].endswith("15 bytes): gap (1 more since the last line)")
+    clock.now = 40.0
+    aside.add(facts, "t1", "gap", 16)
+    assert lines()[4].endswith("16 bytes): gap")
+    long = "mahjong/tables/" + "x" * 200
+    aside.add(long, "?", "bad topic", 17)
+    assert aside.last[-1]["topic"] == long[:120] and len(long[:120]) == 120
+    assert lines()[5] == f"the club set aside a message on {long[:120]} (sender: ?; 17 bytes): " \
+                         "bad topic"
+    for i in range(30):
+        aside.add(facts, "t1", f"number {i}", i)
+    assert aside.count == 39 and len(aside.last) == 20
+    assert [x["reason"] for x in aside.last] == [f"number {i}" for i in range(10, 30)]
+
+
+# --- what the club does with each message it receives (docs/club.md "Signed messages") -----
+
+def test_the_club_sets_aside_each_bad_message_with_its_reason_and_keeps_the_good_ones(
+        tmp_path: Path) -> None:
+    """The club's receiving side, message by message, without a broker (the receiving thread
+    hands each message to the same method): a message on no table's topic, on an unknown
+    leaf, naming another table, from a table not enrolled, not signed with the table's key, an
+    older status, and a fact whose position holds another: each set aside with its sender and
+    the reason the docs give; the club's own resend request and a cleared retained message
+    ignored; a good status and fact kept."""
+    enrol(tmp_path / "club", "t1", tmp_path / "t1.json")
+    signer = Credentials.load(tmp_path / "t1.json").signer
+    store = ClubStore(tmp_path / "club.sqlite")
+    changes: list[int] = []
+    club = ClubSubscriber(store, BrokerConfig("127.0.0.1", free_port()),
+                          on_change=lambda: changes.append(store.version),
+                          keyring=Keyring(tmp_path / "club"))
+
+    def send(topic: str, message: dict[str, Any], sign: Signer | None = signer) -> None:
+        body = sign.sign(topic, message) if sign is not None else message
+        club._on_message(topic, topics.encode(body), False)
+
+    status_topic = topics.table_topic("t1", "status")
+    facts_topic = topics.table_topic("t1", "facts")
+    status = {"table": "t1", "online": True, "last_pos": 0, "session": None, "at": 100.0}
+    send(status_topic, status)
+    assert store.tables()[0]["status"] == status and changes == [1]
+    club._on_message("mahjong/elsewhere", b"{}", False)
+    club._on_message(topics.table_topic("t1", "resend"), b"{}", False)
+    club._on_message(topics.table_topic("t1", "bogus"), b"{}", False)
+    club._on_message(status_topic, b"", False)  # a retained status cleared
+    send(status_topic, {**status, "table": "t2"})
+    send(topics.table_topic("t9", "status"), {**status, "table": "t9"})
+    send(status_topic, {**status, "at": 101.0}, sign=Signer.generate())
+    send(status_topic, {**status, "at": 99.0})
+    fact = {"table": "t1", "kind": "session_start", "session": 1, "pos": 8, "prev": 0,
+            "ruleset": "hua-bao", "started": 1000.0}
+    send(facts_topic, fact)
+    send(facts_topic, {**fact, "ruleset": "dmjl"})
+    assert club.received == 11
+    assert [(x["topic"], x["sender"], x["reason"]) for x in club.set_aside.last] == [
+        ("mahjong/elsewhere", "?", "not a table's topic"),
+        (topics.table_topic("t1", "bogus"), "t1", "no such topic as 'bogus'"),
+        (status_topic, "t1", "says table 't2' on t1's topic"),
+        (topics.table_topic("t9", "status"), "t9",
+         "t9 is not enrolled at this club (mahjong-table club enrol-table NAME)"),
+        (status_topic, "t1", "not signed with t1's key"),
+        (status_topic, "t1", "older than the status the club holds"),
+        (facts_topic, "t1", "position 8 holds another fact of t1 at the club")]
+    assert club.set_aside.count == 7
+    assert store.tables()[0]["status"] == status  # the first, untouched by what was set aside
+    assert store.last_pos("t1") == 8 and [s["session"] for s in store.sessions()] == [1]
+    assert len(changes) == 2
+    store.close()
