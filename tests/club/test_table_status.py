@@ -29,18 +29,19 @@ class Watcher:
     def __init__(self, port: int) -> None:
         self.status: list[dict[str, Any]] = []
         self.facts: list[dict[str, Any]] = []
+        self.online: list[dict[str, Any]] = []
         self.client = make_client(BrokerConfig("127.0.0.1", port, "watch", "watch-secret"),
                                   "watch")
         self.client.handle = self._take
-        self.client.on_connect = lambda c, *_: (
-            c.subscribe(topics.table_topic("t1", "status"), 1),
-            c.subscribe(topics.table_topic("t1", "facts"), 1))
+        self.client.on_connect = lambda c, *_: c.subscribe(
+            [(topics.table_topic("t1", leaf), 1) for leaf in ("status", "facts", "online")])
         self.client.connect_async("127.0.0.1", port)
         self.client.loop_start()
 
     def _take(self, topic: str, payload: bytes, _retained: bool) -> None:
         message = schema.parse(payload)
-        (self.status if topic.endswith("/status") else self.facts).append(message)
+        leaf = topic.rsplit("/", 1)[1]
+        {"status": self.status, "facts": self.facts, "online": self.online}[leaf].append(message)
 
     def stop(self) -> None:
         self.client.stop()
@@ -118,9 +119,24 @@ def test_the_status_is_the_tables_public_state_field_by_field(
               and watcher.status[-1]["last_pos"] == max(f["pos"] for f in watcher.facts),
               60, "the status after the last fact")
         status = dict(watcher.status[-1])
+        until(lambda: watcher.online, 60, "the table's online message")
+        online = dict(watcher.online[-1])
     finally:
         publisher.stop()
         watcher.stop()
+    # online while connected, offline once stopped: both signed and retained, so a club that
+    # subscribes afterwards holds the table's last status and that it is offline
+    assert isinstance(online.pop("sig"), str) and before <= online.pop("at") <= time.time()
+    assert online == {"table": "t1", "online": True}
+    late = Watcher(broker.port)
+    try:
+        until(lambda: late.online and late.status, 60, "the retained status and online")
+    finally:
+        late.stop()
+    offline = dict(late.online[-1])
+    assert isinstance(offline.pop("sig"), str) and before <= offline.pop("at") <= time.time()
+    assert offline == {"table": "t1", "online": False}
+    assert late.status[-1]["last_pos"] == watcher.status[-1]["last_pos"]
     assert before <= status.pop("at") <= time.time()
     assert status.pop("last_pos") == max(f["pos"] for f in watcher.facts)
     assert isinstance(status.pop("sig"), str)  # signed (tests/club/test_signing.py checks it)
