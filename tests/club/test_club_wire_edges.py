@@ -25,7 +25,7 @@ from controller.club import brokerconf, mqtt, topics
 from controller.club.keyring import Credentials, Keyring
 from controller.club.mqtt import BrokerConfig, SetAside, read_password
 from controller.club.rounds import RoundKeeper
-from controller.club.service import ClubService
+from controller.club.service import ClubService, load_or_create_token
 from controller.club.signing import Signer
 from controller.club.store import ClubStore
 from controller.club.subscriber import ClubSubscriber
@@ -426,3 +426,21 @@ def test_the_club_sets_aside_each_bad_message_with_its_reason_and_keeps_the_good
     assert store.last_pos("t1") == 8 and [s["session"] for s in store.sessions()] == [1]
     assert len(changes) == 2
     store.close()
+
+
+def test_the_admin_token_is_made_once_private_and_a_damaged_file_is_refused(
+        tmp_path: Path) -> None:
+    """docs/club.md: the admin token is made on first start in ``DIR/club-token.json``, mode
+    0600, and kept; a damaged file is refused with what to do (not silently replaced: the
+    organiser's links would stop working without a word)."""
+    token = load_or_create_token(tmp_path)
+    path = tmp_path / "club-token.json"
+    assert len(token) == 32  # 24 random bytes, base64url
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert json.loads(path.read_text(encoding="utf-8")) == {"admin": token}
+    assert load_or_create_token(tmp_path) == token
+    for damaged in ('{"admin": 5}', '["admin"]', '{"other": "x"}'):
+        path.write_text(damaged, encoding="utf-8")
+        with pytest.raises(ValueError) as e:
+            load_or_create_token(tmp_path)
+        assert str(e.value) == f"{path} is damaged: delete it to make a new admin token"
