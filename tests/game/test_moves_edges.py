@@ -465,13 +465,10 @@ def test_the_turn_and_claim_deadlines_of_a_discard() -> None:
 
 # --- the end of the live wall ---------------------------------------------------------------
 
-def test_the_live_wall_used_up_no_draw_and_a_washout() -> None:
-    """RULES.md 3.5: the hand is a washout when the live wall is used up and the last discard
-    goes unclaimed. Play to the last tile of the live wall (as scenarios.washout: 122 - 53
-    draws after east's first discard, the last by south), west holding a pair of 1b and
-    south drawing and discarding the last 1b. While west's claim called on it stands, west's
-    draw is refused ("the live wall is used up"); with no call, the 1b to the river ends the
-    hand, the table told why."""
+def _to_the_last_tile() -> Log:
+    """As scenarios.washout: east's first discard, then 122 - 53 - 1 draws and discards in
+    turn, so that south draws the live wall's last tile next; west holds a pair of 1b and one
+    1b is kept back for south's last draw."""
     log = Log()
     log.reserve("1b")
     log.deal({**JUNK, 3: "1b 1b 8b 8c 8d ew sw ww nw rd gd wd wd"})
@@ -481,6 +478,16 @@ def test_the_live_wall_used_up_no_draw_and_a_washout() -> None:
         log.draw_discard(seat)
         seat = seat % 4 + 1
     assert seat == 2
+    return log
+
+def test_the_live_wall_used_up_no_draw_and_a_washout() -> None:
+    """RULES.md 3.5: the hand is a washout when the live wall is used up and the last discard
+    goes unclaimed. Play to the last tile of the live wall (as scenarios.washout: 122 - 53
+    draws after east's first discard, the last by south), west holding a pair of 1b and
+    south drawing and discarding the last 1b. While west's claim called on it stands, west's
+    draw is refused ("the live wall is used up"); with no call, the 1b to the river ends the
+    hand, the table told why."""
+    log = _to_the_last_tile()
     log.draw_discard(2, "1b")
     last, seat = "1b", 3
     state = _fold(log.events)
@@ -596,14 +603,7 @@ def test_the_table_cleared_after_the_last_discard_buries_it() -> None:
     counts as dead: it is in south's river (the view's last river tile), no live discard is
     left, and where the tiles lie the pad holds that 1b once (it stays there, none in the
     river pile) and west's rack one of its two wd."""
-    log = Log()
-    log.reserve("1b")
-    log.deal({**JUNK, 3: "1b 1b 8b 8c 8d ew sw ww nw rd gd wd wd"})
-    log.discard(1, "rd")
-    seat = 2
-    for _ in range(122 - 53 - 1):
-        log.draw_discard(seat)
-        seat = seat % 4 + 1
+    log = _to_the_last_tile()
     log.draw_discard(2, "1b")
     state = _fold(log.events)
     assert _hand(state)["discard"] == {"tile": "1b", "seat": 2}
