@@ -153,9 +153,11 @@ def test_seating_a_round_clears_the_names_it_does_not_give_first() -> None:
     only the round's players hold seats; a seat the plan leaves empty gets no name."""
     keeper = RoundKeeper(lambda: 100.0)
     rnd = {"round": 1, "ends_at": 200.0, "seating": {"green": ["Ann", "", "Cy", "Di"]}}
-    view = {"hands": [], "hand": None, "names": {"2": "Old Bo", "4": "Old Di", "3": ""}}
+    view = {"hands": [], "hand": None,
+            "names": {"1": "Old Ann", "2": "Old Bo", "4": "Old Di", "3": ""}}
     assert keeper.step(rnd, "green", view, active=True, session=7) == ("seat", [
-        {"player": {"seat": 2, "name": None}}, {"player": {"seat": 4, "name": None}},
+        {"player": {"seat": 1, "name": None}}, {"player": {"seat": 2, "name": None}},
+        {"player": {"seat": 4, "name": None}},
         {"player": {"seat": 1, "name": "Ann"}}, {"player": {"seat": 3, "name": "Cy"}},
         {"player": {"seat": 4, "name": "Di"}}])
     assert keeper.step(rnd, "green", view, active=True, session=7) == ("wait", None)
@@ -444,3 +446,18 @@ def test_the_admin_token_is_made_once_private_and_a_damaged_file_is_refused(
         with pytest.raises(ValueError) as e:
             load_or_create_token(tmp_path)
         assert str(e.value) == f"{path} is damaged: delete it to make a new admin token"
+
+
+def test_time_up_between_hands_ends_the_session_once() -> None:
+    """Time-up with no hand in play: the session ends at once, and only once; the keeper then
+    waits, whether or not the stop has gone through yet (docs/club.md "Time-up")."""
+    clock = [100.0]
+    keeper = RoundKeeper(lambda: clock[0])
+    rnd = {"round": 4, "ends_at": 150.0, "seating": SEATS}
+    keeper.step(rnd, "green", {"names": {}}, active=True, session=1)
+    clock[0] = 150.0
+    between = {"hands": [{}], "hand": {"phase": "over"}, "names": {}}
+    assert keeper.step(rnd, "green", between, active=True, session=1) == (
+        "stop", {"between_hands": True})
+    for active in (True, False):
+        assert keeper.step(rnd, "green", between, active=active, session=1) == ("wait", None)
