@@ -331,12 +331,20 @@ def check_deal_complete(ctx: Ctx, hand: Hand) -> Hand:
     return hand
 
 
+def repairs(ctx: Ctx) -> bool:
+    """``wrong_count = repair``: a wrong count is refused, and the seat may draw or return tiles
+    to repair it (moves.py). Read by key: every rule set resolves the option (the session keeps
+    its options with their defaults filled in, engine.py)."""
+    wrong_count: str = ctx.state.options["wrong_count"]
+    return wrong_count == "repair"
+
+
 def wrong_count(ctx: Ctx, hand: Hand, pos: int, needed: int) -> Hand:
     """A faulty hand: refused (repair) or accepted with the seat's hand dead (dead_hand)."""
     seat = hand.seat(pos)
     who = name(hand, pos)
     msg = f"{who} holds {seat.size()} tiles, not {needed}"
-    if ctx.option("wrong_count", "dead_hand") == "repair":
+    if repairs(ctx):
         raise Refused("wrong_tile_count", pos, msg + ": draw or return tiles to repair the hand")
     ctx.flagged.append(Violation("wrong_tile_count", pos, msg + ": the hand is dead"))
     ctx.notes.append(f"{who}'s hand is dead ({msg})")

@@ -94,18 +94,11 @@ def draw(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:
         return _replacement(hand, seat, tile, out)
     if pos == hand.turn and hand.step == "draw":
         return _turn_draw(hand, seat, tile, out)
-    if _repairs(ctx) and seat.size() < _needed(hand, pos):
+    if calls.repairs(ctx) and seat.size() < _needed(hand, pos):
         ctx.notes.append(f"{name(hand, pos)} draws a tile to repair the hand")
         return _took(hand, seat, tile, out, "wall")
     raise Refused("draw_out_of_turn", pos, _draw_refusal(hand, pos))
 
-
-def _repairs(ctx: Ctx) -> bool:
-    """``wrong_count = repair``: a seat may draw or return tiles to repair its count. Read by
-    key: every rule set resolves the option (the session keeps its options with their
-    defaults filled in, engine.py)."""
-    wrong_count: str = ctx.state.options["wrong_count"]
-    return wrong_count == "repair"
 
 
 def _needed(hand: Hand, pos: int) -> int:
@@ -296,7 +289,7 @@ def bury_discard(hand: Hand) -> Hand:
 def return_to_wall(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:
     """Repair (wrong_count repair): a seat with too many tiles returns one to the wall."""
     seat = hand.seat(pos)
-    if not _repairs(ctx) or seat.size() <= _needed(hand, pos):
+    if not calls.repairs(ctx) or seat.size() <= _needed(hand, pos):
         raise Refused(
             "tile_out_of_place", pos,
             "the tile stays in the rack: tiles do not go back to the wall in play",
