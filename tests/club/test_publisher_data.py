@@ -226,7 +226,7 @@ def test_the_status_before_any_session_names_none(tmp_path: Path) -> None:
 
 def test_the_log_is_read_through_a_read_only_connection(tmp_path: Path) -> None:
     """docs/club.md: the publisher reads the table's log with a read-only connection."""
-    _log(tmp_path, [random_session(seed=3, hands=1)])
+    _log(tmp_path, [[{"session": {"ruleset": "hua-bao", "options": {}}}]])
     store = _publisher(tmp_path)._open()
     assert store is not None
     try:
