@@ -47,7 +47,7 @@ class FakeInfo:
 
     def wait_for_publish(self, timeout: float | None = None) -> None:
         self.waits.append(timeout)
-        if self.outcome == "gone":  # what paho raises when the link went while it waited
+        if self.outcome == "gone":  # paho: a message it could not send (no connection)
             raise RuntimeError("The client is not currently connected.")
 
     def is_published(self) -> bool:
@@ -253,7 +253,7 @@ def test_one_events_facts_take_indexes_0_to_6(tmp_path: Path) -> None:
 
 def test_a_fact_goes_out_again_until_the_broker_acknowledges_it(tmp_path: Path) -> None:
     """docs/club.md: QoS 1, one fact at a time, its position saved only once the broker has
-    acknowledged it. The link gone while waiting, then no acknowledgement within the 5 s
+    acknowledged it. Not sent (no connection), then no acknowledgement within the 5 s
     the table waits: the same fact (same pos, same prev) goes out again at the next look, and
     nothing after it goes out before it."""
     events = random_session(seed=3, hands=1)[:20]
