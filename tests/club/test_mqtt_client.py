@@ -18,7 +18,6 @@ from __future__ import annotations
 import logging
 import socket
 import threading
-import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -293,3 +292,282 @@ def test_the_message_in_hand_when_the_thread_died_is_set_aside_once_when_deliver
                          "reason": reason, "bytes": 4}
     else:
         assert _lines(caplog) == [f"set aside a message on {LONG[:120]}: {reason}"]
+
+
+# --- a fake MQTT server: CONNECT answered (or not, or late), PUBLISH recorded, never acked ----
+
+
+class FakeBroker:
+    """One MQTT 3.1.1 server connection at a time, read and written by hand: each CONNECT's
+    client id recorded and answered with a CONNACK (accepted) once ``answer`` is set (never
+    if ``silent``), each PUBLISH recorded as (qos, topic) and never acknowledged."""
+
+    def __init__(self, *, silent: bool = False) -> None:
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.silent = silent
+        self.answer = threading.Event()
+        self.answer.set()
+        self.client_ids: list[str] = []
+        self.published: list[tuple[int, str]] = []
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.server.accept()
+            except OSError:
+                return
+            with conn:
+                self._talk(conn)
+
+    @staticmethod
+    def _read(conn: socket.socket, n: int) -> bytes:
+        data = b""
+        while len(data) < n:
+            chunk = conn.recv(n - len(data))
+            if not chunk:
+                raise ConnectionError
+            data += chunk
+        return data
+
+    def _talk(self, conn: socket.socket) -> None:
+        try:
+            while True:
+                head = self._read(conn, 1)[0]
+                length, shift = 0, 0
+                while True:  # the remaining length, 7 bits a byte (MQTT 3.1.1 2.2.3)
+                    byte = self._read(conn, 1)[0]
+                    length += (byte & 0x7F) << shift
+                    shift += 7
+                    if not byte & 0x80:
+                        break
+                body = self._read(conn, length)
+                kind = head >> 4
+                if kind == 1:  # CONNECT: name, level, flags, keepalive, then the client id
+                    name_len = int.from_bytes(body[0:2], "big")
+                    at = 2 + name_len + 4
+                    id_len = int.from_bytes(body[at:at + 2], "big")
+                    self.client_ids.append(body[at + 2:at + 2 + id_len].decode())
+                    if self.silent:
+                        continue
+                    self.answer.wait(60)
+                    conn.sendall(b"\x20\x02\x00\x00")
+                elif kind == 3:  # PUBLISH
+                    topic_len = int.from_bytes(body[0:2], "big")
+                    self.published.append(((head >> 1) & 3, body[2:2 + topic_len].decode()))
+                elif kind == 12:  # PINGREQ
+                    conn.sendall(b"\xd0\x00")
+                elif kind == 14:  # DISCONNECT
+                    return
+        except (ConnectionError, OSError):
+            return
+
+    def close(self) -> None:
+        self.server.close()
+
+
+@pytest.fixture
+def fake_broker() -> Iterator[FakeBroker]:
+    broker = FakeBroker()
+    yield broker
+    broker.close()
+
+
+def test_at_most_20_messages_are_in_flight_unacknowledged(fake_broker: FakeBroker) -> None:
+    """30 QoS 1 messages to a broker that acknowledges none: paho sends 20 (``max_inflight``
+    20, docs/club.md) and queues the rest; a QoS 0 marker published after them is not held
+    back (QoS 0 has no flight), so when it arrives every QoS 1 message sent before it has."""
+    client = make_client(BrokerConfig("127.0.0.1", fake_broker.port), "inflight")
+    connected = threading.Event()
+    client.on_connect = lambda *_: connected.set()
+    client.connect_async("127.0.0.1", fake_broker.port)
+    client.loop_start()
+    try:
+        assert connected.wait(60)
+        for n in range(30):
+            client.publish(f"q/{n}", b"x", qos=1)
+        client.publish("marker", b"", qos=0)
+        until(lambda: (0, "marker") in fake_broker.published, 60, "the marker")
+        before = fake_broker.published[:fake_broker.published.index((0, "marker"))]
+        assert before == [(1, f"q/{n}") for n in range(20)]
+    finally:
+        client.stop()
+
+
+def _loops(monkeypatch: pytest.MonkeyPatch, clock: FakeTime,
+           after: Callable[[int], None] = lambda _n: None) -> list[float]:
+    """paho's ``Client.loop`` counted (its timeouts); each wait moves the probe's clock on 1 s
+    (a host where every wait takes a second), then ``after(number of loops so far)``."""
+    timeouts: list[float] = []
+    original = paho.Client.loop
+
+    def loop(self: paho.Client, timeout: float = 1.0) -> paho.MQTTErrorCode:
+        rc = original(self, timeout)
+        timeouts.append(timeout)
+        clock.now += 1.0
+        after(len(timeouts))
+        return rc
+
+    monkeypatch.setattr(paho.Client, "loop", loop)
+    monkeypatch.setattr(mqtt, "time", clock)
+    return timeouts
+
+
+def test_the_probe_asks_without_a_client_id_and_waits_for_a_late_answer(
+        fake_broker: FakeBroker, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe of an open broker (docs/club.md: a table tries once without user name and
+    password) sends an empty client id (MQTT 3.1.1 3.1.3.1: the broker gives it one of its
+    own, so the probe never takes over anyone's connection), and a broker that answers only
+    after two of the probe's waits is still heard: open (True). (A long timeout: on a busy
+    host the answer may take a few more waits.)"""
+    fake_broker.answer.clear()
+    timeouts = _loops(monkeypatch, FakeTime(100.0),
+                      lambda n: fake_broker.answer.set() if n == 2 else None)
+    assert lets_anyone_in(BrokerConfig("127.0.0.1", fake_broker.port), timeout=60) is True
+    assert fake_broker.client_ids == [""]
+    assert len(timeouts) >= 3 and set(timeouts) == {0.2}
+
+
+def test_the_probe_stops_asking_once_answered(fake_broker: FakeBroker,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a clock that never moves, the probe ends only because the answer came."""
+    monkeypatch.setattr(mqtt, "time", FakeTime(100.0))
+    done: list[bool | None] = []
+    probe = threading.Thread(target=lambda: done.append(
+        lets_anyone_in(BrokerConfig("127.0.0.1", fake_broker.port))), daemon=True)
+    probe.start()
+    until(lambda: not probe.is_alive(), 60, "the probe answered")
+    assert done == [True]
+
+
+def test_a_broker_that_never_answers_is_not_reached_after_5_s(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A broker that takes the connection but never answers: the probe waits 5 s (by its
+    clock, which moves 1 s a wait here: waits at 0, 1, 2, 3 and 4 s, none at 5) and says
+    "not reached" (None)."""
+    silent = FakeBroker(silent=True)
+    try:
+        timeouts = _loops(monkeypatch, FakeTime(100.0))
+        assert lets_anyone_in(BrokerConfig("127.0.0.1", silent.port)) is None
+        assert len(timeouts) == 5
+    finally:
+        silent.close()
+
+
+# --- reconnecting, sessions and TLS -----------------------------------------------------------
+
+
+class _PahoClock:
+    """Stands for the ``time`` module and ``time_func`` inside paho: ``sleep`` (paho's wait
+    before trying to connect again) is recorded and moves the clock on at once."""
+
+    def __init__(self, events: list[Any]) -> None:
+        self.now = 1000.0
+        self.events = events
+        self._real_sleep = __import__("time").sleep
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def time(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.events.append(seconds)
+        self.now += seconds
+        self._real_sleep(0.002)  # let the test's thread run
+
+
+def test_a_broker_not_reached_is_tried_again_after_1_s_doubling_to_8_s_without_a_restart(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Nothing listens on the port: paho tries to connect again and again (``reconnect``),
+    its back-off 1 s doubling to 8 s (docs/club.md; paho's ``reconnect_delay_set``): paho 2.2
+    waits 1 s after the first failure in its first-connection loop and 2 s more in its main
+    loop before the second try, so the attempts are 1 + 2 = 3 s apart, then 4, then 8 (the
+    cap) and 8 again. A broker not there at the start is no death of the receiving thread
+    (no restart, no ERROR line)."""
+    events: list[Any] = []
+    monkeypatch.setattr(paho, "time", _PahoClock(events))
+    monkeypatch.setattr(paho, "time_func", paho.time.monotonic)
+    original = paho.Client.reconnect
+
+    def reconnect(self: paho.Client) -> paho.MQTTErrorCode:
+        events.append("attempt")
+        return original(self)
+
+    monkeypatch.setattr(paho.Client, "reconnect", reconnect)
+    caplog.set_level(logging.ERROR, logger=LOGGER)
+    port = free_port()
+    client = make_client(BrokerConfig("127.0.0.1", port), "nobody-there")
+    client.connect_async("127.0.0.1", port)
+    client.loop_start()
+    try:
+        until(lambda: events.count("attempt") >= 7, 60, "seven attempts")
+    finally:
+        client.stop()
+    waits: list[float] = []
+    for event in events:
+        if event == "attempt":
+            waits.append(0.0)
+        else:
+            waits[-1] += event
+    assert waits[:6] == [3, 4, 8, 8, 8, 8]
+    assert client.crashes == 0 and _lines(caplog, logging.ERROR) == []
+
+
+@pytest.mark.parametrize(("clean", "present"), [(False, [False, True]), (True, [False, False])],
+                         ids=["persistent", "clean"])
+def test_a_persistent_session_is_found_again_by_mosquitto(
+        clean: bool, present: list[bool], tmp_path: Path) -> None:
+    """The club's client (``clean=False``, docs/club.md: persistent session, QoS 1) finds its
+    session at the broker when it connects again (CONNACK's session-present flag, MQTT 3.1.1
+    3.2.2.2); a clean one never does."""
+    broker = Mosquitto(tmp_path / "broker")
+    broker.start()
+    seen: list[bool] = []
+    try:
+        for _ in range(2):
+            client = make_client(BrokerConfig("127.0.0.1", broker.port), "the-club",
+                                 clean=clean)
+            client.on_connect = lambda _c, _u, flags, _r, _p: seen.append(
+                bool(flags.session_present))
+            client.connect_async("127.0.0.1", broker.port)
+            client.loop_start()
+            until(lambda c=client: len(seen) in (1, 2) and c.is_connected(), 60, "connected")
+            client.subscribe("mahjong/#", qos=1)
+            client.stop()
+            until(lambda c=client: not c.is_connected(), 60, "disconnected")
+        assert seen == present
+    finally:
+        broker.stop()
+
+
+def test_tls_with_the_halls_ca_for_the_client_and_the_probe(tmp_path: Path) -> None:
+    """docs/club.md's TLS: a listener with a certificate signed by the hall's CA; given that
+    CA (``--club-ca`` / ``--broker-ca``), the probe finds the (open) TLS listener and the
+    client connects."""
+    ca, crt, key = _certificates(tmp_path)
+    broker = Mosquitto(tmp_path / "broker")
+    tls_port = free_port()
+    broker.conf.write_text(broker.conf.read_text()
+                           + f"listener {tls_port} 127.0.0.1\ncertfile {crt}\nkeyfile {key}\n")
+    broker.start()
+    try:
+        until(lambda: _listening(tls_port), 30, "the TLS listener")
+        config = BrokerConfig("localhost", tls_port, ca_file=ca)
+        assert lets_anyone_in(config) is True
+        client = make_client(config, "over-tls")
+        answers: list[bool] = []
+        client.on_connect = lambda _c, _u, _f, reason, _p: answers.append(
+            not reason.is_failure)
+        client.connect_async("localhost", tls_port)
+        client.loop_start()
+        try:
+            until(lambda: answers, 30, "connected over TLS")
+            assert answers[0] is True
+        finally:
+            client.stop()
+    finally:
+        broker.stop()
