@@ -362,15 +362,13 @@ def test_a_resend_request_rewinds_only_to_before_what_was_published(
     publisher = _publisher(tmp_path, signer)
     caplog.set_level(logging.INFO, logger=LOGGER)
     publisher.published = 40
-    publisher._ended.add(1)
     publisher._rewind = 40
     publisher._step(FakeStore())  # type: ignore[arg-type]
-    assert _said(caplog) == [] and publisher.published == 40 and publisher._ended == {1}
+    assert _said(caplog) == [] and publisher.published == 40
     publisher._rewind = 16
     publisher._step(FakeStore())  # type: ignore[arg-type]
     assert _said(caplog) == [(logging.INFO, "the club asks again for what follows position 16")]
-    assert publisher.published == 16 and publisher._ended == set()
-    assert publisher._rewind is None
+    assert publisher.published == 16
 
 
 # --- paho's callbacks ---------------------------------------------------------------------------
@@ -384,8 +382,12 @@ def test_connected_the_table_says_it_is_online_and_reads_the_clubs_topics(
     caplog.set_level(logging.INFO, logger=LOGGER)
     publisher._connect()
     [client] = made.clients
+    monkeypatch.setattr(publisher_module, "time", types.SimpleNamespace(  # a still clock
+        time=time.time, monotonic=lambda: 1000.0, sleep=time.sleep))
+    publisher._send_status()  # the status once: not again while it is the same (30 s)
+    publisher._send_status()
+    assert [c[1] for c in client.calls if c[0] == "publish"] == ["mahjong/tables/t1/status"]
     client.calls.clear()
-    publisher._status_key = "an old status"
     before = time.time()
     publisher._on_connect(client, None, None, ReasonCode(PacketTypes.CONNACK, identifier=0),
                           None)
@@ -393,8 +395,10 @@ def test_connected_the_table_says_it_is_online_and_reads_the_clubs_topics(
     assert online[0:2] == ("publish", ONLINE) and online[3:] == (1, True)
     _online(signer, online[2], True, before)
     assert subscribe == ("subscribe", READS)
-    assert publisher._status_key is None  # the status goes out again at the next step
-    assert publisher._wake.is_set()
+    assert publisher._wake.is_set()  # the loop looks at once, and sends the status again
+    client.calls.clear()
+    publisher._send_status()
+    assert [c[1] for c in client.calls if c[0] == "publish"] == ["mahjong/tables/t1/status"]
     assert publisher.health()["connected"] is True
     assert _said(caplog) == [(logging.INFO, CONNECTING), (logging.INFO, CONNECTED)]
     # connected once, a later failed attempt is not "does not answer yet"
