@@ -3,8 +3,8 @@ stood in for (no broker, no thread of its own unless said): what the table asks 
 (its client id, keepalive, last will, the online message, its subscriptions, each at the QoS
 and retain docs/club.md "Topics" gives), when it tries again (every 5 s; 1 s after a failed
 read), what it says in its log (docs/club.md "The table's log lines", each line whole), and
-what a stop does. The same link over a real Mosquitto: tests/club/test_table_link.py,
-test_table_status.py and test_publisher.py."""
+what a stop does; and one line from a real Mosquitto (a wrong password). The same link over a
+real Mosquitto: tests/club/test_table_link.py, test_table_status.py and test_publisher.py."""
 
 from __future__ import annotations
 
@@ -22,10 +22,12 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.club import publisher as publisher_module
 from controller.club import schema
+from controller.club.keyring import Credentials
 from controller.club.mqtt import BrokerConfig
 from controller.club.publisher import ClubPublisher
 from controller.club.signing import Signer, Verifier
 from controller.store import StoreError
+from tests.club.broker import Mosquitto, enrol
 from tests.waiting import until
 
 BROKER = BrokerConfig("hall.local", 1884, "t1", "secret")
@@ -418,6 +420,31 @@ def test_a_broker_that_refuses_the_table_is_said_with_its_reason(
     assert client.calls == [] and publisher.connected is False
     assert _said(caplog) == [(logging.WARNING, "the club broker refused the table: Not "
                                                "authorized")]
+
+
+def test_a_wrong_password_at_a_real_broker_is_not_authorized(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The line docs/club.md's table explains, from a real Mosquitto locked as the club
+    writes it: a table whose password the broker does not know."""
+    enrol(tmp_path / "club", "t1", tmp_path / "t1.json")
+    broker = Mosquitto(tmp_path / "broker", tmp_path / "club")
+    broker.start()
+    creds = Credentials.load(tmp_path / "t1.json")
+    (tmp_path / "t1").mkdir()
+    wrong = ClubPublisher(tmp_path / "t1", "t1", BrokerConfig("127.0.0.1", broker.port, "t1",
+                                                              "not the password"),
+                          signer=creds.signer, club=creds.club, poll=0.05)
+    caplog.set_level(logging.INFO, logger=LOGGER)
+    wrong.start()
+    try:
+        until(lambda: len(_said(caplog)) >= 2, 60, "the broker's answer said")
+    finally:
+        wrong.stop()
+        broker.stop()
+    assert _said(caplog)[:2] == [
+        (logging.INFO, f"connecting to the club broker 127.0.0.1:{broker.port} as table t1"),
+        (logging.WARNING, "the club broker refused the table: Not authorized")]
+    assert wrong.connected is False
 
 
 def test_lost_is_said_only_when_a_connection_is_gone(
