@@ -216,6 +216,42 @@ def test_the_receiving_thread_is_restarted_after_1_s_doubling_to_30_s_with_a_log
         for d in delays]
 
 
+def test_a_reconnect_that_fails_after_a_restart_is_one_debug_line_and_the_loop_goes_on(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """docs/club.md (the log table): the fresh connection after a restart fails at once (the
+    broker refuses): one DEBUG line ``reconnect after a restart: TEXT``, no restart counted for
+    it, and the thread goes on into paho's loop (which tries again with its own back-off)."""
+    gate = _Gate()
+    monkeypatch.setattr(mqtt, "threading", gate)
+    client = Client("c1", clean=True)
+    caplog.set_level(logging.DEBUG, logger=LOGGER)
+    calls: list[str] = []
+    deaths = [RuntimeError("the library's fault")]
+
+    def loop_forever(**_kwargs: Any) -> paho.MQTTErrorCode:
+        calls.append("loop")
+        if deaths:
+            raise deaths.pop()
+        return paho.MQTTErrorCode.MQTT_ERR_SUCCESS
+
+    def reconnect() -> paho.MQTTErrorCode:
+        calls.append("reconnect")
+        raise ConnectionRefusedError("[Errno 111] Connection refused")
+
+    monkeypatch.setattr(client, "loop_forever", loop_forever)
+    monkeypatch.setattr(client, "reconnect", reconnect)
+    client.loop_start()
+    thread = client._thread
+    assert thread is not None
+    until(lambda: not thread.is_alive(), 60, "the receiving thread ended")
+    assert calls == ["loop", "reconnect", "loop"]
+    assert client.crashes == 1 and gate.waits == [1]
+    assert _lines(caplog, logging.DEBUG) == [
+        "reconnect after a restart: [Errno 111] Connection refused"]
+    assert [r.levelno for r in caplog.records if r.name == LOGGER] == [
+        logging.ERROR, logging.DEBUG]
+
+
 def test_a_stop_during_the_back_off_ends_the_thread_without_a_new_connection(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """paho's ``loop_stop`` (which ``stop`` ends with) asked while the thread waits to restart:
