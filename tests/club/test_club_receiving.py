@@ -447,3 +447,145 @@ def test_the_admin_token_file_is_private_whatever_the_umask(tmp_path: Path) -> N
     finally:
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "club-token.json").stat().st_mode) == 0o600
+
+
+def _session(service: ClubService, table: str, started: float,
+             deduction: int | None = None) -> None:
+    """A session of one hand at ``table``: seat 2 wins 24 from the wall, nets -48, +96, -24,
+    -24; with ``deduction``, that many points off seat 1 after the hand (a penalty)."""
+    names = {str(s): f"{table}-{s}" for s in range(1, 5)}
+    net = {"1": -48, "2": 96, "3": -24, "4": -24}
+    facts: list[dict[str, Any]] = [
+        {"kind": "session_start", "session": 1, "pos": 8, "prev": 0, "ruleset": "hua-bao",
+         "started": started},
+        {"kind": "hand", "session": 1, "pos": 16, "prev": 8, "number": 1,
+         "result": "mahjong", "winner": 2, "win_source": "wall", "discarder": None,
+         "scores": {"1": 0, "2": 24, "3": 0, "4": 0}, "net": net,
+         "winds": {"1": "east", "2": "south", "3": "west", "4": "north"}, "names": names,
+         "payments": []}]
+    prev = 16
+    if deduction is not None:
+        facts.append({"kind": "penalty", "session": 1, "pos": 20, "prev": 16, "index": 1,
+                      "penalty": {"kind": "deduction", "hand": 1, "seat": 1,
+                                  "amount": deduction, "names": names}})
+        prev = 20
+    facts.append({"kind": "session_end", "session": 1, "pos": 24, "prev": prev,
+                  "ended": started + 60, "ruleset": "hua-bao", "hands": 1, "totals": net,
+                  "deductions": {}, "final": net, "names": names, "penalties": []})
+    for fact in facts:
+        assert service.store.apply_fact(table, fact) == "applied"
+
+
+def test_the_league_counts_each_tables_hands_and_penalties_once_at_their_table(
+        tmp_path: Path) -> None:
+    """Two tables, one session each on 1 March 2026 (``_session``), amber's seat 1 losing 10
+    more by a deduction: the 2026 league and each table's card hold each person once with
+    their own table's numbers: amber-1 -48 - 10 = -58, amber-2 +96, amber-3 and amber-4 -24;
+    blue-1 -48 (no deduction at blue), blue-2 +96, blue-3 and blue-4 -24."""
+    service = ClubService(tmp_path / "club", BrokerConfig("127.0.0.1", free_port()))
+    started = time.mktime((2026, 3, 1, 20, 0, 0, 0, 0, -1))
+    _session(service, "amber", started, deduction=10)
+    _session(service, "blue", started)
+    league = service.standings(2026)["league"]
+    assert {r["name"]: r["score"] for r in league["standings"]} == {
+        "amber-1": -58, "amber-2": 96, "amber-3": -24, "amber-4": -24,
+        "blue-1": -48, "blue-2": 96, "blue-3": -24, "blue-4": -24}
+    for table in ("amber", "blue"):
+        service.store.set_status(table, {"session": 1, "names": {
+            str(s): f"{table}-{s}" for s in range(1, 5)}})
+    assert {c["table"]: c["totals"] for c in service.tables()} == {
+        "amber": {"amber-1": -58, "amber-2": 96, "amber-3": -24, "amber-4": -24},
+        "blue": {"blue-1": -48, "blue-2": 96, "blue-3": -24, "blue-4": -24}}
+    service.store.close()
+
+
+def test_tonight_is_the_twelve_hours_before_the_time_asked_for(tmp_path: Path) -> None:
+    """``standings(now=...)``: tonight is the hands received in the 12 h before ``now``
+    (docs/club.md "Standings and the league"): the hands received just now count at now,
+    and not a day later."""
+    service = ClubService(tmp_path / "club", BrokerConfig("127.0.0.1", free_port()))
+    _session(service, "amber", time.time())
+    now = time.time()
+    assert {r["name"]: r["score"] for r in service.standings(now=now)["tonight"]} == {
+        "amber-1": -48, "amber-2": 96, "amber-3": -24, "amber-4": -24}
+    assert service.standings(now=now + 86_400)["tonight"] == []
+    service.store.close()
+
+
+def test_a_tables_numbers_are_recounted_only_when_a_fact_arrived(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The club's pages read each table's hands again only for a table whose position moved
+    on since the last count (a page push then costs look-ups, not a recount): amber and blue
+    counted once, then nothing read again, then only blue after a fact at blue."""
+    service = ClubService(tmp_path / "club", BrokerConfig("127.0.0.1", free_port()))
+    _session(service, "amber", 1_000.0)
+    service.store.set_status("amber", {"session": 1})
+    service.store.set_status("blue", {"session": None})
+    read: list[str | None] = []
+    hands = service.store.hands
+
+    def counted(table: str | None = None) -> list[dict[str, Any]]:
+        read.append(table)
+        return hands(table)
+
+    monkeypatch.setattr(service.store, "hands", counted)
+    first = service.tables()
+    assert sorted(t or "" for t in read) == ["amber", "blue"]
+    read.clear()
+    assert service.tables() == first and service.standings(1970)["league"] is not None
+    assert read == []
+    assert service.store.apply_fact("blue", {
+        "kind": "session_start", "session": 1, "pos": 8, "prev": 0, "ruleset": "hua-bao",
+        "started": 2_000.0}) == "applied"
+    service.tables()
+    assert read == ["blue"]
+    service.store.close()
+
+
+def test_a_new_tournament_clears_the_round_on_the_broker(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new tournament publishes ``mahjong/club/round`` {"round": null} (no round yet:
+    docs/club.md "Signed messages"), retained, QoS 1, signed by the club."""
+    service = ClubService(tmp_path / "club", BrokerConfig("127.0.0.1", free_port()))
+    sent = Sent()
+    monkeypatch.setattr(service.subscriber._client, "publish", sent.publish)
+    service.new_tournament([f"P{i}" for i in range(8)], 2, 30, ["t1", "t2"])
+    [(message, qos, retain)] = sent.on(topics.ROUND)
+    assert (qos, retain) == (1, True)
+    assert service.keyring is not None
+    assert {k for k in message if k not in ("sig", "issued")} == {"round"}
+    assert message["round"] is None
+    service.store.close()
+
+
+def test_a_riichi_tables_round_is_ranked_by_points_and_result(tmp_path: Path) -> None:
+    """A one-round tournament of four at a riichi table (RULES.md: everyone starts with
+    30,000; result = (points - 30,000) / 1,000 + uma +15/+5/-5/-15, tied places sharing
+    theirs): seat 1 wins 8,000 from seat 2 and the session ends. Seat 1: 38,000, 8 + 15 =
+    23.0; seats 3 and 4 tied second at 30,000, 0 + (5 - 5) / 2 = 0.0; seat 2: 22,000, -8 - 15
+    = -23.0. The round's ranking gives each person their points and result."""
+    service = ClubService(tmp_path / "club", BrokerConfig("127.0.0.1", free_port()))
+    service.new_tournament(["Ann", "Bo", "Cai", "Dee"], 1, 30, ["t1"])
+    seated = service.start_round(1, now=1_000.0)["seating"]["t1"]
+    names = {str(i): name for i, name in enumerate(seated, start=1)}
+    net = {"1": 8000, "2": -8000, "3": 0, "4": 0}
+    for fact in (
+            {"kind": "session_start", "session": 1, "pos": 8, "prev": 0, "ruleset": "riichi",
+             "started": 1_100.0},
+            {"kind": "hand", "session": 1, "pos": 16, "prev": 8, "number": 1,
+             "result": "mahjong", "winner": 1, "win_source": "discard", "discarder": 2,
+             "scores": {"1": 8000, "2": 0, "3": 0, "4": 0}, "net": net,
+             "winds": {"1": "east", "2": "south", "3": "west", "4": "north"},
+             "names": names, "payments": []},
+            {"kind": "session_end", "session": 1, "pos": 24, "prev": 16, "ended": 1_200.0,
+             "ruleset": "riichi", "hands": 1, "totals": net, "deductions": {}, "final": net,
+             "names": names, "penalties": []}):
+        assert service.store.apply_fact("t1", fact) == "applied"
+    state = service.tournament()
+    assert state is not None
+    ranking = state["rounds_played"][0]["ranking"]
+    assert {r["name"]: (r["place"], r["points"], r["result"], r["finished"])
+            for r in ranking} == {
+        names["1"]: (1, 38_000, 23.0, True), names["3"]: (2, 30_000, 0.0, True),
+        names["4"]: (2, 30_000, 0.0, True), names["2"]: (4, 22_000, -23.0, True)}
+    service.store.close()
