@@ -322,15 +322,16 @@ def test_the_club_connects_once_persistently_and_logs_it(
 
 
 def test_the_club_counts_each_time_the_broker_drops_it(tmp_path: Path) -> None:
-    """``broker_disconnects`` counts the drops, ``broker_connected`` is false between
-    (``/api/health``, docs/club.md): the broker killed twice, started again on its port each
-    time, makes 2."""
+    """The service connects as ``club`` unless told otherwise; ``broker_disconnects`` counts
+    the drops, ``broker_connected`` is false between (``/api/health``, docs/club.md): the
+    broker killed twice, started again on its port each time, makes 2."""
     broker = Mosquitto(tmp_path / "broker")
     broker.start()
     service = ClubService(tmp_path / "club", BrokerConfig("127.0.0.1", broker.port))
     club = service.subscriber
     try:
         club.start()
+        assert _connected_line(broker, "club") == "p2, c0, k10"  # the service's own id
         for drops in (1, 2):
             until(lambda: club.connected, what="the club connected")
             assert service.health()["broker_connected"] is True
