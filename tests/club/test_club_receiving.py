@@ -82,6 +82,26 @@ def _send(club: ClubSubscriber, signer: Signer | None, topic: str,
     return len(payload)
 
 
+def _documented() -> list[tuple[re.Pattern[str], int]]:
+    """The log lines docs/club.md's table "The club service's log lines and files" tells the
+    operator about: each as a pattern (its words in capitals stand for any text) and level."""
+    text = (Path(__file__).parents[2] / "docs" / "club.md").read_text(encoding="utf-8")
+    section = text.split("### The club service's log lines and files", 1)[1].split("\n#", 1)[0]
+    out = []
+    for row in re.findall(r"^\| `([^`]+)`[^|]*\| (\w+) \|", section, re.MULTILINE):
+        words, level = row
+        pattern = re.sub(r"\b[A-Z]{1,}\b", ".+", re.escape(words).replace("\\ ", " "))
+        out.append((re.compile(pattern + r"(?: \(\d+ more since the last line\))?"),
+                    getattr(logging, level)))
+    return out
+
+
+def _as_documented(record: logging.LogRecord) -> bool:
+    """Whether a log record is a line of docs/club.md's table, at the level it gives."""
+    return any(p.fullmatch(record.getMessage()) and record.levelno == level
+               for p, level in _documented())
+
+
 def _status(table: str, at: float, last_pos: int = 0) -> dict[str, Any]:
     return {"table": table, "online": True, "last_pos": last_pos, "session": None, "at": at}
 
@@ -230,6 +250,7 @@ def test_a_message_the_club_fails_on_is_logged_with_its_topic_and_set_aside(
     assert (error.levelno, error.getMessage()) == (
         logging.ERROR, "could not keep a message on mahjong/tables/t1/status")
     assert error.exc_info is not None and error.exc_info[0] is RuntimeError
+    assert all(_as_documented(r) for r in caplog.records if r.name.startswith("controller.club"))
     [entry] = club.set_aside.last
     assert {k: v for k, v in entry.items() if k != "at"} == {
         "topic": STATUS, "sender": "t1", "reason": "the club failed on it (see the log)",
@@ -258,6 +279,7 @@ def test_a_message_whose_topic_is_not_utf8_is_set_aside_with_no_sender(
     assert [r.getMessage() for r in caplog.records if r.name == "controller.club.mqtt"] == [
         "the club set aside a message on ? (sender: ?; 2 bytes): its topic is not UTF-8"]
     assert club.received == 0
+    assert all(_as_documented(r) for r in caplog.records if r.name.startswith("controller.club"))
     store.close()
 
 
@@ -296,6 +318,8 @@ def test_the_club_connects_once_persistently_and_logs_it(
         assert [(r.levelno, r.getMessage()) for r in caplog.records
                 if r.name == "controller.club.subscriber"] == [
             (logging.INFO, f"club service connected to 127.0.0.1:{broker.port}")]
+        assert all(_as_documented(r) for r in caplog.records
+                   if r.name == "controller.club.subscriber")
         table = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="t1",
                             protocol=paho.MQTTv311)
         table.connect("127.0.0.1", broker.port)
@@ -371,6 +395,8 @@ def test_a_refused_club_says_so_in_its_log(tmp_path: Path,
         assert said()[0] == (logging.WARNING,
                              "the broker refused the club service: Not authorized")
         assert not club.connected
+        assert all(_as_documented(r) for r in caplog.records
+                   if r.name == "controller.club.subscriber")
     finally:
         club.stop()
         broker.stop()
