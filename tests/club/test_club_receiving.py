@@ -306,11 +306,11 @@ def test_the_club_connects_once_persistently_and_logs_it(
     (QoS 1, not retained) while it was away is kept by the broker for its session and
     reaches it when it connects again."""
     broker = Mosquitto(tmp_path / "broker")
-    broker.start()
     caplog.set_level(logging.INFO, logger="controller.club.subscriber")
     store = ClubStore(tmp_path / "club.sqlite")
     config = BrokerConfig("127.0.0.1", broker.port)
     club = ClubSubscriber(store, config, keyring=None)
+    broker.start()  # stopped whatever fails from here
     try:
         club.start()
         until(lambda: club.connected, what="the club connecting")
@@ -350,9 +350,9 @@ def test_the_club_counts_each_time_the_broker_drops_it(tmp_path: Path) -> None:
     the drops, ``broker_connected`` is false between (``/api/health``, docs/club.md): the
     broker killed twice, started again on its port each time, makes 2."""
     broker = Mosquitto(tmp_path / "broker")
-    broker.start()
     service = ClubService(tmp_path / "club", BrokerConfig("127.0.0.1", broker.port))
     club = service.subscriber
+    broker.start()
     try:
         club.start()
         assert _connected_line(broker, "club") == "p2, c0, k10"  # the service's own id
@@ -379,7 +379,6 @@ def test_a_refused_club_says_so_in_its_log(tmp_path: Path,
     authorized`` and is not connected (docs/club.md "The club service's log lines")."""
     enrol(tmp_path / "club", "t1", tmp_path / "t1.json")
     broker = Mosquitto(tmp_path / "broker", tmp_path / "club")
-    broker.start()
     caplog.set_level(logging.INFO, logger="controller.club.subscriber")
     store = ClubStore(tmp_path / "club.sqlite")
     club = ClubSubscriber(store, BrokerConfig("127.0.0.1", broker.port, "club", "wrong"),
@@ -389,6 +388,7 @@ def test_a_refused_club_says_so_in_its_log(tmp_path: Path,
         return [(r.levelno, r.getMessage()) for r in caplog.records
                 if r.name == "controller.club.subscriber"]
 
+    broker.start()
     try:
         club.start()
         until(said, what="the refusal logged")
@@ -408,14 +408,14 @@ def test_the_service_connects_with_the_client_id_and_restart_delay_it_is_given(
     """``ClubService(..., client_id, restart_after=)`` reaches the connection: the broker
     logs the id given; the receiving thread's first restart waits ``restart_after`` (1 s
     unless told, docs/club.md "The receiving threads")."""
-    broker = Mosquitto(tmp_path / "broker")
-    broker.start()
-    plain = ClubService(tmp_path / "a", BrokerConfig("127.0.0.1", broker.port))
+    plain = ClubService(tmp_path / "a", BrokerConfig("127.0.0.1", free_port()))
     assert plain.subscriber._client.restart_after == 1.0
     plain.store.close()
+    broker = Mosquitto(tmp_path / "broker")
     service = ClubService(tmp_path / "b", BrokerConfig("127.0.0.1", broker.port), "club-b",
                           restart_after=0.25)
     assert service.subscriber._client.restart_after == 0.25
+    broker.start()
     try:
         service.subscriber.start()
         assert _connected_line(broker, "club-b") == "p2, c0, k10"
