@@ -37,6 +37,7 @@ from controller.club.store import ClubStore
 from controller.club.subscriber import ClubSubscriber
 from tests.club.broker import Mosquitto, enrol, until
 from tests.club.fake_time import FakeTime
+from tests.club.one_hand import one_hand_session
 from tests.reliability.support import free_port
 
 STATUS = topics.table_topic("t1", "status")
@@ -489,33 +490,6 @@ def test_the_admin_token_file_is_private_whatever_the_umask(tmp_path: Path) -> N
     assert stat.S_IMODE((tmp_path / "club-token.json").stat().st_mode) == 0o600
 
 
-def _session(service: ClubService, table: str, started: float,
-             deduction: int | None = None) -> None:
-    """A session of one hand at ``table``: seat 2 wins 24 from the wall, nets -48, +96, -24,
-    -24; with ``deduction``, that many points off seat 1 after the hand (a penalty)."""
-    names = {str(s): f"{table}-{s}" for s in range(1, 5)}
-    net = {"1": -48, "2": 96, "3": -24, "4": -24}
-    facts: list[dict[str, Any]] = [
-        {"kind": "session_start", "session": 1, "pos": 8, "prev": 0, "ruleset": "hua-bao",
-         "started": started},
-        {"kind": "hand", "session": 1, "pos": 16, "prev": 8, "number": 1,
-         "result": "mahjong", "winner": 2, "win_source": "wall", "discarder": None,
-         "scores": {"1": 0, "2": 24, "3": 0, "4": 0}, "net": net,
-         "winds": {"1": "east", "2": "south", "3": "west", "4": "north"}, "names": names,
-         "payments": []}]
-    prev = 16
-    if deduction is not None:
-        facts.append({"kind": "penalty", "session": 1, "pos": 20, "prev": 16, "index": 1,
-                      "penalty": {"kind": "deduction", "hand": 1, "seat": 1,
-                                  "amount": deduction, "names": names}})
-        prev = 20
-    facts.append({"kind": "session_end", "session": 1, "pos": 24, "prev": prev,
-                  "ended": started + 60, "ruleset": "hua-bao", "hands": 1, "totals": net,
-                  "deductions": {}, "final": net, "names": names, "penalties": []})
-    for fact in facts:
-        assert service.store.apply_fact(table, fact) == "applied"
-
-
 def test_the_league_counts_each_tables_hands_and_penalties_once_at_their_table(
         tmp_path: Path) -> None:
     """Two tables, one session each on 1 March 2026 (``_session``), amber's seat 1 losing 10
@@ -524,8 +498,8 @@ def test_the_league_counts_each_tables_hands_and_penalties_once_at_their_table(
     blue-1 -48 (no deduction at blue), blue-2 +96, blue-3 and blue-4 -24."""
     service = ClubService(tmp_path / "club", BrokerConfig("127.0.0.1", free_port()))
     started = time.mktime((2026, 3, 1, 20, 0, 0, 0, 0, -1))
-    _session(service, "amber", started, deduction=10)
-    _session(service, "blue", started)
+    one_hand_session(service.store, "amber", started, deduction=10)
+    one_hand_session(service.store, "blue", started)
     league = service.standings(2026)["league"]
     assert {r["name"]: r["score"] for r in league["standings"]} == {
         "amber-1": -58, "amber-2": 96, "amber-3": -24, "amber-4": -24,
@@ -544,7 +518,7 @@ def test_tonight_is_the_twelve_hours_before_the_time_asked_for(tmp_path: Path) -
     (docs/club.md "Standings and the league"): the hands received just now count at now,
     and not a day later."""
     service = ClubService(tmp_path / "club", BrokerConfig("127.0.0.1", free_port()))
-    _session(service, "amber", time.time())
+    one_hand_session(service.store, "amber", time.time())
     now = time.time()
     assert {r["name"]: r["score"] for r in service.standings(now=now)["tonight"]} == {
         "amber-1": -48, "amber-2": 96, "amber-3": -24, "amber-4": -24}
@@ -558,7 +532,7 @@ def test_a_tables_numbers_are_recounted_only_when_a_fact_arrived(
     on since the last count (a page push then costs look-ups, not a recount): amber and blue
     counted once, then nothing read again, then only blue after a fact at blue."""
     service = ClubService(tmp_path / "club", BrokerConfig("127.0.0.1", free_port()))
-    _session(service, "amber", 1_000.0)
+    one_hand_session(service.store, "amber", 1_000.0)
     service.store.set_status("amber", {"session": 1})
     service.store.set_status("blue", {"session": None})
     read: list[str | None] = []

@@ -32,6 +32,7 @@ from controller.club.subscriber import ClubSubscriber
 from controller.club.tournament import TournamentError
 from tests.club.broker import enrol
 from tests.club.fake_time import FakeTime
+from tests.club.one_hand import one_hand_session
 from tests.reliability.support import free_port
 
 
@@ -86,23 +87,6 @@ def test_rounds_start_one_after_the_other_each_with_its_own_seating(tmp_path: Pa
     service.store.close()
 
 
-def _session(service: ClubService, table: str, started: float) -> None:
-    names = {str(s): f"{table}-{s}" for s in range(1, 5)}
-    net = {"1": -48, "2": 96, "3": -24, "4": -24}
-    for fact in (
-            {"kind": "session_start", "session": 1, "pos": 8, "prev": 0, "ruleset": "hua-bao",
-             "started": started},
-            {"kind": "hand", "session": 1, "pos": 16, "prev": 8, "number": 1,
-             "result": "mahjong", "winner": 2, "win_source": "wall", "discarder": None,
-             "scores": {"1": 0, "2": 24, "3": 0, "4": 0}, "net": net,
-             "winds": {"1": "east", "2": "south", "3": "west", "4": "north"}, "names": names,
-             "payments": []},
-            {"kind": "session_end", "session": 1, "pos": 24, "prev": 16, "ended": started + 60,
-             "ruleset": "hua-bao", "hands": 1, "totals": net, "deductions": {}, "final": net,
-             "names": names, "penalties": []}):
-        assert service.store.apply_fact(table, fact) == "applied"
-
-
 def test_a_season_is_the_calendar_year_in_local_time(tmp_path: Path) -> None:
     """docs/club.md: a season is a calendar year; a session counts in the season it started in,
     from New Year's midnight (local time) up to the next one, not including it."""
@@ -112,7 +96,7 @@ def test_a_season_is_the_calendar_year_in_local_time(tmp_path: Path) -> None:
     starts = {"at-new-year": new_year, "just-before": new_year - 1,
               "last-second": next_year - 1, "next-year": next_year}
     for table, started in starts.items():
-        _session(service, table, started)
+        one_hand_session(service.store, table, started)
     league = service.standings(2026)["league"]
     assert service.standings(2026)["season"] == 2026
     assert sorted(s["table"] for s in league["sessions"]) == ["at-new-year", "last-second"]
@@ -200,7 +184,7 @@ def test_a_table_card_carries_the_tables_status_and_the_sessions_numbers(
     time, dealer, prevailing wind, board, discard, its address). amber's session 1 is over:
     nets -48, +96, -24, -24 (``_session``); blue has published a status and nothing else."""
     service = ClubService(tmp_path / "club", BrokerConfig("127.0.0.1", free_port()))
-    _session(service, "amber", 1_000.0)
+    one_hand_session(service.store, "amber", 1_000.0)
     names = {str(s): f"amber-{s}" for s in range(1, 5)}
     status = {"table": "amber", "online": True, "session": 1, "ruleset": "hua-bao",
               "hand": 2, "phase": "play", "wall": 61, "turn": 3, "turn_wind": "west",

@@ -157,10 +157,11 @@ class _Gate:
 
 
 def _run(client: Client, monkeypatch: pytest.MonkeyPatch,
-         loops: list[Callable[[], None]]) -> list[str]:
+         loops: list[Callable[[], None]], refused: Exception | None = None) -> list[str]:
     """Run the client's receiving thread with paho's ``loop_forever`` replaced by ``loops``
-    (one per call; after the last one the loop ends as at a disconnect); the calls made to
-    ``reconnect`` and the loops run, in order, once the thread has ended."""
+    (one per call; after the last one the loop ends as at a disconnect) and ``reconnect``
+    raising ``refused`` if given; the calls made to ``reconnect`` and the loops run, in
+    order, once the thread has ended."""
     calls: list[str] = []
     todo = list(loops)
 
@@ -172,6 +173,8 @@ def _run(client: Client, monkeypatch: pytest.MonkeyPatch,
 
     def reconnect() -> paho.MQTTErrorCode:
         calls.append("reconnect")
+        if refused is not None:
+            raise refused
         return paho.MQTTErrorCode.MQTT_ERR_SUCCESS
 
     monkeypatch.setattr(client, "loop_forever", loop_forever)
@@ -225,25 +228,8 @@ def test_a_reconnect_that_fails_after_a_restart_is_one_debug_line_and_the_loop_g
     monkeypatch.setattr(mqtt, "threading", gate)
     client = Client("c1", clean=True)
     caplog.set_level(logging.DEBUG, logger=LOGGER)
-    calls: list[str] = []
-    deaths = [RuntimeError("the library's fault")]
-
-    def loop_forever(**_kwargs: Any) -> paho.MQTTErrorCode:
-        calls.append("loop")
-        if deaths:
-            raise deaths.pop()
-        return paho.MQTTErrorCode.MQTT_ERR_SUCCESS
-
-    def reconnect() -> paho.MQTTErrorCode:
-        calls.append("reconnect")
-        raise ConnectionRefusedError("[Errno 111] Connection refused")
-
-    monkeypatch.setattr(client, "loop_forever", loop_forever)
-    monkeypatch.setattr(client, "reconnect", reconnect)
-    client.loop_start()
-    thread = client._thread
-    assert thread is not None
-    until(lambda: not thread.is_alive(), 60, "the receiving thread ended")
+    calls = _run(client, monkeypatch, [_die(RuntimeError("the library's fault"))],
+                 refused=ConnectionRefusedError("[Errno 111] Connection refused"))
     assert calls == ["loop", "reconnect", "loop"]
     assert client.crashes == 1 and gate.waits == [1]
     assert _lines(caplog, logging.DEBUG) == [

@@ -314,6 +314,15 @@ def test_once_connected_the_loop_reads_at_once_and_closes_the_log_at_the_end(
     assert store.closed == 1
 
 
+def _failing_once(steps: list[Any], exc: Exception) -> Callable[[Any], None]:
+    """A publisher step that records the store it is given and raises ``exc`` the first time."""
+    def step(store: Any) -> None:
+        steps.append(store)
+        if len(steps) == 1:
+            raise exc
+    return step
+
+
 def test_a_log_that_cannot_be_read_is_said_closed_and_opened_again_after_1_s(
         tmp_path: Path, signer: Signer, made: Made, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
@@ -321,12 +330,7 @@ def test_a_log_that_cannot_be_read_is_said_closed_and_opened_again_after_1_s(
     (WARNING), the log closed, and after 1 s opened again."""
     caplog.set_level(logging.INFO, logger=LOGGER)
     steps: list[Any] = []
-
-    def step(store: Any) -> None:
-        steps.append(store)
-        if len(steps) == 1:
-            raise StoreError("database disk image is malformed")
-
+    step = _failing_once(steps, StoreError("database disk image is malformed"))
     publisher, loop, stores, slept = _running(tmp_path, signer, monkeypatch, 2, step)
     assert len(stores) == 2 and steps == stores
     assert [s.closed for s in stores] == [1, 1]  # the bad one at once, the new one at the end
@@ -341,12 +345,7 @@ def test_any_other_error_is_logged_with_its_traceback_and_tried_again_after_1_s(
         caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger=LOGGER)
     steps: list[Any] = []
-
-    def step(store: Any) -> None:
-        steps.append(store)
-        if len(steps) == 1:
-            raise RuntimeError("a bug")
-
+    step = _failing_once(steps, RuntimeError("a bug"))
     publisher, loop, stores, slept = _running(tmp_path, signer, monkeypatch, 2, step)
     [store] = stores  # kept open: only a failed read closes it
     assert steps == [store, store] and store.closed == 1
