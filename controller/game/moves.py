@@ -100,7 +100,6 @@ def draw(ctx: Ctx, hand: Hand, tile: str, pos: int) -> Hand:
     raise Refused("draw_out_of_turn", pos, _draw_refusal(hand, pos))
 
 
-
 def _needed(hand: Hand, pos: int) -> int:
     own_turn = pos == hand.turn and hand.step in ("discard", "replacement")
     return 14 if own_turn or (hand.phase == "deal" and pos == hand.dealer) else 13

@@ -17,9 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import re
-import stat
 import time
 from pathlib import Path
 from typing import Any
@@ -31,7 +29,7 @@ from controller.club import subscriber as subscriber_module
 from controller.club import topics
 from controller.club.keyring import Credentials, Keyring
 from controller.club.mqtt import BrokerConfig
-from controller.club.service import ClubService, load_or_create_token
+from controller.club.service import ClubService
 from controller.club.signing import Signer
 from controller.club.store import ClubStore
 from controller.club.subscriber import ClubSubscriber
@@ -479,20 +477,9 @@ def test_an_unsigned_service_takes_unsigned_messages(tmp_path: Path) -> None:
     service.store.close()
 
 
-def test_the_admin_token_file_is_private_whatever_the_umask(tmp_path: Path) -> None:
-    """docs/club.md: ``DIR/club-token.json``, mode 0600: readable and writable by the club's
-    user only, even under a permissive umask (022)."""
-    old = os.umask(0o022)
-    try:
-        load_or_create_token(tmp_path)
-    finally:
-        os.umask(old)
-    assert stat.S_IMODE((tmp_path / "club-token.json").stat().st_mode) == 0o600
-
-
 def test_the_league_counts_each_tables_hands_and_penalties_once_at_their_table(
         tmp_path: Path) -> None:
-    """Two tables, one session each on 1 March 2026 (``_session``), amber's seat 1 losing 10
+    """Two tables, one session each on 1 March 2026 (``one_hand_session``), amber's seat 1 losing 10
     more by a deduction: the 2026 league and each table's card hold each person once with
     their own table's numbers: amber-1 -48 - 10 = -58, amber-2 +96, amber-3 and amber-4 -24;
     blue-1 -48 (no deduction at blue), blue-2 +96, blue-3 and blue-4 -24."""

@@ -182,7 +182,7 @@ def test_a_table_card_carries_the_tables_status_and_the_sessions_numbers(
     name, ``totals_by_position``, ``places``, ``finished``, and the table's own status as it
     published it (session, rule set, hand, phase, wall, turn and its wind and holder, hands,
     time, dealer, prevailing wind, board, discard, its address). amber's session 1 is over:
-    nets -48, +96, -24, -24 (``_session``); blue has published a status and nothing else."""
+    nets -48, +96, -24, -24 (``one_hand_session``); blue has published a status and nothing else."""
     service = ClubService(tmp_path / "club", BrokerConfig("127.0.0.1", free_port()))
     one_hand_session(service.store, "amber", 1_000.0)
     names = {str(s): f"amber-{s}" for s in range(1, 5)}
@@ -418,8 +418,13 @@ def test_the_admin_token_is_made_once_private_and_a_damaged_file_is_refused(
         tmp_path: Path) -> None:
     """docs/club.md: the admin token is made on first start in ``DIR/club-token.json``, mode
     0600, and kept; a damaged file is refused with what to do (not silently replaced: the
-    organiser's links would stop working without a word)."""
-    token = load_or_create_token(tmp_path)
+    organiser's links would stop working without a word). 0600 whatever the umask: made under
+    a permissive one (022; the CLI's ``enrol`` leaves 077 set for the rest of a test process)."""
+    old = os.umask(0o022)
+    try:
+        token = load_or_create_token(tmp_path)
+    finally:
+        os.umask(old)
     path = tmp_path / "club-token.json"
     assert len(token) == 32  # 24 random bytes, base64url
     assert stat.S_IMODE(path.stat().st_mode) == 0o600

@@ -480,6 +480,7 @@ def _to_the_last_tile() -> Log:
     assert seat == 2
     return log
 
+
 def test_the_live_wall_used_up_no_draw_and_a_washout() -> None:
     """RULES.md 3.5: the hand is a washout when the live wall is used up and the last discard
     goes unclaimed. Play to the last tile of the live wall (as scenarios.washout: 122 - 53
