@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from controller.club.publisher import ClubPublisher, board_of
 from controller.club.signing import Signer, Verifier
 from controller.sessions import Fact, SessionFold
 from controller.store import EventLog, StoreError
+from tests.club.fake_paho import FakeClient
 from tests.club.fake_time import FakeTime
 from tests.game.randomgame import random_session
 
@@ -32,48 +32,12 @@ FACTS = topics.table_topic("t1", "facts")
 STATUS = topics.table_topic("t1", "status")
 
 
-@dataclass
-class Sent:
-    topic: str
-    message: dict[str, Any]
-    qos: int
-    retain: bool
+def _facts(client: FakeClient) -> list[dict[str, Any]]:
+    return [s.message for s in client.sent if s.topic == FACTS]
 
 
-class FakeInfo:
-    def __init__(self, outcome: str, waits: list[float | None]) -> None:
-        self.outcome = outcome
-        self.waits = waits
-
-    def wait_for_publish(self, timeout: float | None = None) -> None:
-        self.waits.append(timeout)
-        if self.outcome == "gone":  # paho: a message it could not send (no connection)
-            raise RuntimeError("The client is not currently connected.")
-
-    def is_published(self) -> bool:
-        return self.outcome == "ok"
-
-
-class FakeClient:
-    """Records each publish; a fact's answer is the next of ``outcomes`` ("ok" when none)."""
-
-    def __init__(self) -> None:
-        self.sent: list[Sent] = []
-        self.outcomes: list[str] = []
-        self.waits: list[float | None] = []
-
-    def publish(self, topic: str, payload: bytes | None = None, qos: int = 0,
-                retain: bool = False) -> FakeInfo:
-        assert payload is not None
-        self.sent.append(Sent(topic, json.loads(payload), qos, retain))
-        outcome = self.outcomes.pop(0) if topic == FACTS and self.outcomes else "ok"
-        return FakeInfo(outcome, self.waits)
-
-    def facts(self) -> list[dict[str, Any]]:
-        return [s.message for s in self.sent if s.topic == FACTS]
-
-    def statuses(self) -> list[dict[str, Any]]:
-        return [s.message for s in self.sent if s.topic == STATUS]
+def _statuses(client: FakeClient) -> list[dict[str, Any]]:
+    return [s.message for s in client.sent if s.topic == STATUS]
 
 
 def _publisher(data_dir: Path, client: FakeClient | None = None) -> ClubPublisher:
@@ -126,12 +90,12 @@ def _expected_facts(path: Path) -> list[tuple[int, int, str]]:
 
 
 def _sent_facts(client: FakeClient) -> list[tuple[int, int, str]]:
-    return [(m["pos"], m["session"], m["kind"]) for m in client.facts()]
+    return [(m["pos"], m["session"], m["kind"]) for m in _facts(client)]
 
 
 def _chained(client: FakeClient, after: int = 0) -> bool:
     """Each fact names the one sent before it (the first: ``after``)."""
-    facts = client.facts()
+    facts = _facts(client)
     return [m["prev"] for m in facts] == [after] + [m["pos"] for m in facts[:-1]]
 
 
@@ -170,7 +134,7 @@ def test_a_backlog_gathered_offline_goes_out_once_in_order_and_what_follows_too(
     grown = _expected_facts(path)
     assert len(grown) > len(expected)
     assert _sent_facts(client) == grown and _chained(client)
-    status = client.statuses()[-1]
+    status = _statuses(client)[-1]
     assert (status["session"], status["active"], status["last_pos"]) == (2, True, grown[-1][0])
 
 
@@ -211,10 +175,10 @@ def test_the_status_of_an_ended_session_says_so(tmp_path: Path) -> None:
         publisher._step(store)
     finally:
         store.close()
-    status = client.statuses()[-1]
+    status = _statuses(client)[-1]
     assert (status["session"], status["active"], status["hands"]) == (1, False, 1)
     assert "url" not in status
-    assert [m["kind"] for m in client.facts()].count("session_end") == 1
+    assert [m["kind"] for m in _facts(client)].count("session_end") == 1
 
 
 def test_the_status_before_any_session_names_none(tmp_path: Path) -> None:
@@ -267,13 +231,13 @@ def test_a_fact_goes_out_again_until_the_broker_acknowledges_it(tmp_path: Path) 
     assert store is not None
     try:
         publisher._step(store)
-        assert len(client.facts()) == 1 and publisher.published == 0 and not state.exists()
+        assert len(_facts(client)) == 1 and publisher.published == 0 and not state.exists()
         publisher._step(store)
-        assert len(client.facts()) == 2 and publisher.published == 0 and not state.exists()
+        assert len(_facts(client)) == 2 and publisher.published == 0 and not state.exists()
         publisher._step(store)
     finally:
         store.close()
-    facts = client.facts()
+    facts = _facts(client)
     first = facts[0]
     assert facts[1] == first == facts[2] and first["prev"] == 0
     expected = _expected_facts(tmp_path / "events.sqlite")
@@ -307,7 +271,7 @@ def test_the_status_goes_out_when_it_changes_and_every_30_s_when_it_does_not(
     def look(at: float) -> None:
         clock.now = at
         publisher._step(store)
-        said.extend(m["at"] for m in client.statuses()[len(said):])
+        said.extend(m["at"] for m in _statuses(client)[len(said):])
 
     try:
         look(1000.0)
@@ -324,7 +288,7 @@ def test_the_status_goes_out_when_it_changes_and_every_30_s_when_it_does_not(
         assert said == [1000.0, 1010.0, 1040.0]
     finally:
         store.close()
-    first, moved, again = ({k: v for k, v in m.items() if k != "at"} for m in client.statuses())
+    first, moved, again = ({k: v for k, v in m.items() if k != "at"} for m in _statuses(client))
     assert first != moved == again and first["board"] != moved["board"]
     assert {(s.qos, s.retain) for s in client.sent if s.topic == STATUS} == {(1, True)}
 

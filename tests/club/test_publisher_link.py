@@ -28,6 +28,7 @@ from controller.club.publisher import ClubPublisher
 from controller.club.signing import Signer, Verifier
 from controller.store import StoreError
 from tests.club.broker import Mosquitto, enrol
+from tests.club.fake_paho import FakeClient
 from tests.waiting import until
 
 BROKER = BrokerConfig("hall.local", 1884, "t1", "secret")
@@ -44,58 +45,6 @@ LOST = ("lost the club broker hall.local:1884; the table plays on and the backlo
 OPEN_BROKER = ("the club broker lets anyone in without a password: anyone could write the "
                "club's results; lock it (docs/club.md) or start the table with "
                "--insecure-broker")
-
-
-class FakeInfo:
-    """paho's MQTTMessageInfo: acknowledged at once; the timeouts waited with are kept."""
-
-    def __init__(self) -> None:
-        self.timeouts: list[float | None] = []
-
-    def wait_for_publish(self, timeout: float | None = None) -> None:
-        self.timeouts.append(timeout)
-
-    def is_published(self) -> bool:
-        return True
-
-
-class FakeClient:
-    """The client ``make_client`` returns, recording what the table asks of it (the
-    defaults are paho's own: QoS 0, not retained, no payload, keepalive 60)."""
-
-    def __init__(self, config: BrokerConfig, client_id: str | None, restart_after: float) -> None:
-        self.config, self.client_id, self.restart_after = config, client_id, restart_after
-        self.calls: list[tuple[Any, ...]] = []
-        self.infos: list[FakeInfo] = []
-        self.receiving, self.crashes = True, 0
-        self.set_aside: Any = None
-        self.sender_of: Callable[[str], str] | None = None
-        self.handle: Any = None
-        self.on_connect: Any = None
-        self.on_disconnect: Any = None
-        self.on_connect_fail: Any = None
-
-    def will_set(self, topic: str, payload: bytes | None = None, qos: int = 0,
-                 retain: bool = False) -> None:
-        self.calls.append(("will_set", topic, payload, qos, retain))
-
-    def connect_async(self, host: str, port: int = 1883, keepalive: int = 60) -> None:
-        self.calls.append(("connect_async", host, port, keepalive))
-
-    def loop_start(self) -> None:
-        self.calls.append(("loop_start",))
-
-    def publish(self, topic: str, payload: bytes | None = None, qos: int = 0,
-                retain: bool = False) -> FakeInfo:
-        self.calls.append(("publish", topic, payload, qos, retain))
-        self.infos.append(FakeInfo())
-        return self.infos[-1]
-
-    def subscribe(self, topics: list[tuple[str, int]]) -> None:
-        self.calls.append(("subscribe", topics))
-
-    def stop(self) -> None:
-        self.calls.append(("stop",))
 
 
 class Made:
@@ -175,6 +124,17 @@ def _broker_answers(monkeypatch: pytest.MonkeyPatch, answer: bool | None) -> lis
 
     monkeypatch.setattr(publisher_module, "lets_anyone_in", probe)
     return asked
+
+
+def _connecting(tmp_path: Path, signer: Signer, made: Made,
+                monkeypatch: pytest.MonkeyPatch) -> tuple[ClubPublisher, FakeClient]:
+    """Table t1's publisher after ``_connect`` at a locked broker: its client, not yet
+    connected (no CONNACK)."""
+    _broker_answers(monkeypatch, False)
+    publisher = _publisher(tmp_path, signer)
+    publisher._connect()
+    [client] = made.clients
+    return publisher, client
 
 
 def _said(caplog: pytest.LogCaptureFixture) -> list[tuple[int, str]]:
@@ -378,11 +338,8 @@ def test_a_resend_request_rewinds_only_to_before_what_was_published(
 def test_connected_the_table_says_it_is_online_and_reads_the_clubs_topics(
         tmp_path: Path, signer: Signer, made: Made, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
-    _broker_answers(monkeypatch, False)
-    publisher = _publisher(tmp_path, signer)
     caplog.set_level(logging.INFO, logger=LOGGER)
-    publisher._connect()
-    [client] = made.clients
+    publisher, client = _connecting(tmp_path, signer, made, monkeypatch)
     monkeypatch.setattr(publisher_module, "time", types.SimpleNamespace(  # a still clock
         time=time.time, monotonic=lambda: 1000.0, sleep=time.sleep))
     publisher._send_status()  # the status once: not again while it is the same (30 s)
@@ -449,11 +406,8 @@ def test_a_wrong_password_at_a_real_broker_is_not_authorized(
 def test_lost_is_said_only_when_a_connection_is_gone(
         tmp_path: Path, signer: Signer, made: Made, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
-    _broker_answers(monkeypatch, False)
-    publisher = _publisher(tmp_path, signer)
     caplog.set_level(logging.INFO, logger=LOGGER)
-    publisher._connect()
-    [client] = made.clients
+    publisher, client = _connecting(tmp_path, signer, made, monkeypatch)
     publisher._on_disconnect(client, None, None, None, None)  # never connected: nothing
     assert _said(caplog) == [(logging.INFO, CONNECTING)]
     success = ReasonCode(PacketTypes.CONNACK, identifier=0)
@@ -529,13 +483,11 @@ def test_a_stop_says_offline_and_waits_at_most_2_s_and_5_s(
     publisher's thread and 2 s for the broker to take the offline message (retained, QoS 1)."""
     never = _publisher(tmp_path, signer)
     never.stop()  # never started: nothing to wait for, nothing to say
-    _broker_answers(monkeypatch, False)
-    publisher = _publisher(tmp_path, signer)
-    publisher._connect()
-    [client] = made.clients
+    publisher, client = _connecting(tmp_path, signer, made, monkeypatch)
     publisher._on_connect(client, None, None, ReasonCode(PacketTypes.CONNACK, identifier=0),
                           None)
     client.calls.clear()
+    client.waits.clear()
     publisher._thread = thread = FakeThread()  # type: ignore[assignment]
     before = time.time()
     publisher.stop()
@@ -543,16 +495,13 @@ def test_a_stop_says_offline_and_waits_at_most_2_s_and_5_s(
     [offline, stop] = client.calls
     assert offline[0:2] == ("publish", ONLINE) and offline[3:] == (1, True)
     _online(signer, offline[2], False, before)
-    assert client.infos[-1].timeouts == [2] and stop == ("stop",)
+    assert client.waits == [2] and stop == ("stop",)
     assert publisher._stop.is_set() and publisher._wake.is_set()
 
 
 def test_a_stop_while_not_connected_sends_nothing(
         tmp_path: Path, signer: Signer, made: Made, monkeypatch: pytest.MonkeyPatch) -> None:
-    _broker_answers(monkeypatch, False)
-    publisher = _publisher(tmp_path, signer)
-    publisher._connect()
-    [client] = made.clients
+    publisher, client = _connecting(tmp_path, signer, made, monkeypatch)
     client.calls.clear()
     publisher.stop()
     assert client.calls == [("stop",)]
