@@ -21,6 +21,7 @@ from controller.club.store import ClubStore
 from controller.club.subscriber import ClubSubscriber
 from controller.store import EventLog
 from tests.club.broker import Mosquitto, club_login, enrolled_broker, table_publisher, until
+from tests.club.table_log import write_log
 from tests.game.randomgame import random_session
 
 WATCH = {"watch": "watch-secret"}
@@ -28,20 +29,13 @@ WATCH = {"watch": "watch-secret"}
 
 def _write_log(data_dir: Path) -> list[dict[str, Any]]:
     """Two sessions: the first (2 hands, names, two penalties, one taken back) ended."""
-    data_dir.mkdir(parents=True)
     first = random_session(seed=3, hands=2)
     names = [{"player": {"seat": p, "name": n}} for p, n in ((1, "Ann"), (2, "Bo"), (3, "Cai"))]
     penalties = [{"penalty": {"kind": "transfer", "from": 2, "to": 1, "amount": 20}},
                  {"penalty": {"kind": "deduction", "seat": 3, "amount": 5}},
                  {"penalty": {"cancel": 1}}]
     sessions = [first[:1] + names + first[1:] + penalties, random_session(seed=8, hands=1)]
-    with EventLog.open(data_dir / "events.sqlite") as log:
-        for i, events in enumerate(sessions):
-            sid = log.start_session(events[0]["session"]["ruleset"], {}, 1000.0 + i)
-            for event in events:
-                log.append(sid, event, True, None, None, "test", 1000.0 + i)
-            if i == 0:
-                log.end_session(sid, 1500.0)
+    write_log(data_dir, sessions, ended=1)
     return [game.public_view(game.replay(s)[0])["hands"] for s in sessions]
 
 

@@ -25,6 +25,7 @@ from controller.sessions import Fact, SessionFold
 from controller.store import EventLog, StoreError
 from tests.club.fake_paho import FakeClient
 from tests.club.fake_time import FakeTime
+from tests.club.table_log import write_log
 from tests.game.randomgame import random_session
 
 CLUB = Signer.generate()
@@ -48,20 +49,6 @@ def _publisher(data_dir: Path, client: FakeClient | None = None) -> ClubPublishe
     if client is not None:
         publisher._client, publisher.connected = client, True
     return publisher
-
-
-def _log(data_dir: Path, sessions: list[list[dict[str, Any]]], ended: int = 0) -> Path:
-    """A log of ``sessions`` (the first ``ended`` of them ended); returns its path."""
-    data_dir.mkdir(parents=True, exist_ok=True)
-    path = data_dir / "events.sqlite"
-    with EventLog.open(path) as log:
-        for i, events in enumerate(sessions):
-            sid = log.start_session(events[0]["session"]["ruleset"], {}, 1000.0 + i)
-            for event in events:
-                log.append(sid, event, True, None, None, "test", 1000.0 + i)
-            if i < ended:
-                log.end_session(sid, 1500.0 + i)
-    return path
 
 
 def _append(path: Path, events: list[dict[str, Any]]) -> None:
@@ -110,7 +97,7 @@ def test_a_backlog_gathered_offline_goes_out_once_in_order_and_what_follows_too(
     Then the running session grows: only the new facts follow."""
     sessions = [random_session(seed=3, hands=1), random_session(seed=8, hands=1)]
     cut = len(sessions[1]) // 2
-    path = _log(tmp_path, [sessions[0], sessions[1][:cut]], ended=1)
+    path = write_log(tmp_path, [sessions[0], sessions[1][:cut]], ended=1)
     client = FakeClient()
     publisher = _publisher(tmp_path)
     store = publisher._open()
@@ -141,7 +128,7 @@ def test_a_backlog_gathered_offline_goes_out_once_in_order_and_what_follows_too(
 def test_an_old_log_with_two_sessions_left_open_goes_out_once(tmp_path: Path) -> None:
     """A log from before issue 22's fix may hold two sessions never ended: the older one's
     facts, like the newer one's, go out once however often the log was looked at offline."""
-    path = _log(tmp_path, [random_session(seed=3, hands=1), random_session(seed=8, hands=1)])
+    path = write_log(tmp_path, [random_session(seed=3, hands=1), random_session(seed=8, hands=1)])
     with sqlite3.connect(path) as db:  # as issue 22's two requests at once left it
         db.execute("UPDATE sessions SET ended = NULL")
     db.close()
@@ -165,7 +152,7 @@ def test_the_status_of_an_ended_session_says_so(tmp_path: Path) -> None:
     """The newest session ended: the status still shows it (its totals stay on the club's
     card), ``active`` false, and no ``url`` while the table has no board address."""
     events = random_session(seed=3, hands=1)
-    _log(tmp_path, [events], ended=1)
+    write_log(tmp_path, [events], ended=1)
     client = FakeClient()
     publisher = _publisher(tmp_path, client)
     store = publisher._open()
@@ -190,7 +177,7 @@ def test_the_status_before_any_session_names_none(tmp_path: Path) -> None:
 
 def test_the_log_is_read_through_a_read_only_connection(tmp_path: Path) -> None:
     """docs/club.md: the publisher reads the table's log with a read-only connection."""
-    _log(tmp_path, [[{"session": {"ruleset": "hua-bao", "options": {}}}]])
+    write_log(tmp_path, [[{"session": {"ruleset": "hua-bao", "options": {}}}]])
     store = _publisher(tmp_path)._open()
     assert store is not None
     try:
@@ -222,7 +209,7 @@ def test_a_fact_goes_out_again_until_the_broker_acknowledges_it(tmp_path: Path) 
     nothing after it goes out before it."""
     events = random_session(seed=3, hands=1)[:20]
     names = [{"player": {"seat": p, "name": n}} for p, n in ((1, "Ann"), (2, "Bo"))]
-    _log(tmp_path, [events[:1] + names + events[1:]])
+    write_log(tmp_path, [events[:1] + names + events[1:]])
     client = FakeClient()
     client.outcomes = ["gone", "unacked"]
     publisher = _publisher(tmp_path, client)
@@ -259,7 +246,7 @@ def test_the_status_goes_out_when_it_changes_and_every_30_s_when_it_does_not(
     least every 30 s: by the clock of the test, at 1000 s (the first), not again at 1000 or
     1010 (unchanged), at 1010 after one more tile moved, not at 1039, again at 1040."""
     events = random_session(seed=5, hands=1)
-    path = _log(tmp_path, [events[:60]])
+    path = write_log(tmp_path, [events[:60]])
     clock = FakeTime(1000.0)
     monkeypatch.setattr(publisher_module, "time", clock)
     client = FakeClient()

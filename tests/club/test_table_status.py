@@ -15,8 +15,8 @@ import pytest
 from controller import game
 from controller.club import schema, topics
 from controller.club.mqtt import BrokerConfig, make_client
-from controller.store import EventLog
 from tests.club.broker import Mosquitto, enrolled_broker, table_publisher, until
+from tests.club.table_log import write_log
 from tests.game.randomgame import random_session
 
 WATCH = {"watch": "watch-secret"}
@@ -72,14 +72,6 @@ def _mid_hand(seed: int) -> list[dict[str, Any]]:
     raise AssertionError(f"seed {seed}: no such moment in its second hand")
 
 
-def _write(data_dir: Path, events: list[dict[str, Any]]) -> None:
-    data_dir.mkdir(parents=True)
-    with EventLog.open(data_dir / "events.sqlite") as log:
-        sid = log.start_session(events[0]["session"]["ruleset"], {}, 1000.0)
-        for event in events:
-            log.append(sid, event, True, None, None, "test", 1000.0)
-
-
 def _expected(events: list[dict[str, Any]]) -> dict[str, Any]:
     """The status docs/club.md lists, from the game's public view of the same events."""
     view = game.public_view(game.replay(events)[0])
@@ -105,7 +97,7 @@ def _expected(events: list[dict[str, Any]]) -> dict[str, Any]:
 def test_the_status_is_the_tables_public_state_field_by_field(
         tmp_path: Path, broker: Mosquitto) -> None:
     events = _mid_hand(seed=5)
-    _write(tmp_path / "t1", events)
+    write_log(tmp_path / "t1", [events])
     expected = _expected(events)
     assert expected["final"]["3"] == expected["totals"]["3"] - 7
     assert any(b["melds"] for b in expected["board"].values())
