@@ -30,6 +30,7 @@ from controller.club.rounds import round_source
 from controller.club.service import ClubService
 from controller.loop.results import HandInPlay, ServiceError
 from tests.reliability.support import free_port
+from tests.waiting import until_async
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "controller" / "club" / "static"
@@ -174,13 +175,6 @@ class _Page:
         self.sent.append(data)
 
 
-async def _until(check: Callable[[], Any], what: str) -> None:
-    deadline = asyncio.get_running_loop().time() + DEADLINE
-    while not check():
-        assert asyncio.get_running_loop().time() < deadline, f"not reached: {what}"
-        await asyncio.sleep(0.005)
-
-
 def _push_endpoint() -> Callable[[Any], Awaitable[None]]:
     app = create_club_app(SimpleNamespace())  # type: ignore[arg-type]
     (route,) = [r for r in app.routes if getattr(r, "path", None) == "/ws/club"]
@@ -205,16 +199,16 @@ def test_a_signalled_change_reaches_the_page_at_once(monkeypatch: pytest.MonkeyP
         club = _live_club()
         page = _Page(club)
         push = asyncio.ensure_future(_push_endpoint()(page))
-        await _until(lambda: page.sent == [{"version": 0, "tables": [
-            {"table": "green", "seen": 0}]}], "the first message")
+        await until_async(lambda: page.sent == [{"version": 0, "tables": [
+            {"table": "green", "seen": 0}]}], DEADLINE, "the first message")
         club.store.version = 1
         club.changed.set()
-        await _until(lambda: len(page.sent) == 2, "the change pushed")
+        await until_async(lambda: len(page.sent) == 2, DEADLINE, "the change pushed")
         assert page.sent[1] == {"version": 1, "tables": [{"table": "green", "seen": 1}]}
         page.incoming.put_nowait({"type": "websocket.receive", "text": "ping"})
         club.store.version = 2
         club.changed.set()
-        await _until(lambda: len(page.sent) == 3, "the change after a ping pushed")
+        await until_async(lambda: len(page.sent) == 3, DEADLINE, "the change after a ping pushed")
         page.incoming.put_nowait({"type": "websocket.disconnect", "code": 1001})
         await asyncio.wait_for(push, DEADLINE)
 
@@ -233,9 +227,9 @@ def test_the_push_looks_every_ten_seconds_and_sends_at_most_ten_times_a_second(
         club = _live_club()
         page = _Page(club)
         push = asyncio.ensure_future(_push_endpoint()(page))
-        await _until(lambda: len(page.sent) == 1, "the first message")
+        await until_async(lambda: len(page.sent) == 1, DEADLINE, "the first message")
         club.store.version = 1  # not signalled
-        await _until(lambda: len(page.sent) == 2, "the unsignalled change found")
+        await until_async(lambda: len(page.sent) == 2, DEADLINE, "the unsignalled change found")
         assert page.sent[1]["version"] == 1
         page.incoming.put_nowait({"type": "websocket.disconnect", "code": 1001})
         await asyncio.wait_for(push, DEADLINE)
@@ -325,9 +319,9 @@ def _keep_rounds(monkeypatch: pytest.MonkeyPatch, table: _Table, club: Any,
         async def look() -> None:
             before = len(looks.slept)
             looks.turns.put_nowait(None)
-            await _until(lambda: len(looks.slept) > before, "the keeper's next look")
+            await until_async(lambda: len(looks.slept) > before, DEADLINE, "the keeper's next look")
 
-        await _until(lambda: looks.slept, "the keeper's first sleep")
+        await until_async(lambda: looks.slept, DEADLINE, "the keeper's first sleep")
         try:
             await scenario(look, yielded)
         finally:
@@ -380,7 +374,7 @@ def test_a_session_the_operator_starts_during_the_round_is_seated_too(
         await look()
         assert yielded == SEATED + SEATED
 
-    _keep_rounds(monkeypatch, table, club, scenario, every=0.05)
+    _keep_rounds(monkeypatch, table, club, scenario)
 
 
 def test_a_stop_refused_for_a_hand_just_dealt_waits_for_that_hand(
@@ -411,7 +405,7 @@ def test_a_stop_refused_for_a_hand_just_dealt_waits_for_that_hand(
         await look()
         assert table.calls == [("stop", True), ("stop", False)] and not table.session_active
 
-    _keep_rounds(monkeypatch, table, club, scenario, every=0.05)
+    _keep_rounds(monkeypatch, table, club, scenario)
     assert _said(caplog) == [
         (logging.INFO, "round 1: time is up and the hand is over: session ended")]
 
@@ -437,7 +431,7 @@ def test_the_keepers_trouble_is_logged_as_documented_and_a_start_is_tried_again(
         await look()
         assert table.calls[2:] == [("stop", True)]
 
-    _keep_rounds(monkeypatch, table, club, scenario, every=0.05)
+    _keep_rounds(monkeypatch, table, club, scenario)
     documented = _log_table()
     said = _said(caplog)
     assert said == [(logging.WARNING, "round keeper: the service is not running"),

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 import time
 from pathlib import Path
@@ -22,15 +21,9 @@ from firmware_bridge.mfrc522_backend import Mfrc522Backend
 from firmware_bridge.seat_io import BUTTONS_BOARD, WithSeatIO
 from firmware_bridge.types import BoardHealth, ButtonPress
 from tests.hardware.helpers import SEAT1, mfrc522_toml
+from tests.waiting import until_async
 
 NTAG = VirtualTag(bytes.fromhex("04A219C15E2280"))
-
-
-async def _until(check: Any, timeout: float = 8.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not check():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.02)
 
 
 def _logged(data_dir: Path) -> list[dict[str, Any]]:
@@ -54,14 +47,15 @@ async def test_a_configured_mfrc522_table_yields_moves_and_button_declarations(
     await service.start()
     try:
         tag = rack.place(NTAG)
-        await _until(lambda: len(_moves(tmp_path)) == 1)
+        await until_async(lambda: len(_moves(tmp_path)) == 1, 8.0)
         rack.take(tag)
         pad.place(tag)
-        await _until(lambda: len(_moves(tmp_path)) == 2)
-        await _until(lambda: hw.gpio.level(SEAT1["call"]) is not None)  # seat I/O is set up
+        await until_async(lambda: len(_moves(tmp_path)) == 2, 8.0)
+        # seat I/O is set up
+        await until_async(lambda: hw.gpio.level(SEAT1["call"]) is not None, 8.0)
         hw.gpio.press(SEAT1["call"])
         # held until the press is taken (past the 30 ms debounce, however busy the host)
-        await _until(lambda: any("declare" in e for e in _logged(tmp_path)), timeout=60)
+        await until_async(lambda: any("declare" in e for e in _logged(tmp_path)), 60)
         hw.gpio.release(SEAT1["call"])
         health = service.status().readers
     finally:
@@ -129,10 +123,11 @@ async def test_a_violation_sounds_the_buzzer(
     assert service.source_names() == ["table"]
     await service.start()
     try:
-        await _until(lambda: hw.gpio.level(SEAT1["call"]) is not None)  # seat I/O is set up
+        # seat I/O is set up
+        await until_async(lambda: hw.gpio.level(SEAT1["call"]) is not None, 8.0)
         assert hw.gpio.level(26) in (0, None)
         refused = await service.submit({"declare": {"seat": 1, "call": "mahjong"}}, "seat:1")
         assert not refused.accepted
-        await _until(lambda: 1 in hw.gpio.levels(26))
+        await until_async(lambda: 1 in hw.gpio.levels(26), 8.0)
     finally:
         await service.stop()

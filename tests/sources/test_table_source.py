@@ -19,16 +19,10 @@ from controller.store import EventLog
 from controller.table import PresenceTracker, TileRegistry
 from firmware_bridge.sim import SimBackend
 from firmware_bridge.types import BoardHealth, ChannelScan
+from tests.waiting import until_async
 
 TILES = {"04:00:00:00:00:00:01": "5b", "04:00:00:00:00:00:02": "ew"}
 A, B = TILES
-
-
-async def _until(check: Any, timeout: float = 8.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not check():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.05)
 
 
 def _logged(data_dir: Path) -> list[dict[str, Any]]:
@@ -45,13 +39,13 @@ async def test_tiles_on_the_virtual_table_become_moves_in_the_log(tmp_path: Path
     service.add_source("table", table_source(lambda: backend, tracker, tick_every=0.05))
     await service.start()
     try:
-        await _until(lambda: bool(backend.table.serials))
+        await until_async(lambda: bool(backend.table.serials), 8.0)
         backend.table.place(A, "seat1/3")
         backend.table.place("04:BA:D0:00", "seat2/0")  # a ghost: not enrolled
-        await _until(lambda: any("move" in e for e in _logged(tmp_path)))
+        await until_async(lambda: any("move" in e for e in _logged(tmp_path)), 8.0)
         backend.table.remove(A)
         backend.table.place(A, "centre/0")
-        await _until(lambda: len([e for e in _logged(tmp_path) if "move" in e]) == 2)
+        await until_async(lambda: len([e for e in _logged(tmp_path) if "move" in e]) == 2, 8.0)
     finally:
         await service.stop()
     events = _logged(tmp_path)
@@ -71,11 +65,12 @@ async def _run(tmp_path: Path, registry: TileRegistry, placed: list[tuple[str, s
     service.add_source("table", table_source(lambda: backend, tracker, tick_every=0.05))
     await service.start()
     try:
-        await _until(lambda: bool(backend.table.serials))
+        await until_async(lambda: bool(backend.table.serials), 8.0)
         for uid, channel in placed:
             backend.table.place(uid, channel)
             await asyncio.sleep(0.3)
-        await _until(lambda: len([e for e in _logged(tmp_path) if "move" in e]) >= moves_wanted)
+        await until_async(
+            lambda: len([e for e in _logged(tmp_path) if "move" in e]) >= moves_wanted, 8.0)
     finally:
         await service.stop()
 
@@ -141,15 +136,15 @@ async def test_a_loop_held_up_makes_no_reader_look_silent(tmp_path: Path) -> Non
     channels = set(channel_map(default_config()))
     await service.start()
     try:
-        await _until(lambda: bool(backend.table.serials))
+        await until_async(lambda: bool(backend.table.serials), 8.0)
         # every channel has been read (the boards' snapshots), so none is silent from the start
-        await _until(lambda: all(tracker._channels[c].last_scan is not None for c in channels),
-                     timeout=60.0)
+        await until_async(
+            lambda: all(tracker._channels[c].last_scan is not None for c in channels), 60.0)
         time.sleep(3.0)  # the loop held up: the boards (threads) go on writing their frames
         # the scans that waited are taken, then the readers go on: a few snapshots more
         newest = tracker._latest
-        await _until(lambda: tracker._latest is not None and newest is not None
-                     and tracker._latest > newest + 1.0, timeout=60.0)
+        await until_async(lambda: tracker._latest is not None and newest is not None
+                     and tracker._latest > newest + 1.0, 60.0)
     finally:
         await service.stop()
     silent = [e["anomaly"]["channel"] for e in _logged(tmp_path)
@@ -196,13 +191,13 @@ async def test_a_board_down_and_up_again_is_in_the_service_log(
 
     await service.start()
     try:
-        await _until(lambda: service.status().readers.get("seat2", {}).get("ok"), 60)
+        await until_async(lambda: service.status().readers.get("seat2", {}).get("ok"), 60)
         assert lines("seat2") == []  # a board coming up at the start is not news
         backend.table.unplug("seat2")
-        await _until(lambda: lines("seat2"), 60)
+        await until_async(lambda: lines("seat2"), 60)
         service.report_health("seat2", {"ok": False, "state": "down", "message": "again"})
         backend.table.replug("seat2")
-        await _until(lambda: len(lines("seat2")) >= 2, 60)
+        await until_async(lambda: len(lines("seat2")) >= 2, 60)
     finally:
         await service.stop()
     (down_level, down), (up_level, up) = lines("seat2")[:2]
